@@ -1,0 +1,77 @@
+// tree-sitter, owned: RAII handles for the parser and tree, and a small read-only view of nodes.
+// A SyntaxNode never outlives its SyntaxTree (it holds a pointer to it).
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string_view>
+#include <vector>
+
+#include <tree_sitter/api.h>
+
+#include "support/diagnostics.h"
+#include "support/source.h"
+
+namespace helionc::parse {
+
+class SyntaxTree;
+
+class SyntaxNode {
+ public:
+  SyntaxNode() = default;
+  SyntaxNode(const SyntaxTree* tree, TSNode node) : tree_(tree), node_(node) {}
+
+  bool is_null() const { return tree_ == nullptr || ts_node_is_null(node_); }
+  explicit operator bool() const { return !is_null(); }
+
+  std::string_view type() const;  // the grammar's node type, e.g. "call", "identifier"
+  bool is_named() const;
+  bool is_error() const;    // an ERROR node
+  bool is_missing() const;  // a MISSING node inserted by error recovery
+  bool has_error() const;   // this node or a descendant is ERROR/MISSING
+
+  SyntaxNode child_by_field(std::string_view field) const;  // null view if absent
+  // Every child under a field name (e.g. the "alias" fields of an import).
+  std::vector<SyntaxNode> children_by_field(std::string_view field) const;
+  std::vector<SyntaxNode> named_children() const;  // comments excluded
+  std::vector<SyntaxNode> children() const;        // anonymous tokens included
+  SyntaxNode parent() const;
+
+  std::string_view text() const;  // the source text the node spans
+  SourceRange range() const;
+  uint32_t start_byte() const;
+  uint32_t end_byte() const;
+
+ private:
+  const SyntaxTree* tree_ = nullptr;
+  TSNode node_{};
+};
+
+class SyntaxTree {
+ public:
+  // Parses the whole file with tree-sitter-python. Never fails for valid UTF-8: syntax errors
+  // become ERROR/MISSING nodes, reported by report_syntax_errors.
+  static std::unique_ptr<SyntaxTree> parse(const SourceFile& file);
+  ~SyntaxTree();
+  SyntaxTree(const SyntaxTree&) = delete;
+  SyntaxTree& operator=(const SyntaxTree&) = delete;
+
+  SyntaxNode root() const;
+  const SourceFile& file() const { return file_; }
+
+ private:
+  SyntaxTree(const SourceFile& file, TSTree* tree) : file_(file), tree_(tree) {}
+  const SourceFile& file_;
+  TSTree* tree_;
+};
+
+// Reports every ERROR node ("invalid syntax") and MISSING node ("expected `)`") as a syntax
+// error at its position. Returns true when the tree was clean.
+bool report_syntax_errors(const SyntaxTree& tree, DiagnosticEngine& diags);
+
+// The grammar's ABI must lie in the runtime's supported range; checked once at start-up.
+// Returns an error message when it does not.
+std::optional<std::string> check_grammar_abi();
+
+}  // namespace helionc::parse

@@ -1,0 +1,18 @@
+// The one list of diagnostic kinds. Each kind has a stable name used by -W<name>/-Wno-<name>
+// (for warnings) and by the JSON output. Kinds are declared in diagnostic_kinds.def.
+#pragma once
+
+#include <string_view>
+
+namespace helionc {
+
+enum class DiagnosticKind {
+#define HELIONC_DIAGNOSTIC(Name, flag) Name,
+#include "support/diagnostic_kinds.def"
+#undef HELIONC_DIAGNOSTIC
+};
+
+// The kebab-case name of a kind ("syntax-error").
+std::string_view diagnostic_kind_name(DiagnosticKind kind);
+
+}  // namespace helionc

@@ -1,0 +1,51 @@
+// Source files and positions. Every diagnostic and every IR node points into a SourceFile
+// through a SourceRange, so late errors still name the user's code.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace helionc {
+
+class SourceFile;
+
+// A 1-based line and column (columns count bytes, as GCC does).
+struct LineColumn {
+  uint32_t line = 0;
+  uint32_t column = 0;
+};
+
+// A half-open byte range [begin, end) in one source file. A default range has no file: it is
+// used for diagnostics that concern no particular place (a missing input file, say).
+struct SourceRange {
+  const SourceFile* file = nullptr;
+  uint32_t begin = 0;
+  uint32_t end = 0;
+
+  bool valid() const { return file != nullptr; }
+  // The smallest range covering both (same file assumed; an invalid side is ignored).
+  SourceRange merge(const SourceRange& other) const;
+};
+
+class SourceFile {
+ public:
+  // `path` is the name shown in diagnostics ("<stdin>" for standard input).
+  SourceFile(std::string path, std::string text);
+
+  const std::string& path() const { return path_; }
+  const std::string& text() const { return text_; }
+  LineColumn line_column(uint32_t offset) const;
+  // The text of a 1-based line, without its newline.
+  std::string_view line_text(uint32_t line) const;
+  std::string_view text_of(const SourceRange& range) const;
+  SourceRange range(uint32_t begin, uint32_t end) const { return {this, begin, end}; }
+
+ private:
+  std::string path_;
+  std::string text_;
+  std::vector<uint32_t> line_starts_;
+};
+
+}  // namespace helionc
