@@ -1,0 +1,1 @@
+# One line per library with unit tests (sources in tests/unit/<name>/).
