@@ -1,0 +1,29 @@
+// Element types. TPUs have no 64-bit types: `torch.int64`/`torch.float64` are recognised only so
+// the frontend can reject them with a precise message.
+#pragma once
+
+#include <optional>
+#include <string_view>
+
+namespace helionc::ir {
+
+enum class ScalarType { kBool, kUInt8, kInt8, kInt16, kInt32, kFloat16, kBFloat16, kFloat32 };
+
+// "float32" (the name jnp, numpy and our YAML use).
+std::string_view dtype_name(ScalarType type);
+// "jnp.float32".
+std::string_view jnp_dtype(ScalarType type);
+int dtype_bits(ScalarType type);
+bool is_floating(ScalarType type);
+bool is_integral(ScalarType type);  // bool excluded
+
+// The result of `torch.<attr>` as a dtype: "float32", "float", "bfloat16", "half", "int32",
+// "int", "bool", ... nullopt when `attr` is not a 32-bit-or-narrower dtype name.
+std::optional<ScalarType> torch_dtype_from_attr(std::string_view attr);
+// True for the 64-bit names (`int64`, `long`, `float64`, `double`, `complex128`, ...).
+bool is_64bit_torch_dtype(std::string_view attr);
+
+// PyTorch's promotion between two known tensor dtypes (torch.promote_types).
+ScalarType promote(ScalarType a, ScalarType b);
+
+}  // namespace helionc::ir

@@ -1,0 +1,130 @@
+#include "ir/nodes.h"
+
+namespace helionc::ir {
+
+std::string_view intrinsic_name(Intrinsic op) {
+  switch (op) {
+#define HELIONC_INTRINSIC(Enum, name, arity, where) \
+  case Intrinsic::Enum:                             \
+    return name;
+#include "ir/intrinsics.def"
+  }
+  return "?";
+}
+
+int intrinsic_arity(Intrinsic op) {
+  switch (op) {
+#define HELIONC_INTRINSIC(Enum, name, arity, where) \
+  case Intrinsic::Enum:                             \
+    return arity;
+#include "ir/intrinsics.def"
+  }
+  return -1;
+}
+
+std::string_view unary_op_spelling(UnaryOp op) {
+  switch (op) {
+    case UnaryOp::kNeg: return "-";
+    case UnaryOp::kPos: return "+";
+    case UnaryOp::kInvert: return "~";
+    case UnaryOp::kNot: return "not ";
+  }
+  return "?";
+}
+
+std::string_view binary_op_spelling(BinaryOp op) {
+  switch (op) {
+    case BinaryOp::kAdd: return "+";
+    case BinaryOp::kSub: return "-";
+    case BinaryOp::kMul: return "*";
+    case BinaryOp::kDiv: return "/";
+    case BinaryOp::kFloorDiv: return "//";
+    case BinaryOp::kMod: return "%";
+    case BinaryOp::kPow: return "**";
+    case BinaryOp::kBitAnd: return "&";
+    case BinaryOp::kBitOr: return "|";
+    case BinaryOp::kBitXor: return "^";
+    case BinaryOp::kLShift: return "<<";
+    case BinaryOp::kRShift: return ">>";
+    case BinaryOp::kAnd: return "and";
+    case BinaryOp::kOr: return "or";
+  }
+  return "?";
+}
+
+std::string_view compare_op_spelling(CompareOp op) {
+  switch (op) {
+    case CompareOp::kLt: return "<";
+    case CompareOp::kLe: return "<=";
+    case CompareOp::kGt: return ">";
+    case CompareOp::kGe: return ">=";
+    case CompareOp::kEq: return "==";
+    case CompareOp::kNe: return "!=";
+  }
+  return "?";
+}
+
+ExprPtr IntImm::make(int64_t value, SourceRange range) {
+  return std::make_shared<IntImm>(value, Type::scalar(TypeKind::kInt), range);
+}
+ExprPtr FloatImm::make(double value, std::string spelling, SourceRange range) {
+  return std::make_shared<FloatImm>(value, std::move(spelling), Type::scalar(TypeKind::kFloat),
+                                    range);
+}
+ExprPtr BoolImm::make(bool value, SourceRange range) {
+  return std::make_shared<BoolImm>(value, Type::scalar(TypeKind::kBool), range);
+}
+ExprPtr NoneImm::make(SourceRange range) {
+  return std::make_shared<NoneImm>(ExprKind::kNoneImm, Type::none(), range);
+}
+ExprPtr DtypeImm::make(ScalarType dtype, SourceRange range) {
+  return std::make_shared<DtypeImm>(dtype, Type::dtype_value(), range);
+}
+ExprPtr VarRef::make(int binding, Type type, SourceRange range) {
+  return std::make_shared<VarRef>(binding, std::move(type), range);
+}
+ExprPtr Unary::make(UnaryOp op, ExprPtr operand, Type type, SourceRange range) {
+  return std::make_shared<Unary>(op, std::move(operand), std::move(type), range);
+}
+ExprPtr Binary::make(BinaryOp op, ExprPtr lhs, ExprPtr rhs, Type type, SourceRange range) {
+  return std::make_shared<Binary>(op, std::move(lhs), std::move(rhs), std::move(type), range);
+}
+ExprPtr Compare::make(CompareOp op, ExprPtr lhs, ExprPtr rhs, Type type, SourceRange range) {
+  return std::make_shared<Compare>(op, std::move(lhs), std::move(rhs), std::move(type), range);
+}
+ExprPtr Call::make(Intrinsic op, std::vector<ExprPtr> args, Type type, SourceRange range) {
+  return std::make_shared<Call>(op, std::move(args), std::move(type), range);
+}
+ExprPtr Load::make(ExprPtr tensor, Index index, Type type, SourceRange range) {
+  return std::make_shared<Load>(std::move(tensor), std::move(index), std::move(type), range);
+}
+ExprPtr TupleExpr::make(std::vector<ExprPtr> elements, Type type, SourceRange range) {
+  return std::make_shared<TupleExpr>(std::move(elements), std::move(type), range);
+}
+ExprPtr TupleGet::make(ExprPtr tuple, int index, Type type, SourceRange range) {
+  return std::make_shared<TupleGet>(std::move(tuple), index, std::move(type), range);
+}
+
+StmtPtr Let::make(std::vector<int> targets, ExprPtr value, SourceRange range) {
+  return std::make_shared<Let>(std::move(targets), std::move(value), range);
+}
+StmtPtr Alloc::make(int target, ExprPtr shape, ExprPtr dtype, ExprPtr fill, SourceRange range) {
+  return std::make_shared<Alloc>(target, std::move(shape), std::move(dtype), std::move(fill),
+                                 range);
+}
+StmtPtr Store::make(ExprPtr tensor, Index index, ExprPtr value, SourceRange range) {
+  return std::make_shared<Store>(std::move(tensor), std::move(index), std::move(value), range);
+}
+StmtPtr TileLoop::make(std::vector<int> tile_dims, std::vector<int> loop_vars, Block body,
+                       SourceRange range) {
+  return std::make_shared<TileLoop>(std::move(tile_dims), std::move(loop_vars), std::move(body),
+                                    range);
+}
+StmtPtr Assert::make(ExprPtr condition, ExprPtr message, SourceRange range) {
+  return std::make_shared<Assert>(std::move(condition), std::move(message), range);
+}
+StmtPtr Return::make(std::vector<ExprPtr> values, SourceRange range) {
+  return std::make_shared<Return>(std::move(values), range);
+}
+
+}  // namespace helionc::ir

@@ -1,0 +1,336 @@
+// The typed tile IR. Nodes are immutable after construction (build them with make()), shared
+// through ExprPtr/StmtPtr, and every node keeps the source range it came from so that a late
+// error still points at the user's code. Node kinds are listed once, in node_kinds.def.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "ir/types.h"
+#include "support/source.h"
+
+namespace helionc::ir {
+
+enum class ExprKind {
+#define HELIONC_EXPR(Name) k##Name,
+#include "ir/node_kinds.def"
+};
+
+enum class StmtKind {
+#define HELIONC_STMT(Name) k##Name,
+#include "ir/node_kinds.def"
+};
+
+enum class Intrinsic {
+#define HELIONC_INTRINSIC(Enum, name, arity, where) Enum,
+#include "ir/intrinsics.def"
+};
+std::string_view intrinsic_name(Intrinsic op);
+int intrinsic_arity(Intrinsic op);  // -1: variadic
+
+struct Expr {
+  Expr(ExprKind kind, Type type, SourceRange range)
+      : kind(kind), type(std::move(type)), range(range) {}
+  virtual ~Expr() = default;
+  const ExprKind kind;
+  const Type type;
+  const SourceRange range;
+
+  template <typename T>
+  const T* as() const {
+    return kind == T::kKind ? static_cast<const T*>(this) : nullptr;
+  }
+};
+using ExprPtr = std::shared_ptr<const Expr>;
+
+struct Stmt {
+  Stmt(StmtKind kind, SourceRange range) : kind(kind), range(range) {}
+  virtual ~Stmt() = default;
+  const StmtKind kind;
+  const SourceRange range;
+
+  template <typename T>
+  const T* as() const {
+    return kind == T::kKind ? static_cast<const T*>(this) : nullptr;
+  }
+};
+using StmtPtr = std::shared_ptr<const Stmt>;
+using Block = std::vector<StmtPtr>;
+
+// ---- Expressions ------------------------------------------------------------------------
+
+struct IntImm final : Expr {
+  static constexpr ExprKind kKind = ExprKind::kIntImm;
+  static ExprPtr make(int64_t value, SourceRange range);
+  IntImm(int64_t value, Type type, SourceRange range)
+      : Expr(kKind, std::move(type), range), value(value) {}
+  const int64_t value;
+};
+
+struct FloatImm final : Expr {
+  static constexpr ExprKind kKind = ExprKind::kFloatImm;
+  // `spelling` is the Python literal to print ("1e-6", "float('-inf')").
+  static ExprPtr make(double value, std::string spelling, SourceRange range);
+  FloatImm(double value, std::string spelling, Type type, SourceRange range)
+      : Expr(kKind, std::move(type), range), value(value), spelling(std::move(spelling)) {}
+  const double value;
+  const std::string spelling;
+};
+
+struct BoolImm final : Expr {
+  static constexpr ExprKind kKind = ExprKind::kBoolImm;
+  static ExprPtr make(bool value, SourceRange range);
+  BoolImm(bool value, Type type, SourceRange range)
+      : Expr(kKind, std::move(type), range), value(value) {}
+  const bool value;
+};
+
+struct NoneImm final : Expr {
+  static constexpr ExprKind kKind = ExprKind::kNoneImm;
+  static ExprPtr make(SourceRange range);
+  using Expr::Expr;
+};
+
+struct DtypeImm final : Expr {
+  static constexpr ExprKind kKind = ExprKind::kDtypeImm;
+  static ExprPtr make(ScalarType dtype, SourceRange range);
+  DtypeImm(ScalarType dtype, Type type, SourceRange range)
+      : Expr(kKind, std::move(type), range), dtype(dtype) {}
+  const ScalarType dtype;
+};
+
+// A use of a binding (see Kernel::bindings); its type is the binding's type.
+struct VarRef final : Expr {
+  static constexpr ExprKind kKind = ExprKind::kVarRef;
+  static ExprPtr make(int binding, Type type, SourceRange range);
+  VarRef(int binding, Type type, SourceRange range)
+      : Expr(kKind, std::move(type), range), binding(binding) {}
+  const int binding;
+};
+
+enum class UnaryOp { kNeg, kPos, kInvert, kNot };
+std::string_view unary_op_spelling(UnaryOp op);  // "-", "+", "~", "not "
+
+struct Unary final : Expr {
+  static constexpr ExprKind kKind = ExprKind::kUnary;
+  static ExprPtr make(UnaryOp op, ExprPtr operand, Type type, SourceRange range);
+  Unary(UnaryOp op, ExprPtr operand, Type type, SourceRange range)
+      : Expr(kKind, std::move(type), range), op(op), operand(std::move(operand)) {}
+  const UnaryOp op;
+  const ExprPtr operand;
+};
+
+enum class BinaryOp { kAdd, kSub, kMul, kDiv, kFloorDiv, kMod, kPow, kBitAnd, kBitOr, kBitXor,
+                      kLShift, kRShift, kAnd, kOr };
+std::string_view binary_op_spelling(BinaryOp op);  // "+", "//", "and", ...
+
+struct Binary final : Expr {
+  static constexpr ExprKind kKind = ExprKind::kBinary;
+  static ExprPtr make(BinaryOp op, ExprPtr lhs, ExprPtr rhs, Type type, SourceRange range);
+  Binary(BinaryOp op, ExprPtr lhs, ExprPtr rhs, Type type, SourceRange range)
+      : Expr(kKind, std::move(type), range), op(op), lhs(std::move(lhs)), rhs(std::move(rhs)) {}
+  const BinaryOp op;
+  const ExprPtr lhs;
+  const ExprPtr rhs;
+};
+
+enum class CompareOp { kLt, kLe, kGt, kGe, kEq, kNe };
+std::string_view compare_op_spelling(CompareOp op);
+
+struct Compare final : Expr {
+  static constexpr ExprKind kKind = ExprKind::kCompare;
+  static ExprPtr make(CompareOp op, ExprPtr lhs, ExprPtr rhs, Type type, SourceRange range);
+  Compare(CompareOp op, ExprPtr lhs, ExprPtr rhs, Type type, SourceRange range)
+      : Expr(kKind, std::move(type), range), op(op), lhs(std::move(lhs)), rhs(std::move(rhs)) {}
+  const CompareOp op;
+  const ExprPtr lhs;
+  const ExprPtr rhs;
+};
+
+// An intrinsic; absent optional operands are NoneImm.
+struct Call final : Expr {
+  static constexpr ExprKind kKind = ExprKind::kCall;
+  static ExprPtr make(Intrinsic op, std::vector<ExprPtr> args, Type type, SourceRange range);
+  Call(Intrinsic op, std::vector<ExprPtr> args, Type type, SourceRange range)
+      : Expr(kKind, std::move(type), range), op(op), args(std::move(args)) {}
+  const Intrinsic op;
+  const std::vector<ExprPtr> args;
+};
+
+// One entry of a subscript in device code.
+struct IndexItem {
+  enum class Kind {
+    kTile,     // a tile dimension: selects its block (`tile_m`)
+    kVariadic, // every dimension of a rank-polymorphic tile (`tile` from hl.tile(x.size()))
+    kFull,     // `:`, the whole dimension
+    kNewAxis,  // `None`
+    kScalar,   // a device scalar, e.g. a grid index: the dimension disappears
+  };
+  Kind kind = Kind::kFull;
+  int tile_dim = -1;  // kTile, kVariadic
+  ExprPtr scalar;     // kScalar
+  SourceRange range;
+};
+using Index = std::vector<IndexItem>;
+
+// `tensor[index]` read in device code; `tensor` is a VarRef to a host tensor binding.
+struct Load final : Expr {
+  static constexpr ExprKind kKind = ExprKind::kLoad;
+  static ExprPtr make(ExprPtr tensor, Index index, Type type, SourceRange range);
+  Load(ExprPtr tensor, Index index, Type type, SourceRange range)
+      : Expr(kKind, std::move(type), range), tensor(std::move(tensor)), index(std::move(index)) {}
+  const ExprPtr tensor;
+  const Index index;
+};
+
+struct TupleExpr final : Expr {
+  static constexpr ExprKind kKind = ExprKind::kTupleExpr;
+  static ExprPtr make(std::vector<ExprPtr> elements, Type type, SourceRange range);
+  TupleExpr(std::vector<ExprPtr> elements, Type type, SourceRange range)
+      : Expr(kKind, std::move(type), range), elements(std::move(elements)) {}
+  const std::vector<ExprPtr> elements;
+};
+
+// Element `index` of a tuple or shape; negative indices count from the end (shapes of
+// trace-time rank need that).
+struct TupleGet final : Expr {
+  static constexpr ExprKind kKind = ExprKind::kTupleGet;
+  static ExprPtr make(ExprPtr tuple, int index, Type type, SourceRange range);
+  TupleGet(ExprPtr tuple, int index, Type type, SourceRange range)
+      : Expr(kKind, std::move(type), range), tuple(std::move(tuple)), index(index) {}
+  const ExprPtr tuple;
+  const int index;
+};
+
+// ---- Statements -------------------------------------------------------------------------
+
+// `targets = value`; several targets unpack a tuple or shape.
+struct Let final : Stmt {
+  static constexpr StmtKind kKind = StmtKind::kLet;
+  static StmtPtr make(std::vector<int> targets, ExprPtr value, SourceRange range);
+  Let(std::vector<int> targets, ExprPtr value, SourceRange range)
+      : Stmt(kKind, range), targets(std::move(targets)), value(std::move(value)) {}
+  const std::vector<int> targets;
+  const ExprPtr value;
+};
+
+// An array the kernel produces. `shape` is shape-typed, `dtype` dtype-typed; `fill` is null
+// for `empty` (contents undefined until written) and the initial value otherwise.
+struct Alloc final : Stmt {
+  static constexpr StmtKind kKind = StmtKind::kAlloc;
+  static StmtPtr make(int target, ExprPtr shape, ExprPtr dtype, ExprPtr fill, SourceRange range);
+  Alloc(int target, ExprPtr shape, ExprPtr dtype, ExprPtr fill, SourceRange range)
+      : Stmt(kKind, range), target(target), shape(std::move(shape)), dtype(std::move(dtype)),
+        fill(std::move(fill)) {}
+  const int target;
+  const ExprPtr shape;
+  const ExprPtr dtype;
+  const ExprPtr fill;
+};
+
+// `tensor[index] = value` in device code (the value is cast to the tensor's dtype).
+struct Store final : Stmt {
+  static constexpr StmtKind kKind = StmtKind::kStore;
+  static StmtPtr make(ExprPtr tensor, Index index, ExprPtr value, SourceRange range);
+  Store(ExprPtr tensor, Index index, ExprPtr value, SourceRange range)
+      : Stmt(kKind, range), tensor(std::move(tensor)), index(std::move(index)),
+        value(std::move(value)) {}
+  const ExprPtr tensor;
+  const Index index;
+  const ExprPtr value;
+};
+
+// Where a tile dimension's block size comes from.
+struct BlockSource {
+  enum class Kind {
+    kTunable,  // config entry block_sizes[tunable] (and on, for a variadic dimension)
+    kFixed,    // block_size= in the source (`size` is an int expression)
+    kGrid,     // hl.grid: block 1, and the dimension disappears when indexed
+  };
+  Kind kind = Kind::kTunable;
+  int tunable = -1;
+  ExprPtr size;
+};
+
+// One dimension of a tile loop. A variadic dimension covers every dimension of the shape
+// `extent` (rank known at trace time); otherwise it covers [begin, extent).
+struct TileDim {
+  int id = -1;           // index into Kernel::tile_dims
+  std::string name;      // a readable name for generated code (`tile_m`, `tile_0`)
+  ExprPtr begin;         // null: 0
+  ExprPtr extent;        // int (or shape for variadic)
+  BlockSource block;
+  bool variadic = false;
+  SourceRange range;
+};
+
+// `for vars in hl.tile(...)`/`hl.grid(...)`. At the top level of a kernel it is one launch
+// (its tile dimensions form the grid); nested loops are inner loops (a later issue).
+struct TileLoop final : Stmt {
+  static constexpr StmtKind kKind = StmtKind::kTileLoop;
+  static StmtPtr make(std::vector<int> tile_dims, std::vector<int> loop_vars, Block body,
+                      SourceRange range);
+  TileLoop(std::vector<int> tile_dims, std::vector<int> loop_vars, Block body, SourceRange range)
+      : Stmt(kKind, range), tile_dims(std::move(tile_dims)), loop_vars(std::move(loop_vars)),
+        body(std::move(body)) {}
+  const std::vector<int> tile_dims;  // ids into Kernel::tile_dims
+  const std::vector<int> loop_vars;  // bindings of the loop targets
+  const Block body;
+};
+
+// `assert cond, message` in host code: checked while the module is traced.
+struct Assert final : Stmt {
+  static constexpr StmtKind kKind = StmtKind::kAssert;
+  static StmtPtr make(ExprPtr condition, ExprPtr message, SourceRange range);
+  Assert(ExprPtr condition, ExprPtr message, SourceRange range)
+      : Stmt(kKind, range), condition(std::move(condition)), message(std::move(message)) {}
+  const ExprPtr condition;
+  const ExprPtr message;  // may be null
+};
+
+struct Return final : Stmt {
+  static constexpr StmtKind kKind = StmtKind::kReturn;
+  static StmtPtr make(std::vector<ExprPtr> values, SourceRange range);
+  Return(std::vector<ExprPtr> values, SourceRange range)
+      : Stmt(kKind, range), values(std::move(values)) {}
+  const std::vector<ExprPtr> values;  // one value, several (a tuple), or none
+};
+
+// ---- Kernels ------------------------------------------------------------------------------
+
+// A named value. Rebinding a Python name creates a new binding with the same name, so every
+// binding has exactly one type.
+struct Binding {
+  enum class Origin { kParam, kHost, kDevice, kLoopVar };
+  std::string name;
+  Type type;
+  Origin origin = Origin::kHost;
+  SourceRange range;  // where it is defined
+};
+
+struct Param {
+  int binding = -1;
+  ExprPtr default_value;  // null when the parameter has none
+};
+
+struct Kernel {
+  std::string name;
+  SourceRange range;       // the whole decorated definition
+  SourceRange name_range;  // the function name
+  std::vector<Param> params;
+  std::vector<Binding> bindings;
+  std::vector<TileDim> tile_dims;
+  int num_tunable_blocks = 0;
+  Block body;
+  // Decorator keywords that helionc records but does not act on (static_shapes=...).
+  std::vector<std::string> ignored_decorator_keywords;
+};
+
+struct Module {
+  const SourceFile* source = nullptr;
+  std::vector<Kernel> kernels;
+};
+
+}  // namespace helionc::ir

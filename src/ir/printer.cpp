@@ -1,0 +1,206 @@
+#include "ir/printer.h"
+
+#include <fmt/format.h>
+
+#include <map>
+
+namespace helionc::ir {
+
+namespace {
+
+class IrPrinter {
+ public:
+  explicit IrPrinter(const Kernel& kernel) : kernel_(kernel) { name_bindings(); }
+
+  std::string kernel() {
+    std::vector<std::string> params;
+    for (const Param& param : kernel_.params) {
+      std::string text = fmt::format("{}: {}", names_[param.binding],
+                                     type_to_string(kernel_.bindings[param.binding].type));
+      if (param.default_value) text += " = " + expr(param.default_value);
+      params.push_back(std::move(text));
+    }
+    out_ += fmt::format("kernel {}({}) {{\n", kernel_.name, fmt::join(params, ", "));
+    out_ += fmt::format("  tunable_blocks {}\n", kernel_.num_tunable_blocks);
+    for (const TileDim& dim : kernel_.tile_dims) out_ += "  " + tile_dim(dim) + "\n";
+    block(kernel_.body, 1);
+    out_ += "}\n";
+    return std::move(out_);
+  }
+
+  std::string expr(const ExprPtr& e) {
+    if (!e) return "<null>";
+    switch (e->kind) {
+      case ExprKind::kIntImm: return std::to_string(e->as<IntImm>()->value);
+      case ExprKind::kFloatImm: return e->as<FloatImm>()->spelling;
+      case ExprKind::kBoolImm: return e->as<BoolImm>()->value ? "True" : "False";
+      case ExprKind::kNoneImm: return "None";
+      case ExprKind::kDtypeImm: return std::string(dtype_name(e->as<DtypeImm>()->dtype));
+      case ExprKind::kVarRef: return names_[e->as<VarRef>()->binding];
+      case ExprKind::kUnary: {
+        const auto* node = e->as<Unary>();
+        return fmt::format("({}{})", unary_op_spelling(node->op), expr(node->operand));
+      }
+      case ExprKind::kBinary: {
+        const auto* node = e->as<Binary>();
+        return fmt::format("({} {} {})", expr(node->lhs), binary_op_spelling(node->op),
+                           expr(node->rhs));
+      }
+      case ExprKind::kCompare: {
+        const auto* node = e->as<Compare>();
+        return fmt::format("({} {} {})", expr(node->lhs), compare_op_spelling(node->op),
+                           expr(node->rhs));
+      }
+      case ExprKind::kCall: {
+        const auto* node = e->as<Call>();
+        std::vector<std::string> args;
+        for (const ExprPtr& arg : node->args) args.push_back(expr(arg));
+        return fmt::format("{}({})", intrinsic_name(node->op), fmt::join(args, ", "));
+      }
+      case ExprKind::kLoad: {
+        const auto* node = e->as<Load>();
+        return fmt::format("load {}[{}] : {}", expr(node->tensor), index(node->index),
+                           type_to_string(node->type));
+      }
+      case ExprKind::kTupleExpr: {
+        std::vector<std::string> elements;
+        for (const ExprPtr& element : e->as<TupleExpr>()->elements) {
+          elements.push_back(expr(element));
+        }
+        return fmt::format("({}{})", fmt::join(elements, ", "), elements.size() == 1 ? "," : "");
+      }
+      case ExprKind::kTupleGet: {
+        const auto* node = e->as<TupleGet>();
+        return fmt::format("{}[{}]", expr(node->tuple), node->index);
+      }
+    }
+    return "?";
+  }
+
+ private:
+  void name_bindings() {
+    std::map<std::string, int> seen;
+    for (const Binding& binding : kernel_.bindings) {
+      const int count = seen[binding.name]++;
+      names_.push_back(count == 0 ? binding.name : fmt::format("{}.{}", binding.name, count));
+    }
+  }
+
+  std::string tile_dim(const TileDim& dim) {
+    std::string block;
+    switch (dim.block.kind) {
+      case BlockSource::Kind::kTunable:
+        block = fmt::format("block_sizes[{}]{}", dim.block.tunable, dim.variadic ? "..." : "");
+        break;
+      case BlockSource::Kind::kFixed: block = expr(dim.block.size); break;
+      case BlockSource::Kind::kGrid: block = "grid"; break;
+    }
+    const std::string begin = dim.begin ? expr(dim.begin) : "0";
+    return fmt::format("tile t{} {}: {} [{}, {}) block {}", dim.id, dim.name,
+                       dim.variadic ? "variadic" : "range", begin, expr(dim.extent), block);
+  }
+
+  std::string index(const Index& items) {
+    std::vector<std::string> parts;
+    for (const IndexItem& item : items) {
+      switch (item.kind) {
+        case IndexItem::Kind::kTile: parts.push_back(fmt::format("t{}", item.tile_dim)); break;
+        case IndexItem::Kind::kVariadic:
+          parts.push_back(fmt::format("t{}...", item.tile_dim));
+          break;
+        case IndexItem::Kind::kFull: parts.push_back(":"); break;
+        case IndexItem::Kind::kNewAxis: parts.push_back("None"); break;
+        case IndexItem::Kind::kScalar: parts.push_back(expr(item.scalar)); break;
+      }
+    }
+    return fmt::format("{}", fmt::join(parts, ", "));
+  }
+
+  std::string where(const SourceRange& range) {
+    if (!range.valid()) return "";
+    return fmt::format("  # line {}", range.file->line_column(range.begin).line);
+  }
+
+  std::string targets(const std::vector<int>& bindings) {
+    std::vector<std::string> parts;
+    for (int binding : bindings) {
+      parts.push_back(fmt::format("{}: {}", names_[binding],
+                                  type_to_string(kernel_.bindings[binding].type)));
+    }
+    return fmt::format("{}", fmt::join(parts, ", "));
+  }
+
+  void block(const Block& stmts, int depth) {
+    for (const StmtPtr& s : stmts) stmt(*s, depth);
+  }
+
+  void stmt(const Stmt& s, int depth) {
+    const std::string pad(2 * depth, ' ');
+    switch (s.kind) {
+      case StmtKind::kLet: {
+        const auto& node = *s.as<Let>();
+        out_ += fmt::format("{}let {} = {}{}\n", pad, targets(node.targets), expr(node.value),
+                            where(s.range));
+        return;
+      }
+      case StmtKind::kAlloc: {
+        const auto& node = *s.as<Alloc>();
+        out_ += fmt::format("{}alloc {} shape {} dtype {} fill {}{}\n", pad,
+                            targets({node.target}), expr(node.shape), expr(node.dtype),
+                            node.fill ? expr(node.fill) : "undefined", where(s.range));
+        return;
+      }
+      case StmtKind::kStore: {
+        const auto& node = *s.as<Store>();
+        out_ += fmt::format("{}store {}[{}] = {}{}\n", pad, expr(node.tensor), index(node.index),
+                            expr(node.value), where(s.range));
+        return;
+      }
+      case StmtKind::kTileLoop: {
+        const auto& node = *s.as<TileLoop>();
+        std::vector<std::string> dims;
+        for (int dim : node.tile_dims) dims.push_back(fmt::format("t{}", dim));
+        out_ += fmt::format("{}for {} in tiles({}) {{{}\n", pad, targets(node.loop_vars),
+                            fmt::join(dims, ", "), where(s.range));
+        block(node.body, depth + 1);
+        out_ += pad + "}\n";
+        return;
+      }
+      case StmtKind::kAssert: {
+        const auto& node = *s.as<Assert>();
+        out_ += fmt::format("{}assert {}{}{}\n", pad, expr(node.condition),
+                            node.message ? ", " + expr(node.message) : "", where(s.range));
+        return;
+      }
+      case StmtKind::kReturn: {
+        std::vector<std::string> values;
+        for (const ExprPtr& value : s.as<Return>()->values) values.push_back(expr(value));
+        out_ += fmt::format("{}return {}{}\n", pad, fmt::join(values, ", "), where(s.range));
+        return;
+      }
+    }
+  }
+
+  const Kernel& kernel_;
+  std::vector<std::string> names_;
+  std::string out_;
+};
+
+}  // namespace
+
+std::string print_kernel(const Kernel& kernel) { return IrPrinter(kernel).kernel(); }
+
+std::string print_module(const Module& module) {
+  std::string out;
+  for (const Kernel& kernel : module.kernels) {
+    if (!out.empty()) out += "\n";
+    out += print_kernel(kernel);
+  }
+  return out;
+}
+
+std::string print_expr(const Kernel& kernel, const ExprPtr& expr) {
+  return IrPrinter(kernel).expr(expr);
+}
+
+}  // namespace helionc::ir

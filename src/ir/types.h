@@ -1,0 +1,79 @@
+// The static types of the tile IR. Ranks are known at compile time except for tensors tiled with
+// `hl.tile(x.size())`, whose rank is fixed only when JAX traces the generated module; dtypes are
+// known only where the source names them (an input's dtype is fixed at trace time), so a type
+// carries an optional ScalarType and the generated code lets jnp promote the rest.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "ir/dtype.h"
+
+namespace helionc::ir {
+
+enum class TypeKind {
+  kNone,        // Python None
+  kBool,        // a static bool, or a bool scalar in device code
+  kInt,         // a static int (sizes), or an int32 scalar in device code (a grid index)
+  kFloat,       // a static float
+  kDtype,       // a dtype value (`x.dtype`, `torch.float32`)
+  kTensor,      // a whole array in host code
+  kTileTensor,  // a block of values in device code
+  kTile,        // a tile loop variable (one or several tile dimensions)
+  kShape,       // a tuple of sizes (`x.size()`)
+  kTuple,       // any other tuple (`torch.broadcast_tensors(...)`)
+};
+
+// One dimension of a tile tensor's shape.
+struct Dim {
+  enum class Kind {
+    kTile,      // the block of tile dimension `tile_dim`
+    kFull,      // a whole dimension (`:`): axis `axis` of the tensor bound as `binding`
+    kUnit,      // a new axis of size 1 (`None`)
+    kVariadic,  // every dimension of a rank-polymorphic tile (`hl.tile(x.size())`)
+  };
+  Kind kind = Kind::kUnit;
+  int tile_dim = -1;
+  int binding = -1;
+  int axis = -1;
+
+  static Dim tile(int tile_dim) { return {Kind::kTile, tile_dim, -1, -1}; }
+  static Dim full(int binding, int axis) { return {Kind::kFull, -1, binding, axis}; }
+  static Dim unit() { return {Kind::kUnit, -1, -1, -1}; }
+  static Dim variadic(int tile_dim) { return {Kind::kVariadic, tile_dim, -1, -1}; }
+  bool operator==(const Dim& other) const = default;
+};
+
+struct Type {
+  TypeKind kind = TypeKind::kNone;
+  std::optional<ScalarType> dtype;  // tensors, tile tensors, device scalars
+  int rank = -1;                    // tensors and shapes: -1 when only known at trace time
+  std::vector<Dim> dims;            // tile tensors
+  std::vector<int> tile_dims;       // tiles: the tile dimensions the variable stands for
+  bool variadic = false;            // tiles/shapes/tensors of trace-time rank
+  std::vector<Type> elements;       // tuples
+
+  static Type none() { return {}; }
+  static Type scalar(TypeKind kind) { return {kind}; }
+  static Type dtype_value() { return {TypeKind::kDtype}; }
+  static Type tensor(int rank, std::optional<ScalarType> dtype = std::nullopt);
+  static Type tile_tensor(std::vector<Dim> dims, std::optional<ScalarType> dtype);
+  static Type tile(std::vector<int> tile_dims, bool variadic);
+  static Type shape(int rank);
+  static Type tuple(std::vector<Type> elements);
+
+  bool is_scalar() const {
+    return kind == TypeKind::kBool || kind == TypeKind::kInt || kind == TypeKind::kFloat;
+  }
+  bool is_array() const { return kind == TypeKind::kTensor || kind == TypeKind::kTileTensor; }
+  bool rank_known() const { return !variadic && rank >= 0; }
+  // The rank of a tile tensor when static (no variadic dim), else -1.
+  int tile_rank() const;
+};
+
+// A short human-readable spelling for diagnostics and IR dumps: "tensor<2 x bfloat16>",
+// "tile_tensor<[tile_m, :] x ?>", "int".
+std::string type_to_string(const Type& type);
+
+}  // namespace helionc::ir

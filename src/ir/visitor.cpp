@@ -1,0 +1,72 @@
+#include "ir/visitor.h"
+
+namespace helionc::ir {
+
+void Visitor::dispatch(const Expr& expr) {
+  switch (expr.kind) {
+#define HELIONC_EXPR(Name)                          \
+  case ExprKind::k##Name:                           \
+    visit_node(static_cast<const Name&>(expr));     \
+    return;
+#include "ir/node_kinds.def"
+  }
+}
+
+void Visitor::dispatch(const Stmt& stmt) {
+  switch (stmt.kind) {
+#define HELIONC_STMT(Name)                          \
+  case StmtKind::k##Name:                           \
+    visit_node(static_cast<const Name&>(stmt));     \
+    return;
+#include "ir/node_kinds.def"
+  }
+}
+
+void Visitor::visit_node(const IntImm&) {}
+void Visitor::visit_node(const FloatImm&) {}
+void Visitor::visit_node(const BoolImm&) {}
+void Visitor::visit_node(const NoneImm&) {}
+void Visitor::visit_node(const DtypeImm&) {}
+void Visitor::visit_node(const VarRef&) {}
+void Visitor::visit_node(const Unary& node) { visit(node.operand); }
+void Visitor::visit_node(const Binary& node) {
+  visit(node.lhs);
+  visit(node.rhs);
+}
+void Visitor::visit_node(const Compare& node) {
+  visit(node.lhs);
+  visit(node.rhs);
+}
+void Visitor::visit_node(const Call& node) {
+  for (const ExprPtr& arg : node.args) visit(arg);
+}
+void Visitor::visit_node(const Load& node) {
+  visit(node.tensor);
+  visit_index(node.index);
+}
+void Visitor::visit_node(const TupleExpr& node) {
+  for (const ExprPtr& element : node.elements) visit(element);
+}
+void Visitor::visit_node(const TupleGet& node) { visit(node.tuple); }
+
+void Visitor::visit_node(const Let& node) { visit(node.value); }
+void Visitor::visit_node(const Alloc& node) {
+  visit(node.shape);
+  visit(node.dtype);
+  visit(node.fill);
+}
+void Visitor::visit_node(const Store& node) {
+  visit(node.tensor);
+  visit_index(node.index);
+  visit(node.value);
+}
+void Visitor::visit_node(const TileLoop& node) { visit(node.body); }
+void Visitor::visit_node(const Assert& node) {
+  visit(node.condition);
+  visit(node.message);
+}
+void Visitor::visit_node(const Return& node) {
+  for (const ExprPtr& value : node.values) visit(value);
+}
+
+}  // namespace helionc::ir

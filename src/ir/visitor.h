@@ -1,0 +1,41 @@
+// A read-only visitor over the tile IR. Every visit method recurses into the node's children by
+// default, so a pass overrides only the kinds it cares about (Halide's IRVisitor habit).
+#pragma once
+
+#include "ir/nodes.h"
+
+namespace helionc::ir {
+
+class Visitor {
+ public:
+  virtual ~Visitor() = default;
+
+  void visit(const ExprPtr& expr) {
+    if (expr) dispatch(*expr);
+  }
+  void visit(const StmtPtr& stmt) {
+    if (stmt) dispatch(*stmt);
+  }
+  void visit(const Block& block) {
+    for (const StmtPtr& stmt : block) visit(stmt);
+  }
+  void visit_index(const Index& index) {
+    for (const IndexItem& item : index) visit(item.scalar);
+  }
+
+#define HELIONC_EXPR(Name) virtual void visit_node(const Name& node);
+#define HELIONC_STMT(Name) virtual void visit_node(const Name& node);
+#include "ir/node_kinds.def"
+
+ private:
+  void dispatch(const Expr& expr);
+  void dispatch(const Stmt& stmt);
+};
+
+// Calls `fn` on every expression in a block, in evaluation order (children first).
+template <typename Fn>
+void for_each_expr(const Block& block, Fn&& fn);
+
+}  // namespace helionc::ir
+
+#include "ir/visitor_inl.h"
