@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <memory>
 #include <optional>
+#include <string>
 #include <string_view>
 #include <vector>
 
@@ -43,6 +44,10 @@ class SyntaxNode {
   uint32_t start_byte() const;
   uint32_t end_byte() const;
 
+  // The underlying tree-sitter node, for queries and cursors; valid while the tree lives.
+  TSNode raw() const { return node_; }
+  const SyntaxTree* tree() const { return tree_; }
+
  private:
   const SyntaxTree* tree_ = nullptr;
   TSNode node_{};
@@ -51,7 +56,9 @@ class SyntaxNode {
 class SyntaxTree {
  public:
   // Parses the whole file with tree-sitter-python. Never fails for valid UTF-8: syntax errors
-  // become ERROR/MISSING nodes, reported by report_syntax_errors.
+  // become ERROR/MISSING nodes, reported by report_syntax_errors. Returns null only when the
+  // runtime rejects the grammar (an ABI mismatch, which check_grammar_abi reports first).
+  // `file` must outlive the tree.
   static std::unique_ptr<SyntaxTree> parse(const SourceFile& file);
   ~SyntaxTree();
   SyntaxTree(const SyntaxTree&) = delete;
@@ -59,6 +66,8 @@ class SyntaxTree {
 
   SyntaxNode root() const;
   const SourceFile& file() const { return file_; }
+  // The underlying tree-sitter tree (owned here), for queries and cursors.
+  const TSTree* raw() const { return tree_; }
 
  private:
   SyntaxTree(const SourceFile& file, TSTree* tree) : file_(file), tree_(tree) {}
@@ -67,11 +76,18 @@ class SyntaxTree {
 };
 
 // Reports every ERROR node ("invalid syntax") and MISSING node ("expected `)`") as a syntax
-// error at its position. Returns true when the tree was clean.
+// error at its position. Returns true when the tree was clean. ERROR nodes get the most precise
+// message that can be read off them ("`(` was never closed", "expected `:`", "unexpected `=`"),
+// and two mistakes tree-sitter-python accepts silently are reported too: an empty block
+// ("expected an indented block") and a statement indented unlike its siblings.
 bool report_syntax_errors(const SyntaxTree& tree, DiagnosticEngine& diags);
 
 // The grammar's ABI must lie in the runtime's supported range; checked once at start-up.
 // Returns an error message when it does not.
 std::optional<std::string> check_grammar_abi();
+// The same check for a given grammar ABI version (testable without another grammar).
+std::optional<std::string> check_grammar_abi_version(uint32_t grammar_abi);
+// The pinned tree-sitter-python version ("0.23.6"), for --version output.
+std::string_view grammar_version();
 
 }  // namespace helionc::parse

@@ -1,1 +1,2 @@
 # One line per library with unit tests (sources in tests/unit/<name>/).
+helionc_unit_test(parse LIBS helionc_parse)

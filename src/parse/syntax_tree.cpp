@@ -1,0 +1,153 @@
+// tree-sitter-python behind RAII handles, and the syntax-error report.
+#include "parse/syntax_tree.h"
+
+#include <string>
+#include <utility>
+
+#include <fmt/format.h>
+
+#include "tree_sitter_python.h"
+
+namespace helionc::parse {
+namespace {
+
+// tree-sitter's built-in symbol for ERROR nodes (`ts_builtin_sym_error`, not in the public API of
+// the 0.20 runtime, which also lacks ts_node_is_error).
+constexpr TSSymbol kErrorSymbol = static_cast<TSSymbol>(-1);
+
+struct ParserDeleter {
+  void operator()(TSParser* parser) const { ts_parser_delete(parser); }
+};
+using ParserHandle = std::unique_ptr<TSParser, ParserDeleter>;
+
+// A cursor that is deleted with its scope.
+class Cursor {
+ public:
+  explicit Cursor(TSNode node) : cursor_(ts_tree_cursor_new(node)) {}
+  ~Cursor() { ts_tree_cursor_delete(&cursor_); }
+  Cursor(const Cursor&) = delete;
+  Cursor& operator=(const Cursor&) = delete;
+  TSTreeCursor* get() { return &cursor_; }
+
+ private:
+  TSTreeCursor cursor_;
+};
+
+bool is_error_node(TSNode node) { return ts_node_symbol(node) == kErrorSymbol; }
+
+}  // namespace
+
+// ---- SyntaxNode ------------------------------------------------------------------------------
+
+std::string_view SyntaxNode::type() const { return is_null() ? "" : ts_node_type(node_); }
+bool SyntaxNode::is_named() const { return !is_null() && ts_node_is_named(node_); }
+bool SyntaxNode::is_error() const { return !is_null() && is_error_node(node_); }
+bool SyntaxNode::is_missing() const { return !is_null() && ts_node_is_missing(node_); }
+bool SyntaxNode::has_error() const { return !is_null() && ts_node_has_error(node_); }
+
+SyntaxNode SyntaxNode::child_by_field(std::string_view field) const {
+  if (is_null()) return {};
+  TSNode child =
+      ts_node_child_by_field_name(node_, field.data(), static_cast<uint32_t>(field.size()));
+  if (ts_node_is_null(child)) return {};
+  return {tree_, child};
+}
+
+std::vector<SyntaxNode> SyntaxNode::children_by_field(std::string_view field) const {
+  std::vector<SyntaxNode> result;
+  if (is_null()) return result;
+  TSFieldId id = ts_language_field_id_for_name(ts_tree_language(tree_->raw()), field.data(),
+                                               static_cast<uint32_t>(field.size()));
+  if (id == 0) return result;  // not a field of this grammar
+  Cursor cursor(node_);
+  if (!ts_tree_cursor_goto_first_child(cursor.get())) return result;
+  do {
+    if (ts_tree_cursor_current_field_id(cursor.get()) == id) {
+      result.emplace_back(tree_, ts_tree_cursor_current_node(cursor.get()));
+    }
+  } while (ts_tree_cursor_goto_next_sibling(cursor.get()));
+  return result;
+}
+
+std::vector<SyntaxNode> SyntaxNode::named_children() const {
+  std::vector<SyntaxNode> result;
+  if (is_null()) return result;
+  uint32_t count = ts_node_named_child_count(node_);
+  result.reserve(count);
+  for (uint32_t i = 0; i < count; ++i) {
+    TSNode child = ts_node_named_child(node_, i);
+    if (std::string_view(ts_node_type(child)) == "comment") continue;
+    result.emplace_back(tree_, child);
+  }
+  return result;
+}
+
+std::vector<SyntaxNode> SyntaxNode::children() const {
+  std::vector<SyntaxNode> result;
+  if (is_null()) return result;
+  uint32_t count = ts_node_child_count(node_);
+  result.reserve(count);
+  for (uint32_t i = 0; i < count; ++i) result.emplace_back(tree_, ts_node_child(node_, i));
+  return result;
+}
+
+SyntaxNode SyntaxNode::parent() const {
+  if (is_null()) return {};
+  TSNode parent = ts_node_parent(node_);
+  if (ts_node_is_null(parent)) return {};
+  return {tree_, parent};
+}
+
+std::string_view SyntaxNode::text() const {
+  if (is_null()) return {};
+  std::string_view source = tree_->file().text();
+  uint32_t begin = start_byte();
+  uint32_t end = end_byte();
+  if (begin > source.size()) return {};
+  return source.substr(begin, end - begin);
+}
+
+SourceRange SyntaxNode::range() const {
+  if (is_null()) return {};
+  return tree_->file().range(start_byte(), end_byte());
+}
+
+uint32_t SyntaxNode::start_byte() const { return is_null() ? 0 : ts_node_start_byte(node_); }
+uint32_t SyntaxNode::end_byte() const { return is_null() ? 0 : ts_node_end_byte(node_); }
+
+// ---- SyntaxTree ------------------------------------------------------------------------------
+
+std::unique_ptr<SyntaxTree> SyntaxTree::parse(const SourceFile& file) {
+  ParserHandle parser(ts_parser_new());
+  // Fails only when the grammar's ABI is outside the runtime's range (see check_grammar_abi).
+  if (!ts_parser_set_language(parser.get(), tree_sitter_python())) return nullptr;
+  const std::string& text = file.text();
+  TSTree* tree = ts_parser_parse_string(parser.get(), nullptr, text.data(),
+                                        static_cast<uint32_t>(text.size()));
+  if (tree == nullptr) return nullptr;
+  return std::unique_ptr<SyntaxTree>(new SyntaxTree(file, tree));
+}
+
+SyntaxTree::~SyntaxTree() { ts_tree_delete(tree_); }
+
+SyntaxNode SyntaxTree::root() const { return {this, ts_tree_root_node(tree_)}; }
+
+std::optional<std::string> check_grammar_abi() {
+  return check_grammar_abi_version(ts_language_version(tree_sitter_python()));
+}
+
+std::optional<std::string> check_grammar_abi_version(uint32_t grammar_abi) {
+  if (grammar_abi >= TREE_SITTER_MIN_COMPATIBLE_LANGUAGE_VERSION &&
+      grammar_abi <= TREE_SITTER_LANGUAGE_VERSION) {
+    return std::nullopt;
+  }
+  return fmt::format(
+      "the tree-sitter-python grammar has language ABI {}, but this tree-sitter runtime accepts "
+      "ABI {} to {}; build with a grammar generated for this runtime (tree-sitter-python 0.23.x "
+      "for Debian 12's runtime)",
+      grammar_abi, TREE_SITTER_MIN_COMPATIBLE_LANGUAGE_VERSION, TREE_SITTER_LANGUAGE_VERSION);
+}
+
+std::string_view grammar_version() { return HELIONC_TREE_SITTER_PYTHON_VERSION; }
+
+}  // namespace helionc::parse
