@@ -2,6 +2,7 @@
 // (for warnings) and by the JSON output. Kinds are declared in diagnostic_kinds.def.
 #pragma once
 
+#include <cstddef>
 #include <string_view>
 
 namespace helionc {
@@ -11,6 +12,12 @@ enum class DiagnosticKind {
 #include "support/diagnostic_kinds.def"
 #undef HELIONC_DIAGNOSTIC
 };
+
+inline constexpr size_t kDiagnosticKindCount = 0
+#define HELIONC_DIAGNOSTIC(Name, flag) +1
+#include "support/diagnostic_kinds.def"
+#undef HELIONC_DIAGNOSTIC
+    ;
 
 // The kebab-case name of a kind ("syntax-error").
 std::string_view diagnostic_kind_name(DiagnosticKind kind);

@@ -36,11 +36,22 @@ class SourceFile {
 
   const std::string& path() const { return path_; }
   const std::string& text() const { return text_; }
+  // The 1-based line and byte column of `offset`; an offset past the end is clamped to the end.
   LineColumn line_column(uint32_t offset) const;
-  // The text of a 1-based line, without its newline.
+  // The text of a 1-based line, without its newline (nor the '\r' of a CRLF file). Empty for
+  // a line number out of range.
   std::string_view line_text(uint32_t line) const;
+  // The text a range covers (clamped to the file); empty for a range into another file.
   std::string_view text_of(const SourceRange& range) const;
   SourceRange range(uint32_t begin, uint32_t end) const { return {this, begin, end}; }
+
+  // Number of lines; a file ending in a newline has no extra empty last line.
+  uint32_t line_count() const;
+  // Byte offset where a 1-based line starts (clamped: 0 for line 0, the file size past the
+  // end). Lets tools that report line/column (yaml-cpp marks) build a SourceRange.
+  uint32_t line_offset(uint32_t line) const;
+  // The offset of a 1-based line and column, clamped to that line's end (its newline).
+  uint32_t offset_of(LineColumn position) const;
 
  private:
   std::string path_;

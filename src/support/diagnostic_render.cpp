@@ -1,0 +1,180 @@
+// Rendering diagnostics as GCC-shaped text or as JSON (see diagnostics.h and README.md).
+#include <fmt/core.h>
+
+#include "support/diagnostics.h"
+#include "support/json.h"
+
+namespace helionc {
+
+namespace {
+
+// GCC's SGR sequences (GCC_COLORS defaults), so helionc's colours match the C++ compiler's.
+constexpr std::string_view kBold = "\033[01m\033[K";
+constexpr std::string_view kRed = "\033[01;31m\033[K";
+constexpr std::string_view kMagenta = "\033[01;35m\033[K";
+constexpr std::string_view kCyan = "\033[01;36m\033[K";
+constexpr std::string_view kGreen = "\033[01;32m\033[K";
+constexpr std::string_view kBlue = "\033[01;34m\033[K";
+constexpr std::string_view kReset = "\033[m\033[K";
+constexpr uint32_t kTabStop = 8;
+
+class TextRenderer {
+ public:
+  explicit TextRenderer(bool color) : color_(color) {}
+
+  void diagnostic(const Diagnostic& d) {
+    bool error = d.severity == Severity::kError;
+    std::string suffix;
+    if (d.promoted_from_warning) {
+      suffix = fmt::format(" [{}]", paint(kRed, fmt::format("-Werror={}", diagnostic_kind_name(d.kind))));
+    } else if (d.severity == Severity::kWarning) {
+      suffix = fmt::format(" [{}]", paint(kMagenta, fmt::format("-W{}", diagnostic_kind_name(d.kind))));
+    }
+    header(d.range, error ? "error" : "warning", error ? kRed : kMagenta, d.message, suffix);
+    snippet(d.range);
+    for (const DiagnosticNote& note : d.notes) {
+      header(note.range, "note", kCyan, note.message, "");
+      snippet(note.range);
+    }
+  }
+
+  void remark(const SourceRange& range, std::string_view message) {
+    header(range, "remark", kBlue, message, "");
+  }
+
+  std::string take() { return std::move(out_); }
+
+ private:
+  std::string paint(std::string_view code, std::string_view text) const {
+    return color_ ? fmt::format("{}{}{}", code, text, kReset) : std::string(text);
+  }
+
+  // `path:line:col: label: message suffix`, or `helionc: label: ...` without a place.
+  void header(const SourceRange& range, std::string_view label, std::string_view label_color,
+              std::string_view message, std::string_view suffix) {
+    std::string location = "helionc:";
+    if (range.valid()) {
+      LineColumn lc = range.file->line_column(range.begin);
+      location = fmt::format("{}:{}:{}:", range.file->path(), lc.line, lc.column);
+    }
+    out_ += fmt::format("{} {}{}{}\n", paint(kBold, location),
+                        paint(label_color, fmt::format("{}: ", label)), message, suffix);
+  }
+
+  // The first line of the range with GCC's line-number gutter and a caret line under it: `^`
+  // at the range's first column and `~` under the rest of the range on that line. Tabs are
+  // expanded (tab stop 8) in both lines and UTF-8 continuation bytes take no column, so the
+  // caret stays aligned with what a terminal shows.
+  void snippet(const SourceRange& range) {
+    if (!range.valid()) return;
+    const SourceFile& file = *range.file;
+    LineColumn start = file.line_column(range.begin);
+    std::string_view text = file.line_text(start.line);
+    size_t first = start.column - 1;
+    size_t last = first;  // one past the last marked byte
+    if (range.end > range.begin) {
+      LineColumn end = file.line_column(range.end);
+      last = end.line == start.line ? end.column - 1 : text.size();
+    }
+    last = std::max(std::min(last, text.size()), first + 1);
+
+    std::string shown, pad, marks;
+    uint32_t display_column = 0;
+    for (size_t i = 0; i < text.size(); ++i) {
+      auto c = static_cast<unsigned char>(text[i]);
+      uint32_t width = 1;
+      if (c == '\t') {
+        width = kTabStop - display_column % kTabStop;
+        shown.append(width, ' ');
+      } else {
+        if ((c & 0xC0) == 0x80) width = 0;  // UTF-8 continuation byte
+        shown += static_cast<char>(c);
+      }
+      display_column += width;
+      if (i < first) {
+        pad.append(width, ' ');
+      } else if (i < last) {
+        for (uint32_t k = 0; k < width; ++k) marks += marks.empty() ? '^' : '~';
+      }
+    }
+    if (marks.empty()) marks = "^";  // a range at the end of the line (a missing token)
+
+    std::string number = fmt::format("{}", start.line);
+    size_t gutter = std::max<size_t>(5, number.size());
+    std::string source_line = fmt::format("{:>{}} | {}", number, gutter, shown);
+    while (!source_line.empty() && (source_line.back() == ' ' || source_line.back() == '\r'))
+      source_line.pop_back();
+    out_ += source_line;
+    out_ += '\n';
+    out_ += fmt::format("{:>{}} | {}{}\n", "", gutter, pad, paint(kGreen, marks));
+  }
+
+  bool color_;
+  std::string out_;
+};
+
+// `"file": ..., "line": ..., "column": ..., "end_line": ..., "end_column": ...` (nulls without
+// a place; the end is exclusive, like the range).
+std::string json_position(const SourceRange& range) {
+  if (!range.valid()) {
+    return R"("file": null, "line": null, "column": null, "end_line": null, "end_column": null)";
+  }
+  LineColumn begin = range.file->line_column(range.begin);
+  LineColumn end = range.file->line_column(std::max(range.begin, range.end));
+  return fmt::format(R"("file": {}, "line": {}, "column": {}, "end_line": {}, "end_column": {})",
+                     json_quote(range.file->path()), begin.line, begin.column, end.line,
+                     end.column);
+}
+
+std::string_view severity_name(Severity severity) {
+  switch (severity) {
+    case Severity::kError: return "error";
+    case Severity::kWarning: return "warning";
+    case Severity::kNote: return "note";
+  }
+  return "error";
+}
+
+}  // namespace
+
+std::string DiagnosticEngine::render_text() const {
+  TextRenderer renderer(options_.color);
+  size_t next_remark = 0;
+  auto flush_remarks = [&](size_t position) {
+    for (; next_remark < remarks_.size() && remarks_[next_remark].position <= position; ++next_remark)
+      renderer.remark(remarks_[next_remark].range, remarks_[next_remark].message);
+  };
+  for (size_t i = 0; i < diagnostics_.size(); ++i) {
+    flush_remarks(i);
+    renderer.diagnostic(diagnostics_[i]);
+  }
+  flush_remarks(diagnostics_.size());
+  return renderer.take();
+}
+
+// One array, one diagnostic object per line:
+//   [
+//     {"kind": "syntax-error", "severity": "error", "file": "k.py", "line": 3, ...,
+//      "message": "...", "notes": [{"severity": "note", "file": ..., "message": ...}]}
+//   ]
+std::string DiagnosticEngine::render_json() const {
+  if (diagnostics_.empty()) return "[]\n";
+  std::string out = "[\n";
+  for (size_t i = 0; i < diagnostics_.size(); ++i) {
+    const Diagnostic& d = diagnostics_[i];
+    std::string notes;
+    for (const DiagnosticNote& note : d.notes) {
+      if (!notes.empty()) notes += ", ";
+      notes += fmt::format(R"({{"severity": "note", {}, "message": {}}})", json_position(note.range),
+                           json_quote(note.message));
+    }
+    out += fmt::format(R"(  {{"kind": {}, "severity": "{}", {}, "message": {}, "notes": [{}]}}{})",
+                       json_quote(diagnostic_kind_name(d.kind)), severity_name(d.severity),
+                       json_position(d.range), json_quote(d.message), notes,
+                       i + 1 < diagnostics_.size() ? ",\n" : "\n");
+  }
+  out += "]\n";
+  return out;
+}
+
+}  // namespace helionc

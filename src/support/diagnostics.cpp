@@ -1,0 +1,83 @@
+// Recording diagnostics; rendering lives in diagnostic_render.cpp.
+#include "support/diagnostics.h"
+
+#include <algorithm>
+
+namespace helionc {
+
+namespace {
+constexpr std::string_view kKindNames[] = {
+#define HELIONC_DIAGNOSTIC(Name, flag) flag,
+#include "support/diagnostic_kinds.def"
+#undef HELIONC_DIAGNOSTIC
+};
+}  // namespace
+
+std::string_view diagnostic_kind_name(DiagnosticKind kind) {
+  return kKindNames[static_cast<size_t>(kind)];
+}
+
+std::optional<DiagnosticKind> diagnostic_kind_from_name(std::string_view flag) {
+  for (size_t i = 0; i < kDiagnosticKindCount; ++i) {
+    if (kKindNames[i] == flag) return static_cast<DiagnosticKind>(i);
+  }
+  return std::nullopt;
+}
+
+Diagnostic& DiagnosticEngine::error(DiagnosticKind kind, SourceRange range, std::string message) {
+  diagnostics_.push_back({kind, Severity::kError, range, std::move(message), {}});
+  return diagnostics_.back();
+}
+
+Diagnostic& DiagnosticEngine::warning(DiagnosticKind kind, SourceRange range,
+                                      std::string message) {
+  if (!warning_enabled(kind)) {
+    discarded_ = {kind, Severity::kWarning, range, std::move(message), {}};
+    return discarded_;
+  }
+  Diagnostic& d =
+      diagnostics_.emplace_back(Diagnostic{kind, Severity::kWarning, range, std::move(message), {}});
+  if (options_.warnings_as_errors) {
+    d.severity = Severity::kError;
+    d.promoted_from_warning = true;
+  }
+  return d;
+}
+
+void DiagnosticEngine::remark(SourceRange range, std::string message) {
+  if (!options_.verbose) return;
+  remarks_.push_back({diagnostics_.size(), range, std::move(message)});
+}
+
+bool DiagnosticEngine::has_errors() const { return error_count() > 0; }
+
+int DiagnosticEngine::error_count() const {
+  return static_cast<int>(std::count_if(diagnostics_.begin(), diagnostics_.end(),
+                                        [](const Diagnostic& d) { return d.severity == Severity::kError; }));
+}
+
+int DiagnosticEngine::warning_count() const {
+  return static_cast<int>(std::count_if(diagnostics_.begin(), diagnostics_.end(),
+                                        [](const Diagnostic& d) { return d.severity == Severity::kWarning; }));
+}
+
+bool DiagnosticEngine::set_warning_enabled(std::string_view flag, bool enabled) {
+  std::optional<DiagnosticKind> kind = diagnostic_kind_from_name(flag);
+  if (!kind) return false;
+  warning_disabled_[static_cast<size_t>(*kind)] = !enabled;
+  return true;
+}
+
+bool DiagnosticEngine::warning_enabled(DiagnosticKind kind) const {
+  return !warning_disabled_[static_cast<size_t>(kind)];
+}
+
+void DiagnosticEngine::keep_alive(std::shared_ptr<const SourceFile> file) {
+  if (file) kept_files_.push_back(std::move(file));
+}
+
+std::string DiagnosticEngine::render() const {
+  return options_.format == DiagnosticsFormat::kJson ? render_json() : render_text();
+}
+
+}  // namespace helionc
