@@ -61,6 +61,7 @@ ExprPtr Mutator::mutate_node(const IntImm&, const ExprPtr& self) { return self; 
 ExprPtr Mutator::mutate_node(const FloatImm&, const ExprPtr& self) { return self; }
 ExprPtr Mutator::mutate_node(const BoolImm&, const ExprPtr& self) { return self; }
 ExprPtr Mutator::mutate_node(const NoneImm&, const ExprPtr& self) { return self; }
+ExprPtr Mutator::mutate_node(const StringImm&, const ExprPtr& self) { return self; }
 ExprPtr Mutator::mutate_node(const DtypeImm&, const ExprPtr& self) { return self; }
 ExprPtr Mutator::mutate_node(const VarRef&, const ExprPtr& self) { return self; }
 

@@ -77,6 +77,9 @@ ExprPtr BoolImm::make(bool value, SourceRange range) {
 ExprPtr NoneImm::make(SourceRange range) {
   return std::make_shared<NoneImm>(ExprKind::kNoneImm, Type::none(), range);
 }
+ExprPtr StringImm::make(std::string spelling, SourceRange range) {
+  return std::make_shared<StringImm>(std::move(spelling), Type::scalar(TypeKind::kString), range);
+}
 ExprPtr DtypeImm::make(ScalarType dtype, SourceRange range) {
   return std::make_shared<DtypeImm>(dtype, Type::dtype_value(), range);
 }

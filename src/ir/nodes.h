@@ -93,6 +93,15 @@ struct NoneImm final : Expr {
   using Expr::Expr;
 };
 
+// A string literal, kept as its Python spelling (quotes and prefixes included).
+struct StringImm final : Expr {
+  static constexpr ExprKind kKind = ExprKind::kStringImm;
+  static ExprPtr make(std::string spelling, SourceRange range);
+  StringImm(std::string spelling, Type type, SourceRange range)
+      : Expr(kKind, std::move(type), range), spelling(std::move(spelling)) {}
+  const std::string spelling;
+};
+
 struct DtypeImm final : Expr {
   static constexpr ExprKind kKind = ExprKind::kDtypeImm;
   static ExprPtr make(ScalarType dtype, SourceRange range);

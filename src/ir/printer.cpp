@@ -35,6 +35,7 @@ class IrPrinter {
       case ExprKind::kFloatImm: return e->as<FloatImm>()->spelling;
       case ExprKind::kBoolImm: return e->as<BoolImm>()->value ? "True" : "False";
       case ExprKind::kNoneImm: return "None";
+      case ExprKind::kStringImm: return e->as<StringImm>()->spelling;
       case ExprKind::kDtypeImm: return std::string(dtype_name(e->as<DtypeImm>()->dtype));
       case ExprKind::kVarRef: return names_[e->as<VarRef>()->binding];
       case ExprKind::kUnary: {

@@ -67,6 +67,7 @@ std::string dim_to_string(const Dim& dim) {
 std::string type_to_string(const Type& type) {
   switch (type.kind) {
     case TypeKind::kNone: return "none";
+    case TypeKind::kString: return "str";
     case TypeKind::kBool: return "bool";
     case TypeKind::kInt: return "int";
     case TypeKind::kFloat: return "float";

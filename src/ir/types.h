@@ -14,6 +14,7 @@ namespace helionc::ir {
 
 enum class TypeKind {
   kNone,        // Python None
+  kString,      // a string literal
   kBool,        // a static bool, or a bool scalar in device code
   kInt,         // a static int (sizes), or an int32 scalar in device code (a grid index)
   kFloat,       // a static float

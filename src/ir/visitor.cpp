@@ -26,6 +26,7 @@ void Visitor::visit_node(const IntImm&) {}
 void Visitor::visit_node(const FloatImm&) {}
 void Visitor::visit_node(const BoolImm&) {}
 void Visitor::visit_node(const NoneImm&) {}
+void Visitor::visit_node(const StringImm&) {}
 void Visitor::visit_node(const DtypeImm&) {}
 void Visitor::visit_node(const VarRef&) {}
 void Visitor::visit_node(const Unary& node) { visit(node.operand); }
