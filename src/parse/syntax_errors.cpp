@@ -31,10 +31,9 @@ std::string_view node_type(TSNode node) { return ts_node_type(node); }
 
 // Python keywords that open a compound statement whose header ends in `:`.
 bool opens_compound_statement(std::string_view token) {
-  static constexpr std::string_view kKeywords[] = {"def",   "class",   "if",      "elif",
-                                                   "else",  "for",     "while",   "with",
-                                                   "try",   "except",  "finally", "async",
-                                                   "match", "case"};
+  static constexpr std::string_view kKeywords[] = {"def",     "class", "if",    "elif", "else",
+                                                   "for",     "while", "with",  "try",  "except",
+                                                   "finally", "async", "match", "case"};
   return std::find(std::begin(kKeywords), std::end(kKeywords), token) != std::end(kKeywords);
 }
 
@@ -202,14 +201,14 @@ class SyntaxErrorFinder {
     }
     if (open.empty()) return std::nullopt;
     uint32_t begin = ts_node_start_byte(open.back());
-    return Finding{begin, begin + 1,
-                   fmt::format("`{}` was never closed", token_text(open.back()))};
+    return Finding{begin, begin + 1, fmt::format("`{}` was never closed", token_text(open.back()))};
   }
 
   // `for i in range(n)` + newline: the header's line ends without `:`.
   std::optional<Finding> missing_colon(TSNode error, const std::vector<TSNode>& leaves) const {
     TSNode first = ts_node_child(error, 0);
-    if (!is_leaf(first) || ts_node_is_named(first) || !opens_compound_statement(token_text(first))) {
+    if (!is_leaf(first) || ts_node_is_named(first) ||
+        !opens_compound_statement(token_text(first))) {
       return std::nullopt;
     }
     uint32_t count = ts_node_child_count(error);

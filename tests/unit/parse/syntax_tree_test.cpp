@@ -145,8 +145,8 @@ TEST_CASE("the grammar's ABI suits the runtime", "[parse][abi]") {
   CHECK(check_grammar_abi_version(TREE_SITTER_MIN_COMPATIBLE_LANGUAGE_VERSION) == std::nullopt);
   std::optional<std::string> too_new = check_grammar_abi_version(TREE_SITTER_LANGUAGE_VERSION + 1);
   REQUIRE(too_new.has_value());
-  CHECK_THAT(*too_new, Catch::Contains("language ABI " +
-                                       std::to_string(TREE_SITTER_LANGUAGE_VERSION + 1)));
+  CHECK_THAT(*too_new,
+             Catch::Contains("language ABI " + std::to_string(TREE_SITTER_LANGUAGE_VERSION + 1)));
   CHECK(check_grammar_abi_version(TREE_SITTER_MIN_COMPATIBLE_LANGUAGE_VERSION - 1).has_value());
 }
 
