@@ -1,3 +1,4 @@
 # One line per library with unit tests (sources in tests/unit/<name>/).
 helionc_unit_test(parse LIBS helionc_parse)
 helionc_unit_test(support LIBS helionc_support helionc_support_embed_testdata)
+helionc_unit_test(autotune LIBS helionc_autotune)

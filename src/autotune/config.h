@@ -1,0 +1,134 @@
+// Tuning configs: the YAML files of product.md §3 (`--config FILE.yaml`, written by
+// `--autotune`), as plain data.
+//
+//   schema_version: 1
+//   kernel: attention
+//   source_sha256: "3f0c..."        # optional: the kernel source it was tuned for
+//   target: "tpu-v7x"               # optional: the hardware it was tuned for
+//   default:                        # optional: used for shapes no entry matches
+//     block_sizes: [1, 128, 128]
+//   configs:                        # optional: per-shape entries
+//     - shapes: {q: [8, 32, 8192, 256]}
+//       dtypes: {q: bfloat16}
+//       config: {block_sizes: [1, 512, 512], pallas_loop_type: [unroll]}
+//       predicted: {time_us: 1234.5, tflops: 812.0, vmem_bytes: 48234496, hbm_bytes: 805306368}
+//
+// Key names follow Helion (helion-subset.md §6). Loading checks everything that can be checked
+// without the kernel (types, ranges, names); whether block_sizes has the right length for the
+// kernel is the compiler's business, which is why every value keeps its SourceRange: a late
+// error still points at file:line:col in the YAML.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "support/diagnostics.h"
+#include "support/source.h"
+
+namespace helionc {
+
+inline constexpr int kConfigSchemaVersion = 1;
+
+// A YAML scalar kept as written, for values whose type only the kernel knows
+// (hl.register_tunable values and `x-` extension keys).
+struct ScalarValue {
+  std::string text;
+  bool is_string = false;  // quoted in the file, or not a number/bool: quoted again on output
+
+  bool operator==(const ScalarValue&) const = default;
+};
+
+// One assignment of a kernel's tunables. Empty/absent fields mean "not set: the compiler
+// chooses". Comparison ignores source ranges.
+struct KernelConfig {
+  std::vector<int64_t> block_sizes;              // each > 0, one per tunable block size
+  std::vector<std::string> pallas_loop_type;     // unroll | emit_pipeline | fori_loop | grid
+  std::vector<int64_t> pallas_load_buffer_count; // each 1..3
+  std::vector<std::vector<int64_t>> loop_orders; // each a permutation of 0..n-1
+  std::optional<int64_t> vmem_limit_bytes;       // > 0
+  std::optional<bool> pallas_pre_broadcast;
+  // Values of keys the loader was told are tunables (ConfigParseOptions) and of `x-` keys,
+  // by key as written.
+  std::map<std::string, ScalarValue> tunables;
+
+  // Where the mapping is in the file (invalid when the config was absent), and where each
+  // key's value is (by key name), and each block size.
+  SourceRange range;
+  std::map<std::string, SourceRange> value_ranges;
+  std::vector<SourceRange> block_size_ranges;
+
+  bool operator==(const KernelConfig& other) const;
+};
+
+// The model's prediction stored next to an autotuned entry (informational).
+struct Prediction {
+  std::optional<double> time_us;
+  std::optional<double> tflops;
+  std::optional<int64_t> vmem_bytes;
+  std::optional<int64_t> hbm_bytes;
+
+  bool operator==(const Prediction&) const = default;
+};
+
+// One entry of `configs:`: the config to use for calls with these shapes (and dtypes).
+struct ShapeEntry {
+  std::map<std::string, std::vector<int64_t>> shapes;  // parameter -> dims (each > 0)
+  std::map<std::string, std::string> dtypes;           // parameter -> dtype name (32-bit or less)
+  KernelConfig config;
+  std::optional<Prediction> predicted;
+  SourceRange range;
+
+  bool operator==(const ShapeEntry& other) const;
+};
+
+struct ConfigFile {
+  int schema_version = kConfigSchemaVersion;
+  std::string kernel;
+  std::optional<std::string> source_sha256;  // 64 lowercase hex digits
+  std::optional<std::string> target;         // a target name; checked by whoever knows targets
+  KernelConfig default_config;               // default_config.range.valid(): `default:` given
+  std::vector<ShapeEntry> configs;
+  // The YAML text the ranges point into (null for a ConfigFile built in code).
+  std::shared_ptr<const SourceFile> file;
+  SourceRange kernel_range, source_sha256_range, target_range;
+
+  // Compares values only (not the file or ranges).
+  bool same_values(const ConfigFile& other) const;
+};
+
+struct ConfigParseOptions {
+  // Extra config keys accepted as tunables (the names of the kernel's hl.register_tunable
+  // calls, once the frontend knows them). Without them such keys need the `x-` prefix.
+  std::vector<std::string> tunable_names;
+};
+
+// Reads and checks a config file. Every problem is reported through `diags` at the offending
+// node's file:line:col (kConfigSyntax for YAML syntax, kConfigSchema for content, kInputFile
+// when the file cannot be read); returns nullopt if there was any error. The file's text stays
+// alive in the diagnostics engine either way.
+std::optional<ConfigFile> load_config_file(const std::string& path, DiagnosticEngine& diags,
+                                           const ConfigParseOptions& options = {});
+
+// The same for text already in memory (tests, stdin).
+std::optional<ConfigFile> parse_config_text(std::shared_ptr<const SourceFile> file,
+                                            DiagnosticEngine& diags,
+                                            const ConfigParseOptions& options = {});
+
+// Warns (kConfigMismatch) when the config records a different kernel source hash or target
+// than the ones being compiled; such a config is still used (product.md §3). Empty arguments
+// are not compared.
+void check_config_provenance(const ConfigFile& config, std::string_view source_sha256,
+                             std::string_view target, DiagnosticEngine& diags);
+
+// The YAML text of `config`, deterministic: keys in a fixed order (schema_version, kernel,
+// source_sha256, target, default, configs; within a config the order of the struct), maps
+// sorted by key, lists in flow style, every string quoted so other YAML readers agree on
+// types. `header_comment` lines, if any, come first as `# ...` comments. Reading the result
+// back gives the same values.
+std::string write_config_yaml(const ConfigFile& config, std::string_view header_comment = {});
+
+}  // namespace helionc

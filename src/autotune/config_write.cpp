@@ -1,0 +1,129 @@
+// Writing tuning configs as YAML (config.h): deterministic, flow-style lists, strings quoted.
+#include <fmt/core.h>
+
+#include <algorithm>
+#include <cctype>
+
+#include "autotune/config.h"
+
+namespace helionc {
+
+namespace {
+
+// A YAML double-quoted scalar.
+std::string quote(std::string_view text) {
+  std::string out = "\"";
+  for (char c : text) {
+    switch (c) {
+      case '"': out += "\\\""; break;
+      case '\\': out += "\\\\"; break;
+      case '\n': out += "\\n"; break;
+      case '\t': out += "\\t"; break;
+      case '\r': out += "\\r"; break;
+      default:
+        if (static_cast<unsigned char>(c) < 0x20 || c == 0x7f) {
+          out += fmt::format("\\x{:02x}", static_cast<unsigned char>(c));
+        } else {
+          out += c;
+        }
+    }
+  }
+  return out + "\"";
+}
+
+// Keys stay plain when every YAML reader would read them back as the same string.
+std::string key(std::string_view name) {
+  auto plain_char = [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '-'; };
+  std::string lower(name);
+  std::transform(lower.begin(), lower.end(), lower.begin(), [](char c) { return static_cast<char>(std::tolower(c)); });
+  static constexpr std::string_view kSpecial[] = {"true", "false", "null", "yes", "no", "on", "off", "y", "n", "~"};
+  bool plain = !name.empty() && (std::isalpha(static_cast<unsigned char>(name[0])) || name[0] == '_') &&
+               std::all_of(name.begin(), name.end(), plain_char) &&
+               std::find(std::begin(kSpecial), std::end(kSpecial), lower) == std::end(kSpecial);
+  return plain ? std::string(name) : quote(name);
+}
+
+// Shortest text that reads back as the same double, always with a `.`, `e` or exponent so
+// that it stays a float.
+std::string number(double value) {
+  std::string text = fmt::format("{}", value);
+  if (text.find_first_of(".e") == std::string::npos) text += ".0";
+  return text;
+}
+
+template <typename T, typename Format>
+std::string flow_list(const std::vector<T>& values, Format format) {
+  std::string out = "[";
+  for (size_t i = 0; i < values.size(); ++i) out += (i ? ", " : "") + format(values[i]);
+  return out + "]";
+}
+
+std::string int_list(const std::vector<int64_t>& values) {
+  return flow_list(values, [](int64_t v) { return fmt::format("{}", v); });
+}
+
+// `{key: value, ...}` from entries already formatted.
+std::string flow_map(const std::vector<std::pair<std::string, std::string>>& entries) {
+  std::string out = "{";
+  for (size_t i = 0; i < entries.size(); ++i)
+    out += fmt::format("{}{}: {}", i ? ", " : "", key(entries[i].first), entries[i].second);
+  return out + "}";
+}
+
+std::string config_map(const KernelConfig& config) {
+  std::vector<std::pair<std::string, std::string>> entries;
+  if (!config.block_sizes.empty()) entries.emplace_back("block_sizes", int_list(config.block_sizes));
+  if (!config.pallas_loop_type.empty())
+    entries.emplace_back("pallas_loop_type", flow_list(config.pallas_loop_type, quote));
+  if (!config.pallas_load_buffer_count.empty())
+    entries.emplace_back("pallas_load_buffer_count", int_list(config.pallas_load_buffer_count));
+  if (!config.loop_orders.empty())
+    entries.emplace_back("loop_orders", flow_list(config.loop_orders, int_list));
+  if (config.vmem_limit_bytes) entries.emplace_back("vmem_limit_bytes", fmt::format("{}", *config.vmem_limit_bytes));
+  if (config.pallas_pre_broadcast)
+    entries.emplace_back("pallas_pre_broadcast", *config.pallas_pre_broadcast ? "true" : "false");
+  for (const auto& [name, value] : config.tunables)
+    entries.emplace_back(name, value.is_string ? quote(value.text) : value.text);
+  return flow_map(entries);
+}
+
+bool is_empty(const KernelConfig& config) { return config == KernelConfig{}; }
+
+}  // namespace
+
+std::string write_config_yaml(const ConfigFile& config, std::string_view header_comment) {
+  std::string out;
+  while (!header_comment.empty()) {
+    size_t newline = header_comment.find('\n');
+    std::string_view line = header_comment.substr(0, newline);
+    out += line.empty() ? "#\n" : fmt::format("# {}\n", line);
+    header_comment.remove_prefix(newline == std::string_view::npos ? header_comment.size() : newline + 1);
+  }
+  out += fmt::format("schema_version: {}\n", config.schema_version);
+  out += fmt::format("kernel: {}\n", quote(config.kernel));
+  if (config.source_sha256) out += fmt::format("source_sha256: {}\n", quote(*config.source_sha256));
+  if (config.target) out += fmt::format("target: {}\n", quote(*config.target));
+  if (!is_empty(config.default_config)) out += fmt::format("default: {}\n", config_map(config.default_config));
+  if (config.configs.empty()) return out;
+  out += "configs:\n";
+  for (const ShapeEntry& entry : config.configs) {
+    std::vector<std::pair<std::string, std::string>> shapes, dtypes;
+    for (const auto& [name, dims] : entry.shapes) shapes.emplace_back(name, int_list(dims));
+    for (const auto& [name, dtype] : entry.dtypes) dtypes.emplace_back(name, quote(dtype));
+    out += fmt::format("  - shapes: {}\n", flow_map(shapes));
+    if (!dtypes.empty()) out += fmt::format("    dtypes: {}\n", flow_map(dtypes));
+    out += fmt::format("    config: {}\n", config_map(entry.config));
+    if (entry.predicted) {
+      const Prediction& p = *entry.predicted;
+      std::vector<std::pair<std::string, std::string>> predicted;
+      if (p.time_us) predicted.emplace_back("time_us", number(*p.time_us));
+      if (p.tflops) predicted.emplace_back("tflops", number(*p.tflops));
+      if (p.vmem_bytes) predicted.emplace_back("vmem_bytes", fmt::format("{}", *p.vmem_bytes));
+      if (p.hbm_bytes) predicted.emplace_back("hbm_bytes", fmt::format("{}", *p.hbm_bytes));
+      out += fmt::format("    predicted: {}\n", flow_map(predicted));
+    }
+  }
+  return out;
+}
+
+}  // namespace helionc
