@@ -140,6 +140,17 @@ StmtPtr Mutator::mutate_node(const TileLoop& node, const StmtPtr& self) {
   return TileLoop::make(node.tile_dims, node.loop_vars, std::move(body), node.range);
 }
 
+StmtPtr Mutator::mutate_node(const If& node, const StmtPtr& self) {
+  ExprPtr condition = mutate(node.condition);
+  Block then_body = mutate(node.then_body);
+  Block else_body = mutate(node.else_body);
+  if (condition == node.condition && same(then_body, node.then_body) &&
+      same(else_body, node.else_body)) {
+    return self;
+  }
+  return If::make(std::move(condition), std::move(then_body), std::move(else_body), node.range);
+}
+
 StmtPtr Mutator::mutate_node(const Assert& node, const StmtPtr& self) {
   ExprPtr condition = mutate(node.condition);
   ExprPtr message = mutate(node.message);

@@ -289,6 +289,19 @@ struct TileLoop final : Stmt {
   const Block body;
 };
 
+// `if cond: ... else: ...` on static values (scalar arguments, sizes). Both host and device
+// code may branch; the generated Python keeps the `if`, which runs while JAX traces.
+struct If final : Stmt {
+  static constexpr StmtKind kKind = StmtKind::kIf;
+  static StmtPtr make(ExprPtr condition, Block then_body, Block else_body, SourceRange range);
+  If(ExprPtr condition, Block then_body, Block else_body, SourceRange range)
+      : Stmt(kKind, range), condition(std::move(condition)), then_body(std::move(then_body)),
+        else_body(std::move(else_body)) {}
+  const ExprPtr condition;
+  const Block then_body;
+  const Block else_body;  // empty when there is no else branch
+};
+
 // `assert cond, message` in host code: checked while the module is traced.
 struct Assert final : Stmt {
   static constexpr StmtKind kKind = StmtKind::kAssert;

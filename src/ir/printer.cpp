@@ -167,6 +167,17 @@ class IrPrinter {
         out_ += pad + "}\n";
         return;
       }
+      case StmtKind::kIf: {
+        const auto& node = *s.as<If>();
+        out_ += fmt::format("{}if {} {{{}\n", pad, expr(node.condition), where(s.range));
+        block(node.then_body, depth + 1);
+        if (!node.else_body.empty()) {
+          out_ += pad + "} else {\n";
+          block(node.else_body, depth + 1);
+        }
+        out_ += pad + "}\n";
+        return;
+      }
       case StmtKind::kAssert: {
         const auto& node = *s.as<Assert>();
         out_ += fmt::format("{}assert {}{}{}\n", pad, expr(node.condition),

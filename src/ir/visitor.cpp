@@ -62,6 +62,11 @@ void Visitor::visit_node(const Store& node) {
   visit(node.value);
 }
 void Visitor::visit_node(const TileLoop& node) { visit(node.body); }
+void Visitor::visit_node(const If& node) {
+  visit(node.condition);
+  visit(node.then_body);
+  visit(node.else_body);
+}
 void Visitor::visit_node(const Assert& node) {
   visit(node.condition);
   visit(node.message);

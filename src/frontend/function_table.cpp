@@ -1,0 +1,108 @@
+#include "frontend/function_table.h"
+
+#include <array>
+#include <string>
+
+namespace helionc::frontend {
+
+using ir::Intrinsic;
+
+namespace {
+
+struct Entry {
+  std::string_view name;
+  UnaryFunction function;
+};
+
+// Names shared by `torch.<name>` and the method `x.<name>()`.
+constexpr std::array<Entry, 31> kUnary = {{
+    {"exp", {Intrinsic::kExp, ResultDtype::kFloatMath}},
+    {"exp2", {Intrinsic::kExp2, ResultDtype::kFloatMath}},
+    {"expm1", {Intrinsic::kExpm1, ResultDtype::kFloatMath}},
+    {"log", {Intrinsic::kLog, ResultDtype::kFloatMath}},
+    {"log2", {Intrinsic::kLog2, ResultDtype::kFloatMath}},
+    {"log10", {Intrinsic::kLog10, ResultDtype::kFloatMath}},
+    {"log1p", {Intrinsic::kLog1p, ResultDtype::kFloatMath}},
+    {"sqrt", {Intrinsic::kSqrt, ResultDtype::kFloatMath}},
+    {"rsqrt", {Intrinsic::kRsqrt, ResultDtype::kFloatMath}},
+    {"sin", {Intrinsic::kSin, ResultDtype::kFloatMath}},
+    {"cos", {Intrinsic::kCos, ResultDtype::kFloatMath}},
+    {"tan", {Intrinsic::kTan, ResultDtype::kFloatMath}},
+    {"tanh", {Intrinsic::kTanh, ResultDtype::kFloatMath}},
+    {"sinh", {Intrinsic::kSinh, ResultDtype::kFloatMath}},
+    {"cosh", {Intrinsic::kCosh, ResultDtype::kFloatMath}},
+    {"asin", {Intrinsic::kAsin, ResultDtype::kFloatMath}},
+    {"acos", {Intrinsic::kAcos, ResultDtype::kFloatMath}},
+    {"atan", {Intrinsic::kAtan, ResultDtype::kFloatMath}},
+    {"sigmoid", {Intrinsic::kSigmoid, ResultDtype::kFloatMath}},
+    {"erf", {Intrinsic::kErf, ResultDtype::kFloatMath}},
+    {"reciprocal", {Intrinsic::kReciprocal, ResultDtype::kFloatMath}},
+    {"abs", {Intrinsic::kAbs, ResultDtype::kSame}},
+    {"floor", {Intrinsic::kFloor, ResultDtype::kSame}},
+    {"ceil", {Intrinsic::kCeil, ResultDtype::kSame}},
+    {"round", {Intrinsic::kRound, ResultDtype::kSame}},
+    {"trunc", {Intrinsic::kTrunc, ResultDtype::kSame}},
+    {"sign", {Intrinsic::kSign, ResultDtype::kSame}},
+    {"square", {Intrinsic::kSquare, ResultDtype::kSame}},
+    {"relu", {Intrinsic::kRelu, ResultDtype::kSame}},
+    {"isnan", {Intrinsic::kIsNan, ResultDtype::kBool}},
+    {"silu", {Intrinsic::kSilu, ResultDtype::kFloatMath}},  // F.silu only; no torch.silu
+}};
+
+std::optional<UnaryFunction> find(std::string_view name) {
+  for (const Entry& entry : kUnary) {
+    if (entry.name == name) return entry.function;
+  }
+  return std::nullopt;
+}
+
+bool strip_prefix(std::string_view& name, std::string_view prefix) {
+  if (name.substr(0, prefix.size()) != prefix) return false;
+  name.remove_prefix(prefix.size());
+  return true;
+}
+
+}  // namespace
+
+std::optional<UnaryFunction> unary_function(std::string_view name) {
+  if (strip_prefix(name, "torch.nn.functional.")) {
+    if (name == "relu" || name == "silu" || name == "sigmoid" || name == "tanh") return find(name);
+    return std::nullopt;  // gelu needs its keyword; handled by the caller
+  }
+  if (strip_prefix(name, "torch.special.")) {
+    if (name == "expit") return find("sigmoid");
+    if (name == "erf" || name == "expm1" || name == "exp2" || name == "log1p") return find(name);
+    return std::nullopt;
+  }
+  if (strip_prefix(name, "torch.")) {
+    if (name == "silu") return std::nullopt;
+    if (name == "arcsin") return find("asin");
+    if (name == "arccos") return find("acos");
+    if (name == "arctan") return find("atan");
+    return find(name);
+  }
+  return std::nullopt;
+}
+
+std::optional<UnaryFunction> unary_method(std::string_view method) {
+  if (method == "silu") return std::nullopt;
+  return find(method);
+}
+
+std::optional<ir::ScalarType> conversion_method(std::string_view method) {
+  if (method == "float") return ir::ScalarType::kFloat32;
+  if (method == "half") return ir::ScalarType::kFloat16;
+  if (method == "bfloat16") return ir::ScalarType::kBFloat16;
+  if (method == "int") return ir::ScalarType::kInt32;
+  if (method == "short") return ir::ScalarType::kInt16;
+  if (method == "char") return ir::ScalarType::kInt8;
+  if (method == "byte") return ir::ScalarType::kUInt8;
+  if (method == "bool") return ir::ScalarType::kBool;
+  return std::nullopt;
+}
+
+bool is_64bit_conversion_method(std::string_view method) {
+  return method == "long" || method == "double";
+}
+
+}  // namespace helionc::frontend

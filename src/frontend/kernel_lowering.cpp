@@ -1,0 +1,171 @@
+#include "frontend/kernel_lowering.h"
+
+#include <fmt/format.h>
+
+#include "ir/verifier.h"
+
+namespace helionc::frontend {
+
+using ir::Binding;
+using ir::Type;
+using ir::TypeKind;
+
+SyntaxNode CallArgs::keyword(std::string_view name) const {
+  for (const auto& [key, value] : keywords) {
+    if (key == name) return value;
+  }
+  return {};
+}
+
+KernelLowering::KernelLowering(const KernelSyntax& syntax, const ImportTable& imports,
+                               DiagnosticEngine& diags)
+    : syntax_(syntax), imports_(imports), diags_(diags), file_(*syntax.function.range().file) {}
+
+std::optional<ir::Kernel> KernelLowering::run() {
+  const SyntaxNode name = syntax_.function.child_by_field("name");
+  kernel_.name = std::string(name.text());
+  kernel_.name_range = name.range();
+  kernel_.range = syntax_.function.range();
+  try {
+    lower_decorator();
+    lower_params();
+  } catch (const LoweringAbort&) {
+    return std::nullopt;
+  }
+  kernel_.body = lower_block(syntax_.function.child_by_field("body"));
+  if (failed_) return std::nullopt;
+  for (const std::string& problem : ir::verify_kernel(kernel_)) {
+    diags_.error(DiagnosticKind::kInternal, kernel_.name_range,
+                 "internal error: the frontend produced invalid IR: " + problem);
+    failed_ = true;
+  }
+  if (failed_) return std::nullopt;
+  return std::move(kernel_);
+}
+
+void KernelLowering::lower_decorator() {
+  if (syntax_.decorator.type() != "call") return;
+  for (const SyntaxNode& arg : syntax_.decorator.child_by_field("arguments").named_children()) {
+    if (arg.type() != "keyword_argument") {
+      diags_.warning(DiagnosticKind::kIgnoredKeyword, arg.range(),
+                     "positional arguments of the kernel decorator are ignored");
+      continue;
+    }
+    const std::string key(arg.child_by_field("name").text());
+    if (key == "config" || key == "configs") {
+      // Built-in configs are a later feature (issue 3): say so rather than ignoring them.
+      unsupported(arg.range(), fmt::format("built-in `{}=` in the decorator", key));
+    }
+    kernel_.ignored_decorator_keywords.push_back(key);
+    diags_.remark(arg.range(), fmt::format("decorator keyword `{}` has no meaning for Pallas "
+                                           "and is ignored",
+                                           key));
+  }
+}
+
+namespace {
+
+// The parameter kinds helionc understands from annotations.
+std::optional<Type> type_from_annotation(std::string_view text) {
+  if (text == "torch.Tensor" || text == "Tensor") return Type::tensor(-1);
+  if (text == "float") return Type::scalar(TypeKind::kFloat);
+  if (text == "int") return Type::scalar(TypeKind::kInt);
+  if (text == "bool") return Type::scalar(TypeKind::kBool);
+  return std::nullopt;
+}
+
+}  // namespace
+
+void KernelLowering::lower_params() {
+  for (const SyntaxNode& param : syntax_.function.child_by_field("parameters").named_children()) {
+    const std::string_view kind = param.type();
+    SyntaxNode name_node;
+    SyntaxNode annotation;
+    SyntaxNode default_node;
+    if (kind == "identifier") {
+      name_node = param;
+    } else if (kind == "typed_parameter") {
+      name_node = param.named_children().front();
+      annotation = param.child_by_field("type");
+    } else if (kind == "default_parameter" || kind == "typed_default_parameter") {
+      name_node = param.child_by_field("name");
+      annotation = param.child_by_field("type");
+      default_node = param.child_by_field("value");
+    } else {
+      unsupported(param.range(), "this kind of kernel parameter");
+    }
+    if (name_node.type() != "identifier") unsupported(param.range(), "this kind of kernel parameter");
+
+    ir::ExprPtr default_value;
+    if (default_node) default_value = lower_expr(default_node);
+    std::optional<Type> type;
+    if (annotation) {
+      type = type_from_annotation(annotation.text());
+      if (!type) {
+        fail(DiagnosticKind::kUnsupported, annotation.range(),
+             fmt::format("parameter type `{}` is not supported; use `torch.Tensor`, `int`, "
+                         "`float` or `bool`",
+                         annotation.text()));
+      }
+      if (default_value && type->is_scalar() && !default_value->type.is_scalar()) {
+        fail(DiagnosticKind::kTypeMismatch, default_node.range(),
+             fmt::format("the default of `{}` is not a `{}`", name_node.text(),
+                         annotation.text()));
+      }
+    } else if (default_value && default_value->type.is_scalar()) {
+      type = default_value->type;
+    } else {
+      // Unannotated, no default: Helion kernels take tensors.
+      type = Type::tensor(-1);
+    }
+    const int id = bind(std::string(name_node.text()), *type, Binding::Origin::kParam,
+                        name_node.range());
+    kernel_.params.push_back({id, default_value});
+  }
+}
+
+int KernelLowering::bind(const std::string& name, Type type, Binding::Origin origin,
+                         SourceRange range) {
+  const int id = static_cast<int>(kernel_.bindings.size());
+  kernel_.bindings.push_back({name, std::move(type), origin, range});
+  scope_[name] = id;
+  return id;
+}
+
+ir::ExprPtr KernelLowering::ref(int id, SourceRange range) const {
+  return ir::VarRef::make(id, kernel_.bindings[id].type, range);
+}
+
+void KernelLowering::refine_rank(int id, int rank, SourceRange evidence) {
+  Type& type = kernel_.bindings[id].type;
+  if (type.kind != TypeKind::kTensor) return;
+  if (type.rank < 0) {
+    type.rank = rank;
+    type.variadic = false;
+    rank_evidence_[id] = evidence;
+    return;
+  }
+  if (type.rank == rank) return;
+  Diagnostic& diag = diags_.error(
+      DiagnosticKind::kRankMismatch, evidence,
+      fmt::format("`{}` has {} dimension{} but is used here with {}", kernel_.bindings[id].name,
+                  type.rank, type.rank == 1 ? "" : "s", rank));
+  auto it = rank_evidence_.find(id);
+  if (it != rank_evidence_.end()) {
+    diag.note(it->second, fmt::format("the rank of `{}` was fixed here", kernel_.bindings[id].name));
+  }
+  failed_ = true;
+  throw LoweringAbort{};
+}
+
+void KernelLowering::fail(DiagnosticKind kind, SourceRange range, std::string message) {
+  diags_.error(kind, range, std::move(message));
+  failed_ = true;
+  throw LoweringAbort{};
+}
+
+void KernelLowering::unsupported(SourceRange range, std::string what) {
+  fail(DiagnosticKind::kUnsupported, range, fmt::format("{} is not supported yet", what));
+}
+
+}  // namespace helionc::frontend

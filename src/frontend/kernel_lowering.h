@@ -1,0 +1,141 @@
+// Lowers one decorated kernel function from its syntax tree to the typed tile IR. One handler
+// per syntax construct, split by family: statements (lower_statements.cpp), expressions
+// (lower_expressions.cpp), calls to torch/hl/builtins and methods (lower_calls.cpp), tile loops
+// and subscripts (lower_tiles.cpp), allocations (lower_allocations.cpp).
+//
+// Error handling: a handler that reports an error throws LoweringAbort; the statement handler
+// catches it and goes on with the next statement, so one run reports every broken statement
+// once, and nothing is ever silently dropped.
+#pragma once
+
+#include <map>
+#include <optional>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "frontend/imports.h"
+#include "frontend/kernel_discovery.h"
+#include "frontend/type_rules.h"
+#include "ir/nodes.h"
+#include "parse/syntax_tree.h"
+#include "support/diagnostics.h"
+
+namespace helionc::frontend {
+
+using parse::SyntaxNode;
+
+struct LoweringAbort {};
+
+// The arguments of a call, split into positional and keyword ones.
+struct CallArgs {
+  SyntaxNode call;
+  std::vector<SyntaxNode> positional;
+  std::vector<std::pair<std::string, SyntaxNode>> keywords;
+
+  SyntaxNode keyword(std::string_view name) const;
+};
+
+class KernelLowering {
+ public:
+  KernelLowering(const KernelSyntax& syntax, const ImportTable& imports, DiagnosticEngine& diags);
+
+  // The kernel, or nullopt when any error was reported for it.
+  std::optional<ir::Kernel> run();
+
+ private:
+  // ---- kernel_lowering.cpp: the function itself, bindings, scopes, diagnostics
+  void lower_decorator();
+  void lower_params();
+  int bind(const std::string& name, ir::Type type, ir::Binding::Origin origin, SourceRange range);
+  ir::ExprPtr ref(int binding, SourceRange range) const;
+  const ir::Binding& binding(int id) const { return kernel_.bindings[id]; }
+  // Sets a tensor binding's rank from new evidence, or reports a mismatch with the old one.
+  void refine_rank(int binding, int rank, SourceRange evidence);
+  [[noreturn]] void fail(DiagnosticKind kind, SourceRange range, std::string message);
+  [[noreturn]] void unsupported(SourceRange range, std::string what);
+  bool in_device() const { return device_depth_ > 0; }
+
+  // ---- lower_statements.cpp
+  ir::Block lower_block(const SyntaxNode& block);
+  void lower_statement(const SyntaxNode& stmt, ir::Block& out);
+  void lower_assignment(const SyntaxNode& node, ir::Block& out);
+  void lower_augmented_assignment(const SyntaxNode& node, ir::Block& out);
+  void lower_store(const SyntaxNode& target, ir::ExprPtr value, SourceRange range, ir::Block& out);
+  void lower_return(const SyntaxNode& node, ir::Block& out);
+  void lower_assert(const SyntaxNode& node, ir::Block& out);
+  void lower_if(const SyntaxNode& node, ir::Block& out);
+  ir::StmtPtr lower_if_chain(const SyntaxNode& condition, const SyntaxNode& body,
+                             const std::vector<SyntaxNode>& alternatives, size_t next,
+                             SourceRange range);
+  void merge_branch_scopes(const std::map<std::string, int, std::less<>>& before,
+                           const std::map<std::string, int, std::less<>>& then_scope,
+                           const std::map<std::string, int, std::less<>>& else_scope,
+                           SourceRange range);
+  // After an error, the names a broken assignment would have bound: later uses stay quiet.
+  void poison_targets(const SyntaxNode& stmt);
+  void bind_targets(const SyntaxNode& target, const ir::ExprPtr& value, SourceRange range,
+                    ir::Block& out);
+
+  // ---- lower_expressions.cpp
+  ir::ExprPtr lower_expr(const SyntaxNode& node);
+  ir::ExprPtr lower_identifier(const SyntaxNode& node);
+  ir::ExprPtr lower_integer(const SyntaxNode& node);
+  ir::ExprPtr lower_float(const SyntaxNode& node);
+  ir::ExprPtr lower_attribute(const SyntaxNode& node);
+  ir::ExprPtr lower_subscript(const SyntaxNode& node);
+  ir::ExprPtr lower_binary(const SyntaxNode& node);
+  ir::ExprPtr lower_unary(const SyntaxNode& node);
+  ir::ExprPtr lower_comparison(const SyntaxNode& node);
+  ir::ExprPtr lower_boolean(const SyntaxNode& node);
+  ir::ExprPtr lower_sequence(const SyntaxNode& node);
+  ir::ExprPtr make_binary(ir::BinaryOp op, ir::ExprPtr lhs, ir::ExprPtr rhs, SourceRange range);
+  ir::ExprPtr make_compare(ir::CompareOp op, ir::ExprPtr lhs, ir::ExprPtr rhs, SourceRange range);
+  // The type of an elementwise combination of `a` and `b`, or an error at `range`.
+  ir::Type combine_types(const ir::Expr& a, const ir::Expr& b, ArithKind kind, SourceRange range);
+  ir::ExprPtr lower_dtype_expr(const SyntaxNode& node);
+  ir::ExprPtr lower_shape_expr(const SyntaxNode& node);
+  std::optional<ir::ScalarType> dtype_constant(const SyntaxNode& node);
+
+  // ---- lower_calls.cpp
+  ir::ExprPtr lower_call(const SyntaxNode& node);
+  ir::ExprPtr lower_qualified_call(const std::string& name, const CallArgs& args);
+  ir::ExprPtr lower_method_call(const SyntaxNode& receiver_node, std::string_view method,
+                                const CallArgs& args);
+  ir::ExprPtr lower_builtin_call(std::string_view name, const CallArgs& args);
+  ir::ExprPtr make_math(ir::Intrinsic op, ir::ExprPtr x, SourceRange range);
+  ir::ExprPtr make_cast(ir::ExprPtr value, ir::ExprPtr dtype, SourceRange range);
+  ir::ExprPtr make_full_like(ir::ExprPtr like, ir::ExprPtr fill, ir::ExprPtr dtype,
+                             SourceRange range);
+  CallArgs split_args(const SyntaxNode& call);
+  void check_arity(const CallArgs& args, std::string_view name, size_t min, size_t max,
+                   std::initializer_list<std::string_view> keywords);
+
+  // ---- lower_allocations.cpp: torch.empty_like & co. on the right of `out = ...`
+  bool is_allocation_call(const SyntaxNode& value) const;
+  void lower_allocation(const SyntaxNode& target, const SyntaxNode& value, ir::Block& out);
+
+  // ---- lower_tiles.cpp
+  void lower_for(const SyntaxNode& node, ir::Block& out);
+  std::vector<int> lower_tile_spec(const SyntaxNode& call, bool grid);
+  int new_tile_dim(std::string name, ir::ExprPtr begin, ir::ExprPtr end, ir::BlockSource block,
+                   bool variadic, SourceRange range);
+  ir::Index lower_index(int tensor, const SyntaxNode& subscript_node, std::vector<ir::Dim>* dims);
+  void name_tile_dims(const SyntaxNode& target, const std::vector<int>& dims);
+
+  const KernelSyntax& syntax_;
+  const ImportTable& imports_;
+  DiagnosticEngine& diags_;
+  const SourceFile& file_;
+  ir::Kernel kernel_;
+  std::map<std::string, int, std::less<>> scope_;  // Python name -> current binding
+  std::map<int, SourceRange> rank_evidence_;        // binding -> where its rank was learned
+  std::map<int, SourceRange> closed_;               // device bindings whose loop has ended
+  std::map<int, std::string> poisoned_;  // bindings that must not be used (message, or "" to
+                                         // stay quiet after an error already reported)
+  int device_depth_ = 0;
+  bool variadic_tunable_seen_ = false;
+  bool failed_ = false;
+};
+
+}  // namespace helionc::frontend

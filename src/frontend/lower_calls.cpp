@@ -1,0 +1,374 @@
+// Call handlers: torch.* and hl.* functions (through the import table), tensor methods, and
+// the few Python builtins kernels use. Anything else is reported by name.
+#include <fmt/format.h>
+
+#include <algorithm>
+
+#include "frontend/function_table.h"
+#include "frontend/kernel_lowering.h"
+
+namespace helionc::frontend {
+
+using ir::ExprPtr;
+using ir::Intrinsic;
+using ir::Type;
+using ir::TypeKind;
+
+CallArgs KernelLowering::split_args(const SyntaxNode& call) {
+  CallArgs args{call, {}, {}};
+  const SyntaxNode list = call.child_by_field("arguments");
+  if (list.type() != "argument_list") unsupported(list.range(), "a generator argument");
+  for (const SyntaxNode& arg : list.named_children()) {
+    if (arg.type() == "keyword_argument") {
+      args.keywords.emplace_back(std::string(arg.child_by_field("name").text()),
+                                 arg.child_by_field("value"));
+    } else if (arg.type() == "list_splat" || arg.type() == "dictionary_splat") {
+      unsupported(arg.range(), "`*args`/`**kwargs` in a call");
+    } else {
+      args.positional.push_back(arg);
+    }
+  }
+  return args;
+}
+
+void KernelLowering::check_arity(const CallArgs& args, std::string_view name, size_t min,
+                                 size_t max, std::initializer_list<std::string_view> keywords) {
+  if (args.positional.size() < min || args.positional.size() > max) {
+    const std::string expected =
+        min == max ? std::to_string(min) : fmt::format("{} to {}", min, max);
+    fail(DiagnosticKind::kWrongArity, args.call.range(),
+         fmt::format("`{}` takes {} positional argument{} but {} {} given", name, expected,
+                     max == 1 ? "" : "s", args.positional.size(),
+                     args.positional.size() == 1 ? "was" : "were"));
+  }
+  for (const auto& [key, value] : args.keywords) {
+    if (std::find(keywords.begin(), keywords.end(), key) == keywords.end()) {
+      fail(DiagnosticKind::kBadArgument, value.parent().range(),
+           fmt::format("`{}` has no keyword argument `{}` that helionc understands", name, key));
+    }
+  }
+}
+
+ExprPtr KernelLowering::lower_call(const SyntaxNode& node) {
+  const SyntaxNode callee = node.child_by_field("function");
+  const CallArgs args = split_args(node);
+  if (auto name = imports_.qualified_name(callee)) return lower_qualified_call(*name, args);
+  if (callee.type() == "attribute") {
+    return lower_method_call(callee.child_by_field("object"),
+                             callee.child_by_field("attribute").text(), args);
+  }
+  if (callee.type() == "identifier" && !scope_.count(callee.text())) {
+    return lower_builtin_call(callee.text(), args);
+  }
+  fail(DiagnosticKind::kUnknownFunction, callee.range(),
+       fmt::format("`{}` cannot be called in a kernel", callee.text()));
+}
+
+ExprPtr KernelLowering::make_math(Intrinsic op, ExprPtr x, SourceRange range) {
+  if (x->type.kind != TypeKind::kTileTensor) {
+    fail(DiagnosticKind::kTypeMismatch, x->range,
+         fmt::format("`{}` needs a tile of values here, not `{}`", ir::intrinsic_name(op),
+                     ir::type_to_string(x->type)));
+  }
+  Type type = x->type;
+  switch (op) {
+    case Intrinsic::kAbs:
+    case Intrinsic::kFloor:
+    case Intrinsic::kCeil:
+    case Intrinsic::kRound:
+    case Intrinsic::kTrunc:
+    case Intrinsic::kSign:
+    case Intrinsic::kSquare:
+    case Intrinsic::kRelu: break;
+    case Intrinsic::kIsNan: type.dtype = ir::ScalarType::kBool; break;
+    default: type.dtype = float_math_dtype(x->type); break;
+  }
+  return ir::Call::make(op, {std::move(x)}, std::move(type), range);
+}
+
+ExprPtr KernelLowering::make_cast(ExprPtr value, ExprPtr dtype, SourceRange range) {
+  if (!value->type.is_array() && !value->type.is_scalar()) {
+    fail(DiagnosticKind::kTypeMismatch, value->range,
+         fmt::format("cannot convert a value of type `{}`", ir::type_to_string(value->type)));
+  }
+  if (value->type.kind == TypeKind::kTensor) unsupported(range, "converting a whole tensor in host code");
+  if (value->type.kind != TypeKind::kTileTensor) unsupported(range, "converting a static scalar");
+  Type type = value->type;
+  const auto* imm = dtype->as<ir::DtypeImm>();
+  type.dtype = imm ? std::optional(imm->dtype) : std::nullopt;
+  return ir::Call::make(Intrinsic::kCast, {std::move(value), std::move(dtype)}, std::move(type),
+                        range);
+}
+
+ExprPtr KernelLowering::make_full_like(ExprPtr like, ExprPtr fill, ExprPtr dtype,
+                                       SourceRange range) {
+  if (like->type.kind != TypeKind::kTileTensor) {
+    fail(DiagnosticKind::kTypeMismatch, like->range,
+         "in device code `*_like` creates a tile shaped like another tile");
+  }
+  if (!fill->type.is_scalar()) {
+    fail(DiagnosticKind::kTypeMismatch, fill->range, "the fill value must be a scalar");
+  }
+  Type type = like->type;
+  if (dtype) {
+    const auto* imm = dtype->as<ir::DtypeImm>();
+    type.dtype = imm ? std::optional(imm->dtype) : std::nullopt;
+  } else {
+    dtype = ir::NoneImm::make(range);
+  }
+  return ir::Call::make(Intrinsic::kFullLike, {std::move(like), std::move(fill), std::move(dtype)},
+                        std::move(type), range);
+}
+
+namespace {
+
+bool is_helion(const std::string& name, std::string_view fn) {
+  return name == fmt::format("helion.language.{}", fn);
+}
+
+}  // namespace
+
+ExprPtr KernelLowering::lower_qualified_call(const std::string& name, const CallArgs& args) {
+  const SourceRange range = args.call.range();
+  const std::string shown(args.call.child_by_field("function").text());
+  if (auto fn = unary_function(name)) {
+    check_arity(args, shown, 1, 1, {});
+    return make_math(fn->op, lower_expr(args.positional[0]), range);
+  }
+  if (name == "torch.nn.functional.gelu") {
+    check_arity(args, shown, 1, 1, {"approximate"});
+    Intrinsic op = Intrinsic::kGelu;
+    if (const SyntaxNode approx = args.keyword("approximate")) {
+      const std::string_view text = approx.text();
+      if (text == "\"tanh\"" || text == "'tanh'") {
+        op = Intrinsic::kGeluTanh;
+      } else if (text != "\"none\"" && text != "'none'") {
+        fail(DiagnosticKind::kBadArgument, approx.range(),
+             "`approximate` must be \"none\" or \"tanh\"");
+      }
+    }
+    return make_math(op, lower_expr(args.positional[0]), range);
+  }
+  if (name == "torch.maximum" || name == "torch.minimum" || name == "torch.max" ||
+      name == "torch.min") {
+    if (args.positional.size() != 2 && (name == "torch.max" || name == "torch.min")) {
+      unsupported(range, fmt::format("`{}` as a reduction", shown));
+    }
+    check_arity(args, shown, 2, 2, {});
+    ExprPtr a = lower_expr(args.positional[0]);
+    ExprPtr b = lower_expr(args.positional[1]);
+    Type type = combine_types(*a, *b, ArithKind::kArithmetic, range);
+    const bool is_max = name == "torch.maximum" || name == "torch.max";
+    return ir::Call::make(is_max ? Intrinsic::kMaximum : Intrinsic::kMinimum, {a, b},
+                          std::move(type), range);
+  }
+  if (name == "torch.where") {
+    check_arity(args, shown, 3, 3, {});
+    ExprPtr cond = lower_expr(args.positional[0]);
+    ExprPtr a = lower_expr(args.positional[1]);
+    ExprPtr b = lower_expr(args.positional[2]);
+    Type type = combine_types(*a, *b, ArithKind::kArithmetic, range);
+    Type with_cond = combine_types(*cond, *a, ArithKind::kComparison, range);
+    if (with_cond.kind == TypeKind::kTileTensor) {
+      if (type.kind != TypeKind::kTileTensor) type = Type::tile_tensor({}, type.dtype);
+      auto dims = broadcast_dims(with_cond.dims, type.dims);
+      if (!dims) fail(DiagnosticKind::kShapeMismatch, range, "the condition does not broadcast");
+      type = Type::tile_tensor(std::move(*dims), type.dtype);
+    }
+    return ir::Call::make(Intrinsic::kWhere, {cond, a, b}, std::move(type), range);
+  }
+  if (name == "torch.clamp" || name == "torch.clip") {
+    check_arity(args, shown, 1, 3, {"min", "max"});
+    ExprPtr x = lower_expr(args.positional[0]);
+    auto bound = [&](size_t position, std::string_view keyword) -> ExprPtr {
+      SyntaxNode node = args.positional.size() > position ? args.positional[position]
+                                                          : args.keyword(keyword);
+      return node ? lower_expr(node) : ir::NoneImm::make(range);
+    };
+    ExprPtr lo = bound(1, "min");
+    ExprPtr hi = bound(2, "max");
+    if (x->type.kind != TypeKind::kTileTensor) {
+      fail(DiagnosticKind::kTypeMismatch, x->range, "`clamp` needs a tile of values");
+    }
+    Type type = x->type;
+    return ir::Call::make(Intrinsic::kClamp, {x, lo, hi}, std::move(type), range);
+  }
+  if (name == "torch.add" || name == "torch.sub" || name == "torch.mul" || name == "torch.div" ||
+      name == "torch.pow") {
+    check_arity(args, shown, 2, 2, {});
+    const ir::BinaryOp op = name == "torch.add"   ? ir::BinaryOp::kAdd
+                            : name == "torch.sub" ? ir::BinaryOp::kSub
+                            : name == "torch.mul" ? ir::BinaryOp::kMul
+                            : name == "torch.div" ? ir::BinaryOp::kDiv
+                                                  : ir::BinaryOp::kPow;
+    return make_binary(op, lower_expr(args.positional[0]), lower_expr(args.positional[1]), range);
+  }
+  if (name == "torch.full_like" || name == "torch.zeros_like" || name == "torch.ones_like" ||
+      name == "torch.empty_like") {
+    if (!in_device()) {
+      fail(DiagnosticKind::kUnsupported, range,
+           fmt::format("`{}` in host code must be assigned directly to a name", shown));
+    }
+    const bool full = name == "torch.full_like";
+    check_arity(args, shown, full ? 2 : 1, full ? 2 : 1, {"dtype", "device"});
+    ExprPtr like = lower_expr(args.positional[0]);
+    ExprPtr fill = full                          ? lower_expr(args.positional[1])
+                   : name == "torch.ones_like" ? ir::IntImm::make(1, range)
+                                               : ir::IntImm::make(0, range);
+    ExprPtr dtype;
+    if (const SyntaxNode node = args.keyword("dtype")) dtype = lower_dtype_expr(node);
+    return make_full_like(std::move(like), std::move(fill), std::move(dtype), range);
+  }
+  if (name == "torch.promote_types") {
+    check_arity(args, shown, 2, 2, {});
+    ExprPtr a = lower_dtype_expr(args.positional[0]);
+    ExprPtr b = lower_dtype_expr(args.positional[1]);
+    return ir::Call::make(Intrinsic::kPromoteTypes, {a, b}, Type::dtype_value(), range);
+  }
+  if (name == "torch.broadcast_tensors") {
+    if (in_device()) unsupported(range, "`torch.broadcast_tensors` in device code");
+    if (args.positional.empty()) check_arity(args, shown, 1, 64, {});
+    check_arity(args, shown, 1, 64, {});
+    std::vector<ExprPtr> tensors;
+    std::vector<Type> types;
+    int rank = 0;  // the broadcast rank: the largest, unless one is known only at trace time
+    for (const SyntaxNode& arg : args.positional) {
+      tensors.push_back(lower_expr(arg));
+      if (tensors.back()->type.kind != TypeKind::kTensor) {
+        fail(DiagnosticKind::kTypeMismatch, arg.range(), "`torch.broadcast_tensors` takes tensors");
+      }
+      const auto* var = tensors.back()->as<ir::VarRef>();
+      const int r = var ? binding(var->binding).type.rank : -1;
+      rank = (r < 0 || rank < 0) ? -1 : std::max(rank, r);
+    }
+    for (const ExprPtr& tensor : tensors) types.push_back(Type::tensor(rank, tensor->type.dtype));
+    return ir::Call::make(Intrinsic::kBroadcastTensors, std::move(tensors),
+                          Type::tuple(std::move(types)), range);
+  }
+  if (is_helion(name, "tile") || is_helion(name, "grid")) {
+    fail(DiagnosticKind::kUnsupported, range,
+         fmt::format("`{}` can only be iterated by a `for` loop", shown));
+  }
+  if (name.rfind("torch.", 0) == 0 && ir::is_64bit_torch_dtype(name.substr(6))) {
+    dtype_constant(args.call.child_by_field("function"));
+  }
+  if (name.rfind("helion.", 0) == 0 || name.rfind("torch.", 0) == 0 ||
+      name.rfind("math.", 0) == 0) {
+    fail(DiagnosticKind::kUnknownFunction, args.call.child_by_field("function").range(),
+         fmt::format("`{}` is not supported by helionc", shown));
+  }
+  fail(DiagnosticKind::kUnknownFunction, args.call.child_by_field("function").range(),
+       fmt::format("calling `{}` from a kernel is not supported; only torch, hl and math "
+                   "functions are",
+                   shown));
+}
+
+ExprPtr KernelLowering::lower_method_call(const SyntaxNode& receiver_node, std::string_view method,
+                                          const CallArgs& args) {
+  const SourceRange range = args.call.range();
+  ExprPtr receiver = lower_expr(receiver_node);
+  const Type& type = receiver->type;
+  const std::string shown = fmt::format(".{}()", method);
+  if (!type.is_array()) {
+    fail(DiagnosticKind::kTypeMismatch, receiver_node.range(),
+         fmt::format("a value of type `{}` has no method `{}`", ir::type_to_string(type), method));
+  }
+  if (type.kind == TypeKind::kTensor) {
+    if (method == "size") {
+      check_arity(args, shown, 0, 1, {});
+      if (args.positional.empty()) {
+        return ir::Call::make(Intrinsic::kShapeOf, {receiver}, Type::shape(type.rank), range);
+      }
+      ExprPtr axis = lower_expr(args.positional[0]);
+      const auto* imm = axis->as<ir::IntImm>();
+      if (!imm) unsupported(axis->range, "`size()` with a computed dimension");
+      if (type.rank >= 0 && (imm->value >= type.rank || imm->value < -type.rank)) {
+        fail(DiagnosticKind::kRankMismatch, axis->range,
+             fmt::format("dimension {} is out of range for `{}` with {} dimension{}", imm->value,
+                         receiver_node.text(), type.rank, type.rank == 1 ? "" : "s"));
+      }
+      return ir::Call::make(Intrinsic::kSize, {receiver, axis}, Type::scalar(TypeKind::kInt),
+                            range);
+    }
+    if (method == "dim" || method == "ndimension") {
+      check_arity(args, shown, 0, 0, {});
+      return ir::Call::make(Intrinsic::kNdim, {receiver}, Type::scalar(TypeKind::kInt), range);
+    }
+    if (method == "numel") {
+      check_arity(args, shown, 0, 0, {});
+      return ir::Call::make(Intrinsic::kNumel, {receiver}, Type::scalar(TypeKind::kInt), range);
+    }
+    if (method == "new_empty" || method == "new_zeros" || method == "new_full" ||
+        method == "new_ones") {
+      fail(DiagnosticKind::kUnsupported, range,
+           fmt::format("`{}` must be assigned directly to a name", shown));
+    }
+    unsupported(range, fmt::format("the tensor method `{}` in host code", shown));
+  }
+  // Tile tensors.
+  if (auto fn = unary_method(method)) {
+    check_arity(args, shown, 0, 0, {});
+    return make_math(fn->op, receiver, range);
+  }
+  if (method == "to" || method == "type") {
+    check_arity(args, shown, 0, 1, {"dtype"});
+    const SyntaxNode dtype_node = args.positional.empty() ? args.keyword("dtype")
+                                                          : args.positional[0];
+    if (!dtype_node) {
+      fail(DiagnosticKind::kWrongArity, range, fmt::format("`{}` needs a dtype", shown));
+    }
+    return make_cast(receiver, lower_dtype_expr(dtype_node), range);
+  }
+  if (is_64bit_conversion_method(method)) {
+    fail(DiagnosticKind::kUnsupportedDtype, range,
+         fmt::format("`{}` converts to a 64-bit type and TPUs have none", shown));
+  }
+  if (auto dtype = conversion_method(method)) {
+    check_arity(args, shown, 0, 0, {});
+    return make_cast(receiver, ir::DtypeImm::make(*dtype, range), range);
+  }
+  if (method == "clamp" || method == "clip") {
+    check_arity(args, shown, 0, 2, {"min", "max"});
+    auto bound = [&](size_t position, std::string_view keyword) -> ExprPtr {
+      SyntaxNode node = args.positional.size() > position ? args.positional[position]
+                                                          : args.keyword(keyword);
+      return node ? lower_expr(node) : ir::NoneImm::make(range);
+    };
+    ExprPtr lo = bound(0, "min");
+    ExprPtr hi = bound(1, "max");
+    return ir::Call::make(Intrinsic::kClamp, {receiver, lo, hi}, type, range);
+  }
+  unsupported(range, fmt::format("the tile method `{}`", shown));
+}
+
+ExprPtr KernelLowering::lower_builtin_call(std::string_view name, const CallArgs& args) {
+  const SourceRange range = args.call.range();
+  if (name == "float" && args.positional.size() == 1 &&
+      args.positional[0].type() == "string") {
+    check_arity(args, "float", 1, 1, {});
+    std::string text(args.positional[0].text());
+    std::string inner = text.substr(1, text.size() - 2);
+    for (char& c : inner) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    double value = 0;
+    if (inner == "inf" || inner == "+inf" || inner == "infinity") {
+      value = HUGE_VAL;
+    } else if (inner == "-inf" || inner == "-infinity") {
+      value = -HUGE_VAL;
+    } else if (inner == "nan") {
+      value = NAN;
+    } else {
+      unsupported(range, fmt::format("`float({})`", text));
+    }
+    return ir::FloatImm::make(value, fmt::format("float({})", text), range);
+  }
+  if (name == "range" || name == "len" || name == "print" || name == "min" || name == "max" ||
+      name == "abs" || name == "int" || name == "float" || name == "bool") {
+    unsupported(range, fmt::format("the builtin `{}` in a kernel", name));
+  }
+  fail(DiagnosticKind::kUnknownFunction, args.call.child_by_field("function").range(),
+       fmt::format("calling `{}` from a kernel is not supported; only torch, hl and math "
+                   "functions are",
+                   name));
+}
+
+}  // namespace helionc::frontend

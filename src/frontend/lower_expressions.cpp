@@ -1,0 +1,417 @@
+// Expression handlers: names, literals, attributes, subscripts, operators, tuples.
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <charconv>
+
+#include "frontend/kernel_lowering.h"
+
+namespace helionc::frontend {
+
+using ir::Binding;
+using ir::ExprPtr;
+using ir::Type;
+using ir::TypeKind;
+
+ExprPtr KernelLowering::lower_expr(const SyntaxNode& node) {
+  const std::string_view type = node.type();
+  if (type == "identifier") return lower_identifier(node);
+  if (type == "integer") return lower_integer(node);
+  if (type == "float") return lower_float(node);
+  if (type == "true" || type == "false") return ir::BoolImm::make(type == "true", node.range());
+  if (type == "none") return ir::NoneImm::make(node.range());
+  if (type == "string") return ir::StringImm::make(std::string(node.text()), node.range());
+  if (type == "parenthesized_expression") return lower_expr(node.named_children().front());
+  if (type == "attribute") return lower_attribute(node);
+  if (type == "subscript") return lower_subscript(node);
+  if (type == "call") return lower_call(node);
+  if (type == "binary_operator") return lower_binary(node);
+  if (type == "unary_operator" || type == "not_operator") return lower_unary(node);
+  if (type == "comparison_operator") return lower_comparison(node);
+  if (type == "boolean_operator") return lower_boolean(node);
+  if (type == "tuple" || type == "list") return lower_sequence(node);
+  if (type == "conditional_expression") {
+    unsupported(node.range(), "a conditional expression (use `torch.where` on tiles)");
+  }
+  if (type == "lambda") unsupported(node.range(), "a lambda here");
+  unsupported(node.range(), fmt::format("this expression (`{}`)", type));
+}
+
+ExprPtr KernelLowering::lower_identifier(const SyntaxNode& node) {
+  const std::string_view name = node.text();
+  auto it = scope_.find(name);
+  if (it == scope_.end()) {
+    if (imports_.qualified_name(node)) {
+      fail(DiagnosticKind::kTypeMismatch, node.range(),
+           fmt::format("module `{}` is not a value", name));
+    }
+    fail(DiagnosticKind::kUndefinedName, node.range(), fmt::format("undefined name `{}`", name));
+  }
+  const int id = it->second;
+  if (auto poisoned = poisoned_.find(id); poisoned != poisoned_.end()) {
+    if (!poisoned->second.empty()) {
+      diags_.error(DiagnosticKind::kUndefinedName, node.range(), poisoned->second);
+    }
+    failed_ = true;
+    throw LoweringAbort{};
+  }
+  auto closed = closed_.find(id);
+  if (closed != closed_.end()) {
+    const bool tile = binding(id).origin == Binding::Origin::kLoopVar;
+    Diagnostic& diag = diags_.error(
+        DiagnosticKind::kTileOutsideLoop, node.range(),
+        fmt::format("{} `{}` is used outside the loop that defines it",
+                    tile ? "tile" : "device value", name));
+    diag.note(closed->second, "the loop ends here");
+    failed_ = true;
+    throw LoweringAbort{};
+  }
+  return ref(id, node.range());
+}
+
+ExprPtr KernelLowering::lower_integer(const SyntaxNode& node) {
+  std::string digits(node.text());
+  digits.erase(std::remove(digits.begin(), digits.end(), '_'), digits.end());
+  int base = 10;
+  size_t skip = 0;
+  if (digits.size() > 2 && digits[0] == '0' && std::string_view("xXoObB").find(digits[1]) !=
+                                                   std::string_view::npos) {
+    base = (digits[1] == 'x' || digits[1] == 'X') ? 16 : (digits[1] == 'o' || digits[1] == 'O') ? 8 : 2;
+    skip = 2;
+  }
+  int64_t value = 0;
+  const char* begin = digits.data() + skip;
+  const char* end = digits.data() + digits.size();
+  const auto result = std::from_chars(begin, end, value, base);
+  if (result.ec != std::errc() || result.ptr != end) {
+    fail(DiagnosticKind::kBadArgument, node.range(),
+         fmt::format("integer literal `{}` does not fit in 64 bits", node.text()));
+  }
+  return ir::IntImm::make(value, node.range());
+}
+
+ExprPtr KernelLowering::lower_float(const SyntaxNode& node) {
+  std::string text(node.text());
+  if (!text.empty() && (text.back() == 'j' || text.back() == 'J')) {
+    unsupported(node.range(), "a complex literal");
+  }
+  std::string digits = text;
+  digits.erase(std::remove(digits.begin(), digits.end(), '_'), digits.end());
+  return ir::FloatImm::make(std::stod(digits), text, node.range());
+}
+
+std::optional<ir::ScalarType> KernelLowering::dtype_constant(const SyntaxNode& node) {
+  const auto name = imports_.qualified_name(node);
+  if (!name || name->rfind("torch.", 0) != 0) return std::nullopt;
+  const std::string attr = name->substr(6);
+  if (ir::is_64bit_torch_dtype(attr)) {
+    fail(DiagnosticKind::kUnsupportedDtype, node.range(),
+         fmt::format("`{}` is a 64-bit type and TPUs have none; use `torch.int32` or "
+                     "`torch.float32`",
+                     node.text()));
+  }
+  return ir::torch_dtype_from_attr(attr);
+}
+
+ExprPtr KernelLowering::lower_attribute(const SyntaxNode& node) {
+  if (auto dtype = dtype_constant(node)) return ir::DtypeImm::make(*dtype, node.range());
+  if (auto name = imports_.qualified_name(node)) {
+    if (*name == "math.pi") return ir::FloatImm::make(3.141592653589793, "math.pi", node.range());
+    if (*name == "math.e") return ir::FloatImm::make(2.718281828459045, "math.e", node.range());
+    if (*name == "math.inf") return ir::FloatImm::make(HUGE_VAL, "math.inf", node.range());
+    fail(DiagnosticKind::kUnknownFunction, node.range(),
+         fmt::format("`{}` is not supported by helionc", node.text()));
+  }
+  const SyntaxNode object = node.child_by_field("object");
+  const std::string_view attr = node.child_by_field("attribute").text();
+  ExprPtr base = lower_expr(object);
+  const Type& type = base->type;
+  if (type.is_array()) {
+    if (attr == "dtype") {
+      return ir::Call::make(ir::Intrinsic::kDtypeOf, {base}, Type::dtype_value(), node.range());
+    }
+    if (type.kind == TypeKind::kTensor && attr == "shape") {
+      return ir::Call::make(ir::Intrinsic::kShapeOf, {base}, Type::shape(type.rank), node.range());
+    }
+    if (type.kind == TypeKind::kTensor && attr == "ndim") {
+      return ir::Call::make(ir::Intrinsic::kNdim, {base}, Type::scalar(TypeKind::kInt),
+                            node.range());
+    }
+    if (type.kind == TypeKind::kTensor && attr == "device") {
+      fail(DiagnosticKind::kUnsupported, node.range(),
+           "`.device` is only understood as the `device=` argument of an allocation");
+    }
+    unsupported(node.range(), fmt::format("the tensor attribute `.{}`", attr));
+  }
+  if (type.kind == TypeKind::kTile) {
+    unsupported(node.range(), fmt::format("the tile attribute `.{}`", attr));
+  }
+  fail(DiagnosticKind::kTypeMismatch, node.range(),
+       fmt::format("a value of type `{}` has no attribute `{}`", ir::type_to_string(type), attr));
+}
+
+ExprPtr KernelLowering::lower_subscript(const SyntaxNode& node) {
+  const SyntaxNode base_node = node.child_by_field("value");
+  // `x.shape[i]` is `x.size(i)`: keep the axis symbolic rather than a tuple access.
+  ExprPtr base = lower_expr(base_node);
+  const Type& type = base->type;
+  const auto items = node.children_by_field("subscript");
+  if (type.kind == TypeKind::kShape || type.kind == TypeKind::kTuple) {
+    if (items.size() != 1 || items[0].type() == "slice") {
+      unsupported(node.range(), "slicing a shape or tuple");
+    }
+    ExprPtr index = lower_expr(items[0]);
+    const auto* imm = index->as<ir::IntImm>();
+    if (!imm) unsupported(items[0].range(), "indexing a shape or tuple with a computed index");
+    const int64_t i = imm->value;
+    if (type.rank >= 0 && (i >= type.rank || i < -type.rank)) {
+      fail(DiagnosticKind::kRankMismatch, items[0].range(),
+           fmt::format("index {} is out of range for a {} of {} element{}", i,
+                       type.kind == TypeKind::kShape ? "shape" : "tuple", type.rank,
+                       type.rank == 1 ? "" : "s"));
+    }
+    if (const auto* call = base->as<ir::Call>(); call && call->op == ir::Intrinsic::kShapeOf) {
+      return ir::Call::make(ir::Intrinsic::kSize, {call->args[0], index},
+                            Type::scalar(TypeKind::kInt), node.range());
+    }
+    Type element = type.kind == TypeKind::kShape ? Type::scalar(TypeKind::kInt)
+                                                 : type.elements[(i + type.rank) % type.rank];
+    return ir::TupleGet::make(base, static_cast<int>(i), std::move(element), node.range());
+  }
+  if (type.kind == TypeKind::kTensor) {
+    if (!in_device()) {
+      unsupported(node.range(), "indexing a tensor in host code (outside `hl.tile` loops)");
+    }
+    const auto* var = base->as<ir::VarRef>();
+    if (!var) unsupported(base_node.range(), "indexing this expression");
+    std::vector<ir::Dim> dims;
+    ir::Index index = lower_index(var->binding, node, &dims);
+    return ir::Load::make(base, std::move(index),
+                          Type::tile_tensor(std::move(dims), binding(var->binding).type.dtype),
+                          node.range());
+  }
+  if (type.kind == TypeKind::kTileTensor) {
+    unsupported(node.range(), "indexing a tile value (`[:, None]` and friends)");
+  }
+  fail(DiagnosticKind::kTypeMismatch, node.range(),
+       fmt::format("a value of type `{}` cannot be indexed", ir::type_to_string(type)));
+}
+
+namespace {
+
+std::optional<ir::BinaryOp> binary_op(std::string_view op) {
+  if (op == "+") return ir::BinaryOp::kAdd;
+  if (op == "-") return ir::BinaryOp::kSub;
+  if (op == "*") return ir::BinaryOp::kMul;
+  if (op == "/") return ir::BinaryOp::kDiv;
+  if (op == "//") return ir::BinaryOp::kFloorDiv;
+  if (op == "%") return ir::BinaryOp::kMod;
+  if (op == "**") return ir::BinaryOp::kPow;
+  if (op == "&") return ir::BinaryOp::kBitAnd;
+  if (op == "|") return ir::BinaryOp::kBitOr;
+  if (op == "^") return ir::BinaryOp::kBitXor;
+  if (op == "<<") return ir::BinaryOp::kLShift;
+  if (op == ">>") return ir::BinaryOp::kRShift;
+  return std::nullopt;
+}
+
+ArithKind arith_kind(ir::BinaryOp op) {
+  switch (op) {
+    case ir::BinaryOp::kDiv: return ArithKind::kTrueDivide;
+    case ir::BinaryOp::kBitAnd:
+    case ir::BinaryOp::kBitOr:
+    case ir::BinaryOp::kBitXor:
+    case ir::BinaryOp::kLShift:
+    case ir::BinaryOp::kRShift: return ArithKind::kBitwise;
+    case ir::BinaryOp::kAnd:
+    case ir::BinaryOp::kOr: return ArithKind::kLogical;
+    default: return ArithKind::kArithmetic;
+  }
+}
+
+bool is_value(const Type& type) { return type.is_scalar() || type.is_array(); }
+
+}  // namespace
+
+Type KernelLowering::combine_types(const ir::Expr& a, const ir::Expr& b, ArithKind kind,
+                                   SourceRange range) {
+  const Type& ta = a.type;
+  const Type& tb = b.type;
+  for (const ir::Expr* side : {&a, &b}) {
+    if (!is_value(side->type)) {
+      fail(DiagnosticKind::kTypeMismatch, side->range,
+           fmt::format("a value of type `{}` cannot be used in arithmetic",
+                       ir::type_to_string(side->type)));
+    }
+  }
+  if (ta.kind == TypeKind::kTensor || tb.kind == TypeKind::kTensor) {
+    if (ta.kind == TypeKind::kTileTensor || tb.kind == TypeKind::kTileTensor) {
+      fail(DiagnosticKind::kTypeMismatch, range,
+           "a whole tensor cannot be combined with a tile; index it with the loop's tiles");
+    }
+    unsupported(range, "arithmetic on whole tensors in host code");
+  }
+  const auto dtype = result_dtype(ta, tb, kind);
+  if (ta.kind == TypeKind::kTileTensor || tb.kind == TypeKind::kTileTensor) {
+    const std::vector<ir::Dim> empty;
+    const auto& da = ta.kind == TypeKind::kTileTensor ? ta.dims : empty;
+    const auto& db = tb.kind == TypeKind::kTileTensor ? tb.dims : empty;
+    auto dims = broadcast_dims(da, db);
+    if (!dims) {
+      fail(DiagnosticKind::kShapeMismatch, range,
+           fmt::format("shapes {} and {} cannot be broadcast together", dims_to_string(kernel_, da),
+                       dims_to_string(kernel_, db)));
+    }
+    return Type::tile_tensor(std::move(*dims), dtype);
+  }
+  // Two scalars: Python's rules (static values, or device scalars such as grid indices).
+  if (kind == ArithKind::kComparison || kind == ArithKind::kLogical) {
+    return Type::scalar(TypeKind::kBool);
+  }
+  if (kind == ArithKind::kTrueDivide || ta.kind == TypeKind::kFloat ||
+      tb.kind == TypeKind::kFloat) {
+    return Type::scalar(TypeKind::kFloat);
+  }
+  if (ta.kind == TypeKind::kBool && tb.kind == TypeKind::kBool && kind == ArithKind::kBitwise) {
+    return Type::scalar(TypeKind::kBool);
+  }
+  return Type::scalar(TypeKind::kInt);
+}
+
+ExprPtr KernelLowering::make_binary(ir::BinaryOp op, ExprPtr lhs, ExprPtr rhs, SourceRange range) {
+  const ArithKind kind = arith_kind(op);
+  Type type = combine_types(*lhs, *rhs, kind, range);
+  if (kind == ArithKind::kBitwise && type.dtype && ir::is_floating(*type.dtype)) {
+    fail(DiagnosticKind::kTypeMismatch, range,
+         fmt::format("`{}` needs integer or bool operands", ir::binary_op_spelling(op)));
+  }
+  return ir::Binary::make(op, std::move(lhs), std::move(rhs), std::move(type), range);
+}
+
+ExprPtr KernelLowering::make_compare(ir::CompareOp op, ExprPtr lhs, ExprPtr rhs,
+                                     SourceRange range) {
+  Type type = combine_types(*lhs, *rhs, ArithKind::kComparison, range);
+  if (type.kind == TypeKind::kTileTensor) type.dtype = ir::ScalarType::kBool;
+  return ir::Compare::make(op, std::move(lhs), std::move(rhs), std::move(type), range);
+}
+
+ExprPtr KernelLowering::lower_binary(const SyntaxNode& node) {
+  const SyntaxNode op_node = node.child_by_field("operator");
+  if (op_node.text() == "@") {
+    unsupported(op_node.range(), "matrix multiplication (`@`)");
+  }
+  const auto op = binary_op(op_node.text());
+  if (!op) unsupported(op_node.range(), fmt::format("the operator `{}`", op_node.text()));
+  ExprPtr lhs = lower_expr(node.child_by_field("left"));
+  ExprPtr rhs = lower_expr(node.child_by_field("right"));
+  return make_binary(*op, std::move(lhs), std::move(rhs), node.range());
+}
+
+ExprPtr KernelLowering::lower_unary(const SyntaxNode& node) {
+  ExprPtr operand = lower_expr(node.child_by_field("argument"));
+  if (!is_value(operand->type) || operand->type.kind == TypeKind::kTensor) {
+    fail(DiagnosticKind::kTypeMismatch, operand->range,
+         fmt::format("a value of type `{}` cannot be used in arithmetic",
+                     ir::type_to_string(operand->type)));
+  }
+  if (node.type() == "not_operator") {
+    if (operand->type.kind == TypeKind::kTileTensor) {
+      fail(DiagnosticKind::kDataDependentControl, node.range(),
+           "`not` needs a single truth value; use `~` on boolean tiles");
+    }
+    return ir::Unary::make(ir::UnaryOp::kNot, operand, Type::scalar(TypeKind::kBool),
+                           node.range());
+  }
+  const std::string_view op = node.child_by_field("operator").text();
+  const ir::UnaryOp kind = op == "-" ? ir::UnaryOp::kNeg
+                           : op == "+" ? ir::UnaryOp::kPos
+                                       : ir::UnaryOp::kInvert;
+  Type type = operand->type;
+  if (kind == ir::UnaryOp::kInvert && type.dtype && ir::is_floating(*type.dtype)) {
+    fail(DiagnosticKind::kTypeMismatch, node.range(), "`~` needs an integer or bool operand");
+  }
+  if (kind == ir::UnaryOp::kNeg && type.kind == TypeKind::kBool) type = Type::scalar(TypeKind::kInt);
+  return ir::Unary::make(kind, operand, std::move(type), node.range());
+}
+
+namespace {
+
+std::optional<ir::CompareOp> compare_op(std::string_view op) {
+  if (op == "<") return ir::CompareOp::kLt;
+  if (op == "<=") return ir::CompareOp::kLe;
+  if (op == ">") return ir::CompareOp::kGt;
+  if (op == ">=") return ir::CompareOp::kGe;
+  if (op == "==") return ir::CompareOp::kEq;
+  if (op == "!=") return ir::CompareOp::kNe;
+  return std::nullopt;
+}
+
+}  // namespace
+
+ExprPtr KernelLowering::lower_comparison(const SyntaxNode& node) {
+  // `a < b < c` is `a < b and b < c`; operands and operators alternate among the children.
+  std::vector<SyntaxNode> operands;
+  std::vector<SyntaxNode> operators;
+  for (const SyntaxNode& child : node.children()) {
+    (child.is_named() ? operands : operators).push_back(child);
+  }
+  if (operators.size() != 1) {
+    unsupported(node.range(), "a chained comparison");
+  }
+  const auto op = compare_op(operators[0].text());
+  if (!op) unsupported(operators[0].range(), fmt::format("the operator `{}`", operators[0].text()));
+  ExprPtr lhs = lower_expr(operands[0]);
+  ExprPtr rhs = lower_expr(operands[1]);
+  if (lhs->type.kind == TypeKind::kNone || rhs->type.kind == TypeKind::kNone) {
+    unsupported(node.range(), "comparing with `None`");
+  }
+  return make_compare(*op, std::move(lhs), std::move(rhs), node.range());
+}
+
+ExprPtr KernelLowering::lower_boolean(const SyntaxNode& node) {
+  ExprPtr lhs = lower_expr(node.child_by_field("left"));
+  ExprPtr rhs = lower_expr(node.child_by_field("right"));
+  for (const ExprPtr& side : {lhs, rhs}) {
+    if (!side->type.is_scalar()) {
+      fail(DiagnosticKind::kDataDependentControl, side->range,
+           "`and`/`or` need single truth values; use `&`/`|` on boolean tiles");
+    }
+  }
+  const ir::BinaryOp op =
+      node.child_by_field("operator").text() == "and" ? ir::BinaryOp::kAnd : ir::BinaryOp::kOr;
+  return make_binary(op, std::move(lhs), std::move(rhs), node.range());
+}
+
+ExprPtr KernelLowering::lower_sequence(const SyntaxNode& node) {
+  std::vector<ExprPtr> elements;
+  std::vector<Type> types;
+  bool all_ints = true;
+  for (const SyntaxNode& child : node.named_children()) {
+    elements.push_back(lower_expr(child));
+    types.push_back(elements.back()->type);
+    all_ints = all_ints && types.back().kind == TypeKind::kInt;
+  }
+  Type type = all_ints && !elements.empty() ? Type::shape(static_cast<int>(elements.size()))
+                                            : Type::tuple(std::move(types));
+  return ir::TupleExpr::make(std::move(elements), std::move(type), node.range());
+}
+
+ExprPtr KernelLowering::lower_dtype_expr(const SyntaxNode& node) {
+  ExprPtr value = lower_expr(node);
+  if (value->type.kind != TypeKind::kDtype) {
+    fail(DiagnosticKind::kTypeMismatch, node.range(),
+         fmt::format("expected a dtype such as `torch.float32`, not `{}`", node.text()));
+  }
+  return value;
+}
+
+ExprPtr KernelLowering::lower_shape_expr(const SyntaxNode& node) {
+  ExprPtr value = lower_expr(node);
+  if (value->type.kind != TypeKind::kShape) {
+    fail(DiagnosticKind::kTypeMismatch, node.range(),
+         fmt::format("expected a shape (`x.size()` or a list of sizes), not `{}`", node.text()));
+  }
+  return value;
+}
+
+}  // namespace helionc::frontend

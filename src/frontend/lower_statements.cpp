@@ -1,0 +1,360 @@
+// Statement handlers: assignments, stores, return, assert, and the rejections of Python
+// statements outside the subset (each with the reason and, where there is one, the fix).
+#include <fmt/format.h>
+
+#include "frontend/kernel_lowering.h"
+#include "ir/visitor.h"
+
+namespace helionc::frontend {
+
+using ir::Binding;
+using ir::Type;
+using ir::TypeKind;
+
+ir::Block KernelLowering::lower_block(const SyntaxNode& block) {
+  ir::Block out;
+  for (const SyntaxNode& stmt : block.named_children()) {
+    try {
+      lower_statement(stmt, out);
+    } catch (const LoweringAbort&) {
+      // Reported already; go on so that every broken statement is reported once.
+      poison_targets(stmt);
+    }
+  }
+  return out;
+}
+
+void KernelLowering::lower_statement(const SyntaxNode& stmt, ir::Block& out) {
+  const std::string_view type = stmt.type();
+  if (type == "expression_statement") {
+    const auto children = stmt.named_children();
+    const SyntaxNode& inner = children.front();
+    if (inner.type() == "assignment") return lower_assignment(inner, out);
+    if (inner.type() == "augmented_assignment") return lower_augmented_assignment(inner, out);
+    if (inner.type() == "string") return;  // a docstring or a comment-like string
+    if (inner.type() == "call") {
+      lower_expr(inner);  // reports unknown functions precisely
+      fail(DiagnosticKind::kUnusedValue, inner.range(),
+           "the result of this call is discarded; helionc compiles only calls whose value is "
+           "used");
+    }
+    fail(DiagnosticKind::kUnusedValue, stmt.range(), "this expression has no effect");
+  }
+  if (type == "pass_statement") return;
+  if (type == "return_statement") return lower_return(stmt, out);
+  if (type == "assert_statement") return lower_assert(stmt, out);
+  if (type == "for_statement") return lower_for(stmt, out);
+  if (type == "if_statement") return lower_if(stmt, out);
+  if (type == "while_statement") {
+    fail(DiagnosticKind::kUnsupported, stmt.range(),
+         in_device() ? "`while` loops are not supported in device code; use `for ... in "
+                       "hl.tile(...)`"
+                     : "`while` loops are not supported in a kernel");
+  }
+  if (type == "function_definition" || type == "decorated_definition" ||
+      type == "class_definition") {
+    unsupported(stmt.range(), "a nested definition inside a kernel");
+  }
+  if (type == "import_statement" || type == "import_from_statement") {
+    unsupported(stmt.range(), "an import inside a kernel");
+  }
+  unsupported(stmt.range(), fmt::format("the `{}` statement",
+                                        std::string(type.substr(0, type.rfind("_statement")))));
+}
+
+void KernelLowering::lower_assignment(const SyntaxNode& node, ir::Block& out) {
+  const SyntaxNode target = node.child_by_field("left");
+  const SyntaxNode value = node.child_by_field("right");
+  if (node.child_by_field("type")) unsupported(node.range(), "an annotated assignment");
+  if (!value) unsupported(node.range(), "a declaration without a value");
+  if (value.type() == "assignment") unsupported(node.range(), "a chained assignment");
+  if (target.type() == "subscript") {
+    if (!in_device()) {
+      unsupported(target.range(), "writing to a tensor in host code (outside `hl.tile` loops)");
+    }
+    return lower_store(target, lower_expr(value), node.range(), out);
+  }
+  if (!in_device() && target.type() == "identifier" && is_allocation_call(value)) {
+    return lower_allocation(target, value, out);
+  }
+  bind_targets(target, lower_expr(value), node.range(), out);
+}
+
+void KernelLowering::bind_targets(const SyntaxNode& target, const ir::ExprPtr& value,
+                                  SourceRange range, ir::Block& out) {
+  const Binding::Origin origin = in_device() ? Binding::Origin::kDevice : Binding::Origin::kHost;
+  if (target.type() == "identifier") {
+    if (value->type.kind == TypeKind::kNone) {
+      unsupported(range, "binding `None` to a name");
+    }
+    const int id = bind(std::string(target.text()), value->type, origin, target.range());
+    out.push_back(ir::Let::make({id}, value, range));
+    return;
+  }
+  if (target.type() != "pattern_list" && target.type() != "tuple_pattern" &&
+      target.type() != "list_pattern") {
+    unsupported(target.range(), "this assignment target");
+  }
+  const auto names = target.named_children();
+  const Type& type = value->type;
+  if (type.kind != TypeKind::kShape && type.kind != TypeKind::kTuple) {
+    fail(DiagnosticKind::kTypeMismatch, range,
+         fmt::format("cannot unpack a value of type `{}`", ir::type_to_string(type)));
+  }
+  if (type.rank < 0 && type.kind == TypeKind::kShape) {
+    // `m, n = x.size()` is how most kernels state a tensor's rank.
+    const auto* shape_of = value->as<ir::Call>();
+    const auto* tensor = shape_of && shape_of->op == ir::Intrinsic::kShapeOf
+                             ? shape_of->args[0]->as<ir::VarRef>()
+                             : nullptr;
+    if (tensor) {
+      refine_rank(tensor->binding, static_cast<int>(names.size()), range);
+      const ir::ExprPtr refined = ir::Call::make(
+          ir::Intrinsic::kShapeOf, {ref(tensor->binding, shape_of->args[0]->range)},
+          Type::shape(static_cast<int>(names.size())), value->range);
+      return bind_targets(target, refined, range, out);
+    }
+  }
+  if (type.rank < 0) {
+    fail(DiagnosticKind::kRankMismatch, range,
+         "cannot unpack a shape whose rank is only known at trace time");
+  }
+  if (static_cast<int>(names.size()) != type.rank) {
+    fail(DiagnosticKind::kRankMismatch, target.range(),
+         fmt::format("cannot unpack {} value{} into {} name{}", type.rank,
+                     type.rank == 1 ? "" : "s", names.size(), names.size() == 1 ? "" : "s"));
+  }
+  std::vector<int> ids;
+  for (size_t i = 0; i < names.size(); ++i) {
+    if (names[i].type() != "identifier") unsupported(names[i].range(), "a nested unpacking target");
+    const Type element =
+        type.kind == TypeKind::kShape ? Type::scalar(TypeKind::kInt) : type.elements[i];
+    ids.push_back(bind(std::string(names[i].text()), element, origin, names[i].range()));
+  }
+  out.push_back(ir::Let::make(std::move(ids), value, range));
+}
+
+namespace {
+
+std::optional<ir::BinaryOp> augmented_op(std::string_view op) {
+  if (op == "+=") return ir::BinaryOp::kAdd;
+  if (op == "-=") return ir::BinaryOp::kSub;
+  if (op == "*=") return ir::BinaryOp::kMul;
+  if (op == "/=") return ir::BinaryOp::kDiv;
+  if (op == "//=") return ir::BinaryOp::kFloorDiv;
+  if (op == "%=") return ir::BinaryOp::kMod;
+  if (op == "**=") return ir::BinaryOp::kPow;
+  if (op == "&=") return ir::BinaryOp::kBitAnd;
+  if (op == "|=") return ir::BinaryOp::kBitOr;
+  if (op == "^=") return ir::BinaryOp::kBitXor;
+  return std::nullopt;
+}
+
+}  // namespace
+
+void KernelLowering::lower_augmented_assignment(const SyntaxNode& node, ir::Block& out) {
+  const SyntaxNode target = node.child_by_field("left");
+  const SyntaxNode op_node = node.child_by_field("operator");
+  const auto op = augmented_op(op_node.text());
+  if (!op) unsupported(op_node.range(), fmt::format("`{}`", op_node.text()));
+  if (target.type() != "identifier" && target.type() != "subscript") {
+    unsupported(target.range(), "this augmented-assignment target");
+  }
+  if (target.type() == "subscript" && !in_device()) {
+    unsupported(target.range(), "writing to a tensor in host code (outside `hl.tile` loops)");
+  }
+  // `a op= b` means `a = a op b` for every target we accept (tile tensors are values).
+  ir::ExprPtr current = lower_expr(target);
+  ir::ExprPtr rhs = lower_expr(node.child_by_field("right"));
+  ir::ExprPtr combined = make_binary(*op, current, rhs, node.range());
+  if (target.type() == "subscript") return lower_store(target, combined, node.range(), out);
+  bind_targets(target, combined, node.range(), out);
+}
+
+void KernelLowering::lower_store(const SyntaxNode& target, ir::ExprPtr value, SourceRange range,
+                                 ir::Block& out) {
+  const SyntaxNode base = target.child_by_field("value");
+  if (base.type() != "identifier") unsupported(base.range(), "storing through this expression");
+  ir::ExprPtr tensor = lower_identifier(base);
+  const auto* var = tensor->as<ir::VarRef>();
+  if (!var || binding(var->binding).type.kind != TypeKind::kTensor) {
+    fail(DiagnosticKind::kTypeMismatch, base.range(),
+         fmt::format("`{}` is not a tensor and cannot be stored to", base.text()));
+  }
+  if (binding(var->binding).origin == Binding::Origin::kDevice) {
+    unsupported(base.range(), "storing into a tensor created in device code");
+  }
+  std::vector<ir::Dim> dims;
+  ir::Index index = lower_index(var->binding, target, &dims);
+  const Type& value_type = value->type;
+  if (value_type.kind == TypeKind::kTileTensor) {
+    const auto merged = broadcast_dims(dims, value_type.dims);
+    if (!merged || *merged != dims) {
+      fail(DiagnosticKind::kShapeMismatch, range,
+           fmt::format("cannot store a value of shape {} into `{}` of shape {}",
+                       dims_to_string(kernel_, value_type.dims), base.text(),
+                       dims_to_string(kernel_, dims)));
+    }
+  } else if (!value_type.is_scalar()) {
+    fail(DiagnosticKind::kTypeMismatch, range,
+         fmt::format("cannot store a value of type `{}` into a tensor",
+                     ir::type_to_string(value_type)));
+  }
+  out.push_back(ir::Store::make(std::move(tensor), std::move(index), std::move(value), range));
+}
+
+void KernelLowering::lower_return(const SyntaxNode& node, ir::Block& out) {
+  if (in_device()) unsupported(node.range(), "`return` inside a device loop");
+  std::vector<ir::ExprPtr> values;
+  const auto children = node.named_children();
+  if (!children.empty()) {
+    const SyntaxNode& value = children.front();
+    if (value.type() == "expression_list" || value.type() == "tuple") {
+      for (const SyntaxNode& element : value.named_children()) values.push_back(lower_expr(element));
+    } else {
+      values.push_back(lower_expr(value));
+    }
+  }
+  for (const ir::ExprPtr& value : values) {
+    if (value->type.kind != TypeKind::kTensor && !value->type.is_scalar()) {
+      fail(DiagnosticKind::kTypeMismatch, value->range,
+           fmt::format("a kernel can return tensors and scalars, not `{}`",
+                       ir::type_to_string(value->type)));
+    }
+  }
+  out.push_back(ir::Return::make(std::move(values), node.range()));
+}
+
+void KernelLowering::lower_assert(const SyntaxNode& node, ir::Block& out) {
+  if (in_device()) unsupported(node.range(), "`assert` in device code");
+  const auto children = node.named_children();
+  ir::ExprPtr condition = lower_expr(children.front());
+  if (!condition->type.is_scalar()) {
+    fail(DiagnosticKind::kTypeMismatch, condition->range,
+         "an `assert` in a kernel must test static values (sizes, scalar arguments)");
+  }
+  ir::ExprPtr message;
+  if (children.size() > 1) {
+    if (children[1].type() != "string") unsupported(children[1].range(), "a computed assert message");
+    // Kept verbatim as a Python literal; the backend quotes the source line next to it.
+    message = ir::StringImm::make(std::string(children[1].text()), children[1].range());
+  }
+  out.push_back(ir::Assert::make(std::move(condition), std::move(message), node.range()));
+}
+
+void KernelLowering::lower_if(const SyntaxNode& node, ir::Block& out) {
+  out.push_back(lower_if_chain(node.child_by_field("condition"), node.child_by_field("consequence"),
+                               node.children_by_field("alternative"), 0, node.range()));
+}
+
+namespace {
+
+// True when `expr` reads a device value (a tile, a grid index, a value computed in the loop).
+bool reads_device_value(const ir::Kernel& kernel, const ir::ExprPtr& expr) {
+  bool found = false;
+  ir::for_each_expr(ir::Block{ir::Return::make({expr}, expr->range)}, [&](const ir::Expr& e) {
+    if (const auto* var = e.as<ir::VarRef>()) {
+      const auto origin = kernel.bindings[var->binding].origin;
+      found = found || origin == Binding::Origin::kDevice || origin == Binding::Origin::kLoopVar;
+    }
+  });
+  return found;
+}
+
+}  // namespace
+
+ir::StmtPtr KernelLowering::lower_if_chain(const SyntaxNode& condition_node,
+                                           const SyntaxNode& body,
+                                           const std::vector<SyntaxNode>& alternatives,
+                                           size_t next, SourceRange range) {
+  ir::ExprPtr condition = lower_expr(condition_node);
+  if (condition->type.kind == TypeKind::kTileTensor || reads_device_value(kernel_, condition)) {
+    fail(DiagnosticKind::kDataDependentControl, condition_node.range(),
+         "`if` on values computed in device code is not supported; use `torch.where(cond, a, "
+         "b)`");
+  }
+  if (!condition->type.is_scalar() && condition->type.kind != TypeKind::kNone) {
+    fail(DiagnosticKind::kTypeMismatch, condition_node.range(),
+         fmt::format("an `if` in a kernel must test a static value, not `{}`",
+                     ir::type_to_string(condition->type)));
+  }
+  const auto before = scope_;
+  ir::Block then_body = lower_block(body);
+  const auto then_scope = scope_;
+  scope_ = before;
+  ir::Block else_body;
+  if (next < alternatives.size()) {
+    const SyntaxNode& alternative = alternatives[next];
+    if (alternative.type() == "elif_clause") {
+      else_body.push_back(lower_if_chain(alternative.child_by_field("condition"),
+                                         alternative.child_by_field("consequence"), alternatives,
+                                         next + 1, alternative.range()));
+    } else {
+      else_body = lower_block(alternative.child_by_field("body"));
+    }
+  }
+  const auto else_scope = scope_;
+  merge_branch_scopes(before, then_scope, else_scope, range);
+  return ir::If::make(std::move(condition), std::move(then_body), std::move(else_body), range);
+}
+
+void KernelLowering::merge_branch_scopes(const std::map<std::string, int, std::less<>>& before,
+                                         const std::map<std::string, int, std::less<>>& then_scope,
+                                         const std::map<std::string, int, std::less<>>& else_scope,
+                                         SourceRange range) {
+  scope_ = before;
+  const auto lookup = [](const auto& scope, const std::string& name) {
+    auto it = scope.find(name);
+    return it == scope.end() ? -1 : it->second;
+  };
+  std::set<std::string> names;
+  for (const auto& [name, id] : then_scope) names.insert(name);
+  for (const auto& [name, id] : else_scope) names.insert(name);
+  for (const std::string& name : names) {
+    const int then_id = lookup(then_scope, name);
+    const int else_id = lookup(else_scope, name);
+    if (then_id == else_id) continue;
+    if (then_id < 0 || else_id < 0) {
+      const int id = bind(name, Type::none(), Binding::Origin::kHost, range);
+      poisoned_[id] = fmt::format("`{}` is defined on only one branch of the `if` above", name);
+      continue;
+    }
+    const Type& a = binding(then_id).type;
+    const Type& b = binding(else_id).type;
+    Type merged = a;
+    const bool same_shape = a.kind == b.kind && a.rank == b.rank && a.dims == b.dims &&
+                            a.tile_dims == b.tile_dims && a.variadic == b.variadic;
+    if (!same_shape) {
+      diags_.error(DiagnosticKind::kTypeMismatch, binding(else_id).range,
+                   fmt::format("`{}` is `{}` on one branch and `{}` on the other", name,
+                               ir::type_to_string(a), ir::type_to_string(b)))
+          .note(binding(then_id).range, "the other definition is here");
+      failed_ = true;
+      const int id = bind(name, Type::none(), Binding::Origin::kHost, range);
+      poisoned_[id] = "";
+      continue;
+    }
+    if (a.dtype != b.dtype) merged.dtype = std::nullopt;  // known when JAX traces the branch
+    bind(name, std::move(merged), binding(then_id).origin, range);
+  }
+}
+
+void KernelLowering::poison_targets(const SyntaxNode& stmt) {
+  if (stmt.type() != "expression_statement") return;
+  const SyntaxNode inner = stmt.named_children().front();
+  if (inner.type() != "assignment" && inner.type() != "augmented_assignment") return;
+  const SyntaxNode target = inner.child_by_field("left");
+  std::vector<SyntaxNode> names;
+  if (target.type() == "identifier") {
+    names.push_back(target);
+  } else if (target.type() == "pattern_list" || target.type() == "tuple_pattern") {
+    names = target.named_children();
+  }
+  for (const SyntaxNode& name : names) {
+    if (name.type() != "identifier") continue;
+    poisoned_[bind(std::string(name.text()), Type::none(), Binding::Origin::kHost, name.range())] =
+        "";
+  }
+}
+
+}  // namespace helionc::frontend

@@ -1,0 +1,108 @@
+#include "frontend/type_rules.h"
+
+#include <fmt/format.h>
+
+namespace helionc::frontend {
+
+using ir::Dim;
+using ir::ScalarType;
+using ir::Type;
+using ir::TypeKind;
+
+std::optional<std::vector<Dim>> broadcast_dims(const std::vector<Dim>& a,
+                                               const std::vector<Dim>& b) {
+  const auto has_variadic = [](const std::vector<Dim>& dims) {
+    for (const Dim& dim : dims) {
+      if (dim.kind == Dim::Kind::kVariadic) return true;
+    }
+    return false;
+  };
+  // A rank-polymorphic tile only meets itself (or a scalar): its rank is unknown here.
+  if (has_variadic(a) || has_variadic(b)) {
+    if (a.empty()) return b;
+    if (b.empty()) return a;
+    if (a == b) return a;
+    return std::nullopt;
+  }
+  const size_t rank = std::max(a.size(), b.size());
+  std::vector<Dim> result(rank);
+  for (size_t i = 0; i < rank; ++i) {
+    // Right-aligned, as numpy and torch broadcast.
+    const Dim* da = i < rank - a.size() ? nullptr : &a[i - (rank - a.size())];
+    const Dim* db = i < rank - b.size() ? nullptr : &b[i - (rank - b.size())];
+    if (!da || da->kind == Dim::Kind::kUnit) {
+      result[i] = db ? *db : *da;
+    } else if (!db || db->kind == Dim::Kind::kUnit) {
+      result[i] = *da;
+    } else if (*da == *db) {
+      result[i] = *da;
+    } else if (da->kind == Dim::Kind::kFull && db->kind == Dim::Kind::kFull) {
+      // Two whole dimensions of different tensors: equal or not is known at trace time, where
+      // jnp checks it.
+      result[i] = *da;
+    } else {
+      return std::nullopt;
+    }
+  }
+  return result;
+}
+
+namespace {
+
+bool is_python_scalar(const Type& type) { return type.is_scalar(); }
+
+std::optional<ScalarType> scalar_dtype(const Type& type) {
+  switch (type.kind) {
+    case TypeKind::kBool: return ScalarType::kBool;
+    case TypeKind::kInt: return ScalarType::kInt32;
+    case TypeKind::kFloat: return ScalarType::kFloat32;
+    default: return type.dtype;
+  }
+}
+
+}  // namespace
+
+std::optional<ScalarType> result_dtype(const Type& a, const Type& b, ArithKind kind) {
+  if (kind == ArithKind::kComparison) return ScalarType::kBool;
+  std::optional<ScalarType> dtype;
+  if (is_python_scalar(a) && !is_python_scalar(b)) {
+    dtype = b.dtype;
+    if (dtype && a.kind == TypeKind::kFloat && !ir::is_floating(*dtype)) dtype = ScalarType::kFloat32;
+  } else if (is_python_scalar(b) && !is_python_scalar(a)) {
+    dtype = a.dtype;
+    if (dtype && b.kind == TypeKind::kFloat && !ir::is_floating(*dtype)) dtype = ScalarType::kFloat32;
+  } else {
+    const auto da = scalar_dtype(a);
+    const auto db = scalar_dtype(b);
+    if (da && db) dtype = ir::promote(*da, *db);
+  }
+  if (kind == ArithKind::kTrueDivide && dtype && !ir::is_floating(*dtype)) {
+    dtype = ScalarType::kFloat32;
+  }
+  return dtype;
+}
+
+std::optional<ScalarType> float_math_dtype(const Type& x) {
+  const auto dtype = scalar_dtype(x);
+  if (!dtype) return std::nullopt;
+  return ir::is_floating(*dtype) ? *dtype : ScalarType::kFloat32;
+}
+
+std::string dims_to_string(const ir::Kernel& kernel, const std::vector<Dim>& dims) {
+  std::vector<std::string> parts;
+  for (const Dim& dim : dims) {
+    switch (dim.kind) {
+      case Dim::Kind::kTile: parts.push_back(kernel.tile_dims[dim.tile_dim].name); break;
+      case Dim::Kind::kVariadic:
+        parts.push_back(fmt::format("*{}", kernel.tile_dims[dim.tile_dim].name));
+        break;
+      case Dim::Kind::kFull:
+        parts.push_back(fmt::format("{}.size({})", kernel.bindings[dim.binding].name, dim.axis));
+        break;
+      case Dim::Kind::kUnit: parts.push_back("1"); break;
+    }
+  }
+  return fmt::format("[{}]", fmt::join(parts, ", "));
+}
+
+}  // namespace helionc::frontend
