@@ -1,0 +1,159 @@
+#include "driver/compile.h"
+
+#include <fmt/format.h>
+#include <unistd.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <memory>
+
+#include "autotune/config.h"
+#include "backend/pallas/emit_module.h"
+#include "driver/version.h"
+#include "frontend/frontend.h"
+#include "ir/printer.h"
+#include "parse/syntax_tree.h"
+#include "passes/pipeline.h"
+#include "support/file_io.h"
+#include "support/sha256.h"
+#include "support/templates.h"
+
+namespace helionc::driver {
+
+namespace {
+
+bool use_color(ColorMode mode) {
+  switch (mode) {
+    case ColorMode::kAlways: return true;
+    case ColorMode::kNever: return false;
+    case ColorMode::kAuto: return std::getenv("NO_COLOR") == nullptr && isatty(STDERR_FILENO);
+  }
+  return false;
+}
+
+DiagnosticOptions diagnostic_options(const DriverOptions& options) {
+  DiagnosticOptions result;
+  result.color = use_color(options.color);
+  result.format = options.diagnostics_format;
+  result.warnings_as_errors = options.warnings_as_errors;
+  result.verbose = options.verbose;
+  return result;
+}
+
+// Where the module goes when -o is not given: next to nothing, in the current directory, like
+// a C compiler's object files; standard output for IR dumps and for standard input.
+std::string output_path(const DriverOptions& options) {
+  if (options.output) return *options.output;
+  if (options.emit == EmitKind::kIr || options.input == "-") return "-";
+  return std::filesystem::path(options.input).stem().string() + "_pallas.py";
+}
+
+// Matches each --config file to the kernel it names; unknown kernels are errors.
+std::vector<std::optional<autotune::ConfigFile>> load_configs(const DriverOptions& options,
+                                                              const ir::Module& module,
+                                                              const std::string& sha256,
+                                                              DiagnosticEngine& diags) {
+  std::vector<std::optional<autotune::ConfigFile>> configs(module.kernels.size());
+  for (const std::string& path : options.configs) {
+    auto config = autotune::load_config_file(path, diags);
+    if (!config) continue;
+    bool matched = false;
+    for (size_t i = 0; i < module.kernels.size(); ++i) {
+      if (module.kernels[i].name != config->kernel) continue;
+      matched = true;
+      if (configs[i]) {
+        diags.error(DiagnosticKind::kConfigSchema, config->kernel_range,
+                    fmt::format("a second config for kernel `{}`", config->kernel))
+            .note(configs[i]->kernel_range, "the first one is here");
+        continue;
+      }
+      autotune::check_config_provenance(*config, sha256, options.target, diags);
+      configs[i] = std::move(config);
+      break;
+    }
+    if (!matched) {
+      std::vector<std::string> names;
+      for (const ir::Kernel& kernel : module.kernels) names.push_back("`" + kernel.name + "`");
+      diags.error(DiagnosticKind::kConfigSchema, config->kernel_range,
+                  fmt::format("the config is for kernel `{}`, which is not being compiled "
+                              "(compiling {})",
+                              config->kernel, fmt::join(names, ", ")));
+    }
+  }
+  return configs;
+}
+
+// Renders the diagnostics to stderr and returns the exit status they imply.
+int finish(const DiagnosticEngine& diags) {
+  const std::string text = diags.render();
+  std::fputs(text.c_str(), stderr);
+  return diags.has_errors() ? kExitCompileError : kExitSuccess;
+}
+
+}  // namespace
+
+int run_compile(const DriverOptions& options) {
+  DiagnosticEngine diags(diagnostic_options(options));
+  for (const auto& [flag, enabled] : options.warning_flags) diags.set_warning_enabled(flag, enabled);
+
+  if (auto problem = parse::check_grammar_abi()) {
+    diags.error(DiagnosticKind::kGrammarVersion, {}, *problem);
+    return finish(diags);
+  }
+  auto text = read_file(options.input);
+  if (!text) {
+    diags.error(DiagnosticKind::kInputFile, {}, text.error());
+    return finish(diags);
+  }
+  const SourceFile file(options.input == "-" ? "<stdin>" : options.input, std::move(*text));
+  const std::string sha256 = sha256_hex(file.text());
+
+  auto tree = parse::SyntaxTree::parse(file);
+  if (!tree || !parse::report_syntax_errors(*tree, diags)) return finish(diags);
+
+  frontend::FrontendOptions frontend_options;
+  frontend_options.kernel_name = options.kernel;
+  ir::Module module = frontend::lower_file(*tree, frontend_options, diags);
+  auto configs = load_configs(options, module, sha256, diags);
+  if (diags.has_errors()) return finish(diags);
+
+  passes::PipelineOptions pipeline_options;
+  pipeline_options.dump_after = options.dump_after;
+  pipeline_options.dump = [](std::string_view pass, std::string_view dump) {
+    std::fprintf(stderr, "// IR after %.*s\n%.*s", static_cast<int>(pass.size()), pass.data(),
+                 static_cast<int>(dump.size()), dump.data());
+  };
+  auto scheduled = passes::run_pipeline(std::move(module), pipeline_options, diags);
+  if (!scheduled || diags.has_errors()) return finish(diags);
+
+  std::string output;
+  if (options.emit == EmitKind::kIr) {
+    output = passes::dump_state(scheduled->module, scheduled->plans);
+  } else {
+    auto templates = options.template_dir ? TemplateSet::from_directory(*options.template_dir)
+                                          : Expected<TemplateSet>(TemplateSet::embedded());
+    if (!templates) {
+      diags.error(DiagnosticKind::kInputFile, {}, templates.error());
+      return finish(diags);
+    }
+    backend::pallas::EmitOptions emit_options;
+    emit_options.helionc_version = kHelioncVersion;
+    emit_options.source_path = file.path();
+    emit_options.source_sha256 = sha256;
+    emit_options.target = options.target;
+    emit_options.configs = std::move(configs);
+    emit_options.templates = &*templates;
+    auto emitted =
+        backend::pallas::emit_module(scheduled->module, scheduled->plans, emit_options, diags);
+    if (!emitted || diags.has_errors()) return finish(diags);
+    output = std::move(*emitted);
+  }
+
+  if (auto written = write_file_atomically(output_path(options), output); !written) {
+    diags.error(DiagnosticKind::kOutputFile, {}, written.error());
+  }
+  return finish(diags);
+}
+
+}  // namespace helionc::driver

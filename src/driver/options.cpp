@@ -1,0 +1,104 @@
+#include "driver/options.h"
+
+#include <CLI/CLI.hpp>
+#include <fmt/format.h>
+
+#include <cstdio>
+
+#include "driver/version.h"
+#include "parse/syntax_tree.h"
+
+namespace helionc::driver {
+
+const std::vector<std::string>& target_names() {
+  static const std::vector<std::string> kTargets = {"tpu-v4", "tpu-v5e", "tpu-v5p", "tpu-v6e",
+                                                    "tpu-v7x"};
+  return kTargets;
+}
+
+namespace {
+
+// GCC-style warning flags (-Werror, -Wfoo, -Wno-foo) are taken out before CLI11 sees argv,
+// since CLI11 has no notion of an option name that embeds its value.
+std::vector<std::string> take_warning_flags(int argc, char** argv, DriverOptions& options) {
+  std::vector<std::string> rest;
+  for (int i = 1; i < argc; ++i) {
+    const std::string arg = argv[i];
+    if (arg == "-Werror") {
+      options.warnings_as_errors = true;
+    } else if (arg.rfind("-Wno-", 0) == 0) {
+      options.warning_flags.emplace_back(arg.substr(5), false);
+    } else if (arg.rfind("-W", 0) == 0 && arg.size() > 2) {
+      options.warning_flags.emplace_back(arg.substr(2), true);
+    } else {
+      rest.push_back(arg);
+    }
+  }
+  return rest;
+}
+
+}  // namespace
+
+std::variant<DriverOptions, int> parse_command_line(int argc, char** argv) {
+  DriverOptions options;
+  std::vector<std::string> args = take_warning_flags(argc, argv, options);
+
+  CLI::App app{"helionc: compiles Helion kernels into JAX Pallas modules for TPUs", "helionc"};
+  app.set_version_flag("--version", fmt::format("helionc {} (tree-sitter-python {})",
+                                                kHelioncVersion, parse::grammar_version()));
+  app.add_option("FILE", options.input, "Helion kernel file to compile (\"-\" reads stdin)")
+      ->required();
+  app.add_option("-o,--output", options.output,
+                 "output file (\"-\" for stdout; default: FILE's stem + \"_pallas.py\" in the "
+                 "current directory, stdout for --emit ir or stdin input)");
+  app.add_option("--kernel", options.kernel, "compile only this kernel");
+  app.add_option("--config", options.configs, "tuning config YAML (repeatable)")
+      ->check(CLI::ExistingFile);
+  app.add_option("--target", options.target, "TPU generation (default: tpu-v7x)")
+      ->check(CLI::IsMember(target_names()));
+  std::map<std::string, EmitKind> emit_map = {{"pallas", EmitKind::kPallas}, {"ir", EmitKind::kIr}};
+  app.add_option("--emit", options.emit, "what to write: pallas (default) or ir")
+      ->transform(CLI::CheckedTransformer(emit_map, CLI::ignore_case));
+  app.add_option("--template-dir", options.template_dir,
+                 "read module templates from DIR instead of the built-in ones");
+  std::map<std::string, ColorMode> color_map = {
+      {"auto", ColorMode::kAuto}, {"always", ColorMode::kAlways}, {"never", ColorMode::kNever}};
+  app.add_option("--color", options.color, "colour diagnostics: auto (default), always, never")
+      ->transform(CLI::CheckedTransformer(color_map, CLI::ignore_case));
+  std::map<std::string, DiagnosticsFormat> format_map = {{"text", DiagnosticsFormat::kText},
+                                                         {"json", DiagnosticsFormat::kJson}};
+  app.add_option("--diagnostics-format", options.diagnostics_format,
+                 "diagnostics as text (default) or json")
+      ->transform(CLI::CheckedTransformer(format_map, CLI::ignore_case));
+  app.add_option("--dump-after", options.dump_after,
+                 "print the IR after the named pass (or \"all\") to stderr");
+  app.add_flag("-v,--verbose", options.verbose, "also print remarks (skipped functions, ...)");
+  app.footer(
+      "Warnings: -W<name> enables, -Wno-<name> disables, -Werror makes them errors.\n"
+      "Exit status: 0 success, 1 compile errors, 2 usage errors.");
+
+  std::vector<std::string> reversed(args.rbegin(), args.rend());  // CLI11 consumes from the back
+  try {
+    app.parse(reversed);
+  } catch (const CLI::CallForHelp& e) {
+    std::fputs(app.help().c_str(), stdout);
+    return kExitSuccess;
+  } catch (const CLI::CallForVersion& e) {
+    std::puts(e.what());
+    return kExitSuccess;
+  } catch (const CLI::ParseError& e) {
+    std::fprintf(stderr, "helionc: error: %s\nTry 'helionc --help' for more information.\n",
+                 e.what());
+    return kExitUsageError;
+  }
+  for (const auto& [flag, enabled] : options.warning_flags) {
+    if (!diagnostic_kind_from_name(flag)) {
+      std::fprintf(stderr, "helionc: error: unknown warning option '-W%s%s'\n",
+                   enabled ? "" : "no-", flag.c_str());
+      return kExitUsageError;
+    }
+  }
+  return options;
+}
+
+}  // namespace helionc::driver

@@ -1,0 +1,43 @@
+// The command line (CLI11 lives only in the driver). Parsing never exits the process: it returns
+// the options, or the exit status to stop with (0 after --help/--version, 2 for usage errors).
+#pragma once
+
+#include <optional>
+#include <string>
+#include <variant>
+#include <vector>
+
+#include "support/diagnostics.h"
+
+namespace helionc::driver {
+
+enum class EmitKind { kPallas, kIr };
+enum class ColorMode { kAuto, kAlways, kNever };
+
+struct DriverOptions {
+  std::string input;                  // a path, or "-" for standard input
+  std::optional<std::string> output;  // -o; default: the input's stem + "_pallas.py"
+  std::optional<std::string> kernel;  // --kernel
+  std::vector<std::string> configs;   // --config, repeatable
+  std::string target = "tpu-v7x";     // --target
+  EmitKind emit = EmitKind::kPallas;
+  std::optional<std::string> template_dir;
+  ColorMode color = ColorMode::kAuto;
+  DiagnosticsFormat diagnostics_format = DiagnosticsFormat::kText;
+  bool verbose = false;
+  bool warnings_as_errors = false;
+  std::vector<std::pair<std::string, bool>> warning_flags;  // -W<name> / -Wno-<name>
+  std::string dump_after;                                   // --dump-after=PASS
+};
+
+// Exit statuses (documented in the man page and README).
+inline constexpr int kExitSuccess = 0;
+inline constexpr int kExitCompileError = 1;
+inline constexpr int kExitUsageError = 2;
+
+std::variant<DriverOptions, int> parse_command_line(int argc, char** argv);
+
+// The supported --target names, in order of generation.
+const std::vector<std::string>& target_names();
+
+}  // namespace helionc::driver
