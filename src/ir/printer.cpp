@@ -16,7 +16,7 @@ class IrPrinter {
     std::vector<std::string> params;
     for (const Param& param : kernel_.params) {
       std::string text = fmt::format("{}: {}", names_[param.binding],
-                                     type_to_string(kernel_.bindings[param.binding].type));
+                                     type(kernel_.bindings[param.binding].type));
       if (param.default_value) text += " = " + expr(param.default_value);
       params.push_back(std::move(text));
     }
@@ -60,8 +60,7 @@ class IrPrinter {
       }
       case ExprKind::kLoad: {
         const auto* node = e->as<Load>();
-        return fmt::format("load {}[{}] : {}", expr(node->tensor), index(node->index),
-                           type_to_string(node->type));
+        return fmt::format("load {}[{}]", expr(node->tensor), index(node->index));
       }
       case ExprKind::kTupleExpr: {
         std::vector<std::string> elements;
@@ -87,6 +86,33 @@ class IrPrinter {
     }
   }
 
+  // Types with the kernel's names: `tile_tensor<[tile_m, x.size(1)] x float32>`.
+  std::string type(const Type& t) {
+    if (t.kind == TypeKind::kTileTensor) {
+      std::vector<std::string> dims;
+      for (const Dim& dim : t.dims) {
+        switch (dim.kind) {
+          case Dim::Kind::kTile: dims.push_back(kernel_.tile_dims[dim.tile_dim].name); break;
+          case Dim::Kind::kVariadic:
+            dims.push_back("*" + kernel_.tile_dims[dim.tile_dim].name);
+            break;
+          case Dim::Kind::kFull:
+            dims.push_back(fmt::format("{}.size({})", names_[dim.binding], dim.axis));
+            break;
+          case Dim::Kind::kUnit: dims.push_back("1"); break;
+        }
+      }
+      return fmt::format("tile_tensor<[{}] x {}>", fmt::join(dims, ", "),
+                         t.dtype ? dtype_name(*t.dtype) : "?");
+    }
+    if (t.kind == TypeKind::kTile) {
+      std::vector<std::string> dims;
+      for (int dim : t.tile_dims) dims.push_back(kernel_.tile_dims[dim].name);
+      return fmt::format("tile<{}{}>", fmt::join(dims, ", "), t.variadic ? "..." : "");
+    }
+    return type_to_string(t);
+  }
+
   std::string tile_dim(const TileDim& dim) {
     std::string block;
     switch (dim.block.kind) {
@@ -97,7 +123,7 @@ class IrPrinter {
       case BlockSource::Kind::kGrid: block = "grid"; break;
     }
     const std::string begin = dim.begin ? expr(dim.begin) : "0";
-    return fmt::format("tile t{} {}: {} [{}, {}) block {}", dim.id, dim.name,
+    return fmt::format("tile {}: {} [{}, {}) block {}", dim.name,
                        dim.variadic ? "variadic" : "range", begin, expr(dim.extent), block);
   }
 
@@ -105,9 +131,9 @@ class IrPrinter {
     std::vector<std::string> parts;
     for (const IndexItem& item : items) {
       switch (item.kind) {
-        case IndexItem::Kind::kTile: parts.push_back(fmt::format("t{}", item.tile_dim)); break;
+        case IndexItem::Kind::kTile: parts.push_back(kernel_.tile_dims[item.tile_dim].name); break;
         case IndexItem::Kind::kVariadic:
-          parts.push_back(fmt::format("t{}...", item.tile_dim));
+          parts.push_back("*" + kernel_.tile_dims[item.tile_dim].name);
           break;
         case IndexItem::Kind::kFull: parts.push_back(":"); break;
         case IndexItem::Kind::kNewAxis: parts.push_back("None"); break;
@@ -126,7 +152,7 @@ class IrPrinter {
     std::vector<std::string> parts;
     for (int binding : bindings) {
       parts.push_back(fmt::format("{}: {}", names_[binding],
-                                  type_to_string(kernel_.bindings[binding].type)));
+                                  type(kernel_.bindings[binding].type)));
     }
     return fmt::format("{}", fmt::join(parts, ", "));
   }
@@ -160,7 +186,7 @@ class IrPrinter {
       case StmtKind::kTileLoop: {
         const auto& node = *s.as<TileLoop>();
         std::vector<std::string> dims;
-        for (int dim : node.tile_dims) dims.push_back(fmt::format("t{}", dim));
+        for (int dim : node.tile_dims) dims.push_back(kernel_.tile_dims[dim].name);
         out_ += fmt::format("{}for {} in tiles({}) {{{}\n", pad, targets(node.loop_vars),
                             fmt::join(dims, ", "), where(s.range));
         block(node.body, depth + 1);
