@@ -1,0 +1,90 @@
+#include <catch2/catch.hpp>
+
+#include "lowering_fixture.h"
+
+using helionc::testing::lower;
+
+namespace {
+
+// Lowers `body` and returns the first line of the rendered diagnostics.
+std::string first_error(const std::string& body) {
+  auto result = lower(body);
+  const std::string text = result->errors();
+  return text.substr(0, text.find('\n'));
+}
+
+}  // namespace
+
+TEST_CASE("an undefined name is reported at its position") {
+  CHECK(first_error(R"(@helion.kernel
+def f(x: torch.Tensor) -> torch.Tensor:
+    out = torch.empty_like(x)
+    for tile in hl.tile(x.size()):
+        out[tile] = x[tile] + yy
+    return out
+)") == "k.py:9:31: error: undefined name `yy`");
+}
+
+TEST_CASE("a rank mismatch names the evidence") {
+  auto result = lower(R"(@helion.kernel
+def f(x: torch.Tensor) -> torch.Tensor:
+    m, n = x.size()
+    out = torch.empty_like(x)
+    for tile_m in hl.tile(m):
+        out[tile_m, :] = x[tile_m]
+    return out
+)");
+  const std::string text = result->errors();
+  CHECK(text.find("k.py:10:26: error: `x` has 2 dimensions but is indexed with 1") == 0);
+  CHECK(text.find("k.py:7:5: note: the rank of `x` was fixed here") != std::string::npos);
+}
+
+TEST_CASE("64-bit dtypes are rejected") {
+  CHECK(first_error(R"(@helion.kernel
+def f(x: torch.Tensor) -> torch.Tensor:
+    out = torch.empty_like(x)
+    for tile in hl.tile(x.size()):
+        out[tile] = x[tile].to(torch.int64)
+    return out
+)") == "k.py:9:32: error: `torch.int64` is a 64-bit type and TPUs have none; use `torch.int32` "
+       "or `torch.float32`");
+}
+
+TEST_CASE("a tile used after its loop points at the loop's end") {
+  auto result = lower(R"(@helion.kernel
+def f(x: torch.Tensor) -> torch.Tensor:
+    out = torch.empty_like(x)
+    for tile in hl.tile(x.size()):
+        out[tile] = x[tile]
+    y = tile
+    return out
+)");
+  const std::string text = result->errors();
+  CHECK(text.find("k.py:10:9: error: tile `tile` is used outside the loop that defines it") == 0);
+  CHECK(text.find("note: the loop ends here") != std::string::npos);
+}
+
+TEST_CASE("one error per broken statement, and no cascade from its names") {
+  auto result = lower(R"(@helion.kernel
+def f(x: torch.Tensor) -> torch.Tensor:
+    m, n = x.frobnicate()
+    out = torch.empty([m, n], device=x.device)
+    for tile in hl.tile([m, n]):
+        out[tile] = x[tile]
+    return out
+)");
+  CHECK(result->diags.error_count() == 1);
+}
+
+TEST_CASE("data-dependent control flow suggests torch.where") {
+  CHECK(first_error(R"(@helion.kernel
+def f(x: torch.Tensor) -> torch.Tensor:
+    out = torch.empty_like(x)
+    for tile in hl.tile(x.size()):
+        v = x[tile]
+        if v > 0:
+            out[tile] = v
+    return out
+)") == "k.py:10:12: error: `if` on values computed in device code is not supported; use "
+       "`torch.where(cond, a, b)`");
+}
