@@ -51,6 +51,7 @@ want_package ninja-build command -v ninja
 want_package g++ command -v g++
 want_package npm command -v npm                # fetches the tree-sitter-python package
 want_package python3-venv "$PYTHON" -c 'import venv, ensurepip'
+want_package mandoc command -v mandoc          # lints the man page (tests)
 
 if [ "${#missing[@]}" -gt 0 ]; then
   if [ "${HELIONC_SKIP_APT:-0}" = 1 ]; then
