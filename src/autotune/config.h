@@ -45,11 +45,11 @@ struct ScalarValue {
 // One assignment of a kernel's tunables. Empty/absent fields mean "not set: the compiler
 // chooses". Comparison ignores source ranges.
 struct KernelConfig {
-  std::vector<int64_t> block_sizes;              // each > 0, one per tunable block size
-  std::vector<std::string> pallas_loop_type;     // unroll | emit_pipeline | fori_loop | grid
-  std::vector<int64_t> pallas_load_buffer_count; // each 1..3
-  std::vector<std::vector<int64_t>> loop_orders; // each a permutation of 0..n-1
-  std::optional<int64_t> vmem_limit_bytes;       // > 0
+  std::vector<int64_t> block_sizes;               // each > 0, one per tunable block size
+  std::vector<std::string> pallas_loop_type;      // unroll | emit_pipeline | fori_loop | grid
+  std::vector<int64_t> pallas_load_buffer_count;  // each 1..3
+  std::vector<std::vector<int64_t>> loop_orders;  // each a permutation of 0..n-1
+  std::optional<int64_t> vmem_limit_bytes;        // > 0
   std::optional<bool> pallas_pre_broadcast;
   // Values of keys the loader was told are tunables (ConfigParseOptions) and of `x-` keys,
   // by key as written.

@@ -18,10 +18,10 @@ namespace {
 using yaml_detail::YamlReader;
 
 constexpr int64_t kMaxInt = INT64_MAX;
-const std::vector<std::string_view> kTopKeys = {"schema_version", "kernel", "source_sha256",
-                                                "target", "default", "configs"};
+const std::vector<std::string_view> kTopKeys = {"schema_version", "kernel",  "source_sha256",
+                                                "target",         "default", "configs"};
 const std::vector<std::string_view> kConfigKeys = {
-    "block_sizes", "loop_orders", "pallas_loop_type", "pallas_load_buffer_count",
+    "block_sizes",          "loop_orders",     "pallas_loop_type", "pallas_load_buffer_count",
     "pallas_pre_broadcast", "vmem_limit_bytes"};
 const std::vector<std::string_view> kEntryKeys = {"shapes", "dtypes", "config", "predicted"};
 const std::vector<std::string_view> kPredictedKeys = {"time_us", "tflops", "vmem_bytes",
@@ -29,8 +29,8 @@ const std::vector<std::string_view> kPredictedKeys = {"time_us", "tflops", "vmem
 constexpr std::string_view kLoopTypes[] = {"unroll", "emit_pipeline", "fori_loop", "grid"};
 constexpr std::string_view kDtypes[] = {"float32", "bfloat16", "float16", "int32",
                                         "int16",   "int8",     "uint8",   "bool"};
-constexpr std::string_view k64BitDtypes[] = {"float64", "int64", "uint64", "double", "long",
-                                             "complex64", "complex128"};
+constexpr std::string_view k64BitDtypes[] = {"float64", "int64",     "uint64",    "double",
+                                             "long",    "complex64", "complex128"};
 
 bool contains(auto&& list, std::string_view name) {
   return std::find(std::begin(list), std::end(list), name) != std::end(list);
@@ -68,7 +68,8 @@ class ConfigLoader {
   bool expect_map(const YAML::Node& key, const YAML::Node& value, std::string_view example);
   // Reads each element of a list with `read`, keeping what reads well.
   template <typename T, typename Read>
-  std::vector<T> read_list(const YAML::Node& list, Read read, std::vector<SourceRange>* ranges = nullptr);
+  std::vector<T> read_list(const YAML::Node& list, Read read,
+                           std::vector<SourceRange>* ranges = nullptr);
 
   std::shared_ptr<const SourceFile> file_;
   DiagnosticEngine& diags_;
@@ -88,7 +89,8 @@ std::optional<ConfigFile> ConfigLoader::load() {
     return std::nullopt;
   }
   if (documents.empty() || (documents.size() == 1 && documents[0].IsNull())) {
-    reader_.error(file_->range(0, 0), "empty config file; expected `schema_version: 1` and `kernel: NAME`");
+    reader_.error(file_->range(0, 0),
+                  "empty config file; expected `schema_version: 1` and `kernel: NAME`");
     return std::nullopt;
   }
   if (documents.size() > 1) {
@@ -106,8 +108,10 @@ std::optional<ConfigFile> ConfigLoader::load() {
   // The version decides how to read the rest: stop at a version this helionc does not read.
   if (!read_schema_version(root)) return std::nullopt;
   result_.file = file_;
-  reader_.for_each_entry(root, [&](const std::string& key, const YAML::Node& key_node,
-                                   const YAML::Node& value) { read_top_entry(key, key_node, value); });
+  reader_.for_each_entry(
+      root, [&](const std::string& key, const YAML::Node& key_node, const YAML::Node& value) {
+        read_top_entry(key, key_node, value);
+      });
   if (!has_kernel_) {
     reader_.error(reader_.range_of(root),
                   "missing `kernel`; add `kernel: NAME` naming the kernel these configs tune");
@@ -122,8 +126,9 @@ bool ConfigLoader::read_schema_version(const YAML::Node& root) {
     const YAML::Node& value = it->second;
     std::optional<int64_t> version = YamlReader::as_int(value);
     if (!version) {
-      reader_.error(reader_.value_range(it->first, value),
-                    fmt::format("`schema_version` must be an integer, not {}", reader_.describe(value)));
+      reader_.error(
+          reader_.value_range(it->first, value),
+          fmt::format("`schema_version` must be an integer, not {}", reader_.describe(value)));
       return false;
     }
     if (*version != kConfigSchemaVersion) {
@@ -155,17 +160,21 @@ void ConfigLoader::read_top_entry(const std::string& key, const YAML::Node& key_
     result_.source_sha256_range = reader_.value_range(key_node, value);
     std::optional<std::string> hash = reader_.read_string(value, "source_sha256");
     if (!hash) return;
-    std::transform(hash->begin(), hash->end(), hash->begin(),
-                   [](char c) { return static_cast<char>(std::tolower(static_cast<unsigned char>(c))); });
+    std::transform(hash->begin(), hash->end(), hash->begin(), [](char c) {
+      return static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    });
     if (hash->size() != 64 || hash->find_first_not_of("0123456789abcdef") != std::string::npos) {
-      reader_.error(result_.source_sha256_range,
-                    "`source_sha256` must be 64 hexadecimal digits (the SHA-256 of the kernel source)");
+      reader_.error(
+          result_.source_sha256_range,
+          "`source_sha256` must be 64 hexadecimal digits (the SHA-256 of the kernel source)");
       return;
     }
     result_.source_sha256 = *hash;
   } else if (key == "target") {
     result_.target_range = reader_.value_range(key_node, value);
-    if (std::optional<std::string> target = reader_.read_string(value, "target")) result_.target = *target;
+    if (std::optional<std::string> target = reader_.read_string(value, "target")) {
+      result_.target = *target;
+    }
   } else if (key == "default") {
     result_.default_config = read_config(key_node, value);
   } else if (key == "configs") {
@@ -175,7 +184,8 @@ void ConfigLoader::read_top_entry(const std::string& key, const YAML::Node& key_
   }
 }
 
-bool ConfigLoader::expect_list(const YAML::Node& key, const YAML::Node& value, std::string_view example) {
+bool ConfigLoader::expect_list(const YAML::Node& key, const YAML::Node& value,
+                               std::string_view example) {
   if (value.IsSequence()) return true;
   reader_.error(reader_.value_range(key, value),
                 fmt::format("`{}` must be a list, e.g. `{}`, not {}", key.Scalar(), example,
@@ -183,7 +193,8 @@ bool ConfigLoader::expect_list(const YAML::Node& key, const YAML::Node& value, s
   return false;
 }
 
-bool ConfigLoader::expect_map(const YAML::Node& key, const YAML::Node& value, std::string_view example) {
+bool ConfigLoader::expect_map(const YAML::Node& key, const YAML::Node& value,
+                              std::string_view example) {
   if (value.IsMap()) return true;
   reader_.error(reader_.value_range(key, value),
                 fmt::format("`{}` must be a mapping, e.g. `{}`, not {}", key.Scalar(), example,
@@ -192,7 +203,8 @@ bool ConfigLoader::expect_map(const YAML::Node& key, const YAML::Node& value, st
 }
 
 template <typename T, typename Read>
-std::vector<T> ConfigLoader::read_list(const YAML::Node& list, Read read, std::vector<SourceRange>* ranges) {
+std::vector<T> ConfigLoader::read_list(const YAML::Node& list, Read read,
+                                       std::vector<SourceRange>* ranges) {
   std::vector<T> values;
   for (const YAML::Node& element : list) {
     std::optional<T> value = read(element);
@@ -207,46 +219,60 @@ KernelConfig ConfigLoader::read_config(const YAML::Node& key, const YAML::Node& 
   KernelConfig config;
   config.range = reader_.value_range(key, value);
   if (!expect_map(key, value, "{block_sizes: [64, 128]}")) return config;
-  reader_.for_each_entry(value, [&](const std::string& config_key, const YAML::Node& config_key_node,
-                                    const YAML::Node& config_value) {
-    config.value_ranges[config_key] = reader_.value_range(config_key_node, config_value);
-    read_config_entry(config, config_key, config_key_node, config_value);
-  });
+  reader_.for_each_entry(
+      value, [&](const std::string& config_key, const YAML::Node& config_key_node,
+                 const YAML::Node& config_value) {
+        config.value_ranges[config_key] = reader_.value_range(config_key_node, config_value);
+        read_config_entry(config, config_key, config_key_node, config_value);
+      });
   return config;
 }
 
 void ConfigLoader::read_config_entry(KernelConfig& config, const std::string& key,
                                      const YAML::Node& key_node, const YAML::Node& value) {
-  auto read_int = [&](std::string_view what, int64_t min, int64_t max, std::string_view expectation) {
-    return [=, this](const YAML::Node& node) { return reader_.read_int(node, what, min, max, expectation); };
+  auto read_int = [&](std::string_view what, int64_t min, int64_t max,
+                      std::string_view expectation) {
+    return [=, this](const YAML::Node& node) {
+      return reader_.read_int(node, what, min, max, expectation);
+    };
   };
   if (key == "block_sizes") {
     if (expect_list(key_node, value, "[64, 128]")) {
-      config.block_sizes = read_list<int64_t>(value, read_int("a block size", 1, kMaxInt, "a positive integer"),
-                                              &config.block_size_ranges);
+      config.block_sizes =
+          read_list<int64_t>(value, read_int("a block size", 1, kMaxInt, "a positive integer"),
+                             &config.block_size_ranges);
     }
   } else if (key == "pallas_loop_type") {
-    if (expect_list(key_node, value, "[emit_pipeline]"))
-      config.pallas_loop_type = read_list<std::string>(value, [&](const YAML::Node& n) { return read_loop_type(n); });
+    if (expect_list(key_node, value, "[emit_pipeline]")) {
+      config.pallas_loop_type =
+          read_list<std::string>(value, [&](const YAML::Node& n) { return read_loop_type(n); });
+    }
   } else if (key == "pallas_load_buffer_count") {
-    if (expect_list(key_node, value, "[2, 2]"))
-      config.pallas_load_buffer_count = read_list<int64_t>(value, read_int("a buffer count", 1, 3, "1, 2 or 3"));
+    if (expect_list(key_node, value, "[2, 2]")) {
+      config.pallas_load_buffer_count =
+          read_list<int64_t>(value, read_int("a buffer count", 1, 3, "1, 2 or 3"));
+    }
   } else if (key == "loop_orders") {
-    if (expect_list(key_node, value, "[[1, 0]]"))
-      config.loop_orders = read_list<std::vector<int64_t>>(value, [&](const YAML::Node& n) { return read_loop_order(n); });
+    if (expect_list(key_node, value, "[[1, 0]]")) {
+      config.loop_orders = read_list<std::vector<int64_t>>(
+          value, [&](const YAML::Node& n) { return read_loop_order(n); });
+    }
   } else if (key == "vmem_limit_bytes") {
-    config.vmem_limit_bytes = reader_.read_int(value, "`vmem_limit_bytes`", 1, kMaxInt, "a positive integer");
+    config.vmem_limit_bytes =
+        reader_.read_int(value, "`vmem_limit_bytes`", 1, kMaxInt, "a positive integer");
   } else if (key == "pallas_pre_broadcast") {
     config.pallas_pre_broadcast = YamlReader::as_bool(value);
     if (!config.pallas_pre_broadcast) {
       reader_.error(reader_.value_range(key_node, value),
-                    fmt::format("`pallas_pre_broadcast` must be `true` or `false`, not {}", reader_.describe(value)));
+                    fmt::format("`pallas_pre_broadcast` must be `true` or `false`, not {}",
+                                reader_.describe(value)));
     }
   } else if (key.starts_with("x-") || contains(options_.tunable_names, key)) {
     if (!value.IsScalar()) {
       if (key.starts_with("x-")) return;  // an extension we do not understand: ignored
-      reader_.error(reader_.value_range(key_node, value),
-                    fmt::format("tunable `{}` must be a single value, not {}", key, reader_.describe(value)));
+      reader_.error(
+          reader_.value_range(key_node, value),
+          fmt::format("tunable `{}` must be a single value, not {}", key, reader_.describe(value)));
       return;
     }
     bool is_string = !YamlReader::is_plain(value) ||
@@ -259,17 +285,19 @@ void ConfigLoader::read_config_entry(KernelConfig& config, const std::string& ke
 
 std::optional<std::string> ConfigLoader::read_loop_type(const YAML::Node& node) {
   if (node.IsScalar() && contains(kLoopTypes, node.Scalar())) return node.Scalar();
-  reader_.error(reader_.range_of(node),
-                fmt::format("unknown loop type {}; expected `unroll`, `emit_pipeline`, `fori_loop` or `grid`",
-                            reader_.describe(node)));
+  reader_.error(
+      reader_.range_of(node),
+      fmt::format("unknown loop type {}; expected `unroll`, `emit_pipeline`, `fori_loop` or `grid`",
+                  reader_.describe(node)));
   return std::nullopt;
 }
 
 std::optional<std::vector<int64_t>> ConfigLoader::read_loop_order(const YAML::Node& node) {
   SourceRange range = reader_.range_of(node);
   if (!node.IsSequence()) {
-    reader_.error(range, fmt::format("a loop order must be a list of grid dimensions, e.g. `[1, 0]`, not {}",
-                                     reader_.describe(node)));
+    reader_.error(
+        range, fmt::format("a loop order must be a list of grid dimensions, e.g. `[1, 0]`, not {}",
+                           reader_.describe(node)));
     return std::nullopt;
   }
   size_t errors = static_cast<size_t>(diags_.error_count());
@@ -291,8 +319,9 @@ std::optional<std::vector<int64_t>> ConfigLoader::read_loop_order(const YAML::No
 
 std::optional<std::string> ConfigLoader::read_dtype(const YAML::Node& node) {
   if (!node.IsScalar()) {
-    reader_.error(reader_.range_of(node),
-                  fmt::format("a dtype must be a name like `bfloat16`, not {}", reader_.describe(node)));
+    reader_.error(
+        reader_.range_of(node),
+        fmt::format("a dtype must be a name like `bfloat16`, not {}", reader_.describe(node)));
     return std::nullopt;
   }
   std::string_view name = node.Scalar();
@@ -303,24 +332,31 @@ std::optional<std::string> ConfigLoader::read_dtype(const YAML::Node& node) {
   }
   if (contains(k64BitDtypes, bare)) {
     std::string_view hint = bare.starts_with("int") || bare == "long" ? "int32" : "float32";
-    reader_.error(reader_.range_of(node),
-                  fmt::format("64-bit dtype `{}` is not supported: TPUs have no 64-bit types; use `{}`",
-                              name, hint));
+    reader_.error(
+        reader_.range_of(node),
+        fmt::format("64-bit dtype `{}` is not supported: TPUs have no 64-bit types; use `{}`", name,
+                    hint));
   } else if (bare != name && contains(kDtypes, bare)) {
     reader_.error(reader_.range_of(node), fmt::format("write dtype `{}` as `{}`", name, bare));
   } else {
-    reader_.error(reader_.range_of(node),
-                  fmt::format("unknown dtype `{}`; expected one of float32, bfloat16, float16, int32, "
-                              "int16, int8, uint8, bool",
-                              name));
+    reader_.error(
+        reader_.range_of(node),
+        fmt::format("unknown dtype `{}`; expected one of float32, bfloat16, float16, int32, "
+                    "int16, int8, uint8, bool",
+                    name));
   }
   return std::nullopt;
 }
 
 void ConfigLoader::read_configs(const YAML::Node& key, const YAML::Node& value) {
-  if (!expect_list(key, value, "[{shapes: {x: [1024, 512]}, config: {block_sizes: [256, 512]}}]")) return;
+  if (!expect_list(key, value, "[{shapes: {x: [1024, 512]}, config: {block_sizes: [256, 512]}}]")) {
+    return;
+  }
   // Two entries for the same shapes and dtypes would make the choice ambiguous.
-  std::map<std::pair<std::map<std::string, std::vector<int64_t>>, std::map<std::string, std::string>>, SourceRange> seen;
+  std::map<
+      std::pair<std::map<std::string, std::vector<int64_t>>, std::map<std::string, std::string>>,
+      SourceRange>
+      seen;
   for (const YAML::Node& node : value) {
     ShapeEntry entry = read_shape_entry(node);
     auto [previous, inserted] = seen.emplace(std::pair(entry.shapes, entry.dtypes), entry.range);
@@ -336,48 +372,63 @@ ShapeEntry ConfigLoader::read_shape_entry(const YAML::Node& node) {
   ShapeEntry entry;
   entry.range = reader_.range_of(node);
   if (!node.IsMap()) {
-    reader_.error(entry.range, fmt::format("an entry of `configs` must be a mapping with `shapes` and "
-                                           "`config`, not {}",
-                                           reader_.describe(node)));
+    reader_.error(entry.range,
+                  fmt::format("an entry of `configs` must be a mapping with `shapes` and "
+                              "`config`, not {}",
+                              reader_.describe(node)));
     return entry;
   }
   bool has_shapes = false, has_config = false;
   std::vector<std::pair<std::string, SourceRange>> dtype_names;
-  reader_.for_each_entry(node, [&](const std::string& key, const YAML::Node& key_node, const YAML::Node& value) {
-    if (key == "shapes") {
-      has_shapes = true;
-      if (!expect_map(key_node, value, "{x: [1024, 512]}")) return;
-      reader_.for_each_entry(value, [&](const std::string& name, const YAML::Node& name_node, const YAML::Node& dims) {
-        if (!dims.IsSequence()) {
-          reader_.error(reader_.value_range(name_node, dims),
-                        fmt::format("the shape of `{}` must be a list of dimensions, e.g. `[1024, 512]`, not {}",
-                                    name, reader_.describe(dims)));
-          return;
+  reader_.for_each_entry(
+      node, [&](const std::string& key, const YAML::Node& key_node, const YAML::Node& value) {
+        if (key == "shapes") {
+          has_shapes = true;
+          if (!expect_map(key_node, value, "{x: [1024, 512]}")) return;
+          reader_.for_each_entry(value, [&](const std::string& name, const YAML::Node& name_node,
+                                            const YAML::Node& dims) {
+            if (!dims.IsSequence()) {
+              reader_.error(
+                  reader_.value_range(name_node, dims),
+                  fmt::format(
+                      "the shape of `{}` must be a list of dimensions, e.g. `[1024, 512]`, not {}",
+                      name, reader_.describe(dims)));
+              return;
+            }
+            entry.shapes[name] = read_list<int64_t>(dims, [&](const YAML::Node& n) {
+              return reader_.read_int(n, "a dimension", 1, kMaxInt, "a positive integer");
+            });
+          });
+        } else if (key == "dtypes") {
+          if (!expect_map(key_node, value, "{x: bfloat16}")) return;
+          reader_.for_each_entry(value, [&](const std::string& name, const YAML::Node& name_node,
+                                            const YAML::Node& dtype) {
+            dtype_names.emplace_back(name, reader_.range_of(name_node));
+            if (std::optional<std::string> checked = read_dtype(dtype)) {
+              entry.dtypes[name] = *checked;
+            }
+          });
+        } else if (key == "config") {
+          has_config = true;
+          entry.config = read_config(key_node, value);
+        } else if (key == "predicted") {
+          entry.predicted = read_prediction(key_node, value);
+        } else if (!key.starts_with("x-")) {
+          reader_.unknown_key(key_node, key, "a `configs` entry", kEntryKeys);
         }
-        entry.shapes[name] = read_list<int64_t>(dims, [&](const YAML::Node& n) {
-          return reader_.read_int(n, "a dimension", 1, kMaxInt, "a positive integer");
-        });
       });
-    } else if (key == "dtypes") {
-      if (!expect_map(key_node, value, "{x: bfloat16}")) return;
-      reader_.for_each_entry(value, [&](const std::string& name, const YAML::Node& name_node, const YAML::Node& dtype) {
-        dtype_names.emplace_back(name, reader_.range_of(name_node));
-        if (std::optional<std::string> checked = read_dtype(dtype)) entry.dtypes[name] = *checked;
-      });
-    } else if (key == "config") {
-      has_config = true;
-      entry.config = read_config(key_node, value);
-    } else if (key == "predicted") {
-      entry.predicted = read_prediction(key_node, value);
-    } else if (!key.starts_with("x-")) {
-      reader_.unknown_key(key_node, key, "a `configs` entry", kEntryKeys);
-    }
-  });
-  if (!has_shapes) reader_.error(entry.range, "this entry has no `shapes`; add e.g. `shapes: {x: [1024, 512]}`");
-  if (!has_config) reader_.error(entry.range, "this entry has no `config`; add e.g. `config: {block_sizes: [256]}`");
+  if (!has_shapes) {
+    reader_.error(entry.range, "this entry has no `shapes`; add e.g. `shapes: {x: [1024, 512]}`");
+  }
+  if (!has_config) {
+    reader_.error(entry.range,
+                  "this entry has no `config`; add e.g. `config: {block_sizes: [256]}`");
+  }
   for (const auto& [name, range] : dtype_names) {
-    if (has_shapes && !entry.shapes.contains(name))
-      reader_.error(range, fmt::format("dtype given for `{}`, which has no entry in `shapes`", name));
+    if (has_shapes && !entry.shapes.contains(name)) {
+      reader_.error(range,
+                    fmt::format("dtype given for `{}`, which has no entry in `shapes`", name));
+    }
   }
   return entry;
 }
@@ -385,23 +436,27 @@ ShapeEntry ConfigLoader::read_shape_entry(const YAML::Node& node) {
 Prediction ConfigLoader::read_prediction(const YAML::Node& key, const YAML::Node& value) {
   Prediction prediction;
   if (!expect_map(key, value, "{time_us: 12.5}")) return prediction;
-  reader_.for_each_entry(value, [&](const std::string& name, const YAML::Node& name_node, const YAML::Node& number) {
-    if (name == "time_us" || name == "tflops") {
-      std::optional<double> parsed = YamlReader::as_number(number);
-      if (!parsed || *parsed < 0) {
-        reader_.error(reader_.value_range(name_node, number),
-                      fmt::format("`{}` must be a non-negative number, not {}", name, reader_.describe(number)));
-        return;
-      }
-      (name == "time_us" ? prediction.time_us : prediction.tflops) = *parsed;
-    } else if (name == "vmem_bytes" || name == "hbm_bytes") {
-      std::optional<int64_t> parsed =
-          reader_.read_int(number, fmt::format("`{}`", name), 0, kMaxInt, "a non-negative integer");
-      if (parsed) (name == "vmem_bytes" ? prediction.vmem_bytes : prediction.hbm_bytes) = *parsed;
-    } else if (!name.starts_with("x-")) {
-      reader_.unknown_key(name_node, name, "`predicted`", kPredictedKeys);
-    }
-  });
+  reader_.for_each_entry(
+      value, [&](const std::string& name, const YAML::Node& name_node, const YAML::Node& number) {
+        if (name == "time_us" || name == "tflops") {
+          std::optional<double> parsed = YamlReader::as_number(number);
+          if (!parsed || *parsed < 0) {
+            reader_.error(reader_.value_range(name_node, number),
+                          fmt::format("`{}` must be a non-negative number, not {}", name,
+                                      reader_.describe(number)));
+            return;
+          }
+          (name == "time_us" ? prediction.time_us : prediction.tflops) = *parsed;
+        } else if (name == "vmem_bytes" || name == "hbm_bytes") {
+          std::optional<int64_t> parsed = reader_.read_int(number, fmt::format("`{}`", name), 0,
+                                                           kMaxInt, "a non-negative integer");
+          if (parsed) {
+            (name == "vmem_bytes" ? prediction.vmem_bytes : prediction.hbm_bytes) = *parsed;
+          }
+        } else if (!name.starts_with("x-")) {
+          reader_.unknown_key(name_node, name, "`predicted`", kPredictedKeys);
+        }
+      });
   return prediction;
 }
 

@@ -15,11 +15,21 @@ std::string quote(std::string_view text) {
   std::string out = "\"";
   for (char c : text) {
     switch (c) {
-      case '"': out += "\\\""; break;
-      case '\\': out += "\\\\"; break;
-      case '\n': out += "\\n"; break;
-      case '\t': out += "\\t"; break;
-      case '\r': out += "\\r"; break;
+      case '"':
+        out += "\\\"";
+        break;
+      case '\\':
+        out += "\\\\";
+        break;
+      case '\n':
+        out += "\\n";
+        break;
+      case '\t':
+        out += "\\t";
+        break;
+      case '\r':
+        out += "\\r";
+        break;
       default:
         if (static_cast<unsigned char>(c) < 0x20 || c == 0x7f) {
           out += fmt::format("\\x{:02x}", static_cast<unsigned char>(c));
@@ -33,11 +43,16 @@ std::string quote(std::string_view text) {
 
 // Keys stay plain when every YAML reader would read them back as the same string.
 std::string key(std::string_view name) {
-  auto plain_char = [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '-'; };
+  auto plain_char = [](char c) {
+    return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '-';
+  };
   std::string lower(name);
-  std::transform(lower.begin(), lower.end(), lower.begin(), [](char c) { return static_cast<char>(std::tolower(c)); });
-  static constexpr std::string_view kSpecial[] = {"true", "false", "null", "yes", "no", "on", "off", "y", "n", "~"};
-  bool plain = !name.empty() && (std::isalpha(static_cast<unsigned char>(name[0])) || name[0] == '_') &&
+  std::transform(lower.begin(), lower.end(), lower.begin(),
+                 [](char c) { return static_cast<char>(std::tolower(c)); });
+  static constexpr std::string_view kSpecial[] = {"true", "false", "null", "yes", "no",
+                                                  "on",   "off",   "y",    "n",   "~"};
+  bool plain = !name.empty() &&
+               (std::isalpha(static_cast<unsigned char>(name[0])) || name[0] == '_') &&
                std::all_of(name.begin(), name.end(), plain_char) &&
                std::find(std::begin(kSpecial), std::end(kSpecial), lower) == std::end(kSpecial);
   return plain ? std::string(name) : quote(name);
@@ -65,25 +80,35 @@ std::string int_list(const std::vector<int64_t>& values) {
 // `{key: value, ...}` from entries already formatted.
 std::string flow_map(const std::vector<std::pair<std::string, std::string>>& entries) {
   std::string out = "{";
-  for (size_t i = 0; i < entries.size(); ++i)
+  for (size_t i = 0; i < entries.size(); ++i) {
     out += fmt::format("{}{}: {}", i ? ", " : "", key(entries[i].first), entries[i].second);
+  }
   return out + "}";
 }
 
 std::string config_map(const KernelConfig& config) {
   std::vector<std::pair<std::string, std::string>> entries;
-  if (!config.block_sizes.empty()) entries.emplace_back("block_sizes", int_list(config.block_sizes));
-  if (!config.pallas_loop_type.empty())
+  if (!config.block_sizes.empty()) {
+    entries.emplace_back("block_sizes", int_list(config.block_sizes));
+  }
+  if (!config.pallas_loop_type.empty()) {
     entries.emplace_back("pallas_loop_type", flow_list(config.pallas_loop_type, quote));
-  if (!config.pallas_load_buffer_count.empty())
+  }
+  if (!config.pallas_load_buffer_count.empty()) {
     entries.emplace_back("pallas_load_buffer_count", int_list(config.pallas_load_buffer_count));
-  if (!config.loop_orders.empty())
+  }
+  if (!config.loop_orders.empty()) {
     entries.emplace_back("loop_orders", flow_list(config.loop_orders, int_list));
-  if (config.vmem_limit_bytes) entries.emplace_back("vmem_limit_bytes", fmt::format("{}", *config.vmem_limit_bytes));
-  if (config.pallas_pre_broadcast)
+  }
+  if (config.vmem_limit_bytes) {
+    entries.emplace_back("vmem_limit_bytes", fmt::format("{}", *config.vmem_limit_bytes));
+  }
+  if (config.pallas_pre_broadcast) {
     entries.emplace_back("pallas_pre_broadcast", *config.pallas_pre_broadcast ? "true" : "false");
-  for (const auto& [name, value] : config.tunables)
+  }
+  for (const auto& [name, value] : config.tunables) {
     entries.emplace_back(name, value.is_string ? quote(value.text) : value.text);
+  }
   return flow_map(entries);
 }
 
@@ -97,13 +122,16 @@ std::string write_config_yaml(const ConfigFile& config, std::string_view header_
     size_t newline = header_comment.find('\n');
     std::string_view line = header_comment.substr(0, newline);
     out += line.empty() ? "#\n" : fmt::format("# {}\n", line);
-    header_comment.remove_prefix(newline == std::string_view::npos ? header_comment.size() : newline + 1);
+    header_comment.remove_prefix(newline == std::string_view::npos ? header_comment.size()
+                                                                   : newline + 1);
   }
   out += fmt::format("schema_version: {}\n", config.schema_version);
   out += fmt::format("kernel: {}\n", quote(config.kernel));
   if (config.source_sha256) out += fmt::format("source_sha256: {}\n", quote(*config.source_sha256));
   if (config.target) out += fmt::format("target: {}\n", quote(*config.target));
-  if (!is_empty(config.default_config)) out += fmt::format("default: {}\n", config_map(config.default_config));
+  if (!is_empty(config.default_config)) {
+    out += fmt::format("default: {}\n", config_map(config.default_config));
+  }
   if (config.configs.empty()) return out;
   out += "configs:\n";
   for (const ShapeEntry& entry : config.configs) {

@@ -51,7 +51,8 @@ const std::string& node_tag(const YAML::Node& node) { return node.Tag(); }
 
 uint32_t YamlReader::offset_of(const YAML::Mark& mark) const {
   if (mark.line < 0 || mark.column < 0) return 0;
-  return file_.offset_of({static_cast<uint32_t>(mark.line) + 1, static_cast<uint32_t>(mark.column) + 1});
+  return file_.offset_of(
+      {static_cast<uint32_t>(mark.line) + 1, static_cast<uint32_t>(mark.column) + 1});
 }
 
 uint32_t YamlReader::token_end(uint32_t begin, const YAML::Node& node) const {
@@ -106,16 +107,21 @@ SourceRange YamlReader::value_range(const YAML::Node& key, const YAML::Node& val
   return value.IsNull() && node_tag(value).empty() ? range_of(key) : range_of(value);
 }
 
-bool YamlReader::is_plain(const YAML::Node& node) { return node.IsScalar() && node_tag(node) == "?"; }
+bool YamlReader::is_plain(const YAML::Node& node) {
+  return node.IsScalar() && node_tag(node) == "?";
+}
 
 std::string YamlReader::describe(const YAML::Node& node) const {
   switch (node.Type()) {
     case YAML::NodeType::Scalar:
       return is_plain(node) ? fmt::format("`{}`", node.Scalar())
                             : fmt::format("the string `\"{}\"`", node.Scalar());
-    case YAML::NodeType::Sequence: return "a list";
-    case YAML::NodeType::Map: return "a mapping";
-    default: return "nothing";
+    case YAML::NodeType::Sequence:
+      return "a list";
+    case YAML::NodeType::Map:
+      return "a mapping";
+    default:
+      return "nothing";
   }
 }
 
@@ -128,8 +134,11 @@ std::optional<int64_t> YamlReader::as_int(const YAML::Node& node) {
     text.remove_prefix(1);
   }
   int base = 10;
-  if (text.starts_with("0x")) base = 16, text.remove_prefix(2);
-  else if (text.starts_with("0o")) base = 8, text.remove_prefix(2);
+  if (text.starts_with("0x")) {
+    base = 16, text.remove_prefix(2);
+  } else if (text.starts_with("0o")) {
+    base = 8, text.remove_prefix(2);
+  }
   uint64_t magnitude = 0;
   auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), magnitude, base);
   if (text.empty() || ec != std::errc() || end != text.data() + text.size()) return std::nullopt;
@@ -146,8 +155,9 @@ std::optional<double> YamlReader::as_number(const YAML::Node& node) {
   if (text.find_first_of("0123456789") == std::string_view::npos) return std::nullopt;
   double value = 0;
   auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
-  if (ec != std::errc() || end != text.data() + text.size() || !std::isfinite(value))
+  if (ec != std::errc() || end != text.data() + text.size() || !std::isfinite(value)) {
     return std::nullopt;
+  }
   return value;
 }
 
@@ -209,7 +219,9 @@ void YamlReader::unknown_key(const YAML::Node& key_node, const std::string& key,
     message += fmt::format("; did you mean `{}`?", best);
   } else {
     std::string list;
-    for (std::string_view name : known) list += fmt::format("{}`{}`", list.empty() ? "" : ", ", name);
+    for (std::string_view name : known) {
+      list += fmt::format("{}`{}`", list.empty() ? "" : ", ", name);
+    }
     message += fmt::format("; expected one of {} (keys of your own need the `x-` prefix)", list);
   }
   error(range_of(key_node), std::move(message));

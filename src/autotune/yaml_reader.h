@@ -54,9 +54,9 @@ class YamlReader {
 
   // Calls visit(key, key_node, value_node) for each entry of a mapping in file order; reports
   // non-scalar keys and duplicate keys (with a note at the first) and skips them.
-  void for_each_entry(const YAML::Node& map,
-                      const std::function<void(const std::string&, const YAML::Node&,
-                                               const YAML::Node&)>& visit);
+  void for_each_entry(
+      const YAML::Node& map,
+      const std::function<void(const std::string&, const YAML::Node&, const YAML::Node&)>& visit);
 
   // "unknown key `blok_sizes` in <where>; did you mean `block_sizes`?", or without a close
   // match "...; expected one of `a`, `b` (keys of your own need the `x-` prefix)".

@@ -26,9 +26,11 @@ class TextRenderer {
     bool error = d.severity == Severity::kError;
     std::string suffix;
     if (d.promoted_from_warning) {
-      suffix = fmt::format(" [{}]", paint(kRed, fmt::format("-Werror={}", diagnostic_kind_name(d.kind))));
+      suffix = fmt::format(" [{}]",
+                           paint(kRed, fmt::format("-Werror={}", diagnostic_kind_name(d.kind))));
     } else if (d.severity == Severity::kWarning) {
-      suffix = fmt::format(" [{}]", paint(kMagenta, fmt::format("-W{}", diagnostic_kind_name(d.kind))));
+      suffix =
+          fmt::format(" [{}]", paint(kMagenta, fmt::format("-W{}", diagnostic_kind_name(d.kind))));
     }
     header(d.range, error ? "error" : "warning", error ? kRed : kMagenta, d.message, suffix);
     snippet(d.range);
@@ -102,8 +104,9 @@ class TextRenderer {
     std::string number = fmt::format("{}", start.line);
     size_t gutter = std::max<size_t>(5, number.size());
     std::string source_line = fmt::format("{:>{}} | {}", number, gutter, shown);
-    while (!source_line.empty() && (source_line.back() == ' ' || source_line.back() == '\r'))
+    while (!source_line.empty() && (source_line.back() == ' ' || source_line.back() == '\r')) {
       source_line.pop_back();
+    }
     out_ += source_line;
     out_ += '\n';
     out_ += fmt::format("{:>{}} | {}{}\n", "", gutter, pad, paint(kGreen, marks));
@@ -128,9 +131,12 @@ std::string json_position(const SourceRange& range) {
 
 std::string_view severity_name(Severity severity) {
   switch (severity) {
-    case Severity::kError: return "error";
-    case Severity::kWarning: return "warning";
-    case Severity::kNote: return "note";
+    case Severity::kError:
+      return "error";
+    case Severity::kWarning:
+      return "warning";
+    case Severity::kNote:
+      return "note";
   }
   return "error";
 }
@@ -141,8 +147,10 @@ std::string DiagnosticEngine::render_text() const {
   TextRenderer renderer(options_.color);
   size_t next_remark = 0;
   auto flush_remarks = [&](size_t position) {
-    for (; next_remark < remarks_.size() && remarks_[next_remark].position <= position; ++next_remark)
+    for (; next_remark < remarks_.size() && remarks_[next_remark].position <= position;
+         ++next_remark) {
       renderer.remark(remarks_[next_remark].range, remarks_[next_remark].message);
+    }
   };
   for (size_t i = 0; i < diagnostics_.size(); ++i) {
     flush_remarks(i);
@@ -165,8 +173,8 @@ std::string DiagnosticEngine::render_json() const {
     std::string notes;
     for (const DiagnosticNote& note : d.notes) {
       if (!notes.empty()) notes += ", ";
-      notes += fmt::format(R"({{"severity": "note", {}, "message": {}}})", json_position(note.range),
-                           json_quote(note.message));
+      notes += fmt::format(R"({{"severity": "note", {}, "message": {}}})",
+                           json_position(note.range), json_quote(note.message));
     }
     out += fmt::format(R"(  {{"kind": {}, "severity": "{}", {}, "message": {}, "notes": [{}]}}{})",
                        json_quote(diagnostic_kind_name(d.kind)), severity_name(d.severity),

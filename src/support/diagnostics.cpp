@@ -29,14 +29,13 @@ Diagnostic& DiagnosticEngine::error(DiagnosticKind kind, SourceRange range, std:
   return diagnostics_.back();
 }
 
-Diagnostic& DiagnosticEngine::warning(DiagnosticKind kind, SourceRange range,
-                                      std::string message) {
+Diagnostic& DiagnosticEngine::warning(DiagnosticKind kind, SourceRange range, std::string message) {
   if (!warning_enabled(kind)) {
     discarded_ = {kind, Severity::kWarning, range, std::move(message), {}};
     return discarded_;
   }
-  Diagnostic& d =
-      diagnostics_.emplace_back(Diagnostic{kind, Severity::kWarning, range, std::move(message), {}});
+  Diagnostic& d = diagnostics_.emplace_back(
+      Diagnostic{kind, Severity::kWarning, range, std::move(message), {}});
   if (options_.warnings_as_errors) {
     d.severity = Severity::kError;
     d.promoted_from_warning = true;
@@ -52,13 +51,15 @@ void DiagnosticEngine::remark(SourceRange range, std::string message) {
 bool DiagnosticEngine::has_errors() const { return error_count() > 0; }
 
 int DiagnosticEngine::error_count() const {
-  return static_cast<int>(std::count_if(diagnostics_.begin(), diagnostics_.end(),
-                                        [](const Diagnostic& d) { return d.severity == Severity::kError; }));
+  return static_cast<int>(
+      std::count_if(diagnostics_.begin(), diagnostics_.end(),
+                    [](const Diagnostic& d) { return d.severity == Severity::kError; }));
 }
 
 int DiagnosticEngine::warning_count() const {
-  return static_cast<int>(std::count_if(diagnostics_.begin(), diagnostics_.end(),
-                                        [](const Diagnostic& d) { return d.severity == Severity::kWarning; }));
+  return static_cast<int>(
+      std::count_if(diagnostics_.begin(), diagnostics_.end(),
+                    [](const Diagnostic& d) { return d.severity == Severity::kWarning; }));
 }
 
 bool DiagnosticEngine::set_warning_enabled(std::string_view flag, bool enabled) {

@@ -54,7 +54,9 @@ mode_t current_umask() {
 Expected<std::string> read_file(const std::string& path) {
   std::string content;
   if (path == "-") {
-    if (!read_all(STDIN_FILENO, content)) return Error{"cannot read standard input: " + errno_text()};
+    if (!read_all(STDIN_FILENO, content)) {
+      return Error{"cannot read standard input: " + errno_text()};
+    }
     return content;
   }
   int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
@@ -73,21 +75,25 @@ Expected<std::string> read_file(const std::string& path) {
 
 Status write_file_atomically(const std::string& path, std::string_view content) {
   if (path == "-") {
-    if (!write_all(STDOUT_FILENO, content))
+    if (!write_all(STDOUT_FILENO, content)) {
       return Error{"cannot write to standard output: " + errno_text()};
+    }
     return {};
   }
   namespace fs = std::filesystem;
   fs::path target(path);
   fs::path directory = target.parent_path();
   std::string name = target.filename().string();
-  if (name.empty() || name == "." || name == "..")
+  if (name.empty() || name == "." || name == "..") {
     return Error{fmt::format("cannot write `{}`: not a file name", path)};
+  }
   // Same directory, so rename() stays within one file system and is atomic. Hidden so that a
   // crash leaves no file matching the user's globs.
   std::string temp = (directory / ("." + name + ".tmp.XXXXXX")).string();
   int fd = ::mkstemp(temp.data());
-  if (fd < 0) return Error{fmt::format("cannot create a temporary file for `{}`: {}", path, errno_text())};
+  if (fd < 0) {
+    return Error{fmt::format("cannot create a temporary file for `{}`: {}", path, errno_text())};
+  }
 
   auto fail = [&](std::string_view what) -> Status {
     std::string message = fmt::format("cannot {} `{}`: {}", what, path, errno_text());
@@ -96,8 +102,8 @@ Status write_file_atomically(const std::string& path, std::string_view content) 
     return Error{std::move(message)};
   };
   struct stat existing {};
-  mode_t mode = ::stat(path.c_str(), &existing) == 0 ? (existing.st_mode & 07777)
-                                                     : (0666 & ~current_umask());
+  mode_t mode =
+      ::stat(path.c_str(), &existing) == 0 ? (existing.st_mode & 07777) : (0666 & ~current_umask());
   if (::fchmod(fd, mode) != 0) return fail("set the permissions of");
   if (!write_all(fd, content)) return fail("write");
   if (::fsync(fd) != 0) return fail("flush");
@@ -106,7 +112,8 @@ Status write_file_atomically(const std::string& path, std::string_view content) 
   if (closed != 0) return fail("write");
   if (::rename(temp.c_str(), path.c_str()) != 0) return fail("replace");
   // Make the rename itself durable; a failure here does not undo the write, so ignore it.
-  int dir_fd = ::open(directory.empty() ? "." : directory.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  int dir_fd =
+      ::open(directory.empty() ? "." : directory.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
   if (dir_fd >= 0) {
     ::fsync(dir_fd);
     ::close(dir_fd);

@@ -16,8 +16,7 @@ std::string_view short_path(std::string_view file) {
 }
 }  // namespace
 
-void internal_error(std::string_view message, const char* condition, const char* file,
-                    int line) {
+void internal_error(std::string_view message, const char* condition, const char* file, int line) {
   std::fflush(stdout);
   if (condition != nullptr) {
     fmt::print(stderr, "helionc: internal error: {} [check `{}` failed] ({}:{})\n", message,

@@ -18,17 +18,17 @@ inline constexpr int kInternalErrorExitStatus = 3;
 
 // Prints the message above and exits with kInternalErrorExitStatus. `condition` may be null
 // (for HELIONC_UNREACHABLE).
-[[noreturn]] void internal_error(std::string_view message, const char* condition,
-                                 const char* file, int line);
+[[noreturn]] void internal_error(std::string_view message, const char* condition, const char* file,
+                                 int line);
 
 }  // namespace helionc
 
 // `msg` is anything convertible to std::string_view (a literal, a std::string, fmt::format).
 // It is evaluated only when the check fails.
-#define HELIONC_CHECK(cond, msg)                                          \
-  do {                                                                    \
-    if (!(cond)) [[unlikely]]                                             \
-      ::helionc::internal_error((msg), #cond, __FILE__, __LINE__);        \
+#define HELIONC_CHECK(cond, msg)                                   \
+  do {                                                             \
+    if (!(cond)) [[unlikely]]                                      \
+      ::helionc::internal_error((msg), #cond, __FILE__, __LINE__); \
   } while (false)
 
 #define HELIONC_UNREACHABLE(msg) ::helionc::internal_error((msg), nullptr, __FILE__, __LINE__)

@@ -31,6 +31,28 @@ size_t utf8_sequence_length(std::string_view text, size_t i) {
   if (code < kMinimum[length] || code > 0x10FFFF || (code >= 0xD800 && code <= 0xDFFF)) return 0;
   return length;
 }
+// The two-character escape JSON has for `c`, if any.
+std::string_view short_escape(char c) {
+  switch (c) {
+    case '"':
+      return "\\\"";
+    case '\\':
+      return "\\\\";
+    case '\n':
+      return "\\n";
+    case '\r':
+      return "\\r";
+    case '\t':
+      return "\\t";
+    case '\b':
+      return "\\b";
+    case '\f':
+      return "\\f";
+    default:
+      return {};
+  }
+}
+
 }  // namespace
 
 std::string json_quote(std::string_view text) {
@@ -39,23 +61,13 @@ std::string json_quote(std::string_view text) {
   out += '"';
   for (size_t i = 0; i < text.size();) {
     char c = text[i];
-    switch (c) {
-      case '"': out += "\\\""; ++i; continue;
-      case '\\': out += "\\\\"; ++i; continue;
-      case '\n': out += "\\n"; ++i; continue;
-      case '\r': out += "\\r"; ++i; continue;
-      case '\t': out += "\\t"; ++i; continue;
-      case '\b': out += "\\b"; ++i; continue;
-      case '\f': out += "\\f"; ++i; continue;
-      default: break;
-    }
-    if (static_cast<unsigned char>(c) < 0x20) {
+    if (std::string_view escape = short_escape(c); !escape.empty()) {
+      out += escape;
+      ++i;
+    } else if (static_cast<unsigned char>(c) < 0x20) {
       out += fmt::format("\\u{:04x}", static_cast<unsigned>(c));
       ++i;
-      continue;
-    }
-    size_t length = utf8_sequence_length(text, i);
-    if (length == 0) {
+    } else if (size_t length = utf8_sequence_length(text, i); length == 0) {
       out += "\\ufffd";
       ++i;
     } else {

@@ -24,7 +24,7 @@ Sha256::Sha256()
 
 void Sha256::compress(const uint8_t* block) {
   uint32_t w[64];
-  for (int i = 0; i < 16; ++i) {
+  for (size_t i = 0; i < 16; ++i) {
     w[i] = uint32_t{block[4 * i]} << 24 | uint32_t{block[4 * i + 1]} << 16 |
            uint32_t{block[4 * i + 2]} << 8 | uint32_t{block[4 * i + 3]};
   }
@@ -37,8 +37,8 @@ void Sha256::compress(const uint8_t* block) {
   for (int i = 0; i < 64; ++i) {
     uint32_t t1 = h + (std::rotr(e, 6) ^ std::rotr(e, 11) ^ std::rotr(e, 25)) +
                   ((e & f) ^ (~e & g)) + kRound[i] + w[i];
-    uint32_t t2 = (std::rotr(a, 2) ^ std::rotr(a, 13) ^ std::rotr(a, 22)) +
-                  ((a & b) ^ (a & c) ^ (b & c));
+    uint32_t t2 =
+        (std::rotr(a, 2) ^ std::rotr(a, 13) ^ std::rotr(a, 22)) + ((a & b) ^ (a & c) ^ (b & c));
     h = g, g = f, f = e, e = d + t1, d = c, c = b, b = a, a = t1 + t2;
   }
   uint32_t added[8] = {a, b, c, d, e, f, g, h};

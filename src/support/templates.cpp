@@ -115,8 +115,9 @@ class Expander {
       }
       Placeholder p = scan_placeholder(line, i);
       if (p.form == Placeholder::kInvalid) {
-        error_ = error_at(i, "stray `$` in template; write `$$` for a literal dollar sign, "
-                             "`$name` or `${name}` for a placeholder");
+        error_ = error_at(i,
+                          "stray `$` in template; write `$$` for a literal dollar sign, "
+                          "`$name` or `${name}` for a placeholder");
         return false;
       }
       if (p.form == Placeholder::kDollar) {
@@ -157,20 +158,25 @@ Expected<std::string> expand_template(std::string_view text, const TemplateValue
 TemplateSet TemplateSet::embedded() {
   TemplateSet set;
   set.origin_ = "built-in templates";
-  for (const EmbeddedFile& file : detail::embedded_template_files())
+  for (const EmbeddedFile& file : detail::embedded_template_files()) {
     set.files_.emplace(std::string(file.name), std::string(file.content));
+  }
   return set;
 }
 
 Expected<TemplateSet> TemplateSet::from_directory(const std::string& directory) {
   namespace fs = std::filesystem;
   std::error_code ec;
-  if (!fs::is_directory(directory, ec))
-    return Error{fmt::format("template directory `{}` does not exist or is not a directory", directory)};
+  if (!fs::is_directory(directory, ec)) {
+    return Error{
+        fmt::format("template directory `{}` does not exist or is not a directory", directory)};
+  }
   TemplateSet set;
   set.origin_ = fmt::format("template directory `{}`", directory);
   fs::directory_iterator it(directory, ec);
-  if (ec) return Error{fmt::format("cannot list template directory `{}`: {}", directory, ec.message())};
+  if (ec) {
+    return Error{fmt::format("cannot list template directory `{}`: {}", directory, ec.message())};
+  }
   for (; it != fs::directory_iterator(); it.increment(ec)) {
     const fs::path& path = it->path();
     if (path.extension() != ".tmpl" || !it->is_regular_file(ec)) continue;
@@ -178,17 +184,22 @@ Expected<TemplateSet> TemplateSet::from_directory(const std::string& directory) 
     if (!content) return Error{content.error()};
     set.files_.emplace(path.filename().string(), std::move(*content));
   }
-  if (ec) return Error{fmt::format("cannot list template directory `{}`: {}", directory, ec.message())};
+  if (ec) {
+    return Error{fmt::format("cannot list template directory `{}`: {}", directory, ec.message())};
+  }
   return set;
 }
 
 Expected<std::string_view> TemplateSet::get(std::string_view name) const {
   auto it = files_.find(name);
-  if (it == files_.end()) return Error{fmt::format("template `{}` not found in the {}", name, origin_)};
+  if (it == files_.end()) {
+    return Error{fmt::format("template `{}` not found in the {}", name, origin_)};
+  }
   return std::string_view(it->second);
 }
 
-Expected<std::string> TemplateSet::expand(std::string_view name, const TemplateValues& values) const {
+Expected<std::string> TemplateSet::expand(std::string_view name,
+                                          const TemplateValues& values) const {
   Expected<std::string_view> text = get(name);
   if (!text) return Error{text.error()};
   return expand_template(*text, values, name);

@@ -13,7 +13,8 @@ namespace {
 
 std::optional<ConfigFile> parse(std::string_view text, DiagnosticEngine& diags,
                                 const ConfigParseOptions& options = {}) {
-  return parse_config_text(std::make_shared<SourceFile>("c.yaml", std::string(text)), diags, options);
+  return parse_config_text(std::make_shared<SourceFile>("c.yaml", std::string(text)), diags,
+                           options);
 }
 
 // "line:col: message" for each diagnostic, for compact checks of positions.
@@ -66,7 +67,8 @@ TEST_CASE("a complete config file loads with its values and positions", "[config
   CHECK(diags.diagnostics().empty());
   CHECK(config->schema_version == 1);
   CHECK(config->kernel == "attention");
-  CHECK(config->source_sha256 == "3f0c000000000000000000000000000000000000000000000000000000000001");
+  CHECK(config->source_sha256 ==
+        "3f0c000000000000000000000000000000000000000000000000000000000001");
   CHECK(config->target == "tpu-v7x");
   CHECK(config->default_config.block_sizes == std::vector<int64_t>{1, 128, 128});
   CHECK(config->default_config.pallas_loop_type == std::vector<std::string>{"emit_pipeline"});
@@ -135,10 +137,12 @@ TEST_CASE("YAML syntax errors come from yaml-cpp with their position", "[config]
 }
 
 TEST_CASE("schema_version and kernel are required", "[config]") {
-  CHECK(errors_of("") == Lines{"1:1: empty config file; expected `schema_version: 1` and `kernel: NAME`"});
+  CHECK(errors_of("") ==
+        Lines{"1:1: empty config file; expected `schema_version: 1` and `kernel: NAME`"});
   CHECK(errors_of("# only a comment\n") ==
         Lines{"1:1: empty config file; expected `schema_version: 1` and `kernel: NAME`"});
-  CHECK(errors_of("kernel: add\n") == Lines{"1:1: missing `schema_version`; add `schema_version: 1`"});
+  CHECK(errors_of("kernel: add\n") ==
+        Lines{"1:1: missing `schema_version`; add `schema_version: 1`"});
   CHECK(errors_of("kernel: add\nschema_version: 2\n") ==
         Lines{"2:17: unsupported `schema_version` 2; this helionc reads version 1"});
   CHECK(errors_of("schema_version: \"1\"\n") ==
@@ -148,7 +152,8 @@ TEST_CASE("schema_version and kernel are required", "[config]") {
   CHECK(errors_of("schema_version: 1\nkernel: my-kernel\n") ==
         Lines{"2:9: `kernel` must be the name of a kernel function, not `my-kernel`"});
   CHECK(errors_of("- schema_version: 1\n") ==
-        Lines{"1:1: a config file must be a mapping with `schema_version: 1` and `kernel: NAME`, not a list"});
+        Lines{"1:1: a config file must be a mapping with `schema_version: 1` and `kernel: NAME`, "
+              "not a list"});
   CHECK(errors_of("schema_version: 1\nkernel: a\n---\nkernel: b\n") ==
         Lines{"4:1: a config file holds one YAML document; this is a second one"});
 }
@@ -175,38 +180,44 @@ TEST_CASE("unknown keys are errors unless prefixed x-", "[config]") {
         Lines{"3:11: unknown key `blok_sizes` in a config; did you mean `block_sizes`?"});
   CHECK(errors_of("schema_version: 1\nkernel: k\nconfgs: []\n") ==
         Lines{"3:1: unknown key `confgs` in a config file; did you mean `configs`?"});
-  CHECK(errors_of("schema_version: 1\nkernel: k\nnum_warps: 4\n") ==
-        Lines{"3:1: unknown key `num_warps` in a config file; expected one of `schema_version`, "
-              "`kernel`, `source_sha256`, `target`, `default`, `configs` (keys of your own need the "
-              "`x-` prefix)"});
+  CHECK(
+      errors_of("schema_version: 1\nkernel: k\nnum_warps: 4\n") ==
+      Lines{"3:1: unknown key `num_warps` in a config file; expected one of `schema_version`, "
+            "`kernel`, `source_sha256`, `target`, `default`, `configs` (keys of your own need the "
+            "`x-` prefix)"});
   CHECK(errors_of("schema_version: 1\nkernel: k\nconfigs:\n  - {shapes: {x: [4]}, config: {}, "
                   "predicted: {time: 1}}\n") ==
         Lines{"4:48: unknown key `time` in `predicted`; did you mean `time_us`?"});
   // x- keys everywhere are accepted.
   DiagnosticEngine diags;
-  CHECK(parse("schema_version: 1\nkernel: k\nx-a: 1\nconfigs:\n  - {shapes: {x: [4]}, config: {x-b: 2}, "
-              "x-c: 3, predicted: {x-d: 4}}\n",
-              diags));
+  CHECK(parse(
+      "schema_version: 1\nkernel: k\nx-a: 1\nconfigs:\n  - {shapes: {x: [4]}, config: {x-b: 2}, "
+      "x-c: 3, predicted: {x-d: 4}}\n",
+      diags));
   CHECK(diags.diagnostics().empty());
 }
 
 TEST_CASE("register_tunable names are accepted when the caller names them", "[config]") {
-  std::string text = "schema_version: 1\nkernel: k\ndefault: {chunk: 64, mode: fast, flag: \"true\"}\n";
+  std::string text =
+      "schema_version: 1\nkernel: k\ndefault: {chunk: 64, mode: fast, flag: \"true\"}\n";
   CHECK(errors_of(text).size() == 3);
   DiagnosticEngine diags;
-  std::optional<ConfigFile> config = parse(text, diags, {.tunable_names = {"chunk", "mode", "flag"}});
+  std::optional<ConfigFile> config =
+      parse(text, diags, {.tunable_names = {"chunk", "mode", "flag"}});
   REQUIRE(config.has_value());
   CHECK(config->default_config.tunables.at("chunk") == ScalarValue{"64", false});
   CHECK(config->default_config.tunables.at("mode") == ScalarValue{"fast", true});
   CHECK(config->default_config.tunables.at("flag") == ScalarValue{"true", true});
-  CHECK(errors_of("schema_version: 1\nkernel: k\ndefault: {chunk: [1]}\n", {.tunable_names = {"chunk"}}) ==
+  CHECK(errors_of("schema_version: 1\nkernel: k\ndefault: {chunk: [1]}\n",
+                  {.tunable_names = {"chunk"}}) ==
         Lines{"3:18: tunable `chunk` must be a single value, not a list"});
 }
 
 TEST_CASE("loop types, buffer counts, loop orders and flags are checked", "[config]") {
   const std::string prefix = "schema_version: 1\nkernel: k\ndefault:\n";
   CHECK(errors_of(prefix + "  pallas_loop_type: [unroll, unrol, \"grid\"]\n") ==
-        Lines{"4:30: unknown loop type `unrol`; expected `unroll`, `emit_pipeline`, `fori_loop` or `grid`"});
+        Lines{"4:30: unknown loop type `unrol`; expected `unroll`, `emit_pipeline`, `fori_loop` or "
+              "`grid`"});
   CHECK(errors_of(prefix + "  pallas_load_buffer_count: [1, 0, 4]\n") ==
         Lines{"4:33: a buffer count must be 1, 2 or 3, not `0`",
               "4:36: a buffer count must be 1, 2 or 3, not `4`"});
@@ -223,22 +234,27 @@ TEST_CASE("loop types, buffer counts, loop orders and flags are checked", "[conf
 
 TEST_CASE("dtypes are TPU dtypes; 64-bit types are refused", "[config]") {
   auto entry = [](std::string_view dtype) {
-    return fmt::format("schema_version: 1\nkernel: k\nconfigs:\n  - shapes: {{x: [4]}}\n    dtypes: {{x: {}}}\n"
-                       "    config: {{}}\n",
-                       dtype);
+    return fmt::format(
+        "schema_version: 1\nkernel: k\nconfigs:\n  - shapes: {{x: [4]}}\n    dtypes: {{x: {}}}\n"
+        "    config: {{}}\n",
+        dtype);
   };
   DiagnosticEngine diags;
-  for (std::string_view ok : {"float32", "bfloat16", "float16", "int32", "int16", "int8", "uint8", "bool"})
+  for (std::string_view ok :
+       {"float32", "bfloat16", "float16", "int32", "int16", "int8", "uint8", "bool"})
     CHECK(parse(entry(ok), diags));
   CHECK(diags.diagnostics().empty());
-  CHECK(errors_of(entry("float64")) ==
-        Lines{"5:17: 64-bit dtype `float64` is not supported: TPUs have no 64-bit types; use `float32`"});
+  CHECK(errors_of(entry("float64")) == Lines{"5:17: 64-bit dtype `float64` is not supported: TPUs "
+                                             "have no 64-bit types; use `float32`"});
   CHECK(errors_of(entry("torch.int64")) ==
-        Lines{"5:17: 64-bit dtype `torch.int64` is not supported: TPUs have no 64-bit types; use `int32`"});
-  CHECK(errors_of(entry("torch.bfloat16")) == Lines{"5:17: write dtype `torch.bfloat16` as `bfloat16`"});
-  CHECK(errors_of(entry("fp8")) ==
-        Lines{"5:17: unknown dtype `fp8`; expected one of float32, bfloat16, float16, int32, int16, "
-              "int8, uint8, bool"});
+        Lines{"5:17: 64-bit dtype `torch.int64` is not supported: TPUs have no 64-bit types; use "
+              "`int32`"});
+  CHECK(errors_of(entry("torch.bfloat16")) ==
+        Lines{"5:17: write dtype `torch.bfloat16` as `bfloat16`"});
+  CHECK(
+      errors_of(entry("fp8")) ==
+      Lines{"5:17: unknown dtype `fp8`; expected one of float32, bfloat16, float16, int32, int16, "
+            "int8, uint8, bool"});
 }
 
 TEST_CASE("shape entries need shapes and config, once each", "[config]") {
@@ -289,15 +305,20 @@ TEST_CASE("predicted values are checked", "[config]") {
 
 TEST_CASE("source_sha256 must be a SHA-256", "[config]") {
   CHECK(errors_of("schema_version: 1\nkernel: k\nsource_sha256: abc\n") ==
-        Lines{"3:16: `source_sha256` must be 64 hexadecimal digits (the SHA-256 of the kernel source)"});
+        Lines{"3:16: `source_sha256` must be 64 hexadecimal digits (the SHA-256 of the kernel "
+              "source)"});
 }
 
 TEST_CASE("columns count bytes after UTF-8 text", "[config]") {
-  CHECK(errors_of("schema_version: 1\nkernel: k\nx-caf\xc3\xa9: {}\ndefault: {\"\xc3\xa9\": 1, block_sizes: [0]}\n") ==
-        Lines{"4:11: unknown key `\xc3\xa9` in a config; expected one of `block_sizes`, `loop_orders`, "
-              "`pallas_loop_type`, `pallas_load_buffer_count`, `pallas_pre_broadcast`, `vmem_limit_bytes` "
-              "(keys of your own need the `x-` prefix)",
-              "4:34: a block size must be a positive integer, not `0`"});
+  CHECK(
+      errors_of("schema_version: 1\nkernel: k\nx-caf\xc3\xa9: {}\ndefault: {\"\xc3\xa9\": 1, "
+                "block_sizes: [0]}\n") ==
+      Lines{
+          "4:11: unknown key `\xc3\xa9` in a config; expected one of `block_sizes`, `loop_orders`, "
+          "`pallas_loop_type`, `pallas_load_buffer_count`, `pallas_pre_broadcast`, "
+          "`vmem_limit_bytes` "
+          "(keys of your own need the `x-` prefix)",
+          "4:34: a block size must be a positive integer, not `0`"});
 }
 
 TEST_CASE("load_config_file reads files and reports unreadable ones", "[config]") {
@@ -307,28 +328,33 @@ TEST_CASE("load_config_file reads files and reports unreadable ones", "[config]"
   DiagnosticEngine diags;
   CHECK_FALSE(load_config_file(path.string(), diags));
   // The SourceFile died with the failed load, but the engine kept it alive for rendering.
-  CHECK(diags.render().starts_with(fmt::format("{}:3:25: error: a block size must be a positive integer", path.string())));
+  CHECK(diags.render().starts_with(
+      fmt::format("{}:3:25: error: a block size must be a positive integer", path.string())));
   fs::remove(path);
 
   DiagnosticEngine missing;
   CHECK_FALSE(load_config_file(path.string(), missing));
   CHECK(missing.render() ==
-        fmt::format("helionc: error: config file: cannot open `{}`: No such file or directory\n", path.string()));
+        fmt::format("helionc: error: config file: cannot open `{}`: No such file or directory\n",
+                    path.string()));
   CHECK(missing.diagnostics()[0].kind == DiagnosticKind::kInputFile);
 }
 
 TEST_CASE("provenance mismatches are warnings", "[config]") {
   DiagnosticEngine diags;
   std::string sha(64, 'a');
-  std::optional<ConfigFile> config =
-      parse(fmt::format("schema_version: 1\nkernel: k\nsource_sha256: \"{}\"\ntarget: tpu-v5e\n", sha), diags);
+  std::optional<ConfigFile> config = parse(
+      fmt::format("schema_version: 1\nkernel: k\nsource_sha256: \"{}\"\ntarget: tpu-v5e\n", sha),
+      diags);
   REQUIRE(config.has_value());
   check_config_provenance(*config, sha, "tpu-v5e", diags);
   CHECK(diags.diagnostics().empty());
   check_config_provenance(*config, std::string(64, 'b'), "tpu-v7x", diags);
   CHECK_FALSE(diags.has_errors());
   REQUIRE(diags.warning_count() == 2);
-  CHECK(diags.diagnostics()[1].message == "config `k` was tuned for `tpu-v5e`, not `tpu-v7x`; it is used anyway");
-  CHECK(diags.render().starts_with("c.yaml:3:16: warning: config `k` was tuned for another version of the kernel "
-                                   "source; it is used anyway, re-run `--autotune` to refresh it [-Wconfig-mismatch]\n"));
+  CHECK(diags.diagnostics()[1].message ==
+        "config `k` was tuned for `tpu-v5e`, not `tpu-v7x`; it is used anyway");
+  CHECK(diags.render().starts_with(
+      "c.yaml:3:16: warning: config `k` was tuned for another version of the kernel "
+      "source; it is used anyway, re-run `--autotune` to refresh it [-Wconfig-mismatch]\n"));
 }

@@ -45,15 +45,16 @@ TEST_CASE("colour follows GCC's escape sequences", "[diagnostics]") {
   diags.error(DiagnosticKind::kUndefinedName, find(file, "y"), "undefined name `y`")
       .note({}, "a note");
   diags.warning(DiagnosticKind::kUnusedValue, find(file, "x"), "unused");
-  CHECK(diags.render() ==
-        "\033[01m\033[Kk.py:1:5:\033[m\033[K \033[01;31m\033[Kerror: \033[m\033[Kundefined name `y`\n"
-        "    1 | x = y\n"
-        "      |     \033[01;32m\033[K^\033[m\033[K\n"
-        "\033[01m\033[Khelionc:\033[m\033[K \033[01;36m\033[Knote: \033[m\033[Ka note\n"
-        "\033[01m\033[Kk.py:1:1:\033[m\033[K \033[01;35m\033[Kwarning: \033[m\033[Kunused "
-        "[\033[01;35m\033[K-Wunused-value\033[m\033[K]\n"
-        "    1 | x = y\n"
-        "      | \033[01;32m\033[K^\033[m\033[K\n");
+  CHECK(
+      diags.render() ==
+      "\033[01m\033[Kk.py:1:5:\033[m\033[K \033[01;31m\033[Kerror: \033[m\033[Kundefined name `y`\n"
+      "    1 | x = y\n"
+      "      |     \033[01;32m\033[K^\033[m\033[K\n"
+      "\033[01m\033[Khelionc:\033[m\033[K \033[01;36m\033[Knote: \033[m\033[Ka note\n"
+      "\033[01m\033[Kk.py:1:1:\033[m\033[K \033[01;35m\033[Kwarning: \033[m\033[Kunused "
+      "[\033[01;35m\033[K-Wunused-value\033[m\033[K]\n"
+      "    1 | x = y\n"
+      "      | \033[01;32m\033[K^\033[m\033[K\n");
 }
 
 TEST_CASE("diagnostics without a place use the program name", "[diagnostics]") {
@@ -120,7 +121,8 @@ TEST_CASE("warnings carry their flag; -Werror promotes them", "[diagnostics]") {
     diags.warning(DiagnosticKind::kIgnoredKeyword, file.range(0, 1), "ignored");
     CHECK_FALSE(diags.has_errors());
     CHECK(diags.warning_count() == 1);
-    CHECK(diags.render() == "k.py:1:1: warning: ignored [-Wignored-keyword]\n    1 | z\n      | ^\n");
+    CHECK(diags.render() ==
+          "k.py:1:1: warning: ignored [-Wignored-keyword]\n    1 | z\n      | ^\n");
   }
   SECTION("-Werror") {
     DiagnosticEngine diags({.warnings_as_errors = true});
@@ -134,7 +136,8 @@ TEST_CASE("warnings carry their flag; -Werror promotes them", "[diagnostics]") {
     DiagnosticEngine diags({.warnings_as_errors = true});
     CHECK(diags.set_warning_enabled("ignored-keyword", false));
     CHECK_FALSE(diags.set_warning_enabled("no-such-warning", false));
-    diags.warning(DiagnosticKind::kIgnoredKeyword, file.range(0, 1), "ignored").note({}, "dropped too");
+    diags.warning(DiagnosticKind::kIgnoredKeyword, file.range(0, 1), "ignored")
+        .note({}, "dropped too");
     CHECK_FALSE(diags.has_errors());
     CHECK(diags.diagnostics().empty());
     CHECK(diags.render().empty());
@@ -168,21 +171,27 @@ TEST_CASE("JSON output is one array with escaped strings", "[diagnostics]") {
   SourceFile file("dir/\"odd\".py", "x = foo(y)\n");
   DiagnosticEngine diags({.format = DiagnosticsFormat::kJson});
   CHECK(diags.render() == "[]\n");
-  diags.error(DiagnosticKind::kUnknownFunction, find(file, "foo(y)"), "unknown `foo`\n\t\\ \x01 \xff")
+  diags
+      .error(DiagnosticKind::kUnknownFunction, find(file, "foo(y)"),
+             "unknown `foo`\n\t\\ \x01 \xff")
       .note({}, "no place");
   diags.warning(DiagnosticKind::kUnusedValue, find(file, "x"), "w");
   diags.error(DiagnosticKind::kInputFile, {}, "e");
-  CHECK(diags.render() ==
-        "[\n"
-        R"(  {"kind": "unknown-function", "severity": "error", "file": "dir/\"odd\".py", "line": 1, )"
-        R"("column": 5, "end_line": 1, "end_column": 11, "message": "unknown `foo`\n\t\\ \u0001 \ufffd", )"
-        R"("notes": [{"severity": "note", "file": null, "line": null, "column": null, "end_line": null, )"
-        R"("end_column": null, "message": "no place"}]},)" "\n"
-        R"(  {"kind": "unused-value", "severity": "warning", "file": "dir/\"odd\".py", "line": 1, )"
-        R"("column": 1, "end_line": 1, "end_column": 2, "message": "w", "notes": []},)" "\n"
-        R"(  {"kind": "input-file", "severity": "error", "file": null, "line": null, "column": null, )"
-        R"("end_line": null, "end_column": null, "message": "e", "notes": []})" "\n"
-        "]\n");
+  CHECK(
+      diags.render() ==
+      "[\n"
+      R"(  {"kind": "unknown-function", "severity": "error", "file": "dir/\"odd\".py", "line": 1, )"
+      R"("column": 5, "end_line": 1, "end_column": 11, "message": "unknown `foo`\n\t\\ \u0001 \ufffd", )"
+      R"("notes": [{"severity": "note", "file": null, "line": null, "column": null, "end_line": null, )"
+      R"("end_column": null, "message": "no place"}]},)"
+      "\n"
+      R"(  {"kind": "unused-value", "severity": "warning", "file": "dir/\"odd\".py", "line": 1, )"
+      R"("column": 1, "end_line": 1, "end_column": 2, "message": "w", "notes": []},)"
+      "\n"
+      R"(  {"kind": "input-file", "severity": "error", "file": null, "line": null, "column": null, )"
+      R"("end_line": null, "end_column": null, "message": "e", "notes": []})"
+      "\n"
+      "]\n");
 }
 
 TEST_CASE("kept-alive files outlive their producer", "[diagnostics]") {

@@ -33,7 +33,8 @@ TEST_CASE("read_file reads whole files and reports failures", "[file_io]") {
 
   Expected<std::string> missing = read_file((dir / "none.py").string());
   REQUIRE_FALSE(missing.ok());
-  CHECK(missing.error() == fmt::format("cannot open `{}`: No such file or directory", (dir / "none.py").string()));
+  CHECK(missing.error() ==
+        fmt::format("cannot open `{}`: No such file or directory", (dir / "none.py").string()));
   Expected<std::string> directory = read_file(dir.string());
   REQUIRE_FALSE(directory.ok());
   CHECK(directory.error() == fmt::format("cannot read `{}`: it is a directory", dir.string()));

@@ -41,7 +41,8 @@ TEST_CASE("HELIONC_CHECK exits with status 3 and names the place", "[internal_ch
     HELIONC_CHECK(rank <= 4, "rank out of range");
   });
   CHECK(status == kInternalErrorExitStatus);
-  CHECK(output.starts_with("helionc: internal error: rank out of range [check `rank <= 4` failed] ("));
+  CHECK(output.starts_with(
+      "helionc: internal error: rank out of range [check `rank <= 4` failed] ("));
   CHECK(output.find("internal_check_test.cpp:") != std::string::npos);
   CHECK(output.ends_with(")\n"));
 }

@@ -80,7 +80,9 @@ TEST_CASE("an empty block gets pass; trailing blanks move out of it", "[python_w
 
 TEST_CASE("a block can be returned from a helper", "[python_writer]") {
   PythonWriter w;
-  auto open_function = [&](std::string_view name) { return w.block(fmt::format("def {}():", name)); };
+  auto open_function = [&](std::string_view name) {
+    return w.block(fmt::format("def {}():", name));
+  };
   {
     PythonWriter::Block b = open_function("f");
     PythonWriter::Block moved = std::move(b);

@@ -19,11 +19,15 @@ TEST_CASE("sha256 gives the same digest however the input is split", "[sha256]")
   std::string whole = sha256_hex(data);
   for (size_t chunk : {1, 3, 55, 56, 63, 64, 65, 127, 999}) {
     Sha256 sha;
-    for (size_t pos = 0; pos < data.size(); pos += chunk) sha.update(std::string_view(data).substr(pos, chunk));
+    for (size_t pos = 0; pos < data.size(); pos += chunk)
+      sha.update(std::string_view(data).substr(pos, chunk));
     CHECK(Sha256::hex(sha.finish()) == whole);
   }
   // Lengths around the padding boundary.
-  CHECK(sha256_hex(std::string(55, 'a')) == "9f4390f8d30c2dd92ec9f095b65e2b9ae9b0a925a5258e241c9f1e910f734318");
-  CHECK(sha256_hex(std::string(56, 'a')) == "b35439a4ac6f0948b6d6f9e3c6af0f5f590ce20f1bde7090ef7970686ec6738a");
-  CHECK(sha256_hex(std::string(64, 'a')) == "ffe054fe7ae0cb6dc65c3af9b61d5209f439851db43d0ba5997337df154668eb");
+  CHECK(sha256_hex(std::string(55, 'a')) ==
+        "9f4390f8d30c2dd92ec9f095b65e2b9ae9b0a925a5258e241c9f1e910f734318");
+  CHECK(sha256_hex(std::string(56, 'a')) ==
+        "b35439a4ac6f0948b6d6f9e3c6af0f5f590ce20f1bde7090ef7970686ec6738a");
+  CHECK(sha256_hex(std::string(64, 'a')) ==
+        "ffe054fe7ae0cb6dc65c3af9b61d5209f439851db43d0ba5997337df154668eb");
 }

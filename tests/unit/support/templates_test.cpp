@@ -60,7 +60,8 @@ TEST_CASE("a placeholder alone on a line expands to an indented block", "[templa
 TEST_CASE("template errors name the placeholder and its position", "[templates]") {
   CHECK(expand_error("ok\n  x = $missing + 1\n", {}) ==
         "t.tmpl:2:7: unknown template placeholder `$missing`");
-  CHECK(expand_error("    $missing\n", {}) == "t.tmpl:1:5: unknown template placeholder `$missing`");
+  CHECK(expand_error("    $missing\n", {}) ==
+        "t.tmpl:1:5: unknown template placeholder `$missing`");
   CHECK(expand_error("cost $5", {}).starts_with("t.tmpl:1:6: stray `$` in template"));
   CHECK(expand_error("${unclosed", {}).starts_with("t.tmpl:1:1: stray `$`"));
   CHECK(expand_error("${1bad}", {}).starts_with("t.tmpl:1:1: stray `$`"));
@@ -87,7 +88,8 @@ TEST_CASE("TemplateSet::from_directory reads *.tmpl files", "[templates]") {
   Expected<std::string_view> missing = set->get("kernel.py.tmpl");
   REQUIRE_FALSE(missing.ok());
   CHECK(missing.error() ==
-        fmt::format("template `kernel.py.tmpl` not found in the template directory `{}`", dir.string()));
+        fmt::format("template `kernel.py.tmpl` not found in the template directory `{}`",
+                    dir.string()));
   Expected<std::string> bad = set->expand("module.py.tmpl", {{"name", "f"}});
   REQUIRE_FALSE(bad.ok());
   CHECK(bad.error() == "module.py.tmpl:2:5: unknown template placeholder `$body`");
@@ -95,7 +97,8 @@ TEST_CASE("TemplateSet::from_directory reads *.tmpl files", "[templates]") {
   Expected<TemplateSet> nowhere = TemplateSet::from_directory((dir / "nope").string());
   REQUIRE_FALSE(nowhere.ok());
   CHECK(nowhere.error() ==
-        fmt::format("template directory `{}` does not exist or is not a directory", (dir / "nope").string()));
+        fmt::format("template directory `{}` does not exist or is not a directory",
+                    (dir / "nope").string()));
   fs::remove_all(dir);
 }
 
@@ -104,7 +107,8 @@ TEST_CASE("the built-in template set answers lookups without crashing", "[templa
   CHECK(set.origin() == "built-in templates");
   Expected<std::string_view> missing = set.get("no-such-template.py.tmpl");
   REQUIRE_FALSE(missing.ok());
-  CHECK(missing.error() == "template `no-such-template.py.tmpl` not found in the built-in templates");
+  CHECK(missing.error() ==
+        "template `no-such-template.py.tmpl` not found in the built-in templates");
   for (const std::string& name : set.names()) CHECK(name.ends_with(".tmpl"));
 }
 
