@@ -1,0 +1,122 @@
+"""Fixtures of the end-to-end tests: the compiler, compiled modules, and TPU lowering on CPU.
+
+The compiler is `$HELIONC` (ctest sets it to the built target) or build/src/driver/helionc.
+When HELIONC is not set and the default binary does not exist, the tests are skipped with a
+message; when HELIONC names a missing file they fail.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import os
+import pathlib
+import subprocess
+import sys
+
+# Run on the CPU unless told otherwise: the numerics tests use Pallas's interpreter, and the
+# TPU checks lower without a TPU. Set before jax is imported.
+os.environ.setdefault("JAX_PLATFORMS", "cpu")
+
+import pytest  # noqa: E402
+
+sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
+
+from e2e_support import (  # noqa: E402
+    PROJECT_ROOT,
+    SAMPLES_DIR,
+    CompileError,
+    helionc_path,
+    lower_for_tpu,
+)
+
+COMPILE_TIMEOUT_S = 60
+
+
+# ---------------------------------------------------------------------------------------------
+# the compiler
+
+
+class Compiler:
+    """Runs helionc; caches each (sample, config) module for the whole session."""
+
+    def __init__(self, binary: pathlib.Path, workdir: pathlib.Path):
+        self.binary = binary
+        self.workdir = workdir
+        self._modules: dict[tuple, object] = {}
+
+    def run(self, args: list[str], **kwargs) -> subprocess.CompletedProcess:
+        return subprocess.run(
+            [str(self.binary), *args],
+            cwd=PROJECT_ROOT,
+            capture_output=True,
+            text=True,
+            timeout=COMPILE_TIMEOUT_S,
+            **kwargs,
+        )
+
+    def compile(self, sample: str, kernel: str, config_id: str | None, block_sizes=None) -> pathlib.Path:
+        """Compile samples/<sample>.py (with a config when config_id is given); return the module path."""
+        tag = config_id or "default"
+        out = self.workdir / f"{sample}__{tag}_pallas.py"
+        args = [f"samples/{sample}.py", "-o", str(out)]
+        if config_id is not None:
+            cfg = self.workdir / f"{sample}__{tag}.yaml"
+            cfg.write_text(config_yaml(kernel, block_sizes))
+            args += ["--config", str(cfg)]
+        proc = self.run(args)
+        cmd = " ".join([str(self.binary), *args])
+        if proc.returncode != 0:
+            raise CompileError(f"`{cmd}` exited with {proc.returncode}:\n{proc.stderr}{proc.stdout}")
+        if not out.is_file():
+            raise CompileError(f"`{cmd}` exited with 0 but wrote no {out}")
+        return out
+
+    def module(self, sample: str, kernel: str, config_id: str | None, block_sizes=None):
+        """The imported generated module; a failed compile fails every test that asks for it."""
+        key = (sample, config_id)
+        if key not in self._modules:
+            try:
+                path = self.compile(sample, kernel, config_id, block_sizes)
+                self._modules[key] = import_module(path, f"helionc_e2e.{sample}.{config_id or 'default'}")
+            except CompileError as e:
+                self._modules[key] = e
+            except Exception as e:  # an import error in the generated code
+                self._modules[key] = CompileError(f"importing the module generated for {key} failed: {e!r}")
+        result = self._modules[key]
+        if isinstance(result, CompileError):
+            pytest.fail(str(result), pytrace=False)
+        return result
+
+
+def config_yaml(kernel: str, block_sizes) -> str:
+    sizes = ", ".join(str(b) for b in block_sizes)
+    return f"schema_version: 1\nkernel: {kernel}\ndefault:\n  block_sizes: [{sizes}]\n"
+
+
+def import_module(path: pathlib.Path, name: str):
+    spec = importlib.util.spec_from_file_location(name, path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+@pytest.fixture(scope="session")
+def helionc(tmp_path_factory) -> Compiler:
+    binary, explicit = helionc_path()
+    if not binary.is_file() or not os.access(binary, os.X_OK):
+        message = f"helionc not found at {binary}"
+        if explicit:
+            pytest.fail(f"{message} (from $HELIONC)", pytrace=False)
+        pytest.skip(f"{message}; build it or set HELIONC")
+    return Compiler(binary, tmp_path_factory.mktemp("helionc"))
+
+
+@pytest.fixture(scope="session")
+def samples_dir() -> pathlib.Path:
+    return SAMPLES_DIR
+
+
+@pytest.fixture(scope="session")
+def tpu_lower():
+    """`tpu_lower(fn, *shape_dtype_structs) -> str`: see lower_for_tpu."""
+    return lower_for_tpu

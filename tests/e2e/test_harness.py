@@ -1,0 +1,174 @@
+"""Tests of the end-to-end harness itself; none of them needs helionc.
+
+They check that the TPU-lowering helper works on the installed jax, that shape lists parse, that
+the dtype rules match PyTorch's, that every sample is covered as the issue asks, and that the
+numpy references are right on hand-checked values.
+"""
+
+from __future__ import annotations
+
+import math
+
+import jax
+import jax.numpy as jnp
+import numpy as np
+import pytest
+from jax.experimental import pallas as pl
+from jax.experimental.pallas import tpu as pltpu
+
+from e2e_support import (
+    BFLOAT16,
+    SAMPLES_DIR,
+    interpretable,
+    kernels_in,
+    lower_for_tpu,
+    parse_call,
+    parse_shapes_text,
+    torch_promote,
+)
+from references import SAMPLES, calls_of, ref_add, ref_bias_gelu, ref_clip_flags, ref_geglu, ref_softplus
+
+F32, F16, I32 = np.dtype(np.float32), np.dtype(np.float16), np.dtype(np.int32)
+
+
+def _double(x):
+    def kernel(x_ref, o_ref):
+        o_ref[...] = x_ref[...] * 2
+
+    n = x.shape[0]
+    spec = pl.BlockSpec(block_shape=(256,), index_map=lambda i: (i,))
+    return pl.pallas_call(
+        kernel,
+        out_shape=jax.ShapeDtypeStruct(x.shape, x.dtype),
+        grid=(pl.cdiv(n, 256),),
+        in_specs=[spec],
+        out_specs=spec,
+        compiler_params=pltpu.CompilerParams(dimension_semantics=("parallel",)),
+        interpret=False,
+    )(x)
+
+
+def test_tpu_lowering_helper_works_on_this_jax():
+    # A rank-1 VMEM block: lowering it consults the TPU generation, which fails on a CPU host
+    # unless traced inside the abstract TPU mesh.
+    text = lower_for_tpu(_double, jax.ShapeDtypeStruct((1000,), jnp.bfloat16))
+    assert "tpu_custom_call" in text
+
+
+def test_tpu_lowering_reports_illegal_blocks():
+    def bad(x):
+        spec = pl.BlockSpec(block_shape=(8, 100), index_map=lambda i, j: (i, j))
+        return pl.pallas_call(
+            lambda x_ref, o_ref: o_ref.__setitem__(..., x_ref[...]),
+            out_shape=jax.ShapeDtypeStruct(x.shape, x.dtype),
+            grid=(4, 3),
+            in_specs=[spec],
+            out_specs=spec,
+            interpret=False,
+        )(x)
+
+    with pytest.raises(Exception, match="divisible by 8 and 128"):
+        lower_for_tpu(bad, jax.ShapeDtypeStruct((32, 300), jnp.float32))
+
+
+def test_parse_call():
+    call = parse_call("x=1024x1024:bf16, y=1024:f32")
+    assert [(t.name, t.shape, t.dtype) for t in call.tensors] == [
+        ("x", (1024, 1024), BFLOAT16),
+        ("y", (1024,), F32),
+    ]
+    assert str(call) == "x=1024x1024:bf16,y=1024:f32"
+    assert call.rank == 2
+    with pytest.raises(ValueError):
+        parse_call("x=10:f64")
+    with pytest.raises(ValueError):
+        parse_call("x10:f32")
+
+
+def test_parse_shapes_text():
+    calls = parse_shapes_text("# comment\nx=4:f32  # trailing\n\nx=8:bf16;x=2x2:f32\n")
+    assert [str(c) for c in calls] == ["x=4:f32", "x=8:bf16", "x=2x2:f32"]
+
+
+@pytest.mark.parametrize(
+    "a,b,want",
+    [
+        (BFLOAT16, BFLOAT16, BFLOAT16),
+        (BFLOAT16, F32, F32),
+        (F16, BFLOAT16, F32),
+        (F16, F32, F32),
+        (I32, BFLOAT16, BFLOAT16),
+        (I32, F16, F16),
+        (np.dtype(np.int8), np.dtype(np.uint8), np.dtype(np.int16)),
+        (np.dtype(np.int16), I32, I32),
+        (np.dtype(np.bool_), np.dtype(np.int8), np.dtype(np.int8)),
+    ],
+)
+def test_torch_promotion(a, b, want):
+    # Values from torch.promote_types (PyTorch 2.x).
+    assert torch_promote(a, b) == want
+    assert torch_promote(b, a) == want
+
+
+@pytest.mark.parametrize("spec", SAMPLES, ids=lambda s: s.name)
+def test_sample_coverage(spec):
+    """Each sample: its kernel, a shape list, two configs, three runnable shapes, a partial tile."""
+    kernels = {k.name: k for k in kernels_in(SAMPLES_DIR / f"{spec.name}.py")}
+    assert spec.kernel in kernels, f"samples/{spec.name}.py has no kernel {spec.kernel}"
+    kernel = kernels[spec.kernel]
+    calls = calls_of(spec)
+    runnable = [c for c in calls if interpretable(c)]
+    assert len(runnable) >= 3
+    for call in calls:
+        assert {t.name for t in call.tensors} <= set(kernel.params), str(call)
+    for variant in spec.scalars:
+        assert set(variant) <= set(kernel.defaults), variant
+    sizes = [b for b in spec.configs.values()]
+    if any(sizes):
+        assert len(spec.configs) >= 2
+        for block_sizes in sizes:
+            # some runnable call has a dimension the (right-aligned) blocks do not divide
+            assert any(
+                any(d % b for d, b in zip(c.tensors[0].shape[::-1], block_sizes[::-1])) for c in runnable
+            ), f"no partial edge tile for block sizes {block_sizes}"
+
+
+def test_ranks_where_the_kernel_allows():
+    """The rank-generic samples (hl.tile(x.size())) run at ranks 1 to 3 (and 4)."""
+    for name in ("add", "add_scaled", "softplus"):
+        spec = next(s for s in SAMPLES if s.name == name)
+        ranks = {c.rank for c in calls_of(spec) if interpretable(c)}
+        assert {1, 2, 3} <= ranks, (name, ranks)
+
+
+def test_reference_add():
+    x = np.array([[1.0, 2.0], [3.0, 4.0]], dtype=np.float32)
+    y = np.array([10.0, 20.0], dtype=BFLOAT16)
+    (out,) = ref_add(x, y)
+    assert out.dtype == F32
+    np.testing.assert_array_equal(out, [[11.0, 22.0], [13.0, 24.0]])
+
+
+def test_reference_gelus():
+    v = np.linspace(-6, 6, 1001).astype(np.float32)
+    exact = np.array([0.5 * t * (1 + math.erf(t / math.sqrt(2))) for t in v.astype(np.float64)])
+    (tanh_gelu,) = ref_bias_gelu(v[None, :], np.zeros(1001, np.float32))
+    np.testing.assert_allclose(tanh_gelu[0], exact, atol=1e-3)  # the tanh approximation's error
+    (geglu,) = ref_geglu(v[None, :], np.ones((1, 1001), np.float32), 1.0)
+    assert geglu.dtype == BFLOAT16
+    np.testing.assert_allclose(geglu[0].astype(np.float64), exact, rtol=4e-3, atol=1e-6)
+    assert ref_geglu(np.array([[1.0]], F32), np.array([[2.0]], F32), 0.5)[0][0, 0] == BFLOAT16.type(0.5 * 2 * 0.8413447460685429)
+
+
+def test_reference_clip_flags():
+    x = np.array([[-2.0, -0.5, 0.0, 0.5, 0.75]], dtype=np.float32)
+    clipped, flags = ref_clip_flags(x, lo=-0.5, hi=0.5, label=3)
+    np.testing.assert_array_equal(clipped, [[-0.5, -0.5, 0.0, 0.5, 0.5]])
+    np.testing.assert_array_equal(flags, [[3, 0, 0, 0, -3]])
+    assert flags.dtype == I32
+
+
+def test_reference_softplus():
+    x = np.array([-30.0, -1.0, 0.0, 1.0, 30.0], dtype=np.float32)
+    (out,) = ref_softplus(x, beta=2.0, stable=True)
+    np.testing.assert_allclose(out, np.log1p(np.exp(2.0 * x.astype(np.float64))) / 2.0, rtol=1e-6)

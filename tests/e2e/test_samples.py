@@ -1,0 +1,220 @@
+"""Every sample, compiled with every config: numerics against numpy, and lowering for TPU.
+
+Test ids read `<sample>-<config>-<call>[-<scalars>]`, e.g.
+`test_matches_reference[add-b8x128-x=1000x300:f32,y=300:f32]`, so a failure names the exact
+kernel, block sizes and shapes. Rerun one with `pytest 'tests/e2e/test_samples.py::<id>'`.
+"""
+
+from __future__ import annotations
+
+import ast
+import functools
+import inspect
+
+import jax
+import jax.numpy as jnp
+import numpy as np
+import pytest
+
+from e2e_support import (
+    MAX_INTERPRET_ELEMENTS,
+    CompileError,
+    SAMPLES_DIR,
+    Call,
+    assert_matches,
+    interpretable,
+    kernels_in,
+    make_inputs,
+    parse_call,
+    read_shapes_file,
+    seed_for,
+)
+from references import SAMPLES, SampleSpec, calls_of
+
+
+def kernel_of(spec: SampleSpec):
+    kernels = {k.name: k for k in kernels_in(SAMPLES_DIR / f"{spec.name}.py")}
+    return kernels[spec.kernel]
+
+
+def scalars_id(scalars: dict) -> str:
+    return ",".join(f"{k}={v}" for k, v in scalars.items())
+
+
+def _cases(run: bool):
+    """(spec, config_id, call, scalars) for every sample x config x shape."""
+    cases = []
+    for spec in SAMPLES:
+        calls = calls_of(spec)
+        for config_id in spec.configs:
+            for i, call in enumerate(calls):
+                scalars = spec.scalars[i % len(spec.scalars)]
+                case_id = f"{spec.name}-{config_id}-{call}"
+                if scalars:
+                    case_id += f"-{scalars_id(scalars)}"
+                marks = ()
+                if run and not interpretable(call):
+                    marks = pytest.mark.skip(reason=f"over {MAX_INTERPRET_ELEMENTS} elements: lowered, not interpreted")
+                cases.append(pytest.param(spec, config_id, call, scalars, id=case_id, marks=marks))
+    return cases
+
+
+RUN_CASES = _cases(run=True)
+LOWER_CASES = _cases(run=False)
+
+
+def _default_cases():
+    """Without --config: the first two sidecar calls and the first extra shape of each sample."""
+    cases = []
+    for spec in SAMPLES:
+        calls = [c for c in read_shapes_file(SAMPLES_DIR / f"{spec.name}.shapes") if interpretable(c)][:2]
+        calls += [parse_call(s) for s in spec.extra_shapes[:1]]
+        for call in calls:
+            cases.append(pytest.param(spec, call, id=f"{spec.name}-{call}"))
+    return cases
+
+
+DEFAULT_CASES = _default_cases()
+
+
+class Case:
+    """One call of one kernel: ordered arguments, inputs and the expected outputs."""
+
+    def __init__(self, spec: SampleSpec, call: Call, scalars: dict):
+        self.spec = spec
+        self.call = call
+        self.scalars = scalars
+        kernel = kernel_of(spec)
+        by_name = {t.name: t for t in call.tensors}
+        unknown = set(by_name) - set(kernel.params)
+        assert not unknown, f"shape list names {sorted(unknown)}, not parameters of {kernel.name}{kernel.params}"
+        # tensors positionally, in the kernel's parameter order; scalars by keyword
+        self.tensors = [by_name[p] for p in kernel.params if p in by_name]
+        missing = [p for p in kernel.params if p not in by_name and p not in kernel.defaults]
+        assert not missing, f"shape list gives no {missing} for {kernel.name}"
+        self.all_scalars = {**{k: v for k, v in kernel.defaults.items() if k not in by_name}, **scalars}
+        self.inputs = make_inputs(call, spec.inputs, seed_for(spec.name, call))
+
+    def arrays(self):
+        return [jnp.asarray(self.inputs[t.name]) for t in self.tensors]
+
+    def structs(self):
+        return [jax.ShapeDtypeStruct(t.shape, t.dtype) for t in self.tensors]
+
+    def expected(self):
+        return self.spec.reference(**self.inputs, **self.all_scalars)
+
+    def check(self, result) -> None:
+        expected = self.expected()
+        if len(expected) == 1:
+            assert not isinstance(result, (tuple, list)), (
+                f"{self.spec.kernel} returns one tensor but the module returned {type(result).__name__}"
+            )
+            result = (result,)
+        else:
+            assert isinstance(result, tuple), (
+                f"{self.spec.kernel} returns a tuple of {len(expected)} but the module returned {type(result).__name__}"
+            )
+            assert len(result) == len(expected), f"{len(result)} outputs, expected {len(expected)}"
+        for i, (got, want) in enumerate(zip(result, expected)):
+            assert isinstance(got, jax.Array), f"output {i} is a {type(got).__name__}, not a jax.Array"
+            assert_matches(got, want, f"{self.spec.kernel}({self.call}) output {i}", self.spec.tolerance)
+
+
+def public_function(module, spec: SampleSpec):
+    fn = getattr(module, spec.kernel, None)
+    assert callable(fn), f"the generated module has no public function {spec.kernel}"
+    return fn
+
+
+def compiled(helionc, spec: SampleSpec, config_id: str | None):
+    block_sizes = spec.configs[config_id] if config_id is not None else None
+    return public_function(helionc.module(spec.name, spec.kernel, config_id, block_sizes), spec)
+
+
+@pytest.mark.parametrize("spec,config_id,call,scalars", RUN_CASES)
+def test_matches_reference(helionc, spec, config_id, call, scalars):
+    fn = compiled(helionc, spec, config_id)
+    case = Case(spec, call, scalars)
+    case.check(fn(*case.arrays(), **scalars, interpret=True))
+
+
+@pytest.mark.parametrize("spec,config_id,call,scalars", LOWER_CASES)
+def test_lowers_for_tpu(helionc, tpu_lower, spec, config_id, call, scalars):
+    fn = compiled(helionc, spec, config_id)
+    case = Case(spec, call, scalars)
+    # interpret=False explicitly: on a CPU host, the default (None) would pick the interpreter.
+    text = tpu_lower(lambda *args: fn(*args, **scalars, interpret=False), *case.structs())
+    assert "tpu_custom_call" in text, "the export holds no Mosaic kernel (tpu_custom_call)"
+
+
+@pytest.mark.parametrize("spec,call", DEFAULT_CASES)
+def test_default_config(helionc, tpu_lower, spec, call):
+    """No --config: the built-in defaults must be legal for TPU and correct for any shape."""
+    fn = compiled(helionc, spec, None)
+    case = Case(spec, call, {})
+    # interpret left at its default: None means "interpret unless the backend is a TPU"
+    case.check(fn(*case.arrays()))
+    assert "tpu_custom_call" in tpu_lower(lambda *args: fn(*args, interpret=False), *case.structs())
+
+
+@pytest.mark.parametrize("spec", SAMPLES, ids=lambda s: s.name)
+def test_under_jit(helionc, spec):
+    """The public function works under jax.jit (static scalars bound with functools.partial)."""
+    config_id = next(iter(spec.configs))
+    fn = compiled(helionc, spec, config_id)
+    scalars = spec.scalars[-1]
+    case = Case(spec, calls_of(spec)[1], scalars)
+    case.check(jax.jit(functools.partial(fn, **scalars, interpret=True))(*case.arrays()))
+
+
+@pytest.mark.parametrize("spec", SAMPLES, ids=lambda s: s.name)
+def test_signature(helionc, spec):
+    """Same parameters (names, order, defaults) as the kernel, plus keyword-only interpret=None."""
+    fn = compiled(helionc, spec, None)
+    kernel = kernel_of(spec)
+    params = list(inspect.signature(fn).parameters.values())
+    positional = [p for p in params if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)]
+    assert [p.name for p in positional] == list(kernel.params)
+    for p in positional:
+        if p.name in kernel.defaults:
+            assert p.default == kernel.defaults[p.name], f"default of {p.name}"
+            assert type(p.default) is type(kernel.defaults[p.name]), f"type of the default of {p.name}"
+        else:
+            assert p.default is inspect.Parameter.empty, f"{p.name} has a default the kernel lacks"
+    interpret = [p for p in params if p.name == "interpret"]
+    assert interpret and interpret[0].kind == inspect.Parameter.KEYWORD_ONLY, "no keyword-only interpret"
+    assert interpret[0].default is None
+
+
+ALLOWED_IMPORTS = ("jax", "functools", "math", "__future__")
+
+
+@pytest.mark.parametrize("spec", SAMPLES, ids=lambda s: s.name)
+def test_module_needs_only_jax(helionc, spec):
+    """The generated module imports jax (and functools/math) only: no torch, no helion."""
+    compiled(helionc, spec, None)
+    path = helionc.workdir / f"{spec.name}__default_pallas.py"
+    tree = ast.parse(path.read_text(), filename=str(path))
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            names = [a.name for a in node.names]
+        elif isinstance(node, ast.ImportFrom):
+            names = [node.module or ""]
+        else:
+            continue
+        for name in names:
+            assert name.split(".")[0] in ALLOWED_IMPORTS, f"{path.name}:{node.lineno}: imports {name}"
+
+
+@pytest.mark.parametrize("spec", SAMPLES, ids=lambda s: s.name)
+def test_output_is_deterministic(helionc, spec):
+    """The same input and config give byte-identical modules."""
+    config_id = next(iter(spec.configs))
+    outputs = []
+    for _ in range(2):
+        try:
+            outputs.append(helionc.compile(spec.name, spec.kernel, config_id, spec.configs[config_id]).read_bytes())
+        except CompileError as e:
+            pytest.fail(str(e), pytrace=False)
+    assert outputs[0] == outputs[1]
