@@ -1,0 +1,12 @@
+import torch
+
+import helion
+import helion.language as hl
+
+
+@helion.kernel()
+def frobnicate(x: torch.Tensor) -> torch.Tensor:
+    out = torch.empty_like(x)
+    for tile in hl.tile(x.size()):
+        out[tile] = torch.frobnicate(x[tile])
+    return out
