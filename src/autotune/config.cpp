@@ -2,7 +2,7 @@
 
 #include <fmt/core.h>
 
-namespace helionc {
+namespace helionc::autotune {
 
 bool KernelConfig::operator==(const KernelConfig& other) const {
   return block_sizes == other.block_sizes && pallas_loop_type == other.pallas_loop_type &&
@@ -37,4 +37,4 @@ void check_config_provenance(const ConfigFile& config, std::string_view source_s
   }
 }
 
-}  // namespace helionc
+}  // namespace helionc::autotune

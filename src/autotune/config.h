@@ -29,7 +29,7 @@
 #include "support/diagnostics.h"
 #include "support/source.h"
 
-namespace helionc {
+namespace helionc::autotune {
 
 inline constexpr int kConfigSchemaVersion = 1;
 
@@ -131,4 +131,4 @@ void check_config_provenance(const ConfigFile& config, std::string_view source_s
 // back gives the same values.
 std::string write_config_yaml(const ConfigFile& config, std::string_view header_comment = {});
 
-}  // namespace helionc
+}  // namespace helionc::autotune

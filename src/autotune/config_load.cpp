@@ -11,7 +11,7 @@
 #include "autotune/yaml_reader.h"
 #include "support/file_io.h"
 
-namespace helionc {
+namespace helionc::autotune {
 
 namespace {
 
@@ -480,4 +480,4 @@ std::optional<ConfigFile> load_config_file(const std::string& path, DiagnosticEn
   return parse_config_text(std::move(file), diags, options);
 }
 
-}  // namespace helionc
+}  // namespace helionc::autotune

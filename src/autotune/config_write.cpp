@@ -6,7 +6,7 @@
 
 #include "autotune/config.h"
 
-namespace helionc {
+namespace helionc::autotune {
 
 namespace {
 
@@ -154,4 +154,4 @@ std::string write_config_yaml(const ConfigFile& config, std::string_view header_
   return out;
 }
 
-}  // namespace helionc
+}  // namespace helionc::autotune

@@ -7,7 +7,7 @@
 #include <cmath>
 #include <map>
 
-namespace helionc::yaml_detail {
+namespace helionc::autotune::yaml_detail {
 
 namespace {
 
@@ -227,4 +227,4 @@ void YamlReader::unknown_key(const YAML::Node& key_node, const std::string& key,
   error(range_of(key_node), std::move(message));
 }
 
-}  // namespace helionc::yaml_detail
+}  // namespace helionc::autotune::yaml_detail

@@ -19,7 +19,7 @@
 #include "support/diagnostics.h"
 #include "support/source.h"
 
-namespace helionc::yaml_detail {
+namespace helionc::autotune::yaml_detail {
 
 class YamlReader {
  public:
@@ -71,4 +71,4 @@ class YamlReader {
   DiagnosticEngine& diags_;
 };
 
-}  // namespace helionc::yaml_detail
+}  // namespace helionc::autotune::yaml_detail

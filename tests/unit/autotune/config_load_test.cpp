@@ -8,6 +8,7 @@
 #include "autotune/config.h"
 
 using namespace helionc;
+using namespace helionc::autotune;
 
 namespace {
 

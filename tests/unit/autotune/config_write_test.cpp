@@ -3,6 +3,7 @@
 #include "autotune/config.h"
 
 using namespace helionc;
+using namespace helionc::autotune;
 
 namespace {
 ConfigFile reparse(const std::string& text) {
