@@ -2,9 +2,11 @@
 
 #include <fmt/core.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include <filesystem>
 #include <fstream>
+#include <thread>
 
 #include "support/file_io.h"
 
@@ -75,5 +77,61 @@ TEST_CASE("a failed write leaves the target untouched and no temporary", "[file_
   Status nowhere = write_file_atomically((dir / "no" / "out.py").string(), "data");
   REQUIRE_FALSE(nowhere.ok());
   CHECK(nowhere.error().starts_with("cannot create a temporary file for"));
+  fs::remove_all(dir);
+}
+
+namespace {
+// Runs `body` with file descriptor `fd` redirected to a pipe; returns the pipe's other end.
+struct Redirect {
+  Redirect(int fd, bool reading) : fd_(fd), saved_(::dup(fd)) {
+    REQUIRE(::pipe(pipe_) == 0);
+    ::dup2(reading ? pipe_[0] : pipe_[1], fd);
+    ::close(reading ? pipe_[0] : pipe_[1]);
+  }
+  ~Redirect() {
+    ::dup2(saved_, fd_);
+    ::close(saved_);
+  }
+  int fd_, saved_, pipe_[2];
+};
+}  // namespace
+
+TEST_CASE("\"-\" reads standard input and writes standard output", "[file_io]") {
+  {
+    Redirect in(STDIN_FILENO, /*reading=*/true);
+    std::string data(100000, 'x');  // more than one read() and than a pipe buffer holds
+    data += "end";
+    std::thread writer([&] {
+      size_t done = 0;
+      while (done < data.size())
+        done += ::write(in.pipe_[1], data.data() + done, data.size() - done);
+      ::close(in.pipe_[1]);
+    });
+    Expected<std::string> read = read_file("-");
+    writer.join();
+    REQUIRE(read.ok());
+    CHECK(*read == data);
+  }
+  {
+    std::fflush(stdout);
+    Redirect out(STDOUT_FILENO, /*reading=*/false);
+    REQUIRE(write_file_atomically("-", "to stdout\n").ok());
+    ::close(STDOUT_FILENO);  // so the read below sees the end
+    char buffer[64] = {};
+    ssize_t n = ::read(out.pipe_[0], buffer, sizeof buffer);
+    ::close(out.pipe_[0]);
+    CHECK(std::string(buffer, n > 0 ? n : 0) == "to stdout\n");
+  }
+}
+
+TEST_CASE("a relative path in the current directory works", "[file_io]") {
+  fs::path dir = fresh_directory("relative");
+  fs::path saved = fs::current_path();
+  fs::current_path(dir);
+  Status status = write_file_atomically("out.py", "x = 1\n");
+  fs::current_path(saved);
+  REQUIRE(status.ok());
+  CHECK(*read_file((dir / "out.py").string()) == "x = 1\n");
+  CHECK(file_count(dir) == 1);
   fs::remove_all(dir);
 }
