@@ -1,0 +1,152 @@
+#include "backend/pallas/config_table.h"
+
+#include <fmt/format.h>
+
+#include "backend/pallas/emit_context.h"
+#include "backend/pallas/py_expr.h"
+
+namespace helionc::backend::pallas {
+
+namespace {
+
+struct TensorParam {
+  std::string name;
+  int rank = -1;
+};
+
+class ConfigTables {
+ public:
+  ConfigTables(const ir::Kernel& kernel, const autotune::ConfigFile* config, DiagnosticEngine& diags)
+      : kernel_(kernel), config_(config), diags_(diags) {
+    for (const ir::Param& param : kernel.params) {
+      const ir::Binding& binding = kernel.bindings[param.binding];
+      if (binding.type.kind == ir::TypeKind::kTensor) tensors_.push_back({binding.name, binding.type.rank});
+    }
+    for (const ir::TileDim& dim : kernel.tile_dims) {
+      if (dim.variadic && dim.block.kind == ir::BlockSource::Kind::kTunable) open_ended_ = true;
+    }
+  }
+
+  bool print(PythonWriter& out) {
+    std::vector<std::string> entries;
+    std::string default_config = block_sizes({});
+    if (config_) {
+      if (config_->default_config.range.valid()) {
+        default_config = config_text(config_->default_config);
+      }
+      for (const autotune::ShapeEntry& entry : config_->configs) {
+        if (auto key = entry_key(entry)) entries.push_back(fmt::format("{}: {},", *key, config_text(entry.config)));
+      }
+    }
+    if (!ok_) return false;
+    std::vector<std::string> names;
+    for (const TensorParam& tensor : tensors_) names.push_back(tensor.name);
+    out.comment(fmt::format("Tuned configs of {} by the shapes and dtypes of ({}); other calls use "
+                            "the default.",
+                            kernel_.name, fmt::join(names, ", ")));
+    if (entries.empty()) {
+      out.line(fmt::format("{} = {{}}", config_table_name(kernel_)));
+    } else {
+      {
+        auto table = out.block(fmt::format("{} = {{", config_table_name(kernel_)));
+        for (const std::string& entry : entries) out.line(entry);
+      }
+      out.line("}");
+    }
+    out.line(fmt::format("{} = {}", config_default_name(kernel_), default_config));
+    return ok_;
+  }
+
+ private:
+  void error(SourceRange range, std::string message) {
+    diags_.error(DiagnosticKind::kConfigSchema, range, std::move(message));
+    ok_ = false;
+  }
+
+  std::string config_text(const autotune::KernelConfig& config) {
+    const size_t tunables = static_cast<size_t>(kernel_.num_tunable_blocks);
+    if (config.block_sizes.size() > tunables && !open_ended_) {
+      const SourceRange range = config.block_size_ranges.size() > tunables
+                                    ? config.block_size_ranges[tunables]
+                                    : config.range;
+      error(range, fmt::format("`block_sizes` has {} entries but kernel `{}` has {} tunable block "
+                               "size{}",
+                               config.block_sizes.size(), kernel_.name, tunables,
+                               tunables == 1 ? "" : "s"));
+    }
+    return block_sizes(config.block_sizes);
+  }
+
+  // `{"block_sizes": (64, 512)}`, padded with None to one entry per tunable block size.
+  std::string block_sizes(const std::vector<int64_t>& sizes) const {
+    std::vector<std::string> items;
+    for (int64_t size : sizes) items.push_back(std::to_string(size));
+    while (items.size() < static_cast<size_t>(kernel_.num_tunable_blocks)) items.push_back("None");
+    return fmt::format("{{\"block_sizes\": {}}}", py_tuple(items));
+  }
+
+  std::optional<std::string> entry_key(const autotune::ShapeEntry& entry) {
+    for (const auto& [name, dims] : entry.shapes) {
+      bool known = false;
+      for (const TensorParam& tensor : tensors_) known |= tensor.name == name;
+      if (!known) {
+        error(entry.range, fmt::format("`shapes` names `{}`, which is not a tensor parameter of "
+                                       "kernel `{}`", name, kernel_.name));
+      }
+    }
+    std::vector<std::string> shapes;
+    std::vector<std::string> dtypes;
+    for (const TensorParam& tensor : tensors_) {
+      auto shape = entry.shapes.find(tensor.name);
+      if (shape == entry.shapes.end()) {
+        error(entry.range, fmt::format("this entry gives no shape for `{}`", tensor.name));
+        return std::nullopt;
+      }
+      if (tensor.rank >= 0 && static_cast<int>(shape->second.size()) != tensor.rank) {
+        error(entry.range, fmt::format("`{}` has {} dimensions in kernel `{}`, but this entry gives "
+                                       "it {}", tensor.name, tensor.rank, kernel_.name,
+                                       shape->second.size()));
+      }
+      std::vector<std::string> dims;
+      for (int64_t dim : shape->second) dims.push_back(std::to_string(dim));
+      shapes.push_back(py_tuple(dims));
+      if (auto dtype = entry.dtypes.find(tensor.name); dtype != entry.dtypes.end()) {
+        dtypes.push_back(py_string(dtype->second));
+      }
+    }
+    if (!dtypes.empty() && dtypes.size() != tensors_.size()) {
+      error(entry.range, "give the dtypes of every tensor parameter, or of none");
+      return std::nullopt;
+    }
+    return py_tuple({py_tuple(shapes), dtypes.empty() ? "None" : py_tuple(dtypes)});
+  }
+
+  const ir::Kernel& kernel_;
+  const autotune::ConfigFile* config_;
+  DiagnosticEngine& diags_;
+  std::vector<TensorParam> tensors_;
+  bool open_ended_ = false;  // the last tunable block size is rank-polymorphic (takes the rest)
+  bool ok_ = true;
+};
+
+}  // namespace
+
+bool print_config_tables(PythonWriter& out, const ir::Kernel& kernel,
+                         const autotune::ConfigFile* config, DiagnosticEngine& diags) {
+  return ConfigTables(kernel, config, diags).print(out);
+}
+
+std::string describe_config(const autotune::ConfigFile* config) {
+  if (config == nullptr) return "built-in defaults";
+  std::vector<std::string> parts;
+  if (config->default_config.range.valid()) parts.push_back("default");
+  if (!config->configs.empty()) {
+    parts.push_back(fmt::format("{} shape entr{}", config->configs.size(),
+                                config->configs.size() == 1 ? "y" : "ies"));
+  }
+  const std::string origin = config->file ? config->file->path() : "a config";
+  if (parts.empty()) return origin;
+  return fmt::format("{} ({})", origin, fmt::join(parts, ", "));
+}
+
+}  // namespace helionc::backend::pallas

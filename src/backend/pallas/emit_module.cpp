@@ -1,0 +1,124 @@
+#include "backend/pallas/emit_module.h"
+
+#include <fmt/format.h>
+
+#include "backend/pallas/config_table.h"
+#include "backend/pallas/emit_context.h"
+#include "backend/pallas/host_printer.h"
+#include "backend/pallas/kernel_printer.h"
+#include "backend/pallas/launch_names.h"
+#include "passes/shape_facts.h"
+#include "support/python_writer.h"
+
+namespace helionc::backend::pallas {
+
+const std::vector<std::pair<std::string, std::string>>& tpu_targets() {
+  static const std::vector<std::pair<std::string, std::string>> kTargets = {
+      {"tpu-v4", "TPU v4"},   {"tpu-v5e", "TPU v5 lite"}, {"tpu-v5p", "TPU v5"},
+      {"tpu-v6e", "TPU v6 lite"}, {"tpu-v7x", "TPU7x"},
+  };
+  return kTargets;
+}
+
+namespace {
+
+std::string imports(const OptionalImports& optional) {
+  std::string text;
+  if (optional.functools) text += "import functools\n";
+  if (optional.math) text += "import math\n";
+  if (!text.empty()) text += "\n";
+  text +=
+      "import jax\n"
+      "import jax.numpy as jnp\n"
+      "from jax.experimental import pallas as pl\n"
+      "from jax.experimental.pallas import tpu as pltpu\n";
+  return text;
+}
+
+// Prints everything a kernel contributes: config tables, kernel functions, public function.
+bool print_kernel(PythonWriter& out, EmitContext& context, const ir::Kernel& kernel,
+                  const passes::KernelPlan& plan, const autotune::ConfigFile* config) {
+  bool ok = true;
+  if (kernel.num_tunable_blocks > 0) {
+    ok &= print_config_tables(out, kernel, config, context.diags);
+    out.blank();
+    out.blank();
+  } else if (config != nullptr) {
+    PythonWriter unused;  // still check the config against the kernel
+    ok &= print_config_tables(unused, kernel, config, context.diags);
+  }
+  const passes::ShapeFacts facts(kernel);
+  std::vector<LaunchNames> names;
+  for (const passes::Launch& launch : plan.launches) {
+    std::string function = plan.launches.size() == 1
+                               ? fmt::format("_{}_kernel", kernel.name)
+                               : fmt::format("_{}_kernel_{}", kernel.name, launch.index);
+    names.push_back(name_launch(kernel, launch, std::move(function)));
+    ok &= print_kernel_function(out, context, kernel, facts, launch, names.back());
+    out.blank();
+    out.blank();
+  }
+  ok &= print_public_function(out, context, kernel, plan, facts, names);
+  return ok;
+}
+
+}  // namespace
+
+std::optional<std::string> emit_module(const ir::Module& module,
+                                       const std::vector<passes::KernelPlan>& plans,
+                                       const EmitOptions& options, DiagnosticEngine& diags) {
+  bool known_target = false;
+  std::vector<std::string> target_names;
+  for (const auto& [name, kind] : tpu_targets()) {
+    known_target |= name == options.target;
+    target_names.push_back(name);
+  }
+  if (!known_target) {
+    diags.error(DiagnosticKind::kUnsupported, {},
+                fmt::format("unknown target `{}`; expected one of {}", options.target,
+                            fmt::join(target_names, ", ")));
+    return std::nullopt;
+  }
+
+  EmitContext context{options, diags, {}};
+  PythonWriter kernels;
+  PythonWriter config_comments;
+  bool ok = true;
+  for (const passes::KernelPlan& plan : plans) {
+    const ir::Kernel& kernel = module.kernels[plan.kernel];
+    const size_t k = static_cast<size_t>(plan.kernel);
+    const autotune::ConfigFile* config =
+        k < options.configs.size() && options.configs[k] ? &*options.configs[k] : nullptr;
+    config_comments.comment(fmt::format("Config of {}: {}.", kernel.name, describe_config(config)));
+    ok &= print_kernel(kernels, context, kernel, plan, config);
+    kernels.blank();
+    kernels.blank();
+  }
+  if (!ok) return std::nullopt;
+
+  const TemplateSet embedded = options.templates ? TemplateSet() : TemplateSet::embedded();
+  const TemplateSet& templates = options.templates ? *options.templates : embedded;
+  auto prelude = templates.get("prelude.py.tmpl");
+  if (!prelude) {
+    diags.error(DiagnosticKind::kInputFile, {}, prelude.error());
+    return std::nullopt;
+  }
+  TemplateValues values = {
+      {"version", options.helionc_version},
+      {"source", options.source_path},
+      {"sha256", options.source_sha256},
+      {"target", options.target},
+      {"config_comments", config_comments.str()},
+      {"imports", imports(context.imports)},
+      {"prelude", std::string(*prelude)},
+      {"kernels", kernels.str()},
+  };
+  auto text = templates.expand("module.py.tmpl", values);
+  if (!text) {
+    diags.error(DiagnosticKind::kInputFile, {}, text.error());
+    return std::nullopt;
+  }
+  return std::move(*text);
+}
+
+}  // namespace helionc::backend::pallas

@@ -1,0 +1,42 @@
+// The Pallas backend's entry point: the planned kernels of one source file in, the text of the
+// generated Python module out (product.md §2). The module is assembled from
+// templates/module.py.tmpl and templates/prelude.py.tmpl; kernel bodies and wrappers are
+// printed through PythonWriter.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "autotune/config.h"
+#include "ir/nodes.h"
+#include "passes/launch_plan.h"
+#include "support/diagnostics.h"
+#include "support/templates.h"
+
+namespace helionc::backend::pallas {
+
+// The TPU generations helionc targets ("tpu-v4", ...) and JAX's device kind for each ("TPU v4").
+const std::vector<std::pair<std::string, std::string>>& tpu_targets();
+inline constexpr const char* kDefaultTarget = "tpu-v7x";
+
+struct EmitOptions {
+  std::string helionc_version;            // "0.1.0"
+  std::string source_path;                // as given on the command line (comments use it)
+  std::string source_sha256;              // of the source text
+  std::string target = kDefaultTarget;    // one of tpu_targets()
+  // Tuning configs (--config), by index into ir::Module::kernels (the vector may be shorter);
+  // a kernel without one uses built-in defaults.
+  std::vector<std::optional<autotune::ConfigFile>> configs;
+  // The templates to expand (TemplateSet::embedded(), or --template-dir). Null: embedded.
+  const TemplateSet* templates = nullptr;
+};
+
+// `plans[i]` is the plan of `module.kernels[plans[i].kernel]`; every kernel needs one. Returns
+// the module text, or nullopt after reporting errors (an unknown target, a config that does not
+// fit its kernel, a template problem, an expression the backend cannot print).
+std::optional<std::string> emit_module(const ir::Module& module,
+                                       const std::vector<passes::KernelPlan>& plans,
+                                       const EmitOptions& options, DiagnosticEngine& diags);
+
+}  // namespace helionc::backend::pallas

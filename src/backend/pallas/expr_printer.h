@@ -1,0 +1,57 @@
+// Prints IR expressions as Python: jnp for arrays, plain Python (and `math`) for static
+// scalars, with minimal parentheses (py_expr.h). What a name, a load or a query on a host tensor
+// becomes depends on where the expression is printed (kernel body, host wrapper, index map),
+// which is the job of an ExprContext.
+#pragma once
+
+#include <string>
+
+#include "backend/pallas/py_expr.h"
+#include "ir/nodes.h"
+#include "support/diagnostics.h"
+
+namespace helionc::backend::pallas {
+
+// Modules imported only when the generated code uses them.
+struct OptionalImports {
+  bool math = false;
+  bool functools = false;
+};
+
+class ExprContext {
+ public:
+  virtual ~ExprContext() = default;
+  // A use of a binding.
+  virtual PyExpr var(const ir::VarRef& ref) = 0;
+  // `x[...]` in device code; the host has none.
+  virtual PyExpr load(const ir::Load& load) = 0;
+  // `x.dtype`, `x.size(0)`, `x.size()`, `x.numel()`, `x.dim()` of the tensor `tensor`.
+  virtual PyExpr tensor_query(ir::Intrinsic op, const ir::VarRef& tensor, const ir::ExprPtr& axis) = 0;
+};
+
+class ExprPrinter {
+ public:
+  ExprPrinter(const ir::Kernel& kernel, ExprContext& context, OptionalImports& imports,
+              DiagnosticEngine& diags)
+      : kernel_(kernel), context_(context), imports_(imports), diags_(diags) {}
+
+  PyExpr print(const ir::ExprPtr& expr);
+  std::string text(const ir::ExprPtr& expr) { return print(expr).text; }
+  // A dtype-valued expression (`jnp.float32`, `x_ref.dtype`).
+  PyExpr dtype(const ir::ExprPtr& expr) { return print(expr); }
+  // False once an expression could not be printed (a diagnostic was reported).
+  bool ok() const { return ok_; }
+
+ private:
+  PyExpr call(const ir::Call& call);
+  PyExpr unsupported(const ir::Expr& expr, std::string what);
+  static bool is_array(const ir::ExprPtr& expr);
+
+  const ir::Kernel& kernel_;
+  ExprContext& context_;
+  OptionalImports& imports_;
+  DiagnosticEngine& diags_;
+  bool ok_ = true;
+};
+
+}  // namespace helionc::backend::pallas

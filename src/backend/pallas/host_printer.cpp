@@ -1,0 +1,186 @@
+#include "backend/pallas/host_printer.h"
+
+#include <fmt/format.h>
+
+#include "backend/pallas/host_state.h"
+#include "backend/pallas/launch_printer.h"
+#include "ir/visitor.h"
+
+namespace helionc::backend::pallas {
+
+namespace {
+
+bool mentions(const ir::StmtPtr& stmt, int binding) {
+  bool found = false;
+  ir::for_each_expr(ir::Block{stmt}, [&](const ir::Expr& e) {
+    if (const auto* ref = e.as<ir::VarRef>()) found |= ref->binding == binding;
+  });
+  return found;
+}
+
+bool is_number(const ir::ExprPtr& expr, double value) {
+  if (const auto* i = expr->as<ir::IntImm>()) return i->value == value;
+  if (const auto* f = expr->as<ir::FloatImm>()) return f->value == value;
+  return false;
+}
+
+class HostPrinter {
+ public:
+  HostPrinter(PythonWriter& out, EmitContext& context, const ir::Kernel& kernel,
+              const passes::KernelPlan& plan, const passes::ShapeFacts& facts,
+              const std::vector<LaunchNames>& names)
+      : out_(out), context_(context), kernel_(kernel), plan_(plan), names_(names),
+        host_(context, kernel, facts) {}
+
+  bool print() {
+    std::vector<std::string> params;
+    std::vector<std::string> tensors;
+    for (const ir::Param& param : kernel_.params) {
+      std::string text = binding_name(kernel_, param.binding);
+      if (kernel_.bindings[param.binding].type.kind == ir::TypeKind::kTensor) tensors.push_back(text);
+      if (param.default_value) text += "=" + host_.text(param.default_value);
+      params.push_back(std::move(text));
+    }
+    params.push_back("*");
+    params.push_back("interpret=None");
+    auto body = out_.block(fmt::format("def {}({}):", kernel_.name, fmt::join(params, ", ")));
+    if (kernel_.num_tunable_blocks > 0) {
+      // Chosen by the arguments as passed, before any host code rebinds them.
+      config_ = host_.local("config");
+      std::vector<std::string> args = {config_table_name(kernel_), config_default_name(kernel_)};
+      args.insert(args.end(), tensors.begin(), tensors.end());
+      out_.line(fmt::format("{} = {}", config_, py_call("_select_config", args).text));
+    }
+    block(kernel_.body, 0);
+    return host_.ok();
+  }
+
+ private:
+  // `top` is the position of `stmts` (or of the If holding them) among the top-level statements.
+  void block(const ir::Block& stmts, size_t top) {
+    const bool top_level = &stmts == &kernel_.body;
+    for (size_t i = 0; i < stmts.size(); ++i) {
+      statement(stmts, i, top_level ? i : top);
+    }
+  }
+
+  void statement(const ir::Block& stmts, size_t i, size_t top) {
+    const ir::Stmt& stmt = *stmts[i];
+    switch (stmt.kind) {
+      case ir::StmtKind::kLet: {
+        const auto& let = *stmt.as<ir::Let>();
+        std::vector<std::string> targets;
+        for (int target : let.targets) targets.push_back(binding_name(kernel_, target));
+        line(fmt::format("{} = {}", fmt::join(targets, ", "), host_.text(let.value)), stmt);
+        return;
+      }
+      case ir::StmtKind::kAlloc:
+        alloc(*stmt.as<ir::Alloc>(), stmts, i);
+        return;
+      case ir::StmtKind::kTileLoop: {
+        const int launch = plan_.launch_of.at(&stmt);
+        print_launch(out_, host_, plan_.launches[launch], names_[launch], top, config_,
+                     plan_.launches.size());
+        return;
+      }
+      case ir::StmtKind::kIf: {
+        const auto& branch = *stmt.as<ir::If>();
+        {
+          auto then_block = out_.block(context_.with_where(
+              fmt::format("if {}:", host_.text(branch.condition)), stmt.range));
+          block(branch.then_body, top);
+        }
+        if (!branch.else_body.empty()) {
+          auto else_block = out_.block("else:");
+          block(branch.else_body, top);
+        }
+        return;
+      }
+      case ir::StmtKind::kAssert: {
+        // Checked while JAX traces (sizes are static); never stripped like `assert` under -O.
+        const auto& check = *stmt.as<ir::Assert>();
+        auto raise = out_.block(context_.with_where(
+            fmt::format("if {}:", py_unary("not", host_.expr(check.condition)).text), stmt.range));
+        out_.line(check.message ? fmt::format("raise AssertionError({})", host_.text(check.message))
+                                : "raise AssertionError()");
+        return;
+      }
+      case ir::StmtKind::kReturn: {
+        std::vector<std::string> values;
+        for (const ir::ExprPtr& value : stmt.as<ir::Return>()->values) values.push_back(returned(value));
+        line(values.empty() ? "return" : fmt::format("return {}", fmt::join(values, ", ")), stmt);
+        return;
+      }
+      case ir::StmtKind::kStore:
+        context_.diags.error(DiagnosticKind::kInternal, stmt.range, "a store in host code");
+        return;
+    }
+  }
+
+  void line(std::string text, const ir::Stmt& stmt) {
+    out_.line(context_.with_where(std::move(text), stmt.range));
+  }
+
+  // A returned value; an `empty` array no launch wrote is returned as zeros (JAX has no
+  // uninitialised arrays).
+  std::string returned(const ir::ExprPtr& value) {
+    const std::string text = host_.text(value);
+    if (const auto* ref = value->as<ir::VarRef>(); ref && host_.declared.count(ref->binding)) {
+      return fmt::format("jnp.zeros({}.shape, {}.dtype)", text, text);
+    }
+    return text;
+  }
+
+  void alloc(const ir::Alloc& alloc, const ir::Block& stmts, size_t i) {
+    const std::string name = binding_name(kernel_, alloc.target);
+    const std::string shape = host_.text(alloc.shape);
+    const std::string dtype = host_.text(alloc.dtype);
+    if (!alloc.fill || overwritten_before_use(alloc.target, stmts, i)) {
+      host_.declared.insert(alloc.target);
+      line(fmt::format("{} = jax.ShapeDtypeStruct({}, {})", name, shape, dtype), *stmts[i]);
+      return;
+    }
+    std::string value;
+    if (is_number(alloc.fill, 0)) {
+      value = py_call("jnp.zeros", {shape, dtype}).text;
+    } else if (is_number(alloc.fill, 1)) {
+      value = py_call("jnp.ones", {shape, dtype}).text;
+    } else {
+      value = py_call("jnp.full", {shape, host_.text(alloc.fill), dtype}).text;
+    }
+    line(fmt::format("{} = {}", name, value), *stmts[i]);
+  }
+
+  // Whether the first statement after stmts[i] that uses `binding` is a launch that writes all
+  // of it without reading it (so its initial value is never seen).
+  bool overwritten_before_use(int binding, const ir::Block& stmts, size_t i) const {
+    for (size_t j = i + 1; j < stmts.size(); ++j) {
+      if (!mentions(stmts[j], binding)) continue;
+      auto launch = plan_.launch_of.find(stmts[j].get());
+      if (launch == plan_.launch_of.end()) return false;
+      for (const passes::Output& output : plan_.launches[launch->second].outputs) {
+        if (output.operand.binding == binding) return output.aliased_input < 0;
+      }
+      return false;
+    }
+    return false;
+  }
+
+  PythonWriter& out_;
+  EmitContext& context_;
+  const ir::Kernel& kernel_;
+  const passes::KernelPlan& plan_;
+  const std::vector<LaunchNames>& names_;
+  HostState host_;
+  std::string config_;
+};
+
+}  // namespace
+
+bool print_public_function(PythonWriter& out, EmitContext& context, const ir::Kernel& kernel,
+                           const passes::KernelPlan& plan, const passes::ShapeFacts& facts,
+                           const std::vector<LaunchNames>& names) {
+  return HostPrinter(out, context, kernel, plan, facts, names).print();
+}
+
+}  // namespace helionc::backend::pallas

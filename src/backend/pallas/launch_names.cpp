@@ -1,0 +1,48 @@
+#include "backend/pallas/launch_names.h"
+
+#include "backend/pallas/names.h"
+#include "ir/visitor.h"
+
+namespace helionc::backend::pallas {
+
+std::string binding_name(const ir::Kernel& kernel, int binding) {
+  return safe_local_name(kernel.bindings[binding].name);
+}
+
+LaunchNames name_launch(const ir::Kernel& kernel, const passes::Launch& launch,
+                        std::string kernel_function) {
+  LaunchNames names;
+  names.kernel_function = std::move(kernel_function);
+  NameScope scope;
+  // Names the body itself binds or reads keep their source spelling.
+  for (const ir::Binding& binding : kernel.bindings) {
+    if (binding.origin == ir::Binding::Origin::kDevice ||
+        binding.origin == ir::Binding::Origin::kLoopVar) {
+      scope.reserve(safe_local_name(binding.name));
+    }
+  }
+  for (const passes::Capture& capture : launch.captures) {
+    if (capture.kind == passes::Capture::Kind::kValue) {
+      scope.reserve(binding_name(kernel, capture.binding));
+    }
+  }
+  for (const passes::Capture& capture : launch.captures) {
+    const std::string base = binding_name(kernel, capture.binding);
+    switch (capture.kind) {
+      case passes::Capture::Kind::kValue: names.captures.push_back(base); break;
+      case passes::Capture::Kind::kDtype: names.captures.push_back(scope.fresh(base + "_dtype")); break;
+      case passes::Capture::Kind::kShape: names.captures.push_back(scope.fresh(base + "_shape")); break;
+    }
+  }
+  for (const passes::Input& input : launch.inputs) {
+    const std::string base = binding_name(kernel, input.operand.binding);
+    names.inputs.push_back(
+        scope.fresh(input.kind == passes::Input::Kind::kRead ? base + "_ref" : base + "_in_ref"));
+  }
+  for (const passes::Output& output : launch.outputs) {
+    names.outputs.push_back(scope.fresh(binding_name(kernel, output.operand.binding) + "_ref"));
+  }
+  return names;
+}
+
+}  // namespace helionc::backend::pallas

@@ -1,0 +1,27 @@
+// The Python names of one launch, shared by the kernel-body printer and the host wrapper: the
+// kernel function, its refs (`x_ref`, `out_ref`, `out_in_ref` for an aliased output's old
+// contents) and its keyword-only captured values.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "ir/nodes.h"
+#include "passes/launch_plan.h"
+
+namespace helionc::backend::pallas {
+
+struct LaunchNames {
+  std::string kernel_function;        // `_add_kernel`
+  std::vector<std::string> inputs;    // ref names, per Launch::inputs
+  std::vector<std::string> outputs;   // ref names, per Launch::outputs
+  std::vector<std::string> captures;  // keyword names, per Launch::captures
+};
+
+LaunchNames name_launch(const ir::Kernel& kernel, const passes::Launch& launch,
+                        std::string kernel_function);
+
+// A binding's name in generated code (its source name, made safe).
+std::string binding_name(const ir::Kernel& kernel, int binding);
+
+}  // namespace helionc::backend::pallas

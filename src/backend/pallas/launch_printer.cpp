@@ -1,0 +1,480 @@
+#include "backend/pallas/launch_printer.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+
+namespace helionc::backend::pallas {
+
+namespace {
+
+using passes::Input;
+using passes::Launch;
+using passes::Operand;
+using passes::ViewAxis;
+
+// In an index map, an hl.grid loop variable is the lambda's grid index (plus the loop's start).
+class IndexMapContext final : public HostContext {
+ public:
+  IndexMapContext(const ir::Kernel& kernel, DiagnosticEngine& diags, const Launch& launch,
+                  HostState& host)
+      : HostContext(kernel, diags), host_(host) {
+    const ir::TileLoop& loop = launch.tile_loop();
+    for (size_t i = 0; i < loop.loop_vars.size() && i < loop.tile_dims.size(); ++i) {
+      grid_var_dim_[loop.loop_vars[i]] = loop.tile_dims[i];
+    }
+  }
+
+  PyExpr var(const ir::VarRef& ref) override {
+    auto it = grid_var_dim_.find(ref.binding);
+    if (it == grid_var_dim_.end()) return HostContext::var(ref);
+    const ir::TileDim& dim = kernel_.tile_dims[it->second];
+    PyExpr index = py_atom(safe_local_name(dim.name));
+    if (dim.begin) index = py_binary("+", host_.expr(dim.begin), index);
+    return index;
+  }
+
+ private:
+  HostState& host_;
+  std::map<int, int> grid_var_dim_;
+};
+
+bool is_grid(const ir::TileDim& dim) { return dim.block.kind == ir::BlockSource::Kind::kGrid; }
+
+std::string block_base(const std::string& dim_name) {
+  if (dim_name.starts_with("tile_") && dim_name.size() > 5) return "block_" + dim_name.substr(5);
+  if (dim_name == "tile") return "block";
+  return "block_" + dim_name;
+}
+
+std::string product(int64_t count, const std::vector<std::string>& factors) {
+  std::vector<std::string> parts;
+  if (count != 1 || factors.empty()) parts.push_back(std::to_string(count));
+  parts.insert(parts.end(), factors.begin(), factors.end());
+  return fmt::format("{}", fmt::join(parts, " * "));
+}
+
+std::string sum(const std::vector<std::string>& terms) {
+  if (terms.empty()) return "0";
+  return fmt::format("{}", fmt::join(terms, " + "));
+}
+
+class LaunchPrinter {
+ public:
+  LaunchPrinter(PythonWriter& out, HostState& host, const Launch& launch, const LaunchNames& names,
+                size_t stmt_index, const std::string& config, size_t launches)
+      : out_(out), host_(host), kernel_(host.kernel), launch_(launch), names_(names),
+        stmt_index_(stmt_index), config_(config), launches_(launches),
+        index_context_(host.kernel, host.context.diags, launch, host),
+        index_exprs_(host.kernel, index_context_, host.context.imports, host.context.diags) {}
+
+  void print() {
+    const ir::TileLoop& loop = launch_.tile_loop();
+    const std::string place = host_.context.where(loop.range);
+    if (!place.empty()) {
+      out_.comment(fmt::format("{}: {}", place, host_.context.source_line(loop.range)));
+    }
+    for (const passes::GridDim& grid : launch_.grid) {
+      const ir::TileDim& dim = kernel_.tile_dims[grid.tile_dim];
+      sizes_.push_back(dim.begin ? py_binary("-", host_.expr(dim.extent), host_.expr(dim.begin)).text
+                                 : host_.text(dim.extent));
+      grid_params_.push_back(safe_local_name(dim.name));
+    }
+    if (launch_.variadic) {
+      print_any_rank_tiling();
+    } else {
+      print_blocks();
+    }
+    print_call();
+  }
+
+ private:
+  // ---- block sizes and grid --------------------------------------------------------------
+
+  std::string requested_block(const ir::TileDim& dim, bool rest) {
+    if (dim.block.kind == ir::BlockSource::Kind::kFixed) {
+      const std::string size = host_.text(dim.block.size);
+      return rest ? py_tuple({size}) : size;
+    }
+    const std::string sizes = fmt::format("{}[\"block_sizes\"]", config_);
+    if (!rest) return fmt::format("{}[{}]", sizes, dim.block.tunable);
+    return dim.block.tunable == 0 ? sizes : fmt::format("{}[{}:]", sizes, dim.block.tunable);
+  }
+
+  void print_blocks() {
+    for (size_t g = 0; g < launch_.grid.size(); ++g) {
+      const passes::GridDim& grid = launch_.grid[g];
+      const ir::TileDim& dim = kernel_.tile_dims[grid.tile_dim];
+      if (is_grid(dim)) {
+        blocks_.push_back("");
+        steps_.push_back(sizes_[g]);
+        continue;
+      }
+      const std::string block = host_.local(block_base(dim.name));
+      const std::string_view role = grid.flat ? "flat" : passes::axis_role_name(grid.role);
+      out_.line(fmt::format("{} = _legal_block({}, {}, \"{}\")", block, requested_block(dim, false),
+                            sizes_[g], role));
+      blocks_.push_back(block);
+      steps_.push_back(fmt::format("pl.cdiv({}, {})", sizes_[g], block));
+    }
+  }
+
+  void print_any_rank_tiling() {
+    const ir::TileDim& dim = kernel_.tile_dims[launch_.grid.front().tile_dim];
+    view_ = host_.local("view");
+    const std::string block_shape = host_.local("block_shape");
+    grid_ = host_.local("grid");
+    tile_spec_ = host_.local("tile_spec");
+    out_.line(fmt::format("{}, {}, {} = _any_rank_tiles({}, {})", view_, block_shape, grid_,
+                          sizes_.front(), requested_block(dim, true)));
+    const std::string index = grid_params_.front();
+    out_.line(fmt::format(
+        "{} = pl.BlockSpec(block_shape={}, index_map=lambda *{}: (0,) * (len({}) - len({})) + {})",
+        tile_spec_, block_shape, index, view_, index, index));
+  }
+
+  std::string grid_text() const {
+    if (launch_.variadic) return grid_;
+    return py_tuple(steps_);
+  }
+
+  // ---- operands --------------------------------------------------------------------------
+
+  std::string spec(const Operand& operand) {
+    if (operand.variadic) return tile_spec_;
+    std::vector<std::string> block;
+    std::vector<std::string> index;
+    for (const ViewAxis& axis : operand.view) {
+      switch (axis.kind) {
+        case ViewAxis::Kind::kTile: {
+          const size_t g = grid_axis(axis.tile_dim);
+          block.push_back(blocks_[g]);
+          index.push_back(grid_params_[g]);
+          break;
+        }
+        case ViewAxis::Kind::kFull:
+          block.push_back(host_.size_text(operand.binding, axis.array_axis, stmt_index_));
+          index.push_back("0");
+          break;
+        case ViewAxis::Kind::kScalar:
+          block.push_back("None");
+          index.push_back(index_exprs_.text(axis.scalar));
+          break;
+        case ViewAxis::Kind::kUnit:
+          block.push_back(axis.squeezed ? "None" : "1");
+          index.push_back("0");
+          break;
+      }
+    }
+    return fmt::format("pl.BlockSpec(block_shape={}, index_map=lambda {}: {})", py_tuple(block),
+                       fmt::join(grid_params_, ", "), py_tuple(index));
+  }
+
+  size_t grid_axis(int tile_dim) const {
+    for (size_t g = 0; g < launch_.grid.size(); ++g) {
+      if (launch_.grid[g].tile_dim == tile_dim) return g;
+    }
+    HELIONC_UNREACHABLE("an operand tiled by a dimension outside its launch");
+  }
+
+  // The array as the kernel's view: `bias[None]`, `x[:, None]`, `x.reshape(view)`.
+  std::string argument(const Operand& operand) const {
+    const std::string name = binding_name(kernel_, operand.binding);
+    if (operand.variadic) return fmt::format("{}.reshape({})", name, view_);
+    if (!operand.reshaped) return name;
+    return name + view_subscript(operand, "None");
+  }
+
+  // `[None]`, `[:, None]` (into the view) or `[0]`, `[:, 0]` (back): `unit` at the view's unit
+  // axes, `:` elsewhere, trailing `:` left out.
+  static std::string view_subscript(const Operand& operand, std::string_view unit) {
+    std::vector<std::string> items;
+    for (const ViewAxis& axis : operand.view) {
+      items.push_back(axis.kind == ViewAxis::Kind::kUnit ? std::string(unit) : ":");
+    }
+    while (!items.empty() && items.back() == ":") items.pop_back();
+    return fmt::format("[{}]", fmt::join(items, ", "));
+  }
+
+  std::string out_shape(const passes::Output& output) const {
+    const Operand& operand = output.operand;
+    const std::string name = binding_name(kernel_, operand.binding);
+    if (operand.variadic) return fmt::format("jax.ShapeDtypeStruct({}, {}.dtype)", view_, name);
+    if (operand.reshaped) {
+      std::vector<std::string> dims;
+      for (const ViewAxis& axis : operand.view) {
+        dims.push_back(axis.kind == ViewAxis::Kind::kUnit
+                           ? "1"
+                           : host_.size_text(operand.binding, axis.array_axis, stmt_index_));
+      }
+      return fmt::format("jax.ShapeDtypeStruct({}, {}.dtype)", py_tuple(dims), name);
+    }
+    if (host_.declared.count(operand.binding)) return name;
+    return fmt::format("jax.ShapeDtypeStruct({}.shape, {}.dtype)", name, name);
+  }
+
+  // The suffix that turns a result in the view's shape back into the array's shape.
+  std::string back_from_view(const Operand& operand) const {
+    if (operand.variadic) {
+      return fmt::format(".reshape({}.shape)", binding_name(kernel_, operand.binding));
+    }
+    if (!operand.reshaped) return "";
+    return view_subscript(operand, "0");
+  }
+
+  // ---- cost ------------------------------------------------------------------------------
+
+  // The number of elements of a value of shape `dims` summed over the grid.
+  std::vector<std::string> element_factors(const std::vector<ir::Dim>& dims) const {
+    std::vector<std::string> factors;
+    std::vector<bool> covered(launch_.grid.size(), false);
+    for (const ir::Dim& dim : dims) {
+      switch (dim.kind) {
+        case ir::Dim::Kind::kTile: {
+          const size_t g = grid_axis(dim.tile_dim);
+          covered[g] = true;
+          factors.push_back(sizes_[g]);
+          break;
+        }
+        case ir::Dim::Kind::kVariadic:
+          host_.context.imports.math = true;
+          covered[grid_axis(dim.tile_dim)] = true;
+          factors.push_back(fmt::format("math.prod({})", sizes_[grid_axis(dim.tile_dim)]));
+          break;
+        case ir::Dim::Kind::kFull:
+          factors.push_back(host_.size_text(dim.binding, dim.axis, stmt_index_));
+          break;
+        case ir::Dim::Kind::kUnit:
+          break;
+      }
+    }
+    // Computed once per grid step along the dimensions the value is not tiled by.
+    for (size_t g = 0; g < launch_.grid.size(); ++g) {
+      if (!covered[g]) factors.push_back(steps_text(g));
+    }
+    return factors;
+  }
+
+  std::string steps_text(size_t g) const {
+    if (launch_.variadic) return fmt::format("math.prod({})", grid_);
+    return steps_[g];
+  }
+
+  std::string cost_sum(const std::vector<passes::CostTerm>& terms) const {
+    std::vector<std::string> parts;
+    for (const passes::CostTerm& term : terms) {
+      parts.push_back(product(term.count, element_factors(term.elements)));
+    }
+    return sum(parts);
+  }
+
+  // Bytes an operand moves between HBM and VMEM: its blocks over the grid, fetched again when
+  // a grid dimension it does not depend on changes before one it does.
+  std::string operand_bytes(const Operand& operand) const {
+    const std::string itemsize =
+        fmt::format("{}.dtype.itemsize", binding_name(kernel_, operand.binding));
+    if (operand.variadic) {
+      host_.context.imports.math = true;
+      return fmt::format("math.prod({}) * {}", sizes_.front(), itemsize);
+    }
+    std::vector<std::string> factors;
+    std::vector<bool> used(launch_.grid.size(), false);
+    for (const ViewAxis& axis : operand.view) {
+      switch (axis.kind) {
+        case ViewAxis::Kind::kTile: {
+          const size_t g = grid_axis(axis.tile_dim);
+          used[g] = true;
+          factors.push_back(sizes_[g]);
+          break;
+        }
+        case ViewAxis::Kind::kFull:
+          factors.push_back(host_.size_text(operand.binding, axis.array_axis, stmt_index_));
+          break;
+        case ViewAxis::Kind::kScalar:
+          for (size_t g : scalar_grid_axes(axis.scalar)) {
+            used[g] = true;
+            factors.push_back(sizes_[g]);
+          }
+          break;
+        case ViewAxis::Kind::kUnit:
+          break;
+      }
+    }
+    const auto last_used = std::find(used.rbegin(), used.rend(), true);
+    const size_t end = last_used == used.rend() ? 0 : used.rend() - last_used;
+    for (size_t g = 0; g < end; ++g) {
+      if (!used[g]) factors.push_back(steps_[g]);
+    }
+    factors.push_back(itemsize);
+    return product(1, factors);
+  }
+
+  // Grid axes of the hl.grid loop variables a scalar index uses.
+  std::vector<size_t> scalar_grid_axes(const ir::ExprPtr& scalar) const {
+    std::vector<size_t> axes;
+    const ir::TileLoop& loop = launch_.tile_loop();
+    std::vector<const ir::Expr*> stack = {scalar.get()};
+    while (!stack.empty()) {
+      const ir::Expr* e = stack.back();
+      stack.pop_back();
+      if (const auto* ref = e->as<ir::VarRef>()) {
+        for (size_t i = 0; i < loop.loop_vars.size(); ++i) {
+          if (loop.loop_vars[i] == ref->binding && i < loop.tile_dims.size()) {
+            const size_t g = grid_axis(loop.tile_dims[i]);
+            if (std::find(axes.begin(), axes.end(), g) == axes.end()) axes.push_back(g);
+          }
+        }
+      } else if (const auto* b = e->as<ir::Binary>()) {
+        stack.push_back(b->lhs.get());
+        stack.push_back(b->rhs.get());
+      } else if (const auto* u = e->as<ir::Unary>()) {
+        stack.push_back(u->operand.get());
+      }
+    }
+    return axes;
+  }
+
+  std::string bytes_accessed() const {
+    std::vector<std::string> parts;
+    for (const Input& input : launch_.inputs) {
+      if (input.kind != Input::Kind::kAliasedUnread) parts.push_back(operand_bytes(input.operand));
+    }
+    for (const passes::Output& output : launch_.outputs) parts.push_back(operand_bytes(output.operand));
+    return sum(parts);
+  }
+
+  // ---- the call --------------------------------------------------------------------------
+
+  void print_call() {
+    std::vector<std::string> targets;
+    std::vector<std::string> after;  // lines that reshape results back
+    const bool single = launch_.outputs.size() == 1;
+    std::string chained;
+    for (const passes::Output& output : launch_.outputs) {
+      const std::string name = binding_name(kernel_, output.operand.binding);
+      const std::string back = back_from_view(output.operand);
+      if (back.empty()) {
+        targets.push_back(name);
+      } else if (single) {
+        targets.push_back(name);
+        chained = back;
+      } else {
+        const std::string temp = host_.temporary(name + "_view");
+        targets.push_back(temp);
+        after.push_back(fmt::format("{} = {}{}", name, temp, back));
+      }
+    }
+
+    std::vector<std::string> arguments;
+    std::vector<std::string> in_specs;
+    for (const Input& input : launch_.inputs) {
+      arguments.push_back(argument(input.operand));
+      in_specs.push_back(input.kind == Input::Kind::kAliasedUnread
+                             ? "pl.BlockSpec(memory_space=pl.ANY)"
+                             : spec(input.operand));
+    }
+    std::vector<std::string> out_shapes;
+    std::vector<std::string> out_specs;
+    std::vector<std::string> aliases;
+    for (size_t o = 0; o < launch_.outputs.size(); ++o) {
+      const passes::Output& output = launch_.outputs[o];
+      out_shapes.push_back(out_shape(output));
+      out_specs.push_back(spec(output.operand));
+      if (output.aliased_input >= 0) aliases.push_back(fmt::format("{}: {}", output.aliased_input, o));
+    }
+
+    std::string function = names_.kernel_function;
+    if (!launch_.captures.empty()) {
+      host_.context.imports.functools = true;
+      std::vector<std::string> bound = {function};
+      for (size_t i = 0; i < launch_.captures.size(); ++i) {
+        const passes::Capture& capture = launch_.captures[i];
+        const std::string value = binding_name(kernel_, capture.binding);
+        switch (capture.kind) {
+          case passes::Capture::Kind::kValue:
+            bound.push_back(fmt::format("{}={}", names_.captures[i], value));
+            break;
+          case passes::Capture::Kind::kDtype:
+            bound.push_back(fmt::format("{}={}.dtype", names_.captures[i], value));
+            break;
+          case passes::Capture::Kind::kShape:
+            bound.push_back(fmt::format("{}={}.shape", names_.captures[i], value));
+            break;
+        }
+      }
+      function = py_call("functools.partial", bound).text;
+    }
+
+    const std::string semantics =
+        launch_.variadic ? fmt::format("(\"parallel\",) * len({})", grid_)
+                         : py_tuple(std::vector<std::string>(launch_.grid.size(), "\"parallel\""));
+    const std::string name = launches_ == 1
+                                 ? kernel_.name
+                                 : fmt::format("{}_{}", kernel_.name, launch_.index);
+
+    {
+      auto call = out_.block(fmt::format("{} = pl.pallas_call(", fmt::join(targets, ", ")));
+      out_.line(function + ",");
+      out_.line(fmt::format("out_shape={},", single ? out_shapes[0] : py_tuple(out_shapes)));
+      out_.line(fmt::format("grid={},", grid_text()));
+      if (in_specs.empty()) {
+        out_.line("in_specs=[],");
+      } else {
+        {
+          auto list = out_.block("in_specs=[");
+          for (const std::string& s : in_specs) out_.line(s + ",");
+        }
+        out_.line("],");
+      }
+      out_.line(fmt::format("out_specs={},", single ? out_specs[0] : py_tuple(out_specs)));
+      if (!aliases.empty()) {
+        out_.line(fmt::format("input_output_aliases={{{}}},", fmt::join(aliases, ", ")));
+      }
+      out_.line(fmt::format("compiler_params=pltpu.CompilerParams(dimension_semantics={}),",
+                            semantics));
+      {
+        auto cost = out_.block("cost_estimate=pl.CostEstimate(");
+        out_.line(fmt::format("flops={},", cost_sum(launch_.cost.flops)));
+        out_.line(fmt::format("transcendentals={},", cost_sum(launch_.cost.transcendentals)));
+        out_.line(fmt::format("bytes_accessed={},", bytes_accessed()));
+      }
+      out_.line("),");
+      out_.line("interpret=_interpret(interpret),");
+      out_.line(fmt::format("name={},", py_string(name)));
+    }
+    out_.line(fmt::format("){}{}", py_tuple_args(arguments), chained));
+    for (const std::string& line : after) out_.line(line);
+    for (const passes::Output& output : launch_.outputs) host_.declared.erase(output.operand.binding);
+  }
+
+  static std::string py_tuple_args(const std::vector<std::string>& arguments) {
+    return fmt::format("({})", fmt::join(arguments, ", "));
+  }
+
+  PythonWriter& out_;
+  HostState& host_;
+  const ir::Kernel& kernel_;
+  const Launch& launch_;
+  const LaunchNames& names_;
+  size_t stmt_index_;
+  const std::string& config_;
+  size_t launches_;
+  IndexMapContext index_context_;
+  ExprPrinter index_exprs_;
+
+  std::vector<std::string> sizes_;        // per grid axis: the number of elements it covers
+  std::vector<std::string> grid_params_;  // per grid axis: the index map's parameter
+  std::vector<std::string> blocks_;       // per grid axis: the block variable ("" for hl.grid)
+  std::vector<std::string> steps_;        // per grid axis: the number of grid steps
+  std::string view_, grid_, tile_spec_;   // rank-polymorphic launches
+};
+
+}  // namespace
+
+void print_launch(PythonWriter& out, HostState& host, const passes::Launch& launch,
+                  const LaunchNames& names, size_t stmt_index, const std::string& config,
+                  size_t launches) {
+  LaunchPrinter(out, host, launch, names, stmt_index, config, launches).print();
+}
+
+}  // namespace helionc::backend::pallas

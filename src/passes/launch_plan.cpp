@@ -1,0 +1,132 @@
+#include "passes/launch_plan.h"
+
+#include <fmt/format.h>
+
+#include "ir/printer.h"
+
+namespace helionc::passes {
+
+std::string_view axis_role_name(AxisRole role) {
+  switch (role) {
+    case AxisRole::kLeading: return "leading";
+    case AxisRole::kSublane: return "sublane";
+    case AxisRole::kLane: return "lane";
+  }
+  return "?";
+}
+
+int Operand::kernel_rank() const {
+  int rank = 0;
+  for (const ViewAxis& axis : view) rank += axis.squeezed ? 0 : 1;
+  return rank;
+}
+
+namespace {
+
+class PlanPrinter {
+ public:
+  PlanPrinter(const ir::Kernel& kernel, const KernelPlan& plan) : kernel_(kernel), plan_(plan) {}
+
+  std::string print() {
+    out_ += fmt::format("plan {}\n", kernel_.name);
+    for (const Launch& launch : plan_.launches) print_launch(launch);
+    return std::move(out_);
+  }
+
+ private:
+  std::string tile_name(int dim) const { return kernel_.tile_dims[dim].name; }
+
+  std::string dims(const std::vector<ir::Dim>& dims) const {
+    std::vector<std::string> parts;
+    for (const ir::Dim& dim : dims) {
+      switch (dim.kind) {
+        case ir::Dim::Kind::kTile: parts.push_back(tile_name(dim.tile_dim)); break;
+        case ir::Dim::Kind::kFull:
+          parts.push_back(fmt::format("{}.shape[{}]", kernel_.bindings[dim.binding].name, dim.axis));
+          break;
+        case ir::Dim::Kind::kUnit: parts.push_back("1"); break;
+        case ir::Dim::Kind::kVariadic: parts.push_back(tile_name(dim.tile_dim) + "..."); break;
+      }
+    }
+    return fmt::format("[{}]", fmt::join(parts, ", "));
+  }
+
+  std::string operand(const Operand& op) const {
+    std::string text = kernel_.bindings[op.binding].name;
+    if (op.variadic) return text + " view any-rank";
+    std::vector<std::string> axes;
+    for (const ViewAxis& axis : op.view) {
+      std::string a;
+      switch (axis.kind) {
+        case ViewAxis::Kind::kTile: a = tile_name(axis.tile_dim); break;
+        case ViewAxis::Kind::kFull: a = fmt::format(":{}", axis.array_axis); break;
+        case ViewAxis::Kind::kScalar:
+          a = fmt::format("{}@{}", ir::print_expr(kernel_, axis.scalar), axis.array_axis);
+          break;
+        case ViewAxis::Kind::kUnit: a = "1"; break;
+      }
+      if (axis.squeezed) a += " squeezed";
+      a += fmt::format(" {}", axis_role_name(axis.role));
+      axes.push_back(std::move(a));
+    }
+    return fmt::format("{} view [{}]{}", text, fmt::join(axes, ", "),
+                       op.reshaped ? " reshaped" : "");
+  }
+
+  std::string terms(const std::vector<CostTerm>& terms) const {
+    if (terms.empty()) return "0";
+    std::vector<std::string> parts;
+    for (const CostTerm& term : terms) parts.push_back(fmt::format("{} x {}", term.count, dims(term.elements)));
+    return fmt::format("{}", fmt::join(parts, " + "));
+  }
+
+  void print_launch(const Launch& launch) {
+    std::vector<std::string> grid;
+    for (const GridDim& dim : launch.grid) {
+      grid.push_back(fmt::format("{} {}{}", tile_name(dim.tile_dim), axis_role_name(dim.role),
+                                 dim.flat ? " flat" : ""));
+    }
+    out_ += fmt::format("  launch {}{}: grid [{}]\n", launch.index,
+                        launch.variadic ? " any-rank" : "", fmt::join(grid, ", "));
+    for (size_t i = 0; i < launch.inputs.size(); ++i) {
+      const Input& input = launch.inputs[i];
+      std::string kind;
+      switch (input.kind) {
+        case Input::Kind::kRead: kind = "read"; break;
+        case Input::Kind::kAliasedRead: kind = fmt::format("aliased read of output {}", input.output); break;
+        case Input::Kind::kAliasedUnread: kind = fmt::format("aliased whole for output {}", input.output); break;
+      }
+      out_ += fmt::format("    input {}: {} ({})\n", i, operand(input.operand), kind);
+    }
+    for (size_t o = 0; o < launch.outputs.size(); ++o) {
+      const Output& output = launch.outputs[o];
+      out_ += fmt::format("    output {}: {}{}\n", o, operand(output.operand),
+                          output.aliased_input >= 0
+                              ? fmt::format(" (aliased to input {}: {})", output.aliased_input,
+                                            output.alias_reason)
+                              : "");
+    }
+    for (const Capture& capture : launch.captures) {
+      static constexpr const char* kKinds[] = {"value", "dtype", "shape"};
+      out_ += fmt::format("    capture {} {}\n", kKinds[static_cast<int>(capture.kind)],
+                          kernel_.bindings[capture.binding].name);
+    }
+    for (const auto& [binding, axis] : launch.program_ids) {
+      out_ += fmt::format("    program_id {} = axis {}\n", kernel_.bindings[binding].name, axis);
+    }
+    out_ += fmt::format("    flops {}\n", terms(launch.cost.flops));
+    out_ += fmt::format("    transcendentals {}\n", terms(launch.cost.transcendentals));
+  }
+
+  const ir::Kernel& kernel_;
+  const KernelPlan& plan_;
+  std::string out_;
+};
+
+}  // namespace
+
+std::string print_plan(const ir::Kernel& kernel, const KernelPlan& plan) {
+  return PlanPrinter(kernel, plan).print();
+}
+
+}  // namespace helionc::passes

@@ -1,0 +1,156 @@
+// The scheduled form of a kernel that the backend prints: one Launch (one `pl.pallas_call`) per
+// top-level tile loop, with its grid, its operands and how the kernel sees each of them (the
+// BlockSpec view), the host values its body captures, and the TPU block-rule facts of every
+// tile dimension. Produced by plan_launches (plan_launches.h); the autotuner reads the same
+// facts to prune illegal block sizes.
+//
+// Operand views. The kernel sees each operand through a view of the array that satisfies the
+// TPU block rules (pallas-target.md §3): rank-1 arrays become (1, n) with the unit axis
+// squeezed, a `None` index becomes a unit axis of the view (so `bias[None, :]` is a (1, n)
+// block), and a scalar-indexed second-to-last axis gets a unit axis after it, (m, n) ->
+// (m, 1, n), so that the squeezed axis is not one of the last two. The wrapper reshapes the
+// array into the view (`bias[None]`, `x[:, None]`) and outputs back.
+#pragma once
+
+#include <map>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "ir/nodes.h"
+
+namespace helionc::passes {
+
+// Where an axis sits in the kernel's view of an operand: the TPU block rules want a multiple of
+// 128 on the last (lane) axis, of 8 on the second-to-last (sublane) axis, anything on leading
+// axes, unless the block is the whole dimension.
+enum class AxisRole { kLeading, kSublane, kLane };
+std::string_view axis_role_name(AxisRole role);  // "leading", "sublane", "lane"
+
+// One axis of an operand's view.
+struct ViewAxis {
+  enum class Kind {
+    kTile,    // the block of tile dimension `tile_dim` of array axis `array_axis`
+    kFull,    // all of array axis `array_axis` (`:`)
+    kScalar,  // array axis `array_axis` at index `scalar` (squeezed away)
+    kUnit,    // an axis of size 1 that the array does not have (from `None`, or for the rules)
+  };
+  Kind kind = Kind::kFull;
+  int tile_dim = -1;
+  int array_axis = -1;
+  ir::ExprPtr scalar;     // kScalar: a host int or device int (an hl.grid index) expression
+  bool squeezed = false;  // `None` in the block shape: the kernel does not see this axis
+  AxisRole role = AxisRole::kLeading;
+};
+
+// One array the kernel reads or writes, with one index pattern.
+struct Operand {
+  int binding = -1;         // the host tensor binding
+  ir::Index index;          // the pattern, as first written
+  SourceRange range;        // its first use
+  bool variadic = false;    // indexed by an `hl.tile(x.size())` tile: the view is built at trace time
+  std::vector<ViewAxis> view;  // static views only
+  bool reshaped = false;    // the view has unit axes the array lacks (the wrapper reshapes)
+  bool read = false;        // loaded in the body
+  bool written = false;     // stored in the body (outputs only)
+
+  // The view's rank as the kernel sees it (squeezed axes left out); static views only.
+  int kernel_rank() const;
+};
+
+// An input of the pallas_call.
+struct Input {
+  enum class Kind {
+    kRead,           // an array the body reads
+    kAliasedRead,    // the old contents of output `output`, read before the body overwrites them
+    kAliasedUnread,  // the old contents of output `output`, kept where the body does not write
+                     // (whole array in place, pl.ANY: never copied into VMEM)
+  };
+  Kind kind = Kind::kRead;
+  Operand operand;
+  int output = -1;  // the aliased output (aliased kinds)
+};
+
+struct Output {
+  Operand operand;
+  int aliased_input = -1;  // index into Launch::inputs, or -1
+  // Why the output is aliased (for comments and the plan dump): "read", "initialised",
+  // "partly written", "" when not aliased.
+  std::string alias_reason;
+};
+
+// Which ref a load in the body reads.
+struct RefUse {
+  bool output = false;  // Launch::outputs[index] (else Launch::inputs[index])
+  int index = -1;
+};
+
+// A host value that the kernel body uses; bound as a keyword-only argument of the kernel
+// function with functools.partial, so it is a static Python value while the kernel is traced.
+struct Capture {
+  enum class Kind {
+    kValue,  // the value of `binding` (a Python int/float/bool or a dtype)
+    kDtype,  // `binding.dtype` of a tensor the kernel does not take as an operand
+    kShape,  // `binding.shape` of a tensor (sizes used in the body)
+  };
+  Kind kind = Kind::kValue;
+  int binding = -1;
+};
+
+// One use of a tile dimension by an operand axis (the legality facts).
+struct TileUse {
+  bool output = false;  // an output (else an input)
+  int operand = -1;     // index into Launch::outputs / Launch::inputs
+  int axis = -1;        // position in the operand's view
+  AxisRole role = AxisRole::kLeading;
+};
+
+struct GridDim {
+  int tile_dim = -1;
+  std::vector<TileUse> uses;
+  // The strictest role among the uses (kLeading when unused); decides the block multiple.
+  AxisRole role = AxisRole::kLeading;
+  // A lane dimension with no tiled sublane dimension in the launch (a 1-D tile): its default
+  // block is longer.
+  bool flat = false;
+};
+
+// Work per launch as sums of `count` x (number of elements of a value of shape `elements`).
+struct CostTerm {
+  int64_t count = 0;
+  std::vector<ir::Dim> elements;
+};
+
+struct LaunchCost {
+  std::vector<CostTerm> flops;
+  std::vector<CostTerm> transcendentals;
+};
+
+struct Launch {
+  int index = 0;                 // k-th launch of the kernel
+  ir::StmtPtr loop;              // the ir::TileLoop
+  std::vector<GridDim> grid;     // the loop's tile dimensions, in grid order
+  bool variadic = false;         // one `hl.tile(x.size())` dimension: rank known at trace time
+  std::vector<Input> inputs;     // in kernel argument order
+  std::vector<Output> outputs;   // in kernel argument order, after the inputs
+  std::vector<Capture> captures; // in order of first use
+  // hl.grid loop variables used as values in the body (`pl.program_id(axis)`): binding -> axis.
+  std::map<int, int> program_ids;
+  std::map<const ir::Load*, RefUse> loads;
+  std::map<const ir::Store*, int> stores;  // -> index into outputs
+  LaunchCost cost;
+
+  const ir::TileLoop& tile_loop() const { return *loop->as<ir::TileLoop>(); }
+};
+
+struct KernelPlan {
+  int kernel = -1;  // index into ir::Module::kernels
+  std::vector<Launch> launches;
+  // Launch of each top-level tile loop statement.
+  std::map<const ir::Stmt*, int> launch_of;
+};
+
+// A readable dump of a plan (`--emit plan`, debugging, unit tests).
+std::string print_plan(const ir::Kernel& kernel, const KernelPlan& plan);
+
+}  // namespace helionc::passes

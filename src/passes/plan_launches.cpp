@@ -1,0 +1,743 @@
+#include "passes/plan_launches.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <set>
+
+#include "ir/printer.h"
+#include "passes/shape_facts.h"
+
+namespace helionc::passes {
+
+namespace {
+
+using ir::Binding;
+using ir::ExprPtr;
+using ir::IndexItem;
+using ir::Intrinsic;
+using ir::TypeKind;
+
+bool is_transcendental(Intrinsic op) {
+  switch (op) {
+    case Intrinsic::kExp: case Intrinsic::kExp2: case Intrinsic::kExpm1: case Intrinsic::kLog:
+    case Intrinsic::kLog2: case Intrinsic::kLog10: case Intrinsic::kLog1p: case Intrinsic::kSqrt:
+    case Intrinsic::kRsqrt: case Intrinsic::kSin: case Intrinsic::kCos: case Intrinsic::kTan:
+    case Intrinsic::kTanh: case Intrinsic::kSinh: case Intrinsic::kCosh: case Intrinsic::kAsin:
+    case Intrinsic::kAcos: case Intrinsic::kAtan: case Intrinsic::kSigmoid: case Intrinsic::kErf:
+    case Intrinsic::kSilu: case Intrinsic::kGelu: case Intrinsic::kGeluTanh:
+      return true;
+    default:
+      return false;
+  }
+}
+
+// Floating-point work of one intrinsic per element (casts and creation cost nothing).
+int flops_of(Intrinsic op) {
+  switch (op) {
+    case Intrinsic::kCast: case Intrinsic::kFullLike: case Intrinsic::kSize:
+    case Intrinsic::kShapeOf: case Intrinsic::kNumel: case Intrinsic::kNdim:
+    case Intrinsic::kDtypeOf: case Intrinsic::kPromoteTypes: case Intrinsic::kBroadcastTensors:
+      return 0;
+    case Intrinsic::kClamp: case Intrinsic::kSilu: case Intrinsic::kSigmoid:
+      return 2;
+    case Intrinsic::kGelu: case Intrinsic::kGeluTanh:
+      return 4;
+    default:
+      return 1;
+  }
+}
+
+void add_term(std::vector<CostTerm>& terms, const std::vector<ir::Dim>& dims, int64_t count) {
+  if (count == 0) return;
+  for (CostTerm& term : terms) {
+    if (term.elements == dims) {
+      term.count += count;
+      return;
+    }
+  }
+  terms.push_back({count, dims});
+}
+
+// One load or store of the body, in evaluation order.
+struct Access {
+  bool store = false;
+  int binding = -1;
+  const ir::Index* index = nullptr;
+  std::string pattern;  // a key for the index pattern
+  SourceRange range;
+  const ir::Load* load = nullptr;
+  const ir::Store* store_node = nullptr;
+};
+
+class LaunchPlanner {
+ public:
+  LaunchPlanner(const ir::Kernel& kernel, const ShapeFacts& facts, DiagnosticEngine& diags,
+                const std::set<int>& written_before)
+      : kernel_(kernel), facts_(facts), diags_(diags), written_before_(written_before) {}
+
+  std::optional<Launch> plan(const ir::StmtPtr& stmt, int index) {
+    const auto& loop = *stmt->as<ir::TileLoop>();
+    launch_.index = index;
+    launch_.loop = stmt;
+    for (int dim : loop.tile_dims) {
+      GridDim grid;
+      grid.tile_dim = dim;
+      launch_.grid.push_back(grid);
+      grid_axis_[dim] = static_cast<int>(launch_.grid.size()) - 1;
+      const ir::TileDim& tile = kernel_.tile_dims[dim];
+      if (tile.variadic) launch_.variadic = true;
+      if (tile.begin && !is_zero(tile.begin) && tile.block.kind != ir::BlockSource::Kind::kGrid) {
+        unsupported(tile.begin->range,
+                    "`hl.tile` with a start other than 0 is not supported yet; tile from 0 and "
+                    "offset the index instead");
+      }
+    }
+    if (launch_.variadic && loop.tile_dims.size() != 1) {
+      unsupported(loop.range, "a rank-polymorphic `hl.tile(x.size())` together with other tile "
+                              "dimensions is not supported yet");
+    }
+    for (size_t i = 0; i < loop.loop_vars.size(); ++i) {
+      const int var = loop.loop_vars[i];
+      if (kernel_.bindings[var].type.kind == TypeKind::kInt && i < loop.tile_dims.size()) {
+        grid_var_dim_[var] = loop.tile_dims[i];
+      }
+    }
+    for (const ir::StmtPtr& s : loop.body) walk_stmt(*s);
+    if (failed_) return std::nullopt;
+    build_operands();
+    if (launch_.outputs.empty() && !failed_) {
+      unsupported(loop.range, "a tile loop that stores into no tensor is not supported yet");
+    }
+    if (failed_) return std::nullopt;
+    resolve_captures();
+    record_tile_uses();
+    if (failed_) return std::nullopt;
+    return std::move(launch_);
+  }
+
+ private:
+  static bool is_zero(const ExprPtr& e) {
+    const auto* imm = e->as<ir::IntImm>();
+    return imm && imm->value == 0;
+  }
+
+  void unsupported(SourceRange range, std::string message) {
+    diags_.error(DiagnosticKind::kUnsupported, range, std::move(message));
+    failed_ = true;
+  }
+
+  const std::string& name(int binding) const { return kernel_.bindings[binding].name; }
+
+  bool is_host(int binding) const {
+    const auto origin = kernel_.bindings[binding].origin;
+    return origin == Binding::Origin::kParam || origin == Binding::Origin::kHost;
+  }
+
+  // ---- the walk over the body ----------------------------------------------------------
+
+  void walk_stmt(const ir::Stmt& stmt) {
+    switch (stmt.kind) {
+      case ir::StmtKind::kLet:
+        walk_expr(stmt.as<ir::Let>()->value);
+        return;
+      case ir::StmtKind::kStore: {
+        const auto& store = *stmt.as<ir::Store>();
+        walk_index(store.index);
+        walk_expr(store.value);
+        const auto* tensor = store.tensor->as<ir::VarRef>();
+        if (tensor == nullptr || !is_host(tensor->binding)) {
+          unsupported(store.tensor->range, "storing into this value is not supported yet");
+          return;
+        }
+        Access access;
+        access.store = true;
+        access.binding = tensor->binding;
+        access.index = &store.index;
+        access.pattern = pattern_key(store.index);
+        access.range = stmt.range;
+        access.store_node = &store;
+        accesses_.push_back(std::move(access));
+        return;
+      }
+      case ir::StmtKind::kIf: {
+        // A branch on static values (captured host values), taken while the kernel is traced.
+        const auto& branch = *stmt.as<ir::If>();
+        walk_expr(branch.condition);
+        for (const ir::StmtPtr& s : branch.then_body) walk_stmt(*s);
+        for (const ir::StmtPtr& s : branch.else_body) walk_stmt(*s);
+        return;
+      }
+      case ir::StmtKind::kTileLoop:
+        unsupported(stmt.range, "a nested tile loop (an inner loop) is not supported yet");
+        return;
+      default:
+        unsupported(stmt.range, "this statement is not supported in device code yet");
+        return;
+    }
+  }
+
+  void walk_expr(const ExprPtr& expr) {
+    if (!expr) return;
+    switch (expr->kind) {
+      case ir::ExprKind::kLoad: {
+        const auto& load = *expr->as<ir::Load>();
+        walk_index(load.index);
+        const auto* tensor = load.tensor->as<ir::VarRef>();
+        if (tensor == nullptr || !is_host(tensor->binding)) {
+          unsupported(load.tensor->range, "indexing this value is not supported yet");
+          return;
+        }
+        Access access;
+        access.binding = tensor->binding;
+        access.index = &load.index;
+        access.pattern = pattern_key(load.index);
+        access.range = expr->range;
+        access.load = &load;
+        accesses_.push_back(std::move(access));
+        count_cost(*expr);
+        return;
+      }
+      case ir::ExprKind::kVarRef:
+        use_value(*expr->as<ir::VarRef>());
+        return;
+      case ir::ExprKind::kCall: {
+        const auto& call = *expr->as<ir::Call>();
+        if (host_query(call)) return;
+        for (const ExprPtr& arg : call.args) walk_expr(arg);
+        count_cost(*expr);
+        return;
+      }
+      case ir::ExprKind::kUnary:
+        walk_expr(expr->as<ir::Unary>()->operand);
+        count_cost(*expr);
+        return;
+      case ir::ExprKind::kBinary:
+        walk_expr(expr->as<ir::Binary>()->lhs);
+        walk_expr(expr->as<ir::Binary>()->rhs);
+        count_cost(*expr);
+        return;
+      case ir::ExprKind::kCompare:
+        walk_expr(expr->as<ir::Compare>()->lhs);
+        walk_expr(expr->as<ir::Compare>()->rhs);
+        count_cost(*expr);
+        return;
+      case ir::ExprKind::kTupleExpr:
+        for (const ExprPtr& e : expr->as<ir::TupleExpr>()->elements) walk_expr(e);
+        return;
+      case ir::ExprKind::kTupleGet:
+        walk_expr(expr->as<ir::TupleGet>()->tuple);
+        return;
+      default:
+        return;  // literals
+    }
+  }
+
+  // A query on a host tensor (`x.dtype`, `x.size(0)`) inside device code: the kernel gets the
+  // answer as a captured value. Returns false when `call` is not one.
+  bool host_query(const ir::Call& call) {
+    const bool query = call.op == Intrinsic::kDtypeOf || call.op == Intrinsic::kSize ||
+                       call.op == Intrinsic::kShapeOf || call.op == Intrinsic::kNumel ||
+                       call.op == Intrinsic::kNdim;
+    if (!query || call.args.empty()) return false;
+    const auto* tensor = call.args[0]->as<ir::VarRef>();
+    if (tensor == nullptr || !is_host(tensor->binding) ||
+        kernel_.bindings[tensor->binding].type.kind != TypeKind::kTensor) {
+      return false;
+    }
+    if (call.op == Intrinsic::kDtypeOf) {
+      dtype_queries_.push_back(tensor->binding);
+    } else {
+      capture(Capture::Kind::kShape, tensor->binding);
+    }
+    return true;
+  }
+
+  void use_value(const ir::VarRef& ref) {
+    const Binding& binding = kernel_.bindings[ref.binding];
+    switch (binding.origin) {
+      case Binding::Origin::kDevice:
+        return;
+      case Binding::Origin::kLoopVar:
+        if (auto it = grid_var_dim_.find(ref.binding); it != grid_var_dim_.end()) {
+          if (launch_.program_ids.emplace(ref.binding, grid_axis_.at(it->second)).second) {
+            // `b = begin + pl.program_id(axis)`: the kernel needs the start's host values.
+            walk_expr(kernel_.tile_dims[it->second].begin);
+          }
+          return;
+        }
+        unsupported(ref.range, fmt::format("using the tile `{}` as a value is not supported yet",
+                                           binding.name));
+        return;
+      case Binding::Origin::kParam:
+      case Binding::Origin::kHost:
+        break;
+    }
+    switch (binding.type.kind) {
+      case TypeKind::kTensor:
+        unsupported(ref.range, fmt::format("`{}` is a whole tensor; index it with the loop's "
+                                           "tiles (`{}[tile]`) to use it in device code",
+                                           binding.name, binding.name));
+        return;
+      case TypeKind::kTuple:
+        unsupported(ref.range, fmt::format("using the tuple `{}` in device code is not "
+                                           "supported yet", binding.name));
+        return;
+      default:
+        capture(Capture::Kind::kValue, ref.binding);
+    }
+  }
+
+  void capture(Capture::Kind kind, int binding) {
+    for (const Capture& c : launch_.captures) {
+      if (c.kind == kind && c.binding == binding) return;
+    }
+    launch_.captures.push_back({kind, binding});
+  }
+
+  void walk_index(const ir::Index& index) {
+    for (const IndexItem& item : index) {
+      if (item.kind != IndexItem::Kind::kScalar) continue;
+      // An index expression runs in the BlockSpec's index map: grid indices and host values only.
+      check_index_scalar(item.scalar);
+    }
+  }
+
+  void check_index_scalar(const ExprPtr& expr) {
+    if (!expr) return;
+    if (const auto* ref = expr->as<ir::VarRef>()) {
+      const Binding& binding = kernel_.bindings[ref->binding];
+      if (grid_var_dim_.count(ref->binding) || is_host(ref->binding)) return;
+      if (binding.origin == Binding::Origin::kLoopVar) {
+        unsupported(ref->range,
+                    fmt::format("indexing with the tile `{}` inside an index expression is not "
+                                "supported yet", binding.name));
+      } else {
+        unsupported(ref->range,
+                    fmt::format("indexing with `{}`, a value computed in the kernel, is not "
+                                "supported yet", binding.name));
+      }
+      return;
+    }
+    switch (expr->kind) {
+      case ir::ExprKind::kLoad:
+        unsupported(expr->range, "indexing with a value loaded in the kernel is not supported yet");
+        return;
+      case ir::ExprKind::kUnary: check_index_scalar(expr->as<ir::Unary>()->operand); return;
+      case ir::ExprKind::kBinary:
+        check_index_scalar(expr->as<ir::Binary>()->lhs);
+        check_index_scalar(expr->as<ir::Binary>()->rhs);
+        return;
+      case ir::ExprKind::kCall:
+        for (const ExprPtr& arg : expr->as<ir::Call>()->args) check_index_scalar(arg);
+        return;
+      default:
+        return;
+    }
+  }
+
+  std::string pattern_key(const ir::Index& index) const {
+    std::string key;
+    for (const IndexItem& item : index) {
+      switch (item.kind) {
+        case IndexItem::Kind::kTile: key += fmt::format("t{},", item.tile_dim); break;
+        case IndexItem::Kind::kVariadic: key += fmt::format("t{}...,", item.tile_dim); break;
+        case IndexItem::Kind::kFull: key += ":,"; break;
+        case IndexItem::Kind::kNewAxis: key += "None,"; break;
+        case IndexItem::Kind::kScalar: key += ir::print_expr(kernel_, item.scalar) + ","; break;
+      }
+    }
+    return key;
+  }
+
+  void count_cost(const ir::Expr& expr) {
+    if (expr.type.kind != TypeKind::kTileTensor) return;
+    int flops = 0;
+    bool transcendental = false;
+    switch (expr.kind) {
+      case ir::ExprKind::kUnary:
+      case ir::ExprKind::kBinary:
+      case ir::ExprKind::kCompare:
+        flops = 1;
+        break;
+      case ir::ExprKind::kCall: {
+        const Intrinsic op = expr.as<ir::Call>()->op;
+        flops = flops_of(op);
+        transcendental = is_transcendental(op);
+        break;
+      }
+      default:
+        return;
+    }
+    add_term(launch_.cost.flops, expr.type.dims, flops);
+    if (transcendental) add_term(launch_.cost.transcendentals, expr.type.dims, 1);
+  }
+
+  // ---- operands --------------------------------------------------------------------------
+
+  void build_operands() {
+    // Outputs: one per stored array, in order of first store; one index pattern each.
+    std::map<int, int> output_of;  // binding -> output
+    std::map<int, size_t> first_store;  // binding -> position in accesses_
+    for (size_t i = 0; i < accesses_.size(); ++i) {
+      const Access& access = accesses_[i];
+      if (!access.store) continue;
+      auto it = output_of.find(access.binding);
+      if (it == output_of.end()) {
+        Output output;
+        output.operand = make_operand(access);
+        output.operand.written = true;
+        output_of[access.binding] = static_cast<int>(launch_.outputs.size());
+        first_store[access.binding] = i;
+        launch_.outputs.push_back(std::move(output));
+        it = output_of.find(access.binding);
+      } else if (launch_.outputs[it->second].operand.index.size() != access.index->size() ||
+                 pattern_key(launch_.outputs[it->second].operand.index) != access.pattern) {
+        unsupported(access.range,
+                    fmt::format("storing into `{}` with two different index patterns in one "
+                                "loop is not supported yet", name(access.binding)));
+        continue;
+      }
+      launch_.stores[access.store_node] = it->second;
+    }
+
+    // Inputs: one per (array, pattern) read, in order of first read; reads of an output go to
+    // the output (after its first store) or to its aliased input (before).
+    std::map<std::pair<int, std::string>, int> input_of;
+    std::map<int, int> aliased_input_of;  // output -> input
+    for (size_t i = 0; i < accesses_.size(); ++i) {
+      const Access& access = accesses_[i];
+      if (access.store) continue;
+      if (auto out = output_of.find(access.binding); out != output_of.end()) {
+        Output& output = launch_.outputs[out->second];
+        if (pattern_key(output.operand.index) != access.pattern) {
+          unsupported(access.range,
+                      fmt::format("reading `{}` with another index than it is written with in "
+                                  "the same loop is not supported yet", name(access.binding)));
+          continue;
+        }
+        output.operand.read = true;
+        if (i > first_store.at(access.binding)) {
+          launch_.loads[access.load] = {true, out->second};
+          continue;
+        }
+        auto alias = aliased_input_of.find(out->second);
+        if (alias == aliased_input_of.end()) {
+          Input input;
+          input.kind = Input::Kind::kAliasedRead;
+          input.operand = output.operand;
+          input.operand.written = false;
+          input.operand.read = true;
+          input.output = out->second;
+          alias = aliased_input_of.emplace(out->second, static_cast<int>(launch_.inputs.size())).first;
+          launch_.inputs.push_back(std::move(input));
+        }
+        launch_.loads[access.load] = {false, alias->second};
+        continue;
+      }
+      auto key = std::make_pair(access.binding, access.pattern);
+      auto it = input_of.find(key);
+      if (it == input_of.end()) {
+        Input input;
+        input.operand = make_operand(access);
+        input.operand.read = true;
+        it = input_of.emplace(key, static_cast<int>(launch_.inputs.size())).first;
+        launch_.inputs.push_back(std::move(input));
+      }
+      launch_.loads[access.load] = {false, it->second};
+    }
+    if (failed_) return;
+
+    // Outputs that keep old contents come in aliased.
+    for (size_t o = 0; o < launch_.outputs.size(); ++o) {
+      Output& output = launch_.outputs[o];
+      if (auto alias = aliased_input_of.find(static_cast<int>(o)); alias != aliased_input_of.end()) {
+        output.aliased_input = alias->second;
+        output.alias_reason = "read";
+        continue;
+      }
+      const int binding = output.operand.binding;
+      const ir::Stmt* def = facts_.definition(binding);
+      const auto* alloc = def ? def->as<ir::Alloc>() : nullptr;
+      const bool fresh = alloc && !alloc->fill && !written_before_.count(binding);
+      const Coverage coverage = coverage_of(output.operand);
+      if (coverage == Coverage::kFull || fresh) continue;
+      if (coverage == Coverage::kBeyond) {
+        unsupported(output.operand.range,
+                    fmt::format("a loop whose range may end inside `{}` (masked stores) is not "
+                                "supported yet; make the loop cover the whole dimension",
+                                name(binding)));
+        continue;
+      }
+      Input input;
+      input.kind = Input::Kind::kAliasedUnread;
+      input.operand = output.operand;
+      input.operand.written = false;
+      input.output = static_cast<int>(o);
+      output.aliased_input = static_cast<int>(launch_.inputs.size());
+      output.alias_reason = alloc && alloc->fill && !written_before_.count(binding)
+                                ? "initialised"
+                                : "partly written";
+      launch_.inputs.push_back(std::move(input));
+    }
+  }
+
+  // How much of an output's array the loop's blocks write.
+  enum class Coverage {
+    kFull,     // every element
+    kPartial,  // some elements, and no block writes outside the loop's range
+    kBeyond,   // blocks may write elements outside the loop's range (needs masked stores)
+  };
+
+  Coverage coverage_of(const Operand& operand) const {
+    const int binding = operand.binding;
+    if (operand.variadic) {
+      const ir::TileDim& dim = kernel_.tile_dims[launch_.grid.front().tile_dim];
+      const auto root = facts_.shape_root_of(dim.extent);
+      return root && *root == facts_.shape_root(binding) ? Coverage::kFull : Coverage::kBeyond;
+    }
+    Coverage coverage = Coverage::kFull;
+    for (const ViewAxis& axis : operand.view) {
+      switch (axis.kind) {
+        case ViewAxis::Kind::kFull:
+        case ViewAxis::Kind::kUnit:
+          break;
+        case ViewAxis::Kind::kTile:
+          if (!covers(axis.tile_dim, binding, axis.array_axis)) return Coverage::kBeyond;
+          break;
+        case ViewAxis::Kind::kScalar: {
+          const auto* ref = axis.scalar->as<ir::VarRef>();
+          auto grid = ref ? grid_var_dim_.find(ref->binding) : grid_var_dim_.end();
+          if (grid == grid_var_dim_.end() || !covers(grid->second, binding, axis.array_axis)) {
+            coverage = Coverage::kPartial;
+          }
+          break;
+        }
+      }
+    }
+    return coverage;
+  }
+
+  // Whether tile dimension `dim` provably runs over all of axis `axis` of `binding`.
+  bool covers(int dim, int binding, int axis) const {
+    const ir::TileDim& tile = kernel_.tile_dims[dim];
+    if (tile.begin && !is_zero(tile.begin)) return false;
+    return facts_.size_of(tile.extent) == facts_.axis_size(binding, axis);
+  }
+
+  Operand make_operand(const Access& access) {
+    Operand operand;
+    operand.binding = access.binding;
+    operand.index = *access.index;
+    operand.range = access.range;
+    const ir::Type& type = kernel_.bindings[access.binding].type;
+    const ir::Index& index = *access.index;
+    const bool variadic = std::any_of(index.begin(), index.end(), [](const IndexItem& item) {
+      return item.kind == IndexItem::Kind::kVariadic;
+    });
+    if (launch_.variadic || variadic) {
+      if (!(launch_.variadic && index.size() == 1 && variadic)) {
+        unsupported(access.range,
+                    fmt::format("in a rank-polymorphic `hl.tile(x.size())` loop, index `{}` "
+                                "with the loop's tile alone (`{}[tile]`); other index patterns "
+                                "are not supported yet",
+                                name(access.binding), name(access.binding)));
+      }
+      operand.variadic = true;
+      return operand;
+    }
+    if (!type.rank_known()) {
+      unsupported(access.range,
+                  fmt::format("the rank of `{}` is only known at trace time; index it with a "
+                              "rank-polymorphic tile (`{}[tile]`)",
+                              name(access.binding), name(access.binding)));
+      return operand;
+    }
+    build_view(operand, type.rank);
+    return operand;
+  }
+
+  void build_view(Operand& operand, int rank) {
+    std::vector<ViewAxis>& view = operand.view;
+    int axis = 0;
+    for (const IndexItem& item : operand.index) {
+      ViewAxis v;
+      switch (item.kind) {
+        case IndexItem::Kind::kTile:
+          v.kind = ViewAxis::Kind::kTile;
+          v.tile_dim = item.tile_dim;
+          v.array_axis = axis++;
+          if (!grid_axis_.count(item.tile_dim)) {
+            unsupported(item.range, "indexing with a tile of another loop is not supported");
+          }
+          break;
+        case IndexItem::Kind::kFull:
+          v.kind = ViewAxis::Kind::kFull;
+          v.array_axis = axis++;
+          break;
+        case IndexItem::Kind::kNewAxis:
+          v.kind = ViewAxis::Kind::kUnit;
+          operand.reshaped = true;
+          break;
+        case IndexItem::Kind::kScalar:
+          v.kind = ViewAxis::Kind::kScalar;
+          v.array_axis = axis++;
+          v.scalar = item.scalar;
+          v.squeezed = true;
+          break;
+        case IndexItem::Kind::kVariadic:
+          break;  // handled by make_operand
+      }
+      view.push_back(std::move(v));
+    }
+    if (axis > rank) {
+      unsupported(operand.range, fmt::format("`{}` has {} dimensions but is indexed with {}",
+                                             name(operand.binding), rank, axis));
+      return;
+    }
+    for (; axis < rank; ++axis) {
+      ViewAxis v;
+      v.kind = ViewAxis::Kind::kFull;
+      v.array_axis = axis;
+      view.push_back(std::move(v));
+    }
+
+    ViewAxis squeezed_unit;
+    squeezed_unit.kind = ViewAxis::Kind::kUnit;
+    squeezed_unit.squeezed = true;
+    if (!view.empty() && view.back().kind == ViewAxis::Kind::kScalar) {
+      SourceRange range = operand.range;
+      for (const IndexItem& item : operand.index) {
+        if (item.kind == IndexItem::Kind::kScalar && item.scalar == view.back().scalar) {
+          range = item.range;
+        }
+      }
+      unsupported(range, fmt::format("indexing the last dimension of `{}` with a scalar is not "
+                                     "supported yet", name(operand.binding)));
+      return;
+    }
+    // A squeezed axis counts as 1 in the block rules, so keep it out of the last two axes.
+    if (view.size() >= 2 && view[view.size() - 2].kind == ViewAxis::Kind::kScalar) {
+      view.insert(view.end() - 1, squeezed_unit);
+      operand.reshaped = true;
+    }
+    while (view.size() < 2) {
+      view.insert(view.begin(), squeezed_unit);
+      operand.reshaped = true;
+    }
+    for (size_t i = 0; i < view.size(); ++i) {
+      const size_t from_end = view.size() - i;
+      view[i].role = from_end == 1   ? AxisRole::kLane
+                     : from_end == 2 ? AxisRole::kSublane
+                                     : AxisRole::kLeading;
+    }
+  }
+
+  // ---- facts ---------------------------------------------------------------------------
+
+  void resolve_captures() {
+    // `x.dtype` in the body: the ref's dtype when `x` is an operand, else a captured value.
+    for (int binding : dtype_queries_) {
+      bool operand = false;
+      for (const Input& input : launch_.inputs) operand |= input.operand.binding == binding;
+      for (const Output& output : launch_.outputs) operand |= output.operand.binding == binding;
+      if (!operand) capture(Capture::Kind::kDtype, binding);
+    }
+  }
+
+  void record_tile_uses() {
+    auto record = [&](const Operand& operand, bool output, int index) {
+      if (operand.variadic) {
+        launch_.grid.front().uses.push_back({output, index, -1, AxisRole::kLane});
+        return;
+      }
+      for (size_t a = 0; a < operand.view.size(); ++a) {
+        const ViewAxis& axis = operand.view[a];
+        if (axis.kind != ViewAxis::Kind::kTile) continue;
+        GridDim& grid = launch_.grid[grid_axis_.at(axis.tile_dim)];
+        grid.uses.push_back({output, index, static_cast<int>(a), axis.role});
+        grid.role = std::max(grid.role, axis.role);
+      }
+    };
+    for (size_t i = 0; i < launch_.inputs.size(); ++i) {
+      if (launch_.inputs[i].kind != Input::Kind::kAliasedUnread) {
+        record(launch_.inputs[i].operand, false, static_cast<int>(i));
+      }
+    }
+    for (size_t o = 0; o < launch_.outputs.size(); ++o) {
+      record(launch_.outputs[o].operand, true, static_cast<int>(o));
+    }
+    // A lane dimension is flat (a 1-D tile) when every block it indexes is one row high.
+    for (GridDim& grid : launch_.grid) {
+      if (launch_.variadic || grid.role != AxisRole::kLane) continue;
+      grid.flat = std::all_of(grid.uses.begin(), grid.uses.end(), [&](const TileUse& use) {
+        const Operand& operand = use.output ? launch_.outputs[use.operand].operand
+                                            : launch_.inputs[use.operand].operand;
+        return use.axis > 0 && operand.view[use.axis - 1].kind == ViewAxis::Kind::kUnit;
+      });
+    }
+  }
+
+  const ir::Kernel& kernel_;
+  const ShapeFacts& facts_;
+  DiagnosticEngine& diags_;
+  const std::set<int>& written_before_;
+  bool failed_ = false;
+  Launch launch_;
+  std::map<int, int> grid_axis_;     // tile dim -> grid axis
+  std::map<int, int> grid_var_dim_;  // hl.grid loop variable -> its tile dim
+  std::vector<Access> accesses_;
+  std::vector<int> dtype_queries_;
+};
+
+}  // namespace
+
+namespace {
+
+// Plans the tile loops of a host block (and of the static branches in it), in program order.
+class KernelPlanner {
+ public:
+  KernelPlanner(const ir::Kernel& kernel, DiagnosticEngine& diags)
+      : kernel_(kernel), facts_(kernel), diags_(diags) {}
+
+  bool plan_block(const ir::Block& block, KernelPlan& plan) {
+    bool ok = true;
+    for (const ir::StmtPtr& stmt : block) {
+      if (const auto* branch = stmt->as<ir::If>()) {
+        ok &= plan_block(branch->then_body, plan);
+        ok &= plan_block(branch->else_body, plan);
+        continue;
+      }
+      if (stmt->kind != ir::StmtKind::kTileLoop) continue;
+      LaunchPlanner planner(kernel_, facts_, diags_, written_);
+      std::optional<Launch> launch = planner.plan(stmt, static_cast<int>(plan.launches.size()));
+      if (!launch) {
+        ok = false;
+        continue;
+      }
+      for (const Output& output : launch->outputs) written_.insert(output.operand.binding);
+      plan.launch_of[stmt.get()] = static_cast<int>(plan.launches.size());
+      plan.launches.push_back(std::move(*launch));
+    }
+    return ok;
+  }
+
+ private:
+  const ir::Kernel& kernel_;
+  const ShapeFacts facts_;
+  DiagnosticEngine& diags_;
+  std::set<int> written_;  // arrays written by earlier launches
+};
+
+}  // namespace
+
+std::optional<KernelPlan> plan_launches(const ir::Module& module, int kernel_index,
+                                        DiagnosticEngine& diags) {
+  const ir::Kernel& kernel = module.kernels[kernel_index];
+  KernelPlan plan;
+  plan.kernel = kernel_index;
+  if (!KernelPlanner(kernel, diags).plan_block(kernel.body, plan)) return std::nullopt;
+  return plan;
+}
+
+}  // namespace helionc::passes
