@@ -16,6 +16,7 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 import pytest
+from jax.experimental.pallas import tpu as pltpu
 
 from e2e_support import (
     MAX_INTERPRET_ELEMENTS,
@@ -159,16 +160,34 @@ def test_default_config(helionc, tpu_lower, spec, call):
     assert "tpu_custom_call" in tpu_lower(lambda *args: fn(*args, interpret=False), *case.structs())
 
 
+def small_call(spec: SampleSpec) -> Call:
+    """The smallest call of at least 1000 elements (still several blocks, quick to interpret)."""
+    return min(
+        (c for c in calls_of(spec) if math.prod(c.tensors[0].shape) >= 1000),
+        key=lambda c: math.prod(c.tensors[0].shape),
+    )
+
+
 @pytest.mark.parametrize("spec", SAMPLES, ids=lambda s: s.name)
 def test_under_jit(helionc, spec):
     """The public function works under jax.jit (static scalars bound with functools.partial)."""
     config_id = next(iter(spec.configs))
     fn = compiled(helionc, spec, config_id)
     scalars = spec.scalars[-1]
-    # the smallest call with a partial edge tile worth the name (jit compiles the interpreter too)
-    call = min((c for c in calls_of(spec) if math.prod(c.tensors[0].shape) >= 1000), key=lambda c: math.prod(c.tensors[0].shape))
-    case = Case(spec, call, scalars)
+    case = Case(spec, small_call(spec), scalars)
     case.check(jax.jit(functools.partial(fn, **scalars, interpret=True))(*case.arrays()))
+
+
+@pytest.mark.parametrize("spec", SAMPLES, ids=lambda s: s.name)
+def test_tpu_interpret_mode(helionc, spec):
+    """interpret="tpu": Pallas's TPU simulation (HBM/VMEM/SMEM, DMAs, out-of-bounds checks)."""
+    config_id = next(iter(spec.configs))
+    fn = compiled(helionc, spec, config_id)
+    case = Case(spec, small_call(spec), {})
+    try:
+        case.check(fn(*case.arrays(), interpret="tpu"))
+    finally:
+        pltpu.reset_tpu_interpret_mode_state()
 
 
 @pytest.mark.parametrize("spec", SAMPLES, ids=lambda s: s.name)
