@@ -103,7 +103,18 @@ std::optional<std::string> emit_module(const ir::Module& module,
     diags.error(DiagnosticKind::kInputFile, {}, prelude.error());
     return std::nullopt;
   }
+  // Helpers in a fixed order (expm1 before sinh, which uses it), after the prelude.
+  std::string helpers;
+  for (const std::string& helper : context.imports.helpers) {
+    auto text = templates.get(fmt::format("helper_{}.py.tmpl", helper));
+    if (!text) {
+      diags.error(DiagnosticKind::kInputFile, {}, text.error());
+      return std::nullopt;
+    }
+    helpers += "\n\n" + std::string(*text);  // two blank lines before each
+  }
   TemplateValues values = {
+      {"helpers", helpers},
       {"version", options.helionc_version},
       {"source", options.source_path},
       {"sha256", options.source_sha256},

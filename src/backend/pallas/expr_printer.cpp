@@ -13,7 +13,6 @@ std::string_view array_function(Intrinsic op) {
   switch (op) {
     case Intrinsic::kExp: return "jnp.exp";
     case Intrinsic::kExp2: return "jnp.exp2";
-    case Intrinsic::kExpm1: return "jnp.expm1";
     case Intrinsic::kLog: return "jnp.log";
     case Intrinsic::kLog2: return "jnp.log2";
     case Intrinsic::kLog10: return "jnp.log10";
@@ -24,11 +23,6 @@ std::string_view array_function(Intrinsic op) {
     case Intrinsic::kCos: return "jnp.cos";
     case Intrinsic::kTan: return "jnp.tan";
     case Intrinsic::kTanh: return "jnp.tanh";
-    case Intrinsic::kSinh: return "jnp.sinh";
-    case Intrinsic::kCosh: return "jnp.cosh";
-    case Intrinsic::kAsin: return "jnp.arcsin";
-    case Intrinsic::kAcos: return "jnp.arccos";
-    case Intrinsic::kAtan: return "jnp.arctan";
     case Intrinsic::kSigmoid: return "jax.nn.sigmoid";
     case Intrinsic::kAbs: return "jnp.abs";
     case Intrinsic::kFloor: return "jnp.floor";
@@ -45,6 +39,20 @@ std::string_view array_function(Intrinsic op) {
     case Intrinsic::kMaximum: return "jnp.maximum";
     case Intrinsic::kMinimum: return "jnp.minimum";
     case Intrinsic::kWhere: return "jnp.where";
+    default: return {};
+  }
+}
+
+// Elementwise intrinsics Mosaic cannot lower (jax 0.10): a module-level helper built from
+// primitives it can (templates/helper_<name>.py.tmpl).
+std::string_view helper_function(Intrinsic op) {
+  switch (op) {
+    case Intrinsic::kExpm1: return "expm1";
+    case Intrinsic::kSinh: return "sinh";
+    case Intrinsic::kCosh: return "cosh";
+    case Intrinsic::kAsin: return "asin";
+    case Intrinsic::kAcos: return "acos";
+    case Intrinsic::kGelu: return "gelu";
     default: return {};
   }
 }
@@ -220,11 +228,8 @@ PyExpr ExprPrinter::call(const ir::Call& node) {
       }
       return py_call("jnp.clip", call_args);
     }
-    case Intrinsic::kGelu:
     case Intrinsic::kGeluTanh:
-      return py_call("jax.nn.gelu", {text(args[0]), node.op == Intrinsic::kGelu
-                                                        ? "approximate=False"
-                                                        : "approximate=True"});
+      return py_call("jax.nn.gelu", {text(args[0]), "approximate=True"});
     default:
       break;
   }
@@ -241,6 +246,12 @@ PyExpr ExprPrinter::call(const ir::Call& node) {
       return py_binary("/", py_atom("1.0"), py_call("math.sqrt", {text(args[0])}));
     }
   }
+  if (std::string_view helper = helper_function(node.op); !helper.empty()) {
+    imports_.helpers.insert(std::string(helper));
+    if (helper == "sinh") imports_.helpers.insert("expm1");
+    return py_call(fmt::format("_{}", helper), arg_texts());
+  }
+  if (node.op == Intrinsic::kAtan) return py_call("jnp.arctan2", {text(args[0]), "1.0"});
   if (std::string_view function = array_function(node.op); !function.empty()) {
     return py_call(function, arg_texts());
   }

@@ -4,6 +4,7 @@
 // which is the job of an ExprContext.
 #pragma once
 
+#include <set>
 #include <string>
 
 #include "backend/pallas/py_expr.h"
@@ -12,10 +13,12 @@
 
 namespace helionc::backend::pallas {
 
-// Modules imported only when the generated code uses them.
+// Modules imported, and module-level helpers defined (templates/helper_<name>.py.tmpl), only
+// when the generated code uses them.
 struct OptionalImports {
   bool math = false;
   bool functools = false;
+  std::set<std::string> helpers;  // "expm1", "sinh", ...
 };
 
 class ExprContext {

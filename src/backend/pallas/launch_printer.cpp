@@ -47,16 +47,20 @@ std::string block_base(const std::string& dim_name) {
   return "block_" + dim_name;
 }
 
-std::string product(int64_t count, const std::vector<std::string>& factors) {
-  std::vector<std::string> parts;
-  if (count != 1 || factors.empty()) parts.push_back(std::to_string(count));
+PyExpr product(int64_t count, const std::vector<PyExpr>& factors) {
+  std::vector<PyExpr> parts;
+  if (count != 1 || factors.empty()) parts.push_back(py_atom(std::to_string(count)));
   parts.insert(parts.end(), factors.begin(), factors.end());
-  return fmt::format("{}", fmt::join(parts, " * "));
+  PyExpr result = parts.front();
+  for (size_t i = 1; i < parts.size(); ++i) result = py_binary("*", result, parts[i]);
+  return result;
 }
 
-std::string sum(const std::vector<std::string>& terms) {
+std::string sum(const std::vector<PyExpr>& terms) {
   if (terms.empty()) return "0";
-  return fmt::format("{}", fmt::join(terms, " + "));
+  PyExpr result = terms.front();
+  for (size_t i = 1; i < terms.size(); ++i) result = py_binary("+", result, terms[i]);
+  return result.text;
 }
 
 class LaunchPrinter {
@@ -76,8 +80,8 @@ class LaunchPrinter {
     }
     for (const passes::GridDim& grid : launch_.grid) {
       const ir::TileDim& dim = kernel_.tile_dims[grid.tile_dim];
-      sizes_.push_back(dim.begin ? py_binary("-", host_.expr(dim.extent), host_.expr(dim.begin)).text
-                                 : host_.text(dim.extent));
+      sizes_.push_back(dim.begin ? py_binary("-", host_.expr(dim.extent), host_.expr(dim.begin))
+                                 : host_.expr(dim.extent));
       grid_params_.push_back(safe_local_name(dim.name));
     }
     if (launch_.variadic) {
@@ -113,9 +117,9 @@ class LaunchPrinter {
       const std::string block = host_.local(block_base(dim.name));
       const std::string_view role = grid.flat ? "flat" : passes::axis_role_name(grid.role);
       out_.line(fmt::format("{} = _legal_block({}, {}, \"{}\")", block, requested_block(dim, false),
-                            sizes_[g], role));
+                            sizes_[g].text, role));
       blocks_.push_back(block);
-      steps_.push_back(fmt::format("pl.cdiv({}, {})", sizes_[g], block));
+      steps_.push_back(py_call("pl.cdiv", {sizes_[g].text, block}));
     }
   }
 
@@ -126,7 +130,7 @@ class LaunchPrinter {
     grid_ = host_.local("grid");
     tile_spec_ = host_.local("tile_spec");
     out_.line(fmt::format("{}, {}, {} = _any_rank_tiles({}, {})", view_, block_shape, grid_,
-                          sizes_.front(), requested_block(dim, true)));
+                          sizes_.front().text, requested_block(dim, true)));
     const std::string index = grid_params_.front();
     out_.line(fmt::format(
         "{} = pl.BlockSpec(block_shape={}, index_map=lambda *{}: (0,) * (len({}) - len({})) + {})",
@@ -135,7 +139,9 @@ class LaunchPrinter {
 
   std::string grid_text() const {
     if (launch_.variadic) return grid_;
-    return py_tuple(steps_);
+    std::vector<std::string> steps;
+    for (const PyExpr& step : steps_) steps.push_back(step.text);
+    return py_tuple(steps);
   }
 
   // ---- operands --------------------------------------------------------------------------
@@ -225,8 +231,8 @@ class LaunchPrinter {
   // ---- cost ------------------------------------------------------------------------------
 
   // The number of elements of a value of shape `dims` summed over the grid.
-  std::vector<std::string> element_factors(const std::vector<ir::Dim>& dims) const {
-    std::vector<std::string> factors;
+  std::vector<PyExpr> element_factors(const std::vector<ir::Dim>& dims) const {
+    std::vector<PyExpr> factors;
     std::vector<bool> covered(launch_.grid.size(), false);
     for (const ir::Dim& dim : dims) {
       switch (dim.kind) {
@@ -239,10 +245,10 @@ class LaunchPrinter {
         case ir::Dim::Kind::kVariadic:
           host_.context.imports.math = true;
           covered[grid_axis(dim.tile_dim)] = true;
-          factors.push_back(fmt::format("math.prod({})", sizes_[grid_axis(dim.tile_dim)]));
+          factors.push_back(py_call("math.prod", {sizes_[grid_axis(dim.tile_dim)].text}));
           break;
         case ir::Dim::Kind::kFull:
-          factors.push_back(host_.size_text(dim.binding, dim.axis, stmt_index_));
+          factors.push_back(size_expr(dim.binding, dim.axis));
           break;
         case ir::Dim::Kind::kUnit:
           break;
@@ -255,13 +261,18 @@ class LaunchPrinter {
     return factors;
   }
 
-  std::string steps_text(size_t g) const {
-    if (launch_.variadic) return fmt::format("math.prod({})", grid_);
+  PyExpr steps_text(size_t g) const {
+    if (launch_.variadic) return py_call("math.prod", {grid_});
     return steps_[g];
   }
 
+  PyExpr size_expr(int binding, int axis) const {
+    const std::string text = host_.size_text(binding, axis, stmt_index_);
+    return py_atom(text);  // a name or `x.shape[1]`: primaries
+  }
+
   std::string cost_sum(const std::vector<passes::CostTerm>& terms) const {
-    std::vector<std::string> parts;
+    std::vector<PyExpr> parts;
     for (const passes::CostTerm& term : terms) {
       parts.push_back(product(term.count, element_factors(term.elements)));
     }
@@ -270,14 +281,14 @@ class LaunchPrinter {
 
   // Bytes an operand moves between HBM and VMEM: its blocks over the grid, fetched again when
   // a grid dimension it does not depend on changes before one it does.
-  std::string operand_bytes(const Operand& operand) const {
-    const std::string itemsize =
-        fmt::format("{}.dtype.itemsize", binding_name(kernel_, operand.binding));
+  PyExpr operand_bytes(const Operand& operand) const {
+    const PyExpr itemsize =
+        py_atom(fmt::format("{}.dtype.itemsize", binding_name(kernel_, operand.binding)));
     if (operand.variadic) {
       host_.context.imports.math = true;
-      return fmt::format("math.prod({}) * {}", sizes_.front(), itemsize);
+      return product(1, {py_call("math.prod", {sizes_.front().text}), itemsize});
     }
-    std::vector<std::string> factors;
+    std::vector<PyExpr> factors;
     std::vector<bool> used(launch_.grid.size(), false);
     for (const ViewAxis& axis : operand.view) {
       switch (axis.kind) {
@@ -288,7 +299,7 @@ class LaunchPrinter {
           break;
         }
         case ViewAxis::Kind::kFull:
-          factors.push_back(host_.size_text(operand.binding, axis.array_axis, stmt_index_));
+          factors.push_back(size_expr(operand.binding, axis.array_axis));
           break;
         case ViewAxis::Kind::kScalar:
           for (size_t g : scalar_grid_axes(axis.scalar)) {
@@ -335,7 +346,7 @@ class LaunchPrinter {
   }
 
   std::string bytes_accessed() const {
-    std::vector<std::string> parts;
+    std::vector<PyExpr> parts;
     for (const Input& input : launch_.inputs) {
       if (input.kind != Input::Kind::kAliasedUnread) parts.push_back(operand_bytes(input.operand));
     }
@@ -415,18 +426,18 @@ class LaunchPrinter {
     {
       auto call = out_.block(fmt::format("{} = pl.pallas_call(", fmt::join(targets, ", ")));
       out_.line(function + ",");
-      out_.line(fmt::format("out_shape={},", single ? out_shapes[0] : py_tuple(out_shapes)));
-      out_.line(fmt::format("grid={},", grid_text()));
-      if (in_specs.empty()) {
-        out_.line("in_specs=[],");
+      if (single) {
+        out_.line(fmt::format("out_shape={},", out_shapes[0]));
       } else {
-        {
-          auto list = out_.block("in_specs=[");
-          for (const std::string& s : in_specs) out_.line(s + ",");
-        }
-        out_.line("],");
+        sequence("out_shape=(", out_shapes, ")");
       }
-      out_.line(fmt::format("out_specs={},", single ? out_specs[0] : py_tuple(out_specs)));
+      out_.line(fmt::format("grid={},", grid_text()));
+      sequence("in_specs=[", in_specs, "]");
+      if (single) {
+        out_.line(fmt::format("out_specs={},", out_specs[0]));
+      } else {
+        sequence("out_specs=(", out_specs, ")");
+      }
       if (!aliases.empty()) {
         out_.line(fmt::format("input_output_aliases={{{}}},", fmt::join(aliases, ", ")));
       }
@@ -447,6 +458,23 @@ class LaunchPrinter {
     for (const passes::Output& output : launch_.outputs) host_.declared.erase(output.operand.binding);
   }
 
+  // `head item, item close,` on one line when it fits, else one item per line.
+  void sequence(std::string_view head, const std::vector<std::string>& items,
+                std::string_view close) {
+    static constexpr size_t kLineLimit = 100;
+    const std::string one_line = fmt::format("{}{}{},", head, fmt::join(items, ", "), close);
+    const size_t indent = static_cast<size_t>(out_.indent_level()) * PythonWriter::kIndentWidth;
+    if (items.empty() || indent + one_line.size() <= kLineLimit) {
+      out_.line(one_line);
+      return;
+    }
+    {
+      auto list = out_.block(head);
+      for (const std::string& item : items) out_.line(item + ",");
+    }
+    out_.line(fmt::format("{},", close));
+  }
+
   static std::string py_tuple_args(const std::vector<std::string>& arguments) {
     return fmt::format("({})", fmt::join(arguments, ", "));
   }
@@ -462,10 +490,10 @@ class LaunchPrinter {
   IndexMapContext index_context_;
   ExprPrinter index_exprs_;
 
-  std::vector<std::string> sizes_;        // per grid axis: the number of elements it covers
+  std::vector<PyExpr> sizes_;             // per grid axis: the number of elements it covers
   std::vector<std::string> grid_params_;  // per grid axis: the index map's parameter
   std::vector<std::string> blocks_;       // per grid axis: the block variable ("" for hl.grid)
-  std::vector<std::string> steps_;        // per grid axis: the number of grid steps
+  std::vector<PyExpr> steps_;             // per grid axis: the number of grid steps
   std::string view_, grid_, tile_spec_;   // rank-polymorphic launches
 };
 

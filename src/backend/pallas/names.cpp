@@ -8,7 +8,9 @@ namespace helionc::backend::pallas {
 
 bool is_reserved_module_name(std::string_view name) {
   // Imports and prelude helpers of every module (templates/prelude.py.tmpl), and keywords.
-  static constexpr std::array<std::string_view, 21> kNames = {
+  static constexpr std::array<std::string_view, 27> kNames = {
+      "_expm1",        "_sinh",        "_cosh",       "_asin",           "_acos",
+      "_gelu",
       "jax",           "jnp",          "pl",          "pltpu",           "functools",
       "math",          "TARGET",       "_interpret",  "_legal_block",    "_default_block",
       "_select_config", "_any_rank_tiles", "tpu_lowering_context", "_DEFAULT_BLOCKS",
