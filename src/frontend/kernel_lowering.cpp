@@ -107,10 +107,16 @@ void KernelLowering::lower_params() {
                          "`float` or `bool`",
                          annotation.text()));
       }
-      if (default_value && type->is_scalar() && !default_value->type.is_scalar()) {
+      // An int default may stand for a float (`eps: float = 1`), nothing else converts.
+      const bool fits = default_value && default_value->type.is_scalar() &&
+                        (default_value->type.kind == type->kind ||
+                         (type->kind == TypeKind::kFloat &&
+                          default_value->type.kind == TypeKind::kInt));
+      if (default_value && type->is_scalar() && !fits) {
         fail(DiagnosticKind::kTypeMismatch, default_node.range(),
-             fmt::format("the default of `{}` is not a `{}`", name_node.text(),
-                         annotation.text()));
+             fmt::format("`{}` is declared `{}` but its default `{}` is of type `{}`",
+                         name_node.text(), annotation.text(), default_node.text(),
+                         ir::type_to_string(default_value->type)));
       }
     } else if (default_value && default_value->type.is_scalar()) {
       type = default_value->type;

@@ -68,10 +68,10 @@ class KernelLowering {
   ir::StmtPtr lower_if_chain(const SyntaxNode& condition, const SyntaxNode& body,
                              const std::vector<SyntaxNode>& alternatives, size_t next,
                              SourceRange range);
-  void merge_branch_scopes(const std::map<std::string, int, std::less<>>& before,
-                           const std::map<std::string, int, std::less<>>& then_scope,
-                           const std::map<std::string, int, std::less<>>& else_scope,
-                           SourceRange range);
+  std::vector<ir::If::Merge> merge_branch_scopes(
+      const std::map<std::string, int, std::less<>>& before,
+      const std::map<std::string, int, std::less<>>& then_scope,
+      const std::map<std::string, int, std::less<>>& else_scope, SourceRange range);
   // After an error, the names a broken assignment would have bound: later uses stay quiet.
   void poison_targets(const SyntaxNode& stmt);
   void bind_targets(const SyntaxNode& target, const ir::ExprPtr& value, SourceRange range,

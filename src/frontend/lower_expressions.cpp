@@ -323,6 +323,13 @@ ExprPtr KernelLowering::lower_unary(const SyntaxNode& node) {
                            node.range());
   }
   const std::string_view op = node.child_by_field("operator").text();
+  // `-1` is a constant (so `x.size(-1)` and `x.shape[-1]` keep a known axis).
+  if (op == "-") {
+    if (const auto* imm = operand->as<ir::IntImm>()) return ir::IntImm::make(-imm->value, node.range());
+    if (const auto* imm = operand->as<ir::FloatImm>()) {
+      return ir::FloatImm::make(-imm->value, "-" + imm->spelling, node.range());
+    }
+  }
   const ir::UnaryOp kind = op == "-" ? ir::UnaryOp::kNeg
                            : op == "+" ? ir::UnaryOp::kPos
                                        : ir::UnaryOp::kInvert;

@@ -294,15 +294,17 @@ ir::StmtPtr KernelLowering::lower_if_chain(const SyntaxNode& condition_node,
     }
   }
   const auto else_scope = scope_;
-  merge_branch_scopes(before, then_scope, else_scope, range);
-  return ir::If::make(std::move(condition), std::move(then_body), std::move(else_body), range);
+  auto merges = merge_branch_scopes(before, then_scope, else_scope, range);
+  return ir::If::make(std::move(condition), std::move(then_body), std::move(else_body),
+                      std::move(merges), range);
 }
 
-void KernelLowering::merge_branch_scopes(const std::map<std::string, int, std::less<>>& before,
-                                         const std::map<std::string, int, std::less<>>& then_scope,
-                                         const std::map<std::string, int, std::less<>>& else_scope,
-                                         SourceRange range) {
+std::vector<ir::If::Merge> KernelLowering::merge_branch_scopes(
+    const std::map<std::string, int, std::less<>>& before,
+    const std::map<std::string, int, std::less<>>& then_scope,
+    const std::map<std::string, int, std::less<>>& else_scope, SourceRange range) {
   scope_ = before;
+  std::vector<ir::If::Merge> merges;
   const auto lookup = [](const auto& scope, const std::string& name) {
     auto it = scope.find(name);
     return it == scope.end() ? -1 : it->second;
@@ -314,6 +316,12 @@ void KernelLowering::merge_branch_scopes(const std::map<std::string, int, std::l
     const int then_id = lookup(then_scope, name);
     const int else_id = lookup(else_scope, name);
     if (then_id == else_id) continue;
+    // Loop variables and device values of a loop inside a branch died with their loop; keep
+    // one of them in scope so a later use still reports "used outside the loop".
+    if (closed_.count(then_id) || closed_.count(else_id)) {
+      scope_[name] = closed_.count(then_id) ? then_id : else_id;
+      continue;
+    }
     if (then_id < 0 || else_id < 0) {
       const int id = bind(name, Type::none(), Binding::Origin::kHost, range);
       poisoned_[id] = fmt::format("`{}` is defined on only one branch of the `if` above", name);
@@ -335,8 +343,10 @@ void KernelLowering::merge_branch_scopes(const std::map<std::string, int, std::l
       continue;
     }
     if (a.dtype != b.dtype) merged.dtype = std::nullopt;  // known when JAX traces the branch
-    bind(name, std::move(merged), binding(then_id).origin, range);
+    const int result = bind(name, std::move(merged), binding(then_id).origin, range);
+    merges.push_back({result, then_id, else_id});
   }
+  return merges;
 }
 
 void KernelLowering::poison_targets(const SyntaxNode& stmt) {

@@ -54,8 +54,9 @@ void KernelLowering::lower_for(const SyntaxNode& node, ir::Block& out) {
     }
     if (names.size() != dims.size()) {
       fail(DiagnosticKind::kRankMismatch, target.range(),
-           fmt::format("the loop has {} tile dimension{} but {} loop variable{}", dims.size(),
-                       dims.size() == 1 ? "" : "s", names.size(), names.size() == 1 ? "" : "s"));
+           fmt::format("the loop has {} {} dimension{} but {} loop variable{}", dims.size(),
+                       is_grid ? "grid" : "tile", dims.size() == 1 ? "" : "s", names.size(),
+                       names.size() == 1 ? "" : "s"));
     }
     for (size_t i = 0; i < names.size(); ++i) {
       if (names[i].type() != "identifier") unsupported(names[i].range(), "this loop target");

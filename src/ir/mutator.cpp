@@ -148,7 +148,8 @@ StmtPtr Mutator::mutate_node(const If& node, const StmtPtr& self) {
       same(else_body, node.else_body)) {
     return self;
   }
-  return If::make(std::move(condition), std::move(then_body), std::move(else_body), node.range);
+  return If::make(std::move(condition), std::move(then_body), std::move(else_body), node.merges,
+                  node.range);
 }
 
 StmtPtr Mutator::mutate_node(const Assert& node, const StmtPtr& self) {

@@ -123,9 +123,10 @@ StmtPtr TileLoop::make(std::vector<int> tile_dims, std::vector<int> loop_vars, B
   return std::make_shared<TileLoop>(std::move(tile_dims), std::move(loop_vars), std::move(body),
                                     range);
 }
-StmtPtr If::make(ExprPtr condition, Block then_body, Block else_body, SourceRange range) {
+StmtPtr If::make(ExprPtr condition, Block then_body, Block else_body, std::vector<Merge> merges,
+                 SourceRange range) {
   return std::make_shared<If>(std::move(condition), std::move(then_body), std::move(else_body),
-                              range);
+                              std::move(merges), range);
 }
 StmtPtr Assert::make(ExprPtr condition, ExprPtr message, SourceRange range) {
   return std::make_shared<Assert>(std::move(condition), std::move(message), range);

@@ -292,14 +292,25 @@ struct TileLoop final : Stmt {
 // `if cond: ... else: ...` on static values (scalar arguments, sizes). Both host and device
 // code may branch; the generated Python keeps the `if`, which runs while JAX traces.
 struct If final : Stmt {
+  // A name that the branches bind differently: after the `if` it is `result`, which is
+  // `then_value` or `else_value` (bindings; either may be the one from before the `if`). In the
+  // generated Python all three are the same name, so only the IR needs to say it.
+  struct Merge {
+    int result = -1;
+    int then_value = -1;
+    int else_value = -1;
+  };
   static constexpr StmtKind kKind = StmtKind::kIf;
-  static StmtPtr make(ExprPtr condition, Block then_body, Block else_body, SourceRange range);
-  If(ExprPtr condition, Block then_body, Block else_body, SourceRange range)
+  static StmtPtr make(ExprPtr condition, Block then_body, Block else_body,
+                      std::vector<Merge> merges, SourceRange range);
+  If(ExprPtr condition, Block then_body, Block else_body, std::vector<Merge> merges,
+     SourceRange range)
       : Stmt(kKind, range), condition(std::move(condition)), then_body(std::move(then_body)),
-        else_body(std::move(else_body)) {}
+        else_body(std::move(else_body)), merges(std::move(merges)) {}
   const ExprPtr condition;
   const Block then_body;
   const Block else_body;  // empty when there is no else branch
+  const std::vector<Merge> merges;
 };
 
 // `assert cond, message` in host code: checked while the module is traced.

@@ -202,6 +202,10 @@ class IrPrinter {
           block(node.else_body, depth + 1);
         }
         out_ += pad + "}\n";
+        for (const If::Merge& merge : node.merges) {
+          out_ += fmt::format("{}let {} = merge({}, {})\n", pad, targets({merge.result}),
+                              names_[merge.then_value], names_[merge.else_value]);
+        }
         return;
       }
       case StmtKind::kAssert: {

@@ -5,7 +5,7 @@
 namespace helionc::ir {
 
 Type Type::tensor(int rank, std::optional<ScalarType> dtype) {
-  Type type{TypeKind::kTensor};
+  Type type = scalar(TypeKind::kTensor);
   type.rank = rank;
   type.variadic = rank < 0;
   type.dtype = dtype;
@@ -13,7 +13,7 @@ Type Type::tensor(int rank, std::optional<ScalarType> dtype) {
 }
 
 Type Type::tile_tensor(std::vector<Dim> dims, std::optional<ScalarType> dtype) {
-  Type type{TypeKind::kTileTensor};
+  Type type = scalar(TypeKind::kTileTensor);
   type.dtype = dtype;
   for (const Dim& dim : dims) {
     if (dim.kind == Dim::Kind::kVariadic) type.variadic = true;
@@ -24,21 +24,21 @@ Type Type::tile_tensor(std::vector<Dim> dims, std::optional<ScalarType> dtype) {
 }
 
 Type Type::tile(std::vector<int> tile_dims, bool variadic) {
-  Type type{TypeKind::kTile};
+  Type type = scalar(TypeKind::kTile);
   type.tile_dims = std::move(tile_dims);
   type.variadic = variadic;
   return type;
 }
 
 Type Type::shape(int rank) {
-  Type type{TypeKind::kShape};
+  Type type = scalar(TypeKind::kShape);
   type.rank = rank;
   type.variadic = rank < 0;
   return type;
 }
 
 Type Type::tuple(std::vector<Type> elements) {
-  Type type{TypeKind::kTuple};
+  Type type = scalar(TypeKind::kTuple);
   type.rank = static_cast<int>(elements.size());
   type.elements = std::move(elements);
   return type;

@@ -56,8 +56,12 @@ struct Type {
   std::vector<Type> elements;       // tuples
 
   static Type none() { return {}; }
-  static Type scalar(TypeKind kind) { return {kind}; }
-  static Type dtype_value() { return {TypeKind::kDtype}; }
+  static Type scalar(TypeKind kind) {
+    Type type;
+    type.kind = kind;
+    return type;
+  }
+  static Type dtype_value() { return scalar(TypeKind::kDtype); }
   static Type tensor(int rank, std::optional<ScalarType> dtype = std::nullopt);
   static Type tile_tensor(std::vector<Dim> dims, std::optional<ScalarType> dtype);
   static Type tile(std::vector<int> tile_dims, bool variadic);
