@@ -146,7 +146,11 @@ class KernelPrinter {
       return py_call("jnp.full", {ref + ".shape", value.text, ref + ".dtype"}).text;
     }
     const auto* tensor = store.tensor->as<ir::VarRef>();
-    if (!same_dims(type.dims, stored_dims(store))) {
+    const std::vector<ir::Dim> target = stored_dims(store);
+    if (!type.variadic && type.dims.size() > target.size()) {
+      // PyTorch drops leading unit axes when storing (`out[i, :] = row[None, :]`).
+      value = py_atom(fmt::format("{}.reshape({}.shape)", py_primary(value), ref));
+    } else if (!same_dims(type.dims, target)) {
       value = py_call("jnp.broadcast_to", {value.text, ref + ".shape"});
     }
     const std::optional<ir::ScalarType> array_dtype = kernel_.bindings[tensor->binding].type.dtype;

@@ -1,0 +1,218 @@
+// Launch planning on kernels built by hand (passes/kernels/test_kernels.h).
+#include <catch2/catch.hpp>
+
+#include "ir/verifier.h"
+#include "passes/kernels/test_kernels.h"
+#include "passes/pipeline.h"
+#include "passes/plan_launches.h"
+
+namespace helionc::passes {
+namespace {
+
+using testing::KernelBuilder;
+using K = KernelBuilder;
+
+KernelPlan plan_of(KernelBuilder& builder) {
+  REQUIRE(ir::verify_kernel(builder.kernel()).empty());
+  const ir::Module module = builder.module();
+  DiagnosticEngine diags;
+  std::optional<KernelPlan> plan = plan_launches(module, 0, diags);
+  INFO(diags.render());
+  REQUIRE(plan);
+  REQUIRE_FALSE(diags.has_errors());
+  return std::move(*plan);
+}
+
+std::string errors_of(KernelBuilder& builder) {
+  const ir::Module module = builder.module();
+  DiagnosticEngine diags;
+  CHECK_FALSE(plan_launches(module, 0, diags));
+  CHECK(diags.has_errors());
+  std::string messages;
+  for (const Diagnostic& d : diags.diagnostics()) messages += d.message + "\n";
+  return messages;
+}
+
+TEST_CASE("add: one rank-polymorphic launch, two inputs, one fresh output") {
+  KernelBuilder b = testing::add_kernel();
+  const KernelPlan plan = plan_of(b);
+  REQUIRE(plan.launches.size() == 1);
+  const Launch& launch = plan.launches[0];
+  CHECK(launch.variadic);
+  REQUIRE(launch.grid.size() == 1);
+  REQUIRE(launch.inputs.size() == 2);
+  CHECK(b.kernel().bindings[launch.inputs[0].operand.binding].name == "x");
+  CHECK(b.kernel().bindings[launch.inputs[1].operand.binding].name == "y");
+  for (const Input& input : launch.inputs) {
+    CHECK(input.kind == Input::Kind::kRead);
+    CHECK(input.operand.variadic);
+  }
+  REQUIRE(launch.outputs.size() == 1);
+  CHECK(launch.outputs[0].aliased_input == -1);  // out is covered by hl.tile(out.size())
+  CHECK(launch.captures.empty());
+  REQUIRE(launch.cost.flops.size() == 1);
+  CHECK(launch.cost.flops[0].count == 1);
+  CHECK(launch.loads.size() == 2);
+  CHECK(launch.stores.size() == 1);
+}
+
+TEST_CASE("bias_relu: a 2-D grid, a rank-1 bias viewed as (1, n), block-rule roles") {
+  KernelBuilder b = testing::bias_relu_kernel();
+  const KernelPlan plan = plan_of(b);
+  REQUIRE(plan.launches.size() == 1);
+  const Launch& launch = plan.launches[0];
+  CHECK_FALSE(launch.variadic);
+  REQUIRE(launch.grid.size() == 2);
+  CHECK(launch.grid[0].role == AxisRole::kSublane);
+  CHECK(launch.grid[1].role == AxisRole::kLane);
+  CHECK_FALSE(launch.grid[1].flat);  // x's blocks have tiled rows
+  // tile_m lands on axis 0 of x and of out; tile_n on the last axis of x, bias and out.
+  CHECK(launch.grid[0].uses.size() == 2);
+  CHECK(launch.grid[1].uses.size() == 3);
+
+  REQUIRE(launch.inputs.size() == 2);
+  const Operand& bias = launch.inputs[1].operand;
+  CHECK(b.kernel().bindings[bias.binding].name == "bias");
+  CHECK(bias.reshaped);
+  REQUIRE(bias.view.size() == 2);
+  CHECK(bias.view[0].kind == ViewAxis::Kind::kUnit);
+  CHECK(bias.view[0].squeezed);
+  CHECK(bias.view[1].kind == ViewAxis::Kind::kTile);
+  CHECK(bias.view[1].role == AxisRole::kLane);
+  CHECK(bias.kernel_rank() == 1);
+
+  const Operand& x = launch.inputs[0].operand;
+  CHECK_FALSE(x.reshaped);
+  CHECK(x.view[0].role == AxisRole::kSublane);
+  REQUIRE(launch.outputs.size() == 1);
+  CHECK(launch.outputs[0].aliased_input == -1);
+  REQUIRE(launch.cost.flops.size() == 1);
+  CHECK(launch.cost.flops[0].count == 2);  // add, relu
+}
+
+TEST_CASE("rows: hl.grid scalar index on the second-to-last axis gets a unit axis") {
+  KernelBuilder b = testing::rows_kernel();
+  const KernelPlan plan = plan_of(b);
+  const Launch& launch = plan.launches.at(0);
+  REQUIRE(launch.inputs.size() == 2);
+  const Operand& x = launch.inputs[0].operand;
+  // (m, n) viewed as (m, 1, n) with blocks (None, None, n).
+  REQUIRE(x.view.size() == 3);
+  CHECK(x.view[0].kind == ViewAxis::Kind::kScalar);
+  CHECK(x.view[0].squeezed);
+  CHECK(x.view[1].kind == ViewAxis::Kind::kUnit);
+  CHECK(x.view[1].squeezed);
+  CHECK(x.view[2].kind == ViewAxis::Kind::kFull);
+  CHECK(x.view[2].role == AxisRole::kLane);
+  CHECK(x.reshaped);
+  // w[None, :]: the None axis is part of the kernel's view.
+  const Operand& w = launch.inputs[1].operand;
+  REQUIRE(w.view.size() == 2);
+  CHECK(w.view[0].kind == ViewAxis::Kind::kUnit);
+  CHECK_FALSE(w.view[0].squeezed);
+  CHECK(w.kernel_rank() == 2);
+  // zeros_like(x) written for every i in range(m): no aliased input needed.
+  CHECK(launch.outputs.at(0).aliased_input == -1);
+  REQUIRE(launch.captures.size() == 1);
+  CHECK(launch.captures[0].kind == Capture::Kind::kValue);
+  CHECK(b.kernel().bindings[launch.captures[0].binding].name == "scale");
+  CHECK(launch.program_ids.empty());  // i is used only in indices
+}
+
+TEST_CASE("an initialised output written only in part is passed in aliased") {
+  KernelBuilder b("first_rows");
+  const int x = b.param("x", ir::Type::tensor(2));
+  const int k = b.param("k", ir::Type::scalar(ir::TypeKind::kInt));
+  const int out = b.empty_like("out", x, 2, ir::IntImm::make(0, {}));
+  const int g = b.tile_dim("i", b.ref(k), -1);
+  const int i = b.bind("i", ir::Type::scalar(ir::TypeKind::kInt), ir::Binding::Origin::kLoopVar);
+  ir::ExprPtr row = b.load(x, {K::scalar(b.ref(i)), K::full()}, {ir::Dim::full(x, 1)}, 4);
+  ir::ExprPtr value = b.binary(ir::BinaryOp::kAdd, row, b.ref(i));
+  b.kernel().body.push_back(ir::TileLoop::make(
+      {g}, {i}, {b.store(out, {K::scalar(b.ref(i)), K::full()}, value, 4)}, b.line(3)));
+  const KernelPlan plan = plan_of(b);
+  const Launch& launch = plan.launches.at(0);
+  REQUIRE(launch.inputs.size() == 2);
+  CHECK(launch.inputs[1].kind == Input::Kind::kAliasedUnread);
+  CHECK(launch.outputs.at(0).aliased_input == 1);
+  CHECK(launch.outputs.at(0).alias_reason == "initialised");
+  REQUIRE(launch.program_ids.count(i) == 1);  // i is also a value: pl.program_id(0)
+  CHECK(launch.program_ids.at(i) == 0);
+}
+
+TEST_CASE("a read of the output before it is written goes through an aliased input") {
+  KernelBuilder b("accumulate");
+  const int acc = b.param("acc", ir::Type::tensor(2));
+  const int x = b.param("x", ir::Type::tensor(2));
+  const int m = b.unpack_shape({"m", "n"}, acc, 2);
+  const int tm = b.tile_dim("tile_m", b.ref(m), 0);
+  const int tn = b.tile_dim("tile_n", b.ref(m + 1), 1);
+  const int vm = b.bind("tile_m", ir::Type::tile({tm}, false), ir::Binding::Origin::kLoopVar);
+  const int vn = b.bind("tile_n", ir::Type::tile({tn}, false), ir::Binding::Origin::kLoopVar);
+  const std::vector<ir::Dim> dims = {ir::Dim::tile(tm), ir::Dim::tile(tn)};
+  ir::ExprPtr sum = b.binary(ir::BinaryOp::kAdd, b.load(acc, {K::tile(tm), K::tile(tn)}, dims, 4),
+                             b.load(x, {K::tile(tm), K::tile(tn)}, dims, 4));
+  b.kernel().body.push_back(ir::TileLoop::make(
+      {tm, tn}, {vm, vn}, {b.store(acc, {K::tile(tm), K::tile(tn)}, sum, 4)}, b.line(3)));
+  const KernelPlan plan = plan_of(b);
+  const Launch& launch = plan.launches.at(0);
+  REQUIRE(launch.inputs.size() == 2);
+  CHECK(launch.inputs[0].kind == Input::Kind::kAliasedRead);
+  CHECK(launch.inputs[0].output == 0);
+  CHECK(launch.outputs.at(0).aliased_input == 0);
+  CHECK(launch.outputs.at(0).alias_reason == "read");
+}
+
+TEST_CASE("unsupported indexing is a precise diagnostic, not a crash") {
+  SECTION("a scalar on the last axis") {
+    KernelBuilder b("last");
+    const int x = b.param("x", ir::Type::tensor(2));
+    const int m = b.unpack_shape({"m", "n"}, x, 2);
+    const int out = b.param("out", ir::Type::tensor(1));
+    const int tm = b.tile_dim("tile_m", b.ref(m), 0);
+    const int vm = b.bind("tile_m", ir::Type::tile({tm}, false), ir::Binding::Origin::kLoopVar);
+    ir::ExprPtr column = b.load(x, {K::tile(tm), K::scalar(ir::IntImm::make(0, {}))},
+                                {ir::Dim::tile(tm)}, 4);
+    b.kernel().body.push_back(
+        ir::TileLoop::make({tm}, {vm}, {b.store(out, {K::tile(tm)}, column, 4)}, b.line(3)));
+    CHECK(errors_of(b) ==
+          "indexing the last dimension of `x` with a scalar is not supported yet\n");
+  }
+  SECTION("a tile loop with a start") {
+    KernelBuilder b("shifted");
+    const int x = b.param("x", ir::Type::tensor(1));
+    const int out = b.empty_like("out", x, 2);
+    const int t = b.tile_dim("tile", ir::Call::make(ir::Intrinsic::kSize, {b.ref(x), ir::IntImm::make(0, {})},
+                                                    ir::Type::scalar(ir::TypeKind::kInt), {}),
+                             0, false, ir::IntImm::make(3, {}));
+    const int v = b.bind("tile", ir::Type::tile({t}, false), ir::Binding::Origin::kLoopVar);
+    b.kernel().body.push_back(ir::TileLoop::make(
+        {t}, {v}, {b.store(out, {K::tile(t)}, b.load(x, {K::tile(t)}, {ir::Dim::tile(t)}, 4), 4)},
+        b.line(3)));
+    CHECK(errors_of(b).find("`hl.tile` with a start other than 0 is not supported yet") !=
+          std::string::npos);
+  }
+}
+
+TEST_CASE("the pipeline runs the passes in order and dumps after one") {
+  KernelBuilder b = testing::bias_relu_kernel();
+  CHECK(pipeline_pass_names() == std::vector<std::string_view>{"plan-launches"});
+  PipelineOptions options;
+  options.dump_after = "plan-launches";
+  std::string dumped;
+  options.dump = [&](std::string_view pass, std::string_view text) {
+    dumped += std::string(pass) + ":\n" + std::string(text);
+  };
+  DiagnosticEngine diags;
+  std::optional<PipelineResult> result = run_pipeline(b.module(), options, diags);
+  REQUIRE(result);
+  CHECK(result->plans.size() == 1);
+  CHECK(result->timings.size() == 1);
+  CHECK(dumped.find("plan-launches:\nkernel bias_relu") == 0);
+  CHECK(dumped.find("launch 0: grid [tile_m sublane, tile_n lane]") != std::string::npos);
+  CHECK(dumped.find("input 1: bias view [1 squeezed sublane, tile_n lane] reshaped (read)") !=
+        std::string::npos);
+}
+
+}  // namespace
+}  // namespace helionc::passes
