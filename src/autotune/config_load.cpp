@@ -81,23 +81,23 @@ class ConfigLoader {
 
 std::optional<ConfigFile> ConfigLoader::load() {
   int errors_before = diags_.error_count();
-  std::vector<YAML::Node> documents;
+  yaml_detail::ParsedDocument document;
   try {
-    documents = YAML::LoadAll(file_->text());
+    document = yaml_detail::parse_single_document(file_->text());
   } catch (const YAML::Exception& e) {
     diags_.error(DiagnosticKind::kConfigSyntax, reader_.range_at(e.mark), "invalid YAML: " + e.msg);
     return std::nullopt;
   }
-  if (documents.empty() || (documents.size() == 1 && documents[0].IsNull())) {
+  const YAML::Node& root = document.root;
+  if (root.IsNull()) {
     reader_.error(file_->range(0, 0),
                   "empty config file; expected `schema_version: 1` and `kernel: NAME`");
     return std::nullopt;
   }
-  if (documents.size() > 1) {
-    reader_.error(reader_.range_of(documents[1]),
+  if (document.second_document) {
+    reader_.error(reader_.range_at(*document.second_document),
                   "a config file holds one YAML document; this is a second one");
   }
-  const YAML::Node& root = documents[0];
   if (!root.IsMap()) {
     reader_.error(reader_.range_of(root),
                   fmt::format("a config file must be a mapping with `schema_version: 1` and "
@@ -121,13 +121,15 @@ std::optional<ConfigFile> ConfigLoader::load() {
 }
 
 bool ConfigLoader::read_schema_version(const YAML::Node& root) {
-  for (auto it = root.begin(); it != root.end(); ++it) {
-    if (!it->first.IsScalar() || it->first.Scalar() != "schema_version") continue;
-    const YAML::Node& value = it->second;
+  // Entries are bound by value: yaml-cpp's `it->second` refers into a temporary proxy.
+  for (const auto& entry : root) {
+    const YAML::Node key = entry.first;
+    const YAML::Node value = entry.second;
+    if (!key.IsScalar() || key.Scalar() != "schema_version") continue;
     std::optional<int64_t> version = YamlReader::as_int(value);
     if (!version) {
       reader_.error(
-          reader_.value_range(it->first, value),
+          reader_.value_range(key, value),
           fmt::format("`schema_version` must be an integer, not {}", reader_.describe(value)));
       return false;
     }

@@ -2,10 +2,13 @@
 
 #include <fmt/core.h>
 
+#include <yaml-cpp/eventhandler.h>
+
 #include <algorithm>
 #include <charconv>
 #include <cmath>
 #include <map>
+#include <sstream>
 
 namespace helionc::autotune::yaml_detail {
 
@@ -47,7 +50,49 @@ size_t edit_distance(std::string_view a, std::string_view b) {
 
 const std::string& node_tag(const YAML::Node& node) { return node.Tag(); }
 
+// Records where documents start and ignores everything else.
+class DocumentStarts : public YAML::EventHandler {
+ public:
+  std::vector<YAML::Mark> starts;
+
+  void OnDocumentStart(const YAML::Mark& mark) override { starts.push_back(mark); }
+  void OnDocumentEnd() override {}
+  void OnNull(const YAML::Mark&, YAML::anchor_t) override {}
+  void OnAlias(const YAML::Mark&, YAML::anchor_t) override {}
+  void OnScalar(const YAML::Mark&, const std::string&, YAML::anchor_t,
+                const std::string&) override {}
+  void OnSequenceStart(const YAML::Mark&, const std::string&, YAML::anchor_t,
+                       YAML::EmitterStyle::value) override {}
+  void OnSequenceEnd() override {}
+  void OnMapStart(const YAML::Mark&, const std::string&, YAML::anchor_t,
+                  YAML::EmitterStyle::value) override {}
+  void OnMapEnd() override {}
+};
+
 }  // namespace
+
+ParsedDocument parse_single_document(const std::string& text) {
+  // At most two documents: enough to tell "one" from "more", and never the endless loop.
+  std::istringstream stream(text);
+  YAML::Parser parser(stream);
+  DocumentStarts documents;
+  for (int i = 0; i < 2 && parser.HandleNextDocument(documents); ++i) {
+  }
+  ParsedDocument result;
+  if (documents.starts.size() == 2) {
+    const YAML::Mark& first = documents.starts[0];
+    if (documents.starts[1].pos == first.pos) {
+      // The parser did not move: a token no document can start with.
+      size_t pos = static_cast<size_t>(first.pos);
+      std::string token =
+          pos < text.size() ? std::string(1, text[pos]) : std::string("end of file");
+      throw YAML::ParserException(first, fmt::format("unexpected `{}`", token));
+    }
+    result.second_document = documents.starts[1];
+  }
+  result.root = YAML::Load(text);  // one HandleNextDocument call: cannot loop
+  return result;
+}
 
 uint32_t YamlReader::offset_of(const YAML::Mark& mark) const {
   if (mark.line < 0 || mark.column < 0) return 0;
@@ -188,8 +233,10 @@ void YamlReader::for_each_entry(
     const YAML::Node& map,
     const std::function<void(const std::string&, const YAML::Node&, const YAML::Node&)>& visit) {
   std::map<std::string, SourceRange> seen;
-  for (auto it = map.begin(); it != map.end(); ++it) {
-    const YAML::Node& key = it->first;
+  // Bound by value: yaml-cpp's `it->first` refers into a temporary proxy.
+  for (const auto& entry : map) {
+    const YAML::Node key = entry.first;
+    const YAML::Node value = entry.second;
     if (!key.IsScalar()) {
       error(range_of(key), fmt::format("keys must be names, not {}", describe(key)));
       continue;
@@ -200,7 +247,7 @@ void YamlReader::for_each_entry(
           .note(previous->second, "first given here");
       continue;
     }
-    visit(key.Scalar(), key, it->second);
+    visit(key.Scalar(), key, value);
   }
 }
 

@@ -21,6 +21,17 @@
 
 namespace helionc::autotune::yaml_detail {
 
+struct ParsedDocument {
+  YAML::Node root;                            // Null for an empty file
+  std::optional<YAML::Mark> second_document;  // where a second document starts, if any
+};
+
+// Parses the first YAML document of `text` and notes whether another follows; throws
+// YAML::Exception on a syntax error, like yaml-cpp. Not YAML::LoadAll: in yaml-cpp 0.7 (Debian
+// 12) it loops forever, allocating, on a stray `,` at document level (jbeder/yaml-cpp#1040,
+// fixed upstream by #1319); here such input is a syntax error.
+ParsedDocument parse_single_document(const std::string& text);
+
 class YamlReader {
  public:
   YamlReader(const SourceFile& file, DiagnosticEngine& diags) : file_(file), diags_(diags) {}

@@ -137,6 +137,15 @@ TEST_CASE("YAML syntax errors come from yaml-cpp with their position", "[config]
         Lines{"3:1: invalid YAML: end of sequence flow not found"});
 }
 
+TEST_CASE("a stray comma is a syntax error, not an endless loop in yaml-cpp", "[config]") {
+  // yaml-cpp 0.7's LoadAll loops forever on these (jbeder/yaml-cpp#1040).
+  CHECK(errors_of(",") == Lines{"1:1: invalid YAML: unexpected `,`"});
+  CHECK(errors_of("# comment\n  ,schema_version: 1\n") ==
+        Lines{"2:3: invalid YAML: unexpected `,`"});
+  CHECK(errors_of("schema_version: 1\nkernel: a\n---\n,\n") ==
+        Lines{"3:1: a config file holds one YAML document; this is a second one"});
+}
+
 TEST_CASE("schema_version and kernel are required", "[config]") {
   CHECK(errors_of("") ==
         Lines{"1:1: empty config file; expected `schema_version: 1` and `kernel: NAME`"});
@@ -156,7 +165,7 @@ TEST_CASE("schema_version and kernel are required", "[config]") {
         Lines{"1:1: a config file must be a mapping with `schema_version: 1` and `kernel: NAME`, "
               "not a list"});
   CHECK(errors_of("schema_version: 1\nkernel: a\n---\nkernel: b\n") ==
-        Lines{"4:1: a config file holds one YAML document; this is a second one"});
+        Lines{"3:1: a config file holds one YAML document; this is a second one"});
 }
 
 TEST_CASE("block sizes must be a list of positive integers", "[config]") {
