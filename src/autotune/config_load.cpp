@@ -81,21 +81,24 @@ class ConfigLoader {
 
 std::optional<ConfigFile> ConfigLoader::load() {
   int errors_before = diags_.error_count();
-  yaml_detail::ParsedDocument document;
-  try {
-    document = yaml_detail::parse_single_document(file_->text());
-  } catch (const YAML::Exception& e) {
-    diags_.error(DiagnosticKind::kConfigSyntax, reader_.range_at(e.mark), "invalid YAML: " + e.msg);
-    return std::nullopt;
-  }
-  const YAML::Node& root = document.root;
+  std::optional<yaml_detail::ParsedDocument> document = [&]() -> decltype(document) {
+    try {
+      return yaml_detail::parse_single_document(file_->text());
+    } catch (const YAML::Exception& e) {
+      diags_.error(DiagnosticKind::kConfigSyntax, reader_.range_at(e.mark),
+                   "invalid YAML: " + e.msg);
+      return std::nullopt;
+    }
+  }();
+  if (!document) return std::nullopt;
+  const YAML::Node& root = document->root;
   if (root.IsNull()) {
     reader_.error(file_->range(0, 0),
                   "empty config file; expected `schema_version: 1` and `kernel: NAME`");
     return std::nullopt;
   }
-  if (document.second_document) {
-    reader_.error(reader_.range_at(*document.second_document),
+  if (document->second_document) {
+    reader_.error(reader_.range_at(*document->second_document),
                   "a config file holds one YAML document; this is a second one");
   }
   if (!root.IsMap()) {
