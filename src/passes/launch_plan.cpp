@@ -83,8 +83,8 @@ class PlanPrinter {
   void print_launch(const Launch& launch) {
     std::vector<std::string> grid;
     for (const GridDim& dim : launch.grid) {
-      grid.push_back(fmt::format("{} {}{}", tile_name(dim.tile_dim), axis_role_name(dim.role),
-                                 dim.flat ? " flat" : ""));
+      grid.push_back(fmt::format("{} {}{}{}", tile_name(dim.tile_dim), axis_role_name(dim.role),
+                                 dim.flat ? " flat" : "", dim.partial ? " partial" : ""));
     }
     out_ += fmt::format("  launch {}{}: grid [{}]\n", launch.index,
                         launch.variadic ? " any-rank" : "", fmt::join(grid, ", "));
@@ -100,16 +100,21 @@ class PlanPrinter {
     }
     for (size_t o = 0; o < launch.outputs.size(); ++o) {
       const Output& output = launch.outputs[o];
-      out_ += fmt::format("    output {}: {}{}\n", o, operand(output.operand),
+      std::string masked;
+      for (int axis : output.masked_axes) masked += fmt::format(" masked axis {}", axis);
+      out_ += fmt::format("    output {}: {}{}{}\n", o, operand(output.operand),
                           output.aliased_input >= 0
                               ? fmt::format(" (aliased to input {}: {})", output.aliased_input,
                                             output.alias_reason)
-                              : "");
+                              : "",
+                          masked);
     }
     for (const Capture& capture : launch.captures) {
-      static constexpr const char* kKinds[] = {"value", "dtype", "shape"};
+      static constexpr const char* kKinds[] = {"value", "dtype", "shape", "block"};
       out_ += fmt::format("    capture {} {}\n", kKinds[static_cast<int>(capture.kind)],
-                          kernel_.bindings[capture.binding].name);
+                          capture.kind == Capture::Kind::kBlock
+                              ? tile_name(capture.tile_dim)
+                              : kernel_.bindings[capture.binding].name);
     }
     for (const auto& [binding, axis] : launch.program_ids) {
       out_ += fmt::format("    program_id {} = axis {}\n", kernel_.bindings[binding].name, axis);

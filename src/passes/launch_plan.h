@@ -75,8 +75,12 @@ struct Output {
   Operand operand;
   int aliased_input = -1;  // index into Launch::inputs, or -1
   // Why the output is aliased (for comments and the plan dump): "read", "initialised",
-  // "partly written", "" when not aliased.
+  // "partly written", "masked", "" when not aliased.
   std::string alias_reason;
+  // View axes whose tile runs over only part of the array axis (`hl.tile(a, b)`, or an end
+  // that may be short of the dimension) while the array holds values that must survive: the
+  // store keeps the old value (read through the aliased input) outside the loop's range.
+  std::vector<int> masked_axes;
 };
 
 // Which ref a load in the body reads.
@@ -92,9 +96,11 @@ struct Capture {
     kValue,  // the value of `binding` (a Python int/float/bool or a dtype)
     kDtype,  // `binding.dtype` of a tensor the kernel does not take as an operand
     kShape,  // `binding.shape` of a tensor (sizes used in the body)
+    kBlock,  // the block size of tile dimension `tile_dim` (for masks)
   };
   Kind kind = Kind::kValue;
   int binding = -1;
+  int tile_dim = -1;  // kBlock
 };
 
 // One use of a tile dimension by an operand axis (the legality facts).
@@ -113,6 +119,13 @@ struct GridDim {
   // A lane dimension with no tiled sublane dimension in the launch (a 1-D tile): its default
   // block is longer.
   bool flat = false;
+  // The loop may not run over exactly the array axes it tiles (a start other than 0, or an end
+  // not provably the dimension): blocks are numbered from the array's start (the grid starts
+  // at block `begin // block`), and the block size is made legal for `size_binding`'s axis
+  // `size_axis` (the first axis the dimension tiles), not for the loop's extent.
+  bool partial = false;
+  int size_binding = -1;
+  int size_axis = -1;
 };
 
 // Work per launch as sums of `count` x (number of elements of a value of shape `elements`).

@@ -87,11 +87,6 @@ class LaunchPlanner {
       grid_axis_[dim] = static_cast<int>(launch_.grid.size()) - 1;
       const ir::TileDim& tile = kernel_.tile_dims[dim];
       if (tile.variadic) launch_.variadic = true;
-      if (tile.begin && !is_zero(tile.begin) && tile.block.kind != ir::BlockSource::Kind::kGrid) {
-        unsupported(tile.begin->range,
-                    "`hl.tile` with a start other than 0 is not supported yet; tile from 0 and "
-                    "offset the index instead");
-      }
     }
     if (launch_.variadic && loop.tile_dims.size() != 1) {
       unsupported(loop.range, "a rank-polymorphic `hl.tile(x.size())` together with other tile "
@@ -288,11 +283,11 @@ class LaunchPlanner {
     }
   }
 
-  void capture(Capture::Kind kind, int binding) {
+  void capture(Capture::Kind kind, int binding, int tile_dim = -1) {
     for (const Capture& c : launch_.captures) {
-      if (c.kind == kind && c.binding == binding) return;
+      if (c.kind == kind && c.binding == binding && c.tile_dim == tile_dim) return;
     }
-    launch_.captures.push_back({kind, binding});
+    launch_.captures.push_back({kind, binding, tile_dim});
   }
 
   void walk_index(const ir::Index& index) {
@@ -451,35 +446,56 @@ class LaunchPlanner {
     // Outputs that keep old contents come in aliased.
     for (size_t o = 0; o < launch_.outputs.size(); ++o) {
       Output& output = launch_.outputs[o];
+      const int binding = output.operand.binding;
+      const ir::Stmt* def = facts_.definition(binding);
+      const auto* alloc = def ? def->as<ir::Alloc>() : nullptr;
+      // A fresh `empty` array has no values to keep: blocks may spill garbage outside the range.
+      const bool fresh = alloc && !alloc->fill && !written_before_.count(binding);
+      const Coverage coverage = coverage_of(output.operand);
+      if (coverage == Coverage::kBeyond && !fresh) {
+        if (output.operand.variadic) {
+          unsupported(output.operand.range,
+                      fmt::format("a rank-polymorphic loop that may not cover all of `{}` is not "
+                                  "supported yet; tile `{}.size()` itself",
+                                  name(binding), name(binding)));
+          continue;
+        }
+        for (size_t a = 0; a < output.operand.view.size(); ++a) {
+          const ViewAxis& axis = output.operand.view[a];
+          if (axis.kind == ViewAxis::Kind::kTile && !covers(axis.tile_dim, binding, axis.array_axis)) {
+            output.masked_axes.push_back(static_cast<int>(a));
+            capture_mask_values(axis.tile_dim);
+          }
+        }
+      }
       if (auto alias = aliased_input_of.find(static_cast<int>(o)); alias != aliased_input_of.end()) {
         output.aliased_input = alias->second;
         output.alias_reason = "read";
         continue;
       }
-      const int binding = output.operand.binding;
-      const ir::Stmt* def = facts_.definition(binding);
-      const auto* alloc = def ? def->as<ir::Alloc>() : nullptr;
-      const bool fresh = alloc && !alloc->fill && !written_before_.count(binding);
-      const Coverage coverage = coverage_of(output.operand);
       if (coverage == Coverage::kFull || fresh) continue;
-      if (coverage == Coverage::kBeyond) {
-        unsupported(output.operand.range,
-                    fmt::format("a loop whose range may end inside `{}` (masked stores) is not "
-                                "supported yet; make the loop cover the whole dimension",
-                                name(binding)));
-        continue;
-      }
+      const bool masked = !output.masked_axes.empty();
       Input input;
-      input.kind = Input::Kind::kAliasedUnread;
+      input.kind = masked ? Input::Kind::kAliasedRead : Input::Kind::kAliasedUnread;
       input.operand = output.operand;
       input.operand.written = false;
+      input.operand.read = masked;
       input.output = static_cast<int>(o);
       output.aliased_input = static_cast<int>(launch_.inputs.size());
-      output.alias_reason = alloc && alloc->fill && !written_before_.count(binding)
-                                ? "initialised"
-                                : "partly written";
+      output.alias_reason = masked                                                 ? "masked"
+                            : alloc && alloc->fill && !written_before_.count(binding) ? "initialised"
+                                                                                     : "partly written";
       launch_.inputs.push_back(std::move(input));
     }
+  }
+
+  // A mask compares element indices with the loop's range: the kernel needs the block size,
+  // the start and the end.
+  void capture_mask_values(int tile_dim) {
+    capture(Capture::Kind::kBlock, -1, tile_dim);
+    const ir::TileDim& dim = kernel_.tile_dims[tile_dim];
+    if (dim.begin && !is_zero(dim.begin)) walk_expr(dim.begin);
+    walk_expr(dim.extent);
   }
 
   // How much of an output's array the loop's blocks write.
@@ -666,6 +682,26 @@ class LaunchPlanner {
     }
     for (size_t o = 0; o < launch_.outputs.size(); ++o) {
       record(launch_.outputs[o].operand, true, static_cast<int>(o));
+    }
+    // A dimension is partial when it may not run over exactly the output axes it tiles.
+    for (GridDim& grid : launch_.grid) {
+      if (launch_.variadic) continue;
+      const ir::TileDim& dim = kernel_.tile_dims[grid.tile_dim];
+      grid.partial = dim.begin && !is_zero(dim.begin);
+      const TileUse* size_use = nullptr;
+      for (const TileUse& use : grid.uses) {
+        const Operand& operand = use.output ? launch_.outputs[use.operand].operand
+                                            : launch_.inputs[use.operand].operand;
+        const int array_axis = operand.view[use.axis].array_axis;
+        if (use.output && !covers(grid.tile_dim, operand.binding, array_axis)) grid.partial = true;
+        if (size_use == nullptr || (use.output && !size_use->output)) size_use = &use;
+      }
+      if (size_use != nullptr) {
+        const Operand& operand = size_use->output ? launch_.outputs[size_use->operand].operand
+                                                  : launch_.inputs[size_use->operand].operand;
+        grid.size_binding = operand.binding;
+        grid.size_axis = operand.view[size_use->axis].array_axis;
+      }
     }
     // A lane dimension is flat (a 1-D tile) when every block it indexes is one row high.
     for (GridDim& grid : launch_.grid) {

@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include "backend/pallas/names.h"
+
 namespace helionc::backend::pallas {
 
 namespace {
@@ -99,11 +101,63 @@ class KernelPrinter {
     for (const auto& [binding, axis] : launch_.program_ids) {
       PyExpr index = py_call("pl.program_id", {std::to_string(axis)});
       const ir::TileDim& dim = kernel_.tile_dims[launch_.grid[axis].tile_dim];
-      if (dim.begin) index = py_binary("+", exprs_.print(dim.begin), index);
+      if (has_begin(dim)) index = py_binary("+", exprs_.print(dim.begin), index);
       out_.line(fmt::format("{} = {}", binding_name(kernel_, binding), index.text));
     }
+    print_mask_indices();
     for (const ir::StmtPtr& stmt : launch_.tile_loop().body) statement(*stmt);
     return exprs_.ok();
+  }
+
+  // For outputs stored under a mask: the global element index along each masked axis,
+  // `(pl.program_id(g) + begin // block) * block + iota` (Helion's `tile.index`).
+  void print_mask_indices() {
+    NameScope scope;
+    for (const ir::Binding& binding : kernel_.bindings) scope.reserve(safe_local_name(binding.name));
+    for (const std::string& name : names_.inputs) scope.reserve(name);
+    for (const std::string& name : names_.outputs) scope.reserve(name);
+    for (const std::string& name : names_.captures) scope.reserve(name);
+    masks_.resize(launch_.outputs.size());
+    for (size_t o = 0; o < launch_.outputs.size(); ++o) {
+      const passes::Output& output = launch_.outputs[o];
+      for (int axis : output.masked_axes) {
+        const int tile_dim = output.operand.view[axis].tile_dim;
+        const ir::TileDim& dim = kernel_.tile_dims[tile_dim];
+        size_t grid = 0;
+        while (launch_.grid[grid].tile_dim != tile_dim) ++grid;
+        int kernel_axis = 0;  // the axis among those the kernel sees
+        for (int a = 0; a < axis; ++a) kernel_axis += output.operand.view[a].squeezed ? 0 : 1;
+        const PyExpr block = py_atom(block_capture(tile_dim));
+        PyExpr first = py_call("pl.program_id", {std::to_string(grid)});
+        PyExpr begin;
+        if (has_begin(dim)) {
+          begin = exprs_.print(dim.begin);
+          first = py_binary("+", first, py_binary("//", begin, block));
+        }
+        const std::string index = scope.fresh(safe_local_name(dim.name) + "_index");
+        const PyExpr iota = py_call("jax.lax.broadcasted_iota",
+                                    {"jnp.int32", names_.outputs[o] + ".shape",
+                                     std::to_string(kernel_axis)});
+        out_.line(fmt::format("{} = {}", index,
+                              py_binary("+", py_binary("*", first, block), iota).text));
+        std::vector<PyExpr> conditions;
+        if (has_begin(dim)) conditions.push_back(py_binary(">=", py_atom(index), begin));
+        conditions.push_back(py_binary("<", py_atom(index), exprs_.print(dim.extent)));
+        for (const PyExpr& condition : conditions) {
+          masks_[o] = masks_[o].text.empty() ? condition : py_binary("&", masks_[o], condition);
+        }
+      }
+    }
+  }
+
+  std::string block_capture(int tile_dim) const {
+    for (size_t i = 0; i < launch_.captures.size(); ++i) {
+      if (launch_.captures[i].kind == passes::Capture::Kind::kBlock &&
+          launch_.captures[i].tile_dim == tile_dim) {
+        return names_.captures[i];
+      }
+    }
+    HELIONC_UNREACHABLE("a masked tile dimension without its block size");
   }
 
  private:
@@ -118,8 +172,13 @@ class KernelPrinter {
     if (const auto* store = stmt.as<ir::Store>()) {
       const int output = launch_.stores.at(store);
       const std::string& ref = names_.outputs[output];
-      out_.line(context_.with_where(fmt::format("{}[...] = {}", ref, stored_value(*store, ref)),
-                                    stmt.range));
+      std::string value = stored_value(*store, ref);
+      if (!masks_[output].text.empty()) {
+        // Outside the loop's range the block keeps the array's old values.
+        const std::string& old = names_.inputs[launch_.outputs[output].aliased_input];
+        value = py_call("jnp.where", {masks_[output].text, value, old + "[...]"}).text;
+      }
+      out_.line(context_.with_where(fmt::format("{}[...] = {}", ref, value), stmt.range));
       return;
     }
     if (const auto* branch = stmt.as<ir::If>()) {
@@ -201,6 +260,7 @@ class KernelPrinter {
   const LaunchNames& names_;
   DeviceContext device_;
   ExprPrinter exprs_;
+  std::vector<PyExpr> masks_;  // per output: the in-range condition ("" when not masked)
 };
 
 }  // namespace

@@ -9,6 +9,20 @@ std::string binding_name(const ir::Kernel& kernel, int binding) {
   return safe_local_name(kernel.bindings[binding].name);
 }
 
+bool has_begin(const ir::TileDim& dim) {
+  if (!dim.begin) return false;
+  const auto* imm = dim.begin->as<ir::IntImm>();
+  return imm == nullptr || imm->value != 0;
+}
+
+std::string block_name(const std::string& tile_dim_name) {
+  if (tile_dim_name.starts_with("tile_") && tile_dim_name.size() > 5) {
+    return "block_" + tile_dim_name.substr(5);
+  }
+  if (tile_dim_name == "tile") return "block";
+  return "block_" + tile_dim_name;
+}
+
 LaunchNames name_launch(const ir::Kernel& kernel, const passes::Launch& launch,
                         std::string kernel_function) {
   LaunchNames names;
@@ -27,11 +41,15 @@ LaunchNames name_launch(const ir::Kernel& kernel, const passes::Launch& launch,
     }
   }
   for (const passes::Capture& capture : launch.captures) {
-    const std::string base = binding_name(kernel, capture.binding);
+    const std::string base =
+        capture.binding >= 0 ? binding_name(kernel, capture.binding) : std::string();
     switch (capture.kind) {
       case passes::Capture::Kind::kValue: names.captures.push_back(base); break;
       case passes::Capture::Kind::kDtype: names.captures.push_back(scope.fresh(base + "_dtype")); break;
       case passes::Capture::Kind::kShape: names.captures.push_back(scope.fresh(base + "_shape")); break;
+      case passes::Capture::Kind::kBlock:
+        names.captures.push_back(scope.fresh(block_name(kernel.tile_dims[capture.tile_dim].name)));
+        break;
     }
   }
   for (const passes::Input& input : launch.inputs) {

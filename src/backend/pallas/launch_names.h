@@ -24,4 +24,10 @@ LaunchNames name_launch(const ir::Kernel& kernel, const passes::Launch& launch,
 // A binding's name in generated code (its source name, made safe).
 std::string binding_name(const ir::Kernel& kernel, int binding);
 
+// Whether a tile dimension starts elsewhere than 0 (`hl.tile(a, b)`, `hl.grid(a, b)`).
+bool has_begin(const ir::TileDim& dim);
+
+// The readable name of a tile dimension's block size: `tile_m` -> `block_m`, `i` -> `block_i`.
+std::string block_name(const std::string& tile_dim_name);
+
 }  // namespace helionc::backend::pallas

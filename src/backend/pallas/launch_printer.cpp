@@ -30,7 +30,7 @@ class IndexMapContext final : public HostContext {
     if (it == grid_var_dim_.end()) return HostContext::var(ref);
     const ir::TileDim& dim = kernel_.tile_dims[it->second];
     PyExpr index = py_atom(safe_local_name(dim.name));
-    if (dim.begin) index = py_binary("+", host_.expr(dim.begin), index);
+    if (has_begin(dim)) index = py_binary("+", host_.expr(dim.begin), index);
     return index;
   }
 
@@ -40,12 +40,6 @@ class IndexMapContext final : public HostContext {
 };
 
 bool is_grid(const ir::TileDim& dim) { return dim.block.kind == ir::BlockSource::Kind::kGrid; }
-
-std::string block_base(const std::string& dim_name) {
-  if (dim_name.starts_with("tile_") && dim_name.size() > 5) return "block_" + dim_name.substr(5);
-  if (dim_name == "tile") return "block";
-  return "block_" + dim_name;
-}
 
 PyExpr product(int64_t count, const std::vector<PyExpr>& factors) {
   std::vector<PyExpr> parts;
@@ -80,8 +74,9 @@ class LaunchPrinter {
     }
     for (const passes::GridDim& grid : launch_.grid) {
       const ir::TileDim& dim = kernel_.tile_dims[grid.tile_dim];
-      sizes_.push_back(dim.begin ? py_binary("-", host_.expr(dim.extent), host_.expr(dim.begin))
-                                 : host_.expr(dim.extent));
+      sizes_.push_back(has_begin(dim)
+                           ? py_binary("-", host_.expr(dim.extent), host_.expr(dim.begin))
+                           : host_.expr(dim.extent));
       grid_params_.push_back(safe_local_name(dim.name));
     }
     if (launch_.variadic) {
@@ -111,15 +106,28 @@ class LaunchPrinter {
       const ir::TileDim& dim = kernel_.tile_dims[grid.tile_dim];
       if (is_grid(dim)) {
         blocks_.push_back("");
+        first_block_.push_back({});
         steps_.push_back(sizes_[g]);
         continue;
       }
-      const std::string block = host_.local(block_base(dim.name));
+      const std::string block = host_.local(block_name(dim.name));
       const std::string_view role = grid.flat ? "flat" : passes::axis_role_name(grid.role);
+      // A loop over part of an axis gets blocks that are legal for the array's axis.
+      const std::string size = grid.partial && grid.size_binding >= 0
+                                   ? host_.size_text(grid.size_binding, grid.size_axis, stmt_index_)
+                                   : sizes_[g].text;
       out_.line(fmt::format("{} = _legal_block({}, {}, \"{}\")", block, requested_block(dim, false),
-                            sizes_[g].text, role));
+                            size, role));
       blocks_.push_back(block);
-      steps_.push_back(py_call("pl.cdiv", {sizes_[g].text, block}));
+      if (has_begin(dim)) {
+        // Blocks are numbered from the array's start: the first is the one holding `begin`.
+        first_block_.push_back(py_binary("//", host_.expr(dim.begin), py_atom(block)));
+        steps_.push_back(py_binary("-", py_call("pl.cdiv", {host_.text(dim.extent), block}),
+                                   first_block_.back()));
+      } else {
+        first_block_.push_back({});
+        steps_.push_back(py_call("pl.cdiv", {sizes_[g].text, block}));
+      }
     }
   }
 
@@ -155,7 +163,9 @@ class LaunchPrinter {
         case ViewAxis::Kind::kTile: {
           const size_t g = grid_axis(axis.tile_dim);
           block.push_back(blocks_[g]);
-          index.push_back(grid_params_[g]);
+          index.push_back(first_block_[g].text.empty()
+                              ? grid_params_[g]
+                              : py_binary("+", py_atom(grid_params_[g]), first_block_[g]).text);
           break;
         }
         case ViewAxis::Kind::kFull:
@@ -400,7 +410,8 @@ class LaunchPrinter {
       std::vector<std::string> bound = {function};
       for (size_t i = 0; i < launch_.captures.size(); ++i) {
         const passes::Capture& capture = launch_.captures[i];
-        const std::string value = binding_name(kernel_, capture.binding);
+        const std::string value =
+            capture.binding >= 0 ? binding_name(kernel_, capture.binding) : std::string();
         switch (capture.kind) {
           case passes::Capture::Kind::kValue:
             bound.push_back(fmt::format("{}={}", names_.captures[i], value));
@@ -410,6 +421,10 @@ class LaunchPrinter {
             break;
           case passes::Capture::Kind::kShape:
             bound.push_back(fmt::format("{}={}.shape", names_.captures[i], value));
+            break;
+          case passes::Capture::Kind::kBlock:
+            bound.push_back(
+                fmt::format("{}={}", names_.captures[i], blocks_[grid_axis(capture.tile_dim)]));
             break;
         }
       }
@@ -494,6 +509,7 @@ class LaunchPrinter {
   std::vector<std::string> grid_params_;  // per grid axis: the index map's parameter
   std::vector<std::string> blocks_;       // per grid axis: the block variable ("" for hl.grid)
   std::vector<PyExpr> steps_;             // per grid axis: the number of grid steps
+  std::vector<PyExpr> first_block_;       // per grid axis: `begin // block` (empty for none)
   std::string view_, grid_, tile_spec_;   // rank-polymorphic launches
 };
 

@@ -178,19 +178,47 @@ TEST_CASE("unsupported indexing is a precise diagnostic, not a crash") {
     CHECK(errors_of(b) ==
           "indexing the last dimension of `x` with a scalar is not supported yet\n");
   }
-  SECTION("a tile loop with a start") {
-    KernelBuilder b("shifted");
-    const int x = b.param("x", ir::Type::tensor(1));
-    const int out = b.empty_like("out", x, 2);
-    const int t = b.tile_dim("tile", ir::Call::make(ir::Intrinsic::kSize, {b.ref(x), ir::IntImm::make(0, {})},
-                                                    ir::Type::scalar(ir::TypeKind::kInt), {}),
-                             0, false, ir::IntImm::make(3, {}));
-    const int v = b.bind("tile", ir::Type::tile({t}, false), ir::Binding::Origin::kLoopVar);
+  SECTION("a rank-polymorphic loop over another tensor's shape, writing a defined tensor") {
+    KernelBuilder b("other_shape");
+    const int x = b.param("x", ir::Type::tensor(-1));
+    const int out = b.param("out", ir::Type::tensor(-1));
+    const ir::ExprPtr shape = ir::Call::make(ir::Intrinsic::kShapeOf, {b.ref(x)}, ir::Type::shape(-1), {});
+    const int t = b.tile_dim("tile", shape, 0, /*variadic=*/true);
+    const int v = b.bind("tile", ir::Type::tile({t}, true), ir::Binding::Origin::kLoopVar);
+    const std::vector<ir::Dim> dims = {ir::Dim::variadic(t)};
     b.kernel().body.push_back(ir::TileLoop::make(
-        {t}, {v}, {b.store(out, {K::tile(t)}, b.load(x, {K::tile(t)}, {ir::Dim::tile(t)}, 4), 4)},
+        {t}, {v}, {b.store(out, {K::variadic(t)}, b.load(x, {K::variadic(t)}, dims, 4), 4)},
         b.line(3)));
-    CHECK(errors_of(b).find("`hl.tile` with a start other than 0 is not supported yet") !=
-          std::string::npos);
+    CHECK(errors_of(b) ==
+          "a rank-polymorphic loop that may not cover all of `out` is not supported yet; tile "
+          "`out.size()` itself\n");
+  }
+}
+
+TEST_CASE("hl.tile(a, b): masked stores only where old values must survive") {
+  SECTION("an empty output needs no mask") {
+    KernelBuilder b = testing::shifted_kernel(nullptr);
+    const KernelPlan plan = plan_of(b);
+    const Launch& launch = plan.launches.at(0);
+    CHECK(launch.grid.at(0).partial);
+    CHECK(launch.outputs.at(0).aliased_input == -1);
+    CHECK(launch.outputs.at(0).masked_axes.empty());
+    CHECK(launch.captures.empty());
+  }
+  SECTION("a zeros output is read back and masked") {
+    KernelBuilder b = testing::shifted_kernel(ir::IntImm::make(0, {}));
+    const KernelPlan plan = plan_of(b);
+    const Launch& launch = plan.launches.at(0);
+    CHECK(launch.grid.at(0).partial);
+    const Output& out = launch.outputs.at(0);
+    CHECK(out.masked_axes == std::vector<int>{1});  // the (1, n) view's lane axis
+    CHECK(out.alias_reason == "masked");
+    REQUIRE(out.aliased_input == 1);
+    CHECK(launch.inputs[1].kind == Input::Kind::kAliasedRead);
+    // The kernel gets the block size and the end (x.size(0): x's shape) for the mask.
+    REQUIRE(launch.captures.size() == 2);
+    CHECK(launch.captures[0].kind == Capture::Kind::kBlock);
+    CHECK(launch.captures[1].kind == Capture::Kind::kShape);
   }
 }
 

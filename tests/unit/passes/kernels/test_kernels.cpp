@@ -178,4 +178,20 @@ KernelBuilder rows_kernel() {
   return b;
 }
 
+KernelBuilder shifted_kernel(ExprPtr fill) {
+  KernelBuilder b("shifted");
+  const int x = b.param("x", Type::tensor(1));
+  const int out = b.empty_like("out", x, 2, std::move(fill));
+  const ExprPtr size = ir::Call::make(Intrinsic::kSize, {b.ref(x), ir::IntImm::make(0, {})},
+                                      Type::scalar(TypeKind::kInt), {});
+  const int t = b.tile_dim("tile", size, 0, false, ir::IntImm::make(3, {}));
+  const int v = b.bind("tile", Type::tile({t}, false), Binding::Origin::kLoopVar);
+  using K = KernelBuilder;
+  b.kernel().body.push_back(ir::TileLoop::make(
+      {t}, {v}, {b.store(out, {K::tile(t)}, b.load(x, {K::tile(t)}, {Dim::tile(t)}, 4), 4)},
+      b.line(3)));
+  b.kernel().body.push_back(ir::Return::make({b.ref(out)}, b.line(5)));
+  return b;
+}
+
 }  // namespace helionc::testing

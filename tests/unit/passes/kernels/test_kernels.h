@@ -68,5 +68,10 @@ KernelBuilder bias_relu_kernel();
 //   for i in hl.grid(m):
 //       out[i, :] = x[i, :] * scale + w[None, :]
 KernelBuilder rows_kernel();
+// shifted (hl.tile(a, b)), into an `empty` (fill null) or initialised array:
+//   out = torch.empty_like(x)  /  torch.zeros_like(x)
+//   for tile in hl.tile(3, x.size(0)):
+//       out[tile] = x[tile]
+KernelBuilder shifted_kernel(ir::ExprPtr fill);
 
 }  // namespace helionc::testing
