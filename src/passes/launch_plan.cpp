@@ -8,9 +8,12 @@ namespace helionc::passes {
 
 std::string_view axis_role_name(AxisRole role) {
   switch (role) {
-    case AxisRole::kLeading: return "leading";
-    case AxisRole::kSublane: return "sublane";
-    case AxisRole::kLane: return "lane";
+    case AxisRole::kLeading:
+      return "leading";
+    case AxisRole::kSublane:
+      return "sublane";
+    case AxisRole::kLane:
+      return "lane";
   }
   return "?";
 }
@@ -40,12 +43,19 @@ class PlanPrinter {
     std::vector<std::string> parts;
     for (const ir::Dim& dim : dims) {
       switch (dim.kind) {
-        case ir::Dim::Kind::kTile: parts.push_back(tile_name(dim.tile_dim)); break;
-        case ir::Dim::Kind::kFull:
-          parts.push_back(fmt::format("{}.shape[{}]", kernel_.bindings[dim.binding].name, dim.axis));
+        case ir::Dim::Kind::kTile:
+          parts.push_back(tile_name(dim.tile_dim));
           break;
-        case ir::Dim::Kind::kUnit: parts.push_back("1"); break;
-        case ir::Dim::Kind::kVariadic: parts.push_back(tile_name(dim.tile_dim) + "..."); break;
+        case ir::Dim::Kind::kFull:
+          parts.push_back(
+              fmt::format("{}.shape[{}]", kernel_.bindings[dim.binding].name, dim.axis));
+          break;
+        case ir::Dim::Kind::kUnit:
+          parts.push_back("1");
+          break;
+        case ir::Dim::Kind::kVariadic:
+          parts.push_back(tile_name(dim.tile_dim) + "...");
+          break;
       }
     }
     return fmt::format("[{}]", fmt::join(parts, ", "));
@@ -58,12 +68,18 @@ class PlanPrinter {
     for (const ViewAxis& axis : op.view) {
       std::string a;
       switch (axis.kind) {
-        case ViewAxis::Kind::kTile: a = tile_name(axis.tile_dim); break;
-        case ViewAxis::Kind::kFull: a = fmt::format(":{}", axis.array_axis); break;
+        case ViewAxis::Kind::kTile:
+          a = tile_name(axis.tile_dim);
+          break;
+        case ViewAxis::Kind::kFull:
+          a = fmt::format(":{}", axis.array_axis);
+          break;
         case ViewAxis::Kind::kScalar:
           a = fmt::format("{}@{}", ir::print_expr(kernel_, axis.scalar), axis.array_axis);
           break;
-        case ViewAxis::Kind::kUnit: a = "1"; break;
+        case ViewAxis::Kind::kUnit:
+          a = "1";
+          break;
       }
       if (axis.squeezed) a += " squeezed";
       a += fmt::format(" {}", axis_role_name(axis.role));
@@ -76,7 +92,8 @@ class PlanPrinter {
   std::string terms(const std::vector<CostTerm>& terms) const {
     if (terms.empty()) return "0";
     std::vector<std::string> parts;
-    for (const CostTerm& term : terms) parts.push_back(fmt::format("{} x {}", term.count, dims(term.elements)));
+    for (const CostTerm& term : terms)
+      parts.push_back(fmt::format("{} x {}", term.count, dims(term.elements)));
     return fmt::format("{}", fmt::join(parts, " + "));
   }
 
@@ -92,9 +109,15 @@ class PlanPrinter {
       const Input& input = launch.inputs[i];
       std::string kind;
       switch (input.kind) {
-        case Input::Kind::kRead: kind = "read"; break;
-        case Input::Kind::kAliasedRead: kind = fmt::format("aliased read of output {}", input.output); break;
-        case Input::Kind::kAliasedUnread: kind = fmt::format("aliased whole for output {}", input.output); break;
+        case Input::Kind::kRead:
+          kind = "read";
+          break;
+        case Input::Kind::kAliasedRead:
+          kind = fmt::format("aliased read of output {}", input.output);
+          break;
+        case Input::Kind::kAliasedUnread:
+          kind = fmt::format("aliased whole for output {}", input.output);
+          break;
       }
       out_ += fmt::format("    input {}: {} ({})\n", i, operand(input.operand), kind);
     }
@@ -102,12 +125,12 @@ class PlanPrinter {
       const Output& output = launch.outputs[o];
       std::string masked;
       for (int axis : output.masked_axes) masked += fmt::format(" masked axis {}", axis);
-      out_ += fmt::format("    output {}: {}{}{}\n", o, operand(output.operand),
-                          output.aliased_input >= 0
-                              ? fmt::format(" (aliased to input {}: {})", output.aliased_input,
-                                            output.alias_reason)
-                              : "",
-                          masked);
+      out_ += fmt::format(
+          "    output {}: {}{}{}\n", o, operand(output.operand),
+          output.aliased_input >= 0
+              ? fmt::format(" (aliased to input {}: {})", output.aliased_input, output.alias_reason)
+              : "",
+          masked);
     }
     for (const Capture& capture : launch.captures) {
       static constexpr const char* kKinds[] = {"value", "dtype", "shape", "block"};

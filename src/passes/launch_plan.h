@@ -45,14 +45,14 @@ struct ViewAxis {
 
 // One array the kernel reads or writes, with one index pattern.
 struct Operand {
-  int binding = -1;         // the host tensor binding
-  ir::Index index;          // the pattern, as first written
-  SourceRange range;        // its first use
-  bool variadic = false;    // indexed by an `hl.tile(x.size())` tile: the view is built at trace time
+  int binding = -1;       // the host tensor binding
+  ir::Index index;        // the pattern, as first written
+  SourceRange range;      // its first use
+  bool variadic = false;  // indexed by an `hl.tile(x.size())` tile: the view is built at trace time
   std::vector<ViewAxis> view;  // static views only
-  bool reshaped = false;    // the view has unit axes the array lacks (the wrapper reshapes)
-  bool read = false;        // loaded in the body
-  bool written = false;     // stored in the body (outputs only)
+  bool reshaped = false;       // the view has unit axes the array lacks (the wrapper reshapes)
+  bool read = false;           // loaded in the body
+  bool written = false;        // stored in the body (outputs only)
 
   // The view's rank as the kernel sees it (squeezed axes left out); static views only.
   int kernel_rank() const;
@@ -140,13 +140,13 @@ struct LaunchCost {
 };
 
 struct Launch {
-  int index = 0;                 // k-th launch of the kernel
-  ir::StmtPtr loop;              // the ir::TileLoop
-  std::vector<GridDim> grid;     // the loop's tile dimensions, in grid order
-  bool variadic = false;         // one `hl.tile(x.size())` dimension: rank known at trace time
-  std::vector<Input> inputs;     // in kernel argument order
-  std::vector<Output> outputs;   // in kernel argument order, after the inputs
-  std::vector<Capture> captures; // in order of first use
+  int index = 0;                  // k-th launch of the kernel
+  ir::StmtPtr loop;               // the ir::TileLoop
+  std::vector<GridDim> grid;      // the loop's tile dimensions, in grid order
+  bool variadic = false;          // one `hl.tile(x.size())` dimension: rank known at trace time
+  std::vector<Input> inputs;      // in kernel argument order
+  std::vector<Output> outputs;    // in kernel argument order, after the inputs
+  std::vector<Capture> captures;  // in order of first use
   // hl.grid loop variables used as values in the body (`pl.program_id(axis)`): binding -> axis.
   std::map<int, int> program_ids;
   std::map<const ir::Load*, RefUse> loads;

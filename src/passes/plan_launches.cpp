@@ -20,12 +20,29 @@ using ir::TypeKind;
 
 bool is_transcendental(Intrinsic op) {
   switch (op) {
-    case Intrinsic::kExp: case Intrinsic::kExp2: case Intrinsic::kExpm1: case Intrinsic::kLog:
-    case Intrinsic::kLog2: case Intrinsic::kLog10: case Intrinsic::kLog1p: case Intrinsic::kSqrt:
-    case Intrinsic::kRsqrt: case Intrinsic::kSin: case Intrinsic::kCos: case Intrinsic::kTan:
-    case Intrinsic::kTanh: case Intrinsic::kSinh: case Intrinsic::kCosh: case Intrinsic::kAsin:
-    case Intrinsic::kAcos: case Intrinsic::kAtan: case Intrinsic::kSigmoid: case Intrinsic::kErf:
-    case Intrinsic::kSilu: case Intrinsic::kGelu: case Intrinsic::kGeluTanh:
+    case Intrinsic::kExp:
+    case Intrinsic::kExp2:
+    case Intrinsic::kExpm1:
+    case Intrinsic::kLog:
+    case Intrinsic::kLog2:
+    case Intrinsic::kLog10:
+    case Intrinsic::kLog1p:
+    case Intrinsic::kSqrt:
+    case Intrinsic::kRsqrt:
+    case Intrinsic::kSin:
+    case Intrinsic::kCos:
+    case Intrinsic::kTan:
+    case Intrinsic::kTanh:
+    case Intrinsic::kSinh:
+    case Intrinsic::kCosh:
+    case Intrinsic::kAsin:
+    case Intrinsic::kAcos:
+    case Intrinsic::kAtan:
+    case Intrinsic::kSigmoid:
+    case Intrinsic::kErf:
+    case Intrinsic::kSilu:
+    case Intrinsic::kGelu:
+    case Intrinsic::kGeluTanh:
       return true;
     default:
       return false;
@@ -35,13 +52,22 @@ bool is_transcendental(Intrinsic op) {
 // Floating-point work of one intrinsic per element (casts and creation cost nothing).
 int flops_of(Intrinsic op) {
   switch (op) {
-    case Intrinsic::kCast: case Intrinsic::kFullLike: case Intrinsic::kSize:
-    case Intrinsic::kShapeOf: case Intrinsic::kNumel: case Intrinsic::kNdim:
-    case Intrinsic::kDtypeOf: case Intrinsic::kPromoteTypes: case Intrinsic::kBroadcastTensors:
+    case Intrinsic::kCast:
+    case Intrinsic::kFullLike:
+    case Intrinsic::kSize:
+    case Intrinsic::kShapeOf:
+    case Intrinsic::kNumel:
+    case Intrinsic::kNdim:
+    case Intrinsic::kDtypeOf:
+    case Intrinsic::kPromoteTypes:
+    case Intrinsic::kBroadcastTensors:
       return 0;
-    case Intrinsic::kClamp: case Intrinsic::kSilu: case Intrinsic::kSigmoid:
+    case Intrinsic::kClamp:
+    case Intrinsic::kSilu:
+    case Intrinsic::kSigmoid:
       return 2;
-    case Intrinsic::kGelu: case Intrinsic::kGeluTanh:
+    case Intrinsic::kGelu:
+    case Intrinsic::kGeluTanh:
       return 4;
     default:
       return 1;
@@ -89,8 +115,9 @@ class LaunchPlanner {
       if (tile.variadic) launch_.variadic = true;
     }
     if (launch_.variadic && loop.tile_dims.size() != 1) {
-      unsupported(loop.range, "a rank-polymorphic `hl.tile(x.size())` together with other tile "
-                              "dimensions is not supported yet");
+      unsupported(loop.range,
+                  "a rank-polymorphic `hl.tile(x.size())` together with other tile "
+                  "dimensions is not supported yet");
     }
     for (size_t i = 0; i < loop.loop_vars.size(); ++i) {
       const int var = loop.loop_vars[i];
@@ -276,7 +303,8 @@ class LaunchPlanner {
         return;
       case TypeKind::kTuple:
         unsupported(ref.range, fmt::format("using the tuple `{}` in device code is not "
-                                           "supported yet", binding.name));
+                                           "supported yet",
+                                           binding.name));
         return;
       default:
         capture(Capture::Kind::kValue, ref.binding);
@@ -306,11 +334,13 @@ class LaunchPlanner {
       if (binding.origin == Binding::Origin::kLoopVar) {
         unsupported(ref->range,
                     fmt::format("indexing with the tile `{}` inside an index expression is not "
-                                "supported yet", binding.name));
+                                "supported yet",
+                                binding.name));
       } else {
         unsupported(ref->range,
                     fmt::format("indexing with `{}`, a value computed in the kernel, is not "
-                                "supported yet", binding.name));
+                                "supported yet",
+                                binding.name));
       }
       return;
     }
@@ -318,7 +348,9 @@ class LaunchPlanner {
       case ir::ExprKind::kLoad:
         unsupported(expr->range, "indexing with a value loaded in the kernel is not supported yet");
         return;
-      case ir::ExprKind::kUnary: check_index_scalar(expr->as<ir::Unary>()->operand); return;
+      case ir::ExprKind::kUnary:
+        check_index_scalar(expr->as<ir::Unary>()->operand);
+        return;
       case ir::ExprKind::kBinary:
         check_index_scalar(expr->as<ir::Binary>()->lhs);
         check_index_scalar(expr->as<ir::Binary>()->rhs);
@@ -335,11 +367,21 @@ class LaunchPlanner {
     std::string key;
     for (const IndexItem& item : index) {
       switch (item.kind) {
-        case IndexItem::Kind::kTile: key += fmt::format("t{},", item.tile_dim); break;
-        case IndexItem::Kind::kVariadic: key += fmt::format("t{}...,", item.tile_dim); break;
-        case IndexItem::Kind::kFull: key += ":,"; break;
-        case IndexItem::Kind::kNewAxis: key += "None,"; break;
-        case IndexItem::Kind::kScalar: key += ir::print_expr(kernel_, item.scalar) + ","; break;
+        case IndexItem::Kind::kTile:
+          key += fmt::format("t{},", item.tile_dim);
+          break;
+        case IndexItem::Kind::kVariadic:
+          key += fmt::format("t{}...,", item.tile_dim);
+          break;
+        case IndexItem::Kind::kFull:
+          key += ":,";
+          break;
+        case IndexItem::Kind::kNewAxis:
+          key += "None,";
+          break;
+        case IndexItem::Kind::kScalar:
+          key += ir::print_expr(kernel_, item.scalar) + ",";
+          break;
       }
     }
     return key;
@@ -372,7 +414,7 @@ class LaunchPlanner {
 
   void build_operands() {
     // Outputs: one per stored array, in order of first store; one index pattern each.
-    std::map<int, int> output_of;  // binding -> output
+    std::map<int, int> output_of;       // binding -> output
     std::map<int, size_t> first_store;  // binding -> position in accesses_
     for (size_t i = 0; i < accesses_.size(); ++i) {
       const Access& access = accesses_[i];
@@ -390,7 +432,8 @@ class LaunchPlanner {
                  pattern_key(launch_.outputs[it->second].operand.index) != access.pattern) {
         unsupported(access.range,
                     fmt::format("storing into `{}` with two different index patterns in one "
-                                "loop is not supported yet", name(access.binding)));
+                                "loop is not supported yet",
+                                name(access.binding)));
         continue;
       }
       launch_.stores[access.store_node] = it->second;
@@ -408,7 +451,8 @@ class LaunchPlanner {
         if (pattern_key(output.operand.index) != access.pattern) {
           unsupported(access.range,
                       fmt::format("reading `{}` with another index than it is written with in "
-                                  "the same loop is not supported yet", name(access.binding)));
+                                  "the same loop is not supported yet",
+                                  name(access.binding)));
           continue;
         }
         output.operand.read = true;
@@ -424,7 +468,8 @@ class LaunchPlanner {
           input.operand.written = false;
           input.operand.read = true;
           input.output = out->second;
-          alias = aliased_input_of.emplace(out->second, static_cast<int>(launch_.inputs.size())).first;
+          alias =
+              aliased_input_of.emplace(out->second, static_cast<int>(launch_.inputs.size())).first;
           launch_.inputs.push_back(std::move(input));
         }
         launch_.loads[access.load] = {false, alias->second};
@@ -462,13 +507,15 @@ class LaunchPlanner {
         }
         for (size_t a = 0; a < output.operand.view.size(); ++a) {
           const ViewAxis& axis = output.operand.view[a];
-          if (axis.kind == ViewAxis::Kind::kTile && !covers(axis.tile_dim, binding, axis.array_axis)) {
+          if (axis.kind == ViewAxis::Kind::kTile &&
+              !covers(axis.tile_dim, binding, axis.array_axis)) {
             output.masked_axes.push_back(static_cast<int>(a));
             capture_mask_values(axis.tile_dim);
           }
         }
       }
-      if (auto alias = aliased_input_of.find(static_cast<int>(o)); alias != aliased_input_of.end()) {
+      if (auto alias = aliased_input_of.find(static_cast<int>(o));
+          alias != aliased_input_of.end()) {
         output.aliased_input = alias->second;
         output.alias_reason = "read";
         continue;
@@ -482,9 +529,10 @@ class LaunchPlanner {
       input.operand.read = masked;
       input.output = static_cast<int>(o);
       output.aliased_input = static_cast<int>(launch_.inputs.size());
-      output.alias_reason = masked                                                 ? "masked"
-                            : alloc && alloc->fill && !written_before_.count(binding) ? "initialised"
-                                                                                     : "partly written";
+      output.alias_reason = masked ? "masked"
+                            : alloc && alloc->fill && !written_before_.count(binding)
+                                ? "initialised"
+                                : "partly written";
       launch_.inputs.push_back(std::move(input));
     }
   }
@@ -629,7 +677,8 @@ class LaunchPlanner {
         }
       }
       unsupported(range, fmt::format("indexing the last dimension of `{}` with a scalar is not "
-                                     "supported yet", name(operand.binding)));
+                                     "supported yet",
+                                     name(operand.binding)));
       return;
     }
     // A squeezed axis counts as 1 in the block rules, so keep it out of the last two axes.
@@ -690,8 +739,8 @@ class LaunchPlanner {
       grid.partial = dim.begin && !is_zero(dim.begin);
       const TileUse* size_use = nullptr;
       for (const TileUse& use : grid.uses) {
-        const Operand& operand = use.output ? launch_.outputs[use.operand].operand
-                                            : launch_.inputs[use.operand].operand;
+        const Operand& operand =
+            use.output ? launch_.outputs[use.operand].operand : launch_.inputs[use.operand].operand;
         const int array_axis = operand.view[use.axis].array_axis;
         if (use.output && !covers(grid.tile_dim, operand.binding, array_axis)) grid.partial = true;
         if (size_use == nullptr || (use.output && !size_use->output)) size_use = &use;
@@ -707,8 +756,8 @@ class LaunchPlanner {
     for (GridDim& grid : launch_.grid) {
       if (launch_.variadic || grid.role != AxisRole::kLane) continue;
       grid.flat = std::all_of(grid.uses.begin(), grid.uses.end(), [&](const TileUse& use) {
-        const Operand& operand = use.output ? launch_.outputs[use.operand].operand
-                                            : launch_.inputs[use.operand].operand;
+        const Operand& operand =
+            use.output ? launch_.outputs[use.operand].operand : launch_.inputs[use.operand].operand;
         return use.axis > 0 && operand.view[use.axis - 1].kind == ViewAxis::Kind::kUnit;
       });
     }

@@ -16,11 +16,13 @@ struct TensorParam {
 
 class ConfigTables {
  public:
-  ConfigTables(const ir::Kernel& kernel, const autotune::ConfigFile* config, DiagnosticEngine& diags)
+  ConfigTables(const ir::Kernel& kernel, const autotune::ConfigFile* config,
+               DiagnosticEngine& diags)
       : kernel_(kernel), config_(config), diags_(diags) {
     for (const ir::Param& param : kernel.params) {
       const ir::Binding& binding = kernel.bindings[param.binding];
-      if (binding.type.kind == ir::TypeKind::kTensor) tensors_.push_back({binding.name, binding.type.rank});
+      if (binding.type.kind == ir::TypeKind::kTensor)
+        tensors_.push_back({binding.name, binding.type.rank});
     }
     for (const ir::TileDim& dim : kernel.tile_dims) {
       if (dim.variadic && dim.block.kind == ir::BlockSource::Kind::kTunable) open_ended_ = true;
@@ -35,15 +37,17 @@ class ConfigTables {
         default_config = config_text(config_->default_config);
       }
       for (const autotune::ShapeEntry& entry : config_->configs) {
-        if (auto key = entry_key(entry)) entries.push_back(fmt::format("{}: {},", *key, config_text(entry.config)));
+        if (auto key = entry_key(entry))
+          entries.push_back(fmt::format("{}: {},", *key, config_text(entry.config)));
       }
     }
     if (!ok_) return false;
     std::vector<std::string> names;
     for (const TensorParam& tensor : tensors_) names.push_back(tensor.name);
-    out.comment(fmt::format("Tuned configs of {} by the shapes and dtypes of ({}); other calls use "
-                            "the default.",
-                            kernel_.name, fmt::join(names, ", ")));
+    out.comment(
+        fmt::format("Tuned configs of {} by the shapes and dtypes of ({}); other calls use "
+                    "the default.",
+                    kernel_.name, fmt::join(names, ", ")));
     if (entries.empty()) {
       out.line(fmt::format("{} = {{}}", config_table_name(kernel_)));
     } else {
@@ -91,7 +95,8 @@ class ConfigTables {
       for (const TensorParam& tensor : tensors_) known |= tensor.name == name;
       if (!known) {
         error(entry.range, fmt::format("`shapes` names `{}`, which is not a tensor parameter of "
-                                       "kernel `{}`", name, kernel_.name));
+                                       "kernel `{}`",
+                                       name, kernel_.name));
       }
     }
     std::vector<std::string> shapes;
@@ -103,9 +108,10 @@ class ConfigTables {
         return std::nullopt;
       }
       if (tensor.rank >= 0 && static_cast<int>(shape->second.size()) != tensor.rank) {
-        error(entry.range, fmt::format("`{}` has {} dimensions in kernel `{}`, but this entry gives "
-                                       "it {}", tensor.name, tensor.rank, kernel_.name,
-                                       shape->second.size()));
+        error(entry.range,
+              fmt::format("`{}` has {} dimensions in kernel `{}`, but this entry gives "
+                          "it {}",
+                          tensor.name, tensor.rank, kernel_.name, shape->second.size()));
       }
       std::vector<std::string> dims;
       for (int64_t dim : shape->second) dims.push_back(std::to_string(dim));

@@ -1,7 +1,7 @@
 // A kernel's tuning configs as module data (product.md §2):
 //
-//   # Tuned configs of bias_gelu by the shapes and dtypes of (x, bias); other calls use the default.
-//   _BIAS_GELU_CONFIGS = {
+//   # Tuned configs of bias_gelu by the shapes and dtypes of (x, bias); other calls use the
+//   default. _BIAS_GELU_CONFIGS = {
 //       (((4096, 4096), (4096,)), ("float32", "float32")): {"block_sizes": (64, 512)},
 //   }
 //   _BIAS_GELU_DEFAULT = {"block_sizes": (None, None)}

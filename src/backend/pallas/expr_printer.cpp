@@ -11,35 +11,64 @@ using ir::Intrinsic;
 // Elementwise intrinsics on arrays: the jnp (or jax.nn / jax.lax) function.
 std::string_view array_function(Intrinsic op) {
   switch (op) {
-    case Intrinsic::kExp: return "jnp.exp";
-    case Intrinsic::kExp2: return "jnp.exp2";
-    case Intrinsic::kLog: return "jnp.log";
-    case Intrinsic::kLog2: return "jnp.log2";
-    case Intrinsic::kLog10: return "jnp.log10";
-    case Intrinsic::kLog1p: return "jnp.log1p";
-    case Intrinsic::kSqrt: return "jnp.sqrt";
-    case Intrinsic::kRsqrt: return "jax.lax.rsqrt";
-    case Intrinsic::kSin: return "jnp.sin";
-    case Intrinsic::kCos: return "jnp.cos";
-    case Intrinsic::kTan: return "jnp.tan";
-    case Intrinsic::kTanh: return "jnp.tanh";
-    case Intrinsic::kSigmoid: return "jax.nn.sigmoid";
-    case Intrinsic::kAbs: return "jnp.abs";
-    case Intrinsic::kFloor: return "jnp.floor";
-    case Intrinsic::kCeil: return "jnp.ceil";
-    case Intrinsic::kRound: return "jnp.round";
-    case Intrinsic::kTrunc: return "jnp.trunc";
-    case Intrinsic::kSign: return "jnp.sign";
-    case Intrinsic::kErf: return "jax.lax.erf";
-    case Intrinsic::kReciprocal: return "jnp.reciprocal";
-    case Intrinsic::kSquare: return "jnp.square";
-    case Intrinsic::kRelu: return "jax.nn.relu";
-    case Intrinsic::kSilu: return "jax.nn.silu";
-    case Intrinsic::kIsNan: return "jnp.isnan";
-    case Intrinsic::kMaximum: return "jnp.maximum";
-    case Intrinsic::kMinimum: return "jnp.minimum";
-    case Intrinsic::kWhere: return "jnp.where";
-    default: return {};
+    case Intrinsic::kExp:
+      return "jnp.exp";
+    case Intrinsic::kExp2:
+      return "jnp.exp2";
+    case Intrinsic::kLog:
+      return "jnp.log";
+    case Intrinsic::kLog2:
+      return "jnp.log2";
+    case Intrinsic::kLog10:
+      return "jnp.log10";
+    case Intrinsic::kLog1p:
+      return "jnp.log1p";
+    case Intrinsic::kSqrt:
+      return "jnp.sqrt";
+    case Intrinsic::kRsqrt:
+      return "jax.lax.rsqrt";
+    case Intrinsic::kSin:
+      return "jnp.sin";
+    case Intrinsic::kCos:
+      return "jnp.cos";
+    case Intrinsic::kTan:
+      return "jnp.tan";
+    case Intrinsic::kTanh:
+      return "jnp.tanh";
+    case Intrinsic::kSigmoid:
+      return "jax.nn.sigmoid";
+    case Intrinsic::kAbs:
+      return "jnp.abs";
+    case Intrinsic::kFloor:
+      return "jnp.floor";
+    case Intrinsic::kCeil:
+      return "jnp.ceil";
+    case Intrinsic::kRound:
+      return "jnp.round";
+    case Intrinsic::kTrunc:
+      return "jnp.trunc";
+    case Intrinsic::kSign:
+      return "jnp.sign";
+    case Intrinsic::kErf:
+      return "jax.lax.erf";
+    case Intrinsic::kReciprocal:
+      return "jnp.reciprocal";
+    case Intrinsic::kSquare:
+      return "jnp.square";
+    case Intrinsic::kRelu:
+      return "jax.nn.relu";
+    case Intrinsic::kSilu:
+      return "jax.nn.silu";
+    case Intrinsic::kIsNan:
+      return "jnp.isnan";
+    case Intrinsic::kMaximum:
+      return "jnp.maximum";
+    case Intrinsic::kMinimum:
+      return "jnp.minimum";
+    case Intrinsic::kWhere:
+      return "jnp.where";
+    default:
+      return {};
   }
 }
 
@@ -47,44 +76,76 @@ std::string_view array_function(Intrinsic op) {
 // primitives it can (templates/helper_<name>.py.tmpl).
 std::string_view helper_function(Intrinsic op) {
   switch (op) {
-    case Intrinsic::kExpm1: return "expm1";
-    case Intrinsic::kSinh: return "sinh";
-    case Intrinsic::kCosh: return "cosh";
-    case Intrinsic::kAsin: return "asin";
-    case Intrinsic::kAcos: return "acos";
-    case Intrinsic::kGelu: return "gelu";
-    default: return {};
+    case Intrinsic::kExpm1:
+      return "expm1";
+    case Intrinsic::kSinh:
+      return "sinh";
+    case Intrinsic::kCosh:
+      return "cosh";
+    case Intrinsic::kAsin:
+      return "asin";
+    case Intrinsic::kAcos:
+      return "acos";
+    case Intrinsic::kGelu:
+      return "gelu";
+    default:
+      return {};
   }
 }
 
 // The same on static Python numbers (host code): the math module or a builtin.
 std::string_view scalar_function(Intrinsic op) {
   switch (op) {
-    case Intrinsic::kExp: return "math.exp";
-    case Intrinsic::kExpm1: return "math.expm1";
-    case Intrinsic::kLog: return "math.log";
-    case Intrinsic::kLog2: return "math.log2";
-    case Intrinsic::kLog10: return "math.log10";
-    case Intrinsic::kLog1p: return "math.log1p";
-    case Intrinsic::kSqrt: return "math.sqrt";
-    case Intrinsic::kSin: return "math.sin";
-    case Intrinsic::kCos: return "math.cos";
-    case Intrinsic::kTan: return "math.tan";
-    case Intrinsic::kTanh: return "math.tanh";
-    case Intrinsic::kSinh: return "math.sinh";
-    case Intrinsic::kCosh: return "math.cosh";
-    case Intrinsic::kAsin: return "math.asin";
-    case Intrinsic::kAcos: return "math.acos";
-    case Intrinsic::kAtan: return "math.atan";
-    case Intrinsic::kAbs: return "abs";
-    case Intrinsic::kFloor: return "math.floor";
-    case Intrinsic::kCeil: return "math.ceil";
-    case Intrinsic::kRound: return "round";
-    case Intrinsic::kTrunc: return "math.trunc";
-    case Intrinsic::kErf: return "math.erf";
-    case Intrinsic::kMaximum: return "max";
-    case Intrinsic::kMinimum: return "min";
-    default: return {};
+    case Intrinsic::kExp:
+      return "math.exp";
+    case Intrinsic::kExpm1:
+      return "math.expm1";
+    case Intrinsic::kLog:
+      return "math.log";
+    case Intrinsic::kLog2:
+      return "math.log2";
+    case Intrinsic::kLog10:
+      return "math.log10";
+    case Intrinsic::kLog1p:
+      return "math.log1p";
+    case Intrinsic::kSqrt:
+      return "math.sqrt";
+    case Intrinsic::kSin:
+      return "math.sin";
+    case Intrinsic::kCos:
+      return "math.cos";
+    case Intrinsic::kTan:
+      return "math.tan";
+    case Intrinsic::kTanh:
+      return "math.tanh";
+    case Intrinsic::kSinh:
+      return "math.sinh";
+    case Intrinsic::kCosh:
+      return "math.cosh";
+    case Intrinsic::kAsin:
+      return "math.asin";
+    case Intrinsic::kAcos:
+      return "math.acos";
+    case Intrinsic::kAtan:
+      return "math.atan";
+    case Intrinsic::kAbs:
+      return "abs";
+    case Intrinsic::kFloor:
+      return "math.floor";
+    case Intrinsic::kCeil:
+      return "math.ceil";
+    case Intrinsic::kRound:
+      return "round";
+    case Intrinsic::kTrunc:
+      return "math.trunc";
+    case Intrinsic::kErf:
+      return "math.erf";
+    case Intrinsic::kMaximum:
+      return "max";
+    case Intrinsic::kMinimum:
+      return "min";
+    default:
+      return {};
   }
 }
 
@@ -111,26 +172,34 @@ PyExpr ExprPrinter::print(const ir::ExprPtr& expr) {
   switch (expr->kind) {
     case ir::ExprKind::kIntImm: {
       const int64_t value = expr->as<ir::IntImm>()->value;
-      return value < 0 ? PyExpr{std::to_string(value), Prec::kUnary} : py_atom(std::to_string(value));
+      return value < 0 ? PyExpr{std::to_string(value), Prec::kUnary}
+                       : py_atom(std::to_string(value));
     }
     case ir::ExprKind::kFloatImm: {
       const std::string& spelling = expr->as<ir::FloatImm>()->spelling;
       return !spelling.empty() && spelling[0] == '-' ? PyExpr{spelling, Prec::kUnary}
                                                      : py_atom(spelling);
     }
-    case ir::ExprKind::kBoolImm: return py_atom(expr->as<ir::BoolImm>()->value ? "True" : "False");
-    case ir::ExprKind::kNoneImm: return py_atom("None");
-    case ir::ExprKind::kStringImm: return py_atom(expr->as<ir::StringImm>()->spelling);
+    case ir::ExprKind::kBoolImm:
+      return py_atom(expr->as<ir::BoolImm>()->value ? "True" : "False");
+    case ir::ExprKind::kNoneImm:
+      return py_atom("None");
+    case ir::ExprKind::kStringImm:
+      return py_atom(expr->as<ir::StringImm>()->spelling);
     case ir::ExprKind::kDtypeImm:
       return py_atom(std::string(ir::jnp_dtype(expr->as<ir::DtypeImm>()->dtype)));
-    case ir::ExprKind::kVarRef: return context_.var(*expr->as<ir::VarRef>());
+    case ir::ExprKind::kVarRef:
+      return context_.var(*expr->as<ir::VarRef>());
     case ir::ExprKind::kUnary: {
       const auto& node = *expr->as<ir::Unary>();
       PyExpr operand = print(node.operand);
       switch (node.op) {
-        case ir::UnaryOp::kNeg: return py_unary("-", operand);
-        case ir::UnaryOp::kPos: return py_unary("+", operand);
-        case ir::UnaryOp::kInvert: return py_unary("~", operand);
+        case ir::UnaryOp::kNeg:
+          return py_unary("-", operand);
+        case ir::UnaryOp::kPos:
+          return py_unary("+", operand);
+        case ir::UnaryOp::kInvert:
+          return py_unary("~", operand);
         case ir::UnaryOp::kNot:
           return is_array(node.operand) ? py_call("jnp.logical_not", {operand.text})
                                         : py_unary("not", operand);
@@ -142,16 +211,20 @@ PyExpr ExprPrinter::print(const ir::ExprPtr& expr) {
       const PyExpr lhs = print(node.lhs);
       const PyExpr rhs = print(node.rhs);
       const bool arrays = is_array(node.lhs) || is_array(node.rhs);
-      if (arrays && node.op == ir::BinaryOp::kAnd) return py_call("jnp.logical_and", {lhs.text, rhs.text});
-      if (arrays && node.op == ir::BinaryOp::kOr) return py_call("jnp.logical_or", {lhs.text, rhs.text});
+      if (arrays && node.op == ir::BinaryOp::kAnd)
+        return py_call("jnp.logical_and", {lhs.text, rhs.text});
+      if (arrays && node.op == ir::BinaryOp::kOr)
+        return py_call("jnp.logical_or", {lhs.text, rhs.text});
       return py_binary(ir::binary_op_spelling(node.op), lhs, rhs);
     }
     case ir::ExprKind::kCompare: {
       const auto& node = *expr->as<ir::Compare>();
       return py_binary(ir::compare_op_spelling(node.op), print(node.lhs), print(node.rhs));
     }
-    case ir::ExprKind::kCall: return call(*expr->as<ir::Call>());
-    case ir::ExprKind::kLoad: return context_.load(*expr->as<ir::Load>());
+    case ir::ExprKind::kCall:
+      return call(*expr->as<ir::Call>());
+    case ir::ExprKind::kLoad:
+      return context_.load(*expr->as<ir::Load>());
     case ir::ExprKind::kTupleExpr: {
       std::vector<std::string> elements;
       for (const ir::ExprPtr& e : expr->as<ir::TupleExpr>()->elements) elements.push_back(text(e));
@@ -184,15 +257,22 @@ PyExpr ExprPrinter::call(const ir::Call& node) {
       }
       const std::string value = py_primary(print(args[0]));
       switch (node.op) {
-        case Intrinsic::kDtypeOf: return py_atom(value + ".dtype");
-        case Intrinsic::kShapeOf: return py_atom(value + ".shape");
-        case Intrinsic::kSize: return py_atom(fmt::format("{}.shape[{}]", value, text(args[1])));
-        case Intrinsic::kNumel: return py_atom(value + ".size");
-        default: return py_atom(value + ".ndim");
+        case Intrinsic::kDtypeOf:
+          return py_atom(value + ".dtype");
+        case Intrinsic::kShapeOf:
+          return py_atom(value + ".shape");
+        case Intrinsic::kSize:
+          return py_atom(fmt::format("{}.shape[{}]", value, text(args[1])));
+        case Intrinsic::kNumel:
+          return py_atom(value + ".size");
+        default:
+          return py_atom(value + ".ndim");
       }
     }
-    case Intrinsic::kPromoteTypes: return py_call("jnp.promote_types", arg_texts());
-    case Intrinsic::kBroadcastTensors: return py_call("jnp.broadcast_arrays", arg_texts());
+    case Intrinsic::kPromoteTypes:
+      return py_call("jnp.promote_types", arg_texts());
+    case Intrinsic::kBroadcastTensors:
+      return py_call("jnp.broadcast_arrays", arg_texts());
     case Intrinsic::kCast: {
       const PyExpr value = print(args[0]);
       const std::string dtype = text(args[1]);

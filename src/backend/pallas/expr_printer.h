@@ -29,7 +29,8 @@ class ExprContext {
   // `x[...]` in device code; the host has none.
   virtual PyExpr load(const ir::Load& load) = 0;
   // `x.dtype`, `x.size(0)`, `x.size()`, `x.numel()`, `x.dim()` of the tensor `tensor`.
-  virtual PyExpr tensor_query(ir::Intrinsic op, const ir::VarRef& tensor, const ir::ExprPtr& axis) = 0;
+  virtual PyExpr tensor_query(ir::Intrinsic op, const ir::VarRef& tensor,
+                              const ir::ExprPtr& axis) = 0;
 };
 
 class ExprPrinter {

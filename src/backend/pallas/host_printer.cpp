@@ -29,7 +29,11 @@ class HostPrinter {
   HostPrinter(PythonWriter& out, EmitContext& context, const ir::Kernel& kernel,
               const passes::KernelPlan& plan, const passes::ShapeFacts& facts,
               const std::vector<LaunchNames>& names)
-      : out_(out), context_(context), kernel_(kernel), plan_(plan), names_(names),
+      : out_(out),
+        context_(context),
+        kernel_(kernel),
+        plan_(plan),
+        names_(names),
         host_(context, kernel, facts) {}
 
   bool print() {
@@ -37,7 +41,8 @@ class HostPrinter {
     std::vector<std::string> tensors;
     for (const ir::Param& param : kernel_.params) {
       std::string text = binding_name(kernel_, param.binding);
-      if (kernel_.bindings[param.binding].type.kind == ir::TypeKind::kTensor) tensors.push_back(text);
+      if (kernel_.bindings[param.binding].type.kind == ir::TypeKind::kTensor)
+        tensors.push_back(text);
       if (param.default_value) text += "=" + host_.text(param.default_value);
       params.push_back(std::move(text));
     }
@@ -86,8 +91,8 @@ class HostPrinter {
       case ir::StmtKind::kIf: {
         const auto& branch = *stmt.as<ir::If>();
         {
-          auto then_block = out_.block(context_.with_where(
-              fmt::format("if {}:", host_.text(branch.condition)), stmt.range));
+          auto then_block = out_.block(
+              context_.with_where(fmt::format("if {}:", host_.text(branch.condition)), stmt.range));
           block(branch.then_body, top);
         }
         if (!branch.else_body.empty()) {
@@ -107,7 +112,8 @@ class HostPrinter {
       }
       case ir::StmtKind::kReturn: {
         std::vector<std::string> values;
-        for (const ir::ExprPtr& value : stmt.as<ir::Return>()->values) values.push_back(returned(value));
+        for (const ir::ExprPtr& value : stmt.as<ir::Return>()->values)
+          values.push_back(returned(value));
         line(values.empty() ? "return" : fmt::format("return {}", fmt::join(values, ", ")), stmt);
         return;
       }

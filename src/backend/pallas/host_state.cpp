@@ -6,7 +6,9 @@
 
 namespace helionc::backend::pallas {
 
-PyExpr HostContext::var(const ir::VarRef& ref) { return py_atom(binding_name(kernel_, ref.binding)); }
+PyExpr HostContext::var(const ir::VarRef& ref) {
+  return py_atom(binding_name(kernel_, ref.binding));
+}
 
 PyExpr HostContext::load(const ir::Load& load) {
   diags_.error(DiagnosticKind::kInternal, load.range, "a load in host code");
@@ -17,10 +19,14 @@ PyExpr HostContext::tensor_query(ir::Intrinsic op, const ir::VarRef& tensor,
                                  const ir::ExprPtr& axis) {
   const std::string name = binding_name(kernel_, tensor.binding);
   switch (op) {
-    case ir::Intrinsic::kDtypeOf: return py_atom(name + ".dtype");
-    case ir::Intrinsic::kShapeOf: return py_atom(name + ".shape");
-    case ir::Intrinsic::kNumel: return py_atom(name + ".size");
-    case ir::Intrinsic::kNdim: return py_atom(name + ".ndim");
+    case ir::Intrinsic::kDtypeOf:
+      return py_atom(name + ".dtype");
+    case ir::Intrinsic::kShapeOf:
+      return py_atom(name + ".shape");
+    case ir::Intrinsic::kNumel:
+      return py_atom(name + ".size");
+    case ir::Intrinsic::kNdim:
+      return py_atom(name + ".ndim");
     default: {
       const auto* imm = axis ? axis->as<ir::IntImm>() : nullptr;
       return py_atom(fmt::format("{}.shape[{}]", name, imm ? imm->value : 0));
@@ -30,7 +36,10 @@ PyExpr HostContext::tensor_query(ir::Intrinsic op, const ir::VarRef& tensor,
 
 HostState::HostState(EmitContext& context, const ir::Kernel& kernel,
                      const passes::ShapeFacts& facts)
-    : context(context), kernel(kernel), facts(facts), host_context_(kernel, context.diags),
+    : context(context),
+      kernel(kernel),
+      facts(facts),
+      host_context_(kernel, context.diags),
       exprs_(kernel, host_context_, context.imports, context.diags) {
   std::map<std::string, int> name_count;
   for (const ir::Binding& binding : kernel.bindings) {
@@ -44,7 +53,8 @@ HostState::HostState(EmitContext& context, const ir::Kernel& kernel,
     for (int target : let->targets) {
       const ir::Binding& binding = kernel.bindings[target];
       if (binding.type.kind != ir::TypeKind::kInt || name_count[binding.name] != 1) continue;
-      const passes::SizeKey key = facts.size_of(ir::VarRef::make(target, binding.type, binding.range));
+      const passes::SizeKey key =
+          facts.size_of(ir::VarRef::make(target, binding.type, binding.range));
       if (key.kind == passes::SizeKey::Kind::kAxis) {
         size_names_.push_back({key, binding_name(kernel, target), i});
       }

@@ -32,7 +32,8 @@ class DeviceContext final : public ExprContext {
     return py_atom(ref + "[...]");
   }
 
-  PyExpr tensor_query(ir::Intrinsic op, const ir::VarRef& tensor, const ir::ExprPtr& axis) override {
+  PyExpr tensor_query(ir::Intrinsic op, const ir::VarRef& tensor,
+                      const ir::ExprPtr& axis) override {
     if (op == ir::Intrinsic::kDtypeOf) {
       if (std::string ref = ref_of(tensor.binding); !ref.empty()) return py_atom(ref + ".dtype");
       return py_atom(capture(Capture::Kind::kDtype, tensor.binding));
@@ -46,8 +47,10 @@ class DeviceContext final : public ExprContext {
       case ir::Intrinsic::kNumel:
         context_.imports.math = true;
         return py_call("math.prod", {shape});
-      case ir::Intrinsic::kNdim: return py_call("len", {shape});
-      default: return py_atom(shape);
+      case ir::Intrinsic::kNdim:
+        return py_call("len", {shape});
+      default:
+        return py_atom(shape);
     }
   }
 
@@ -86,8 +89,13 @@ class KernelPrinter {
  public:
   KernelPrinter(PythonWriter& out, EmitContext& context, const ir::Kernel& kernel,
                 const passes::ShapeFacts& facts, const Launch& launch, const LaunchNames& names)
-      : out_(out), context_(context), kernel_(kernel), facts_(facts), launch_(launch),
-        names_(names), device_(context, kernel, launch, names),
+      : out_(out),
+        context_(context),
+        kernel_(kernel),
+        facts_(facts),
+        launch_(launch),
+        names_(names),
+        device_(context, kernel, launch, names),
         exprs_(kernel, device_, context.imports, context.diags) {}
 
   bool print() {
@@ -97,7 +105,8 @@ class KernelPrinter {
       params.push_back("*");
       params.insert(params.end(), names_.captures.begin(), names_.captures.end());
     }
-    auto body = out_.block(fmt::format("def {}({}):", names_.kernel_function, fmt::join(params, ", ")));
+    auto body =
+        out_.block(fmt::format("def {}({}):", names_.kernel_function, fmt::join(params, ", ")));
     for (const auto& [binding, axis] : launch_.program_ids) {
       PyExpr index = py_call("pl.program_id", {std::to_string(axis)});
       const ir::TileDim& dim = kernel_.tile_dims[launch_.grid[axis].tile_dim];
@@ -113,7 +122,8 @@ class KernelPrinter {
   // `(pl.program_id(g) + begin // block) * block + iota` (Helion's `tile.index`).
   void print_mask_indices() {
     NameScope scope;
-    for (const ir::Binding& binding : kernel_.bindings) scope.reserve(safe_local_name(binding.name));
+    for (const ir::Binding& binding : kernel_.bindings)
+      scope.reserve(safe_local_name(binding.name));
     for (const std::string& name : names_.inputs) scope.reserve(name);
     for (const std::string& name : names_.outputs) scope.reserve(name);
     for (const std::string& name : names_.captures) scope.reserve(name);
@@ -135,11 +145,11 @@ class KernelPrinter {
           first = py_binary("+", first, py_binary("//", begin, block));
         }
         const std::string index = scope.fresh(safe_local_name(dim.name) + "_index");
-        const PyExpr iota = py_call("jax.lax.broadcasted_iota",
-                                    {"jnp.int32", names_.outputs[o] + ".shape",
-                                     std::to_string(kernel_axis)});
-        out_.line(fmt::format("{} = {}", index,
-                              py_binary("+", py_binary("*", first, block), iota).text));
+        const PyExpr iota =
+            py_call("jax.lax.broadcasted_iota",
+                    {"jnp.int32", names_.outputs[o] + ".shape", std::to_string(kernel_axis)});
+        out_.line(
+            fmt::format("{} = {}", index, py_binary("+", py_binary("*", first, block), iota).text));
         std::vector<PyExpr> conditions;
         if (has_begin(dim)) conditions.push_back(py_binary(">=", py_atom(index), begin));
         conditions.push_back(py_binary("<", py_atom(index), exprs_.print(dim.extent)));
@@ -224,11 +234,22 @@ class KernelPrinter {
     int axis = 0;
     for (const ir::IndexItem& item : store.index) {
       switch (item.kind) {
-        case ir::IndexItem::Kind::kTile: dims.push_back(ir::Dim::tile(item.tile_dim)); ++axis; break;
-        case ir::IndexItem::Kind::kVariadic: dims.push_back(ir::Dim::variadic(item.tile_dim)); break;
-        case ir::IndexItem::Kind::kFull: dims.push_back(ir::Dim::full(binding, axis++)); break;
-        case ir::IndexItem::Kind::kNewAxis: dims.push_back(ir::Dim::unit()); break;
-        case ir::IndexItem::Kind::kScalar: ++axis; break;
+        case ir::IndexItem::Kind::kTile:
+          dims.push_back(ir::Dim::tile(item.tile_dim));
+          ++axis;
+          break;
+        case ir::IndexItem::Kind::kVariadic:
+          dims.push_back(ir::Dim::variadic(item.tile_dim));
+          break;
+        case ir::IndexItem::Kind::kFull:
+          dims.push_back(ir::Dim::full(binding, axis++));
+          break;
+        case ir::IndexItem::Kind::kNewAxis:
+          dims.push_back(ir::Dim::unit());
+          break;
+        case ir::IndexItem::Kind::kScalar:
+          ++axis;
+          break;
       }
     }
     for (int rank = kernel_.bindings[binding].type.rank; axis < rank; ++axis) {
@@ -242,7 +263,8 @@ class KernelPrinter {
     for (size_t i = 0; i < a.size(); ++i) {
       if (a[i].kind != b[i].kind) return false;
       if (a[i].kind == ir::Dim::Kind::kFull) {
-        if (!(facts_.axis_size(a[i].binding, a[i].axis) == facts_.axis_size(b[i].binding, b[i].axis))) {
+        if (!(facts_.axis_size(a[i].binding, a[i].axis) ==
+              facts_.axis_size(b[i].binding, b[i].axis))) {
           return false;
         }
       } else if (a[i].tile_dim != b[i].tile_dim) {

@@ -44,9 +44,15 @@ LaunchNames name_launch(const ir::Kernel& kernel, const passes::Launch& launch,
     const std::string base =
         capture.binding >= 0 ? binding_name(kernel, capture.binding) : std::string();
     switch (capture.kind) {
-      case passes::Capture::Kind::kValue: names.captures.push_back(base); break;
-      case passes::Capture::Kind::kDtype: names.captures.push_back(scope.fresh(base + "_dtype")); break;
-      case passes::Capture::Kind::kShape: names.captures.push_back(scope.fresh(base + "_shape")); break;
+      case passes::Capture::Kind::kValue:
+        names.captures.push_back(base);
+        break;
+      case passes::Capture::Kind::kDtype:
+        names.captures.push_back(scope.fresh(base + "_dtype"));
+        break;
+      case passes::Capture::Kind::kShape:
+        names.captures.push_back(scope.fresh(base + "_shape"));
+        break;
       case passes::Capture::Kind::kBlock:
         names.captures.push_back(scope.fresh(block_name(kernel.tile_dims[capture.tile_dim].name)));
         break;

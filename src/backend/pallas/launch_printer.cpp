@@ -61,8 +61,14 @@ class LaunchPrinter {
  public:
   LaunchPrinter(PythonWriter& out, HostState& host, const Launch& launch, const LaunchNames& names,
                 size_t stmt_index, const std::string& config, size_t launches)
-      : out_(out), host_(host), kernel_(host.kernel), launch_(launch), names_(names),
-        stmt_index_(stmt_index), config_(config), launches_(launches),
+      : out_(out),
+        host_(host),
+        kernel_(host.kernel),
+        launch_(launch),
+        names_(names),
+        stmt_index_(stmt_index),
+        config_(config),
+        launches_(launches),
         index_context_(host.kernel, host.context.diags, launch, host),
         index_exprs_(host.kernel, index_context_, host.context.imports, host.context.diags) {}
 
@@ -360,7 +366,8 @@ class LaunchPrinter {
     for (const Input& input : launch_.inputs) {
       if (input.kind != Input::Kind::kAliasedUnread) parts.push_back(operand_bytes(input.operand));
     }
-    for (const passes::Output& output : launch_.outputs) parts.push_back(operand_bytes(output.operand));
+    for (const passes::Output& output : launch_.outputs)
+      parts.push_back(operand_bytes(output.operand));
     return sum(parts);
   }
 
@@ -401,7 +408,8 @@ class LaunchPrinter {
       const passes::Output& output = launch_.outputs[o];
       out_shapes.push_back(out_shape(output));
       out_specs.push_back(spec(output.operand));
-      if (output.aliased_input >= 0) aliases.push_back(fmt::format("{}: {}", output.aliased_input, o));
+      if (output.aliased_input >= 0)
+        aliases.push_back(fmt::format("{}: {}", output.aliased_input, o));
     }
 
     std::string function = names_.kernel_function;
@@ -434,9 +442,8 @@ class LaunchPrinter {
     const std::string semantics =
         launch_.variadic ? fmt::format("(\"parallel\",) * len({})", grid_)
                          : py_tuple(std::vector<std::string>(launch_.grid.size(), "\"parallel\""));
-    const std::string name = launches_ == 1
-                                 ? kernel_.name
-                                 : fmt::format("{}_{}", kernel_.name, launch_.index);
+    const std::string name =
+        launches_ == 1 ? kernel_.name : fmt::format("{}_{}", kernel_.name, launch_.index);
 
     {
       auto call = out_.block(fmt::format("{} = pl.pallas_call(", fmt::join(targets, ", ")));
@@ -456,8 +463,8 @@ class LaunchPrinter {
       if (!aliases.empty()) {
         out_.line(fmt::format("input_output_aliases={{{}}},", fmt::join(aliases, ", ")));
       }
-      out_.line(fmt::format("compiler_params=pltpu.CompilerParams(dimension_semantics={}),",
-                            semantics));
+      out_.line(
+          fmt::format("compiler_params=pltpu.CompilerParams(dimension_semantics={}),", semantics));
       {
         auto cost = out_.block("cost_estimate=pl.CostEstimate(");
         out_.line(fmt::format("flops={},", cost_sum(launch_.cost.flops)));
@@ -470,7 +477,8 @@ class LaunchPrinter {
     }
     out_.line(fmt::format("){}{}", py_tuple_args(arguments), chained));
     for (const std::string& line : after) out_.line(line);
-    for (const passes::Output& output : launch_.outputs) host_.declared.erase(output.operand.binding);
+    for (const passes::Output& output : launch_.outputs)
+      host_.declared.erase(output.operand.binding);
   }
 
   // `head item, item close,` on one line when it fits, else one item per line.

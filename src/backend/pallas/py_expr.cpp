@@ -6,9 +6,7 @@ namespace helionc::backend::pallas {
 
 namespace {
 
-std::string wrap_if(const PyExpr& e, bool parens) {
-  return parens ? "(" + e.text + ")" : e.text;
-}
+std::string wrap_if(const PyExpr& e, bool parens) { return parens ? "(" + e.text + ")" : e.text; }
 
 bool is_comparison(std::string_view op) {
   return op == "<" || op == "<=" || op == ">" || op == ">=" || op == "==" || op == "!=" ||
@@ -78,11 +76,20 @@ std::string py_string(std::string_view text) {
   std::string out = "\"";
   for (char c : text) {
     switch (c) {
-      case '"': out += "\\\""; break;
-      case '\\': out += "\\\\"; break;
-      case '\n': out += "\\n"; break;
-      case '\t': out += "\\t"; break;
-      default: out += c;
+      case '"':
+        out += "\\\"";
+        break;
+      case '\\':
+        out += "\\\\";
+        break;
+      case '\n':
+        out += "\\n";
+        break;
+      case '\t':
+        out += "\\t";
+        break;
+      default:
+        out += c;
     }
   }
   return out + "\"";

@@ -11,20 +11,20 @@ namespace helionc::backend::pallas {
 // Python's precedence levels, lowest first (the language reference, "Operator precedence").
 enum class Prec {
   kLambda,
-  kTernary,     // a if c else b
+  kTernary,  // a if c else b
   kOr,
   kAnd,
-  kNot,         // not x
-  kCompare,     // <, ==, in, is (chained in Python: never nested unparenthesised)
+  kNot,      // not x
+  kCompare,  // <, ==, in, is (chained in Python: never nested unparenthesised)
   kBitOr,
   kBitXor,
   kBitAnd,
   kShift,
-  kAdd,         // + -
-  kMul,         // * / // % @
-  kUnary,       // -x +x ~x
-  kPower,       // ** (right-associative; binds tighter than a unary on its left)
-  kPrimary,     // names, literals, calls, subscripts, attributes, parenthesised forms
+  kAdd,      // + -
+  kMul,      // * / // % @
+  kUnary,    // -x +x ~x
+  kPower,    // ** (right-associative; binds tighter than a unary on its left)
+  kPrimary,  // names, literals, calls, subscripts, attributes, parenthesised forms
 };
 
 struct PyExpr {

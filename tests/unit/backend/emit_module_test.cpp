@@ -46,9 +46,9 @@ TEST_CASE("the module header, imports and prelude") {
                    0) == 0);
   CHECK_FALSE(contains(text, "import functools"));  // nothing captured
   CHECK(contains(text, "TARGET = \"tpu-v7x\""));
-  for (const char* helper : {"def _interpret(", "def _legal_block(", "def _default_block(",
-                             "def _select_config(", "def _any_rank_tiles(",
-                             "def tpu_lowering_context("}) {
+  for (const char* helper :
+       {"def _interpret(", "def _legal_block(", "def _default_block(", "def _select_config(",
+        "def _any_rank_tiles(", "def tpu_lowering_context("}) {
     CHECK(contains(text, helper));
   }
   CHECK_FALSE(contains(text, "def _expm1("));  // helpers only when used
@@ -59,56 +59,68 @@ TEST_CASE("add: rank-polymorphic tiles built at trace time") {
   testing::KernelBuilder b = testing::add_kernel();
   const std::string text = emit(b).text.value();
   CHECK(contains(text, "_ADD_CONFIGS = {}\n_ADD_DEFAULT = {\"block_sizes\": (None,)}\n"));
-  CHECK(contains(text, "def _add_kernel(x_ref, y_ref, out_ref):\n"
-                       "    out_ref[...] = (x_ref[...] + y_ref[...]).astype(out_ref.dtype)  # k.py:4\n"));
-  CHECK(contains(text, "def add(x, y, *, interpret=None):\n"
-                       "    config = _select_config(_ADD_CONFIGS, _ADD_DEFAULT, x, y)\n"
-                       "    out = jax.ShapeDtypeStruct(x.shape, x.dtype)  # k.py:2\n"
-                       "    # k.py:3: line 3\n"
-                       "    view, block_shape, grid = _any_rank_tiles(out.shape, config[\"block_sizes\"])\n"
-                       "    tile_spec = pl.BlockSpec(block_shape=block_shape, index_map=lambda *tile: "
-                       "(0,) * (len(view) - len(tile)) + tile)\n"));
+  CHECK(contains(text,
+                 "def _add_kernel(x_ref, y_ref, out_ref):\n"
+                 "    out_ref[...] = (x_ref[...] + y_ref[...]).astype(out_ref.dtype)  # k.py:4\n"));
+  CHECK(
+      contains(text,
+               "def add(x, y, *, interpret=None):\n"
+               "    config = _select_config(_ADD_CONFIGS, _ADD_DEFAULT, x, y)\n"
+               "    out = jax.ShapeDtypeStruct(x.shape, x.dtype)  # k.py:2\n"
+               "    # k.py:3: line 3\n"
+               "    view, block_shape, grid = _any_rank_tiles(out.shape, config[\"block_sizes\"])\n"
+               "    tile_spec = pl.BlockSpec(block_shape=block_shape, index_map=lambda *tile: "
+               "(0,) * (len(view) - len(tile)) + tile)\n"));
   CHECK(contains(text, "        in_specs=[tile_spec, tile_spec],\n        out_specs=tile_spec,\n"));
   CHECK(contains(text, "dimension_semantics=(\"parallel\",) * len(grid)"));
-  CHECK(contains(text, "    )(x.reshape(view), y.reshape(view)).reshape(out.shape)\n"
-                       "    return out  # k.py:5\n"));
+  CHECK(contains(text,
+                 "    )(x.reshape(view), y.reshape(view)).reshape(out.shape)\n"
+                 "    return out  # k.py:5\n"));
 }
 
 TEST_CASE("bias_relu: BlockSpecs of a 2-D grid and a (1, n) view of the bias") {
   testing::KernelBuilder b = testing::bias_relu_kernel();
   const std::string text = emit(b).text.value();
   CHECK(contains(text, "    m, n = x.shape  # k.py:2\n"));
-  CHECK(contains(text, "    block_m = _legal_block(config[\"block_sizes\"][0], m, \"sublane\")\n"
-                       "    block_n = _legal_block(config[\"block_sizes\"][1], n, \"lane\")\n"
-                       "    out = pl.pallas_call(\n"
-                       "        _bias_relu_kernel,\n"
-                       "        out_shape=out,\n"
-                       "        grid=(pl.cdiv(m, block_m), pl.cdiv(n, block_n)),\n"));
-  CHECK(contains(text, "pl.BlockSpec(block_shape=(block_m, block_n), index_map=lambda tile_m, "
-                       "tile_n: (tile_m, tile_n)),\n"));
-  CHECK(contains(text, "pl.BlockSpec(block_shape=(None, block_n), index_map=lambda tile_m, "
-                       "tile_n: (0, tile_n)),\n"));
-  CHECK(contains(text, "out_specs=pl.BlockSpec(block_shape=(block_m, block_n), index_map=lambda "
-                       "tile_m, tile_n: (tile_m, tile_n)),\n"));
-  CHECK(contains(text, "compiler_params=pltpu.CompilerParams(dimension_semantics=(\"parallel\", "
-                       "\"parallel\")),\n"));
+  CHECK(contains(text,
+                 "    block_m = _legal_block(config[\"block_sizes\"][0], m, \"sublane\")\n"
+                 "    block_n = _legal_block(config[\"block_sizes\"][1], n, \"lane\")\n"
+                 "    out = pl.pallas_call(\n"
+                 "        _bias_relu_kernel,\n"
+                 "        out_shape=out,\n"
+                 "        grid=(pl.cdiv(m, block_m), pl.cdiv(n, block_n)),\n"));
+  CHECK(contains(text,
+                 "pl.BlockSpec(block_shape=(block_m, block_n), index_map=lambda tile_m, "
+                 "tile_n: (tile_m, tile_n)),\n"));
+  CHECK(contains(text,
+                 "pl.BlockSpec(block_shape=(None, block_n), index_map=lambda tile_m, "
+                 "tile_n: (0, tile_n)),\n"));
+  CHECK(contains(text,
+                 "out_specs=pl.BlockSpec(block_shape=(block_m, block_n), index_map=lambda "
+                 "tile_m, tile_n: (tile_m, tile_n)),\n"));
+  CHECK(contains(text,
+                 "compiler_params=pltpu.CompilerParams(dimension_semantics=(\"parallel\", "
+                 "\"parallel\")),\n"));
   CHECK(contains(text, "            flops=2 * m * n,\n            transcendentals=0,\n"));
   CHECK(contains(text, "    )(x, bias[None])\n"));
-  CHECK(contains(text, "    out_ref[...] = jax.nn.relu(x_ref[...] + bias_ref[...]).astype(out_ref.dtype)"));
+  CHECK(contains(
+      text, "    out_ref[...] = jax.nn.relu(x_ref[...] + bias_ref[...]).astype(out_ref.dtype)"));
 }
 
 TEST_CASE("rows: hl.grid index maps, a unit axis view, a captured float") {
   testing::KernelBuilder b = testing::rows_kernel();
   const std::string text = emit(b).text.value();
-  CHECK(contains(text, "def _rows_kernel(x_ref, w_ref, out_ref, *, scale):\n"
-                       "    out_ref[...] = (x_ref[...] * scale + w_ref[...]).reshape(out_ref.shape)"
-                       ".astype(out_ref.dtype)  # k.py:5\n"));
+  CHECK(contains(text,
+                 "def _rows_kernel(x_ref, w_ref, out_ref, *, scale):\n"
+                 "    out_ref[...] = (x_ref[...] * scale + w_ref[...]).reshape(out_ref.shape)"
+                 ".astype(out_ref.dtype)  # k.py:5\n"));
   CHECK(contains(text, "def rows(x, w, scale=0.5, *, interpret=None):\n"));
-  CHECK_FALSE(contains(text, "_ROWS_CONFIGS"));  // no tunables
+  CHECK_FALSE(contains(text, "_ROWS_CONFIGS"));                           // no tunables
   CHECK(contains(text, "out = jax.ShapeDtypeStruct(x.shape, x.dtype)"));  // zeros, overwritten
-  CHECK(contains(text, "        functools.partial(_rows_kernel, scale=scale),\n"
-                       "        out_shape=jax.ShapeDtypeStruct((m, 1, n), out.dtype),\n"
-                       "        grid=(m,),\n"));
+  CHECK(contains(text,
+                 "        functools.partial(_rows_kernel, scale=scale),\n"
+                 "        out_shape=jax.ShapeDtypeStruct((m, 1, n), out.dtype),\n"
+                 "        grid=(m,),\n"));
   CHECK(contains(text, "pl.BlockSpec(block_shape=(None, None, n), index_map=lambda i: (i, 0, 0))"));
   CHECK(contains(text, "pl.BlockSpec(block_shape=(1, w.shape[0]), index_map=lambda i: (0, 0))"));
   CHECK(contains(text, "    )(x[:, None], w[None])[:, 0]\n"));
@@ -118,13 +130,15 @@ TEST_CASE("rows: hl.grid index maps, a unit axis view, a captured float") {
 TEST_CASE("hl.tile(a, b) into an initialised array: block offsets and a masked store") {
   testing::KernelBuilder b = testing::shifted_kernel(ir::IntImm::make(0, {}));
   const std::string text = emit(b).text.value();
-  CHECK(contains(text, "def _shifted_kernel(x_ref, out_in_ref, out_ref, *, block, x_shape):\n"
-                       "    tile_index = (pl.program_id(0) + 3 // block) * block + "
-                       "jax.lax.broadcasted_iota(jnp.int32, out_ref.shape, 0)\n"
-                       "    out_ref[...] = jnp.where((tile_index >= 3) & (tile_index < x_shape[0]), "
-                       "x_ref[...].astype(out_ref.dtype), out_in_ref[...])  # k.py:4\n"));
+  CHECK(contains(text,
+                 "def _shifted_kernel(x_ref, out_in_ref, out_ref, *, block, x_shape):\n"
+                 "    tile_index = (pl.program_id(0) + 3 // block) * block + "
+                 "jax.lax.broadcasted_iota(jnp.int32, out_ref.shape, 0)\n"
+                 "    out_ref[...] = jnp.where((tile_index >= 3) & (tile_index < x_shape[0]), "
+                 "x_ref[...].astype(out_ref.dtype), out_in_ref[...])  # k.py:4\n"));
   CHECK(contains(text, "    out = jnp.zeros(x.shape, x.dtype)  # k.py:2\n"));
-  CHECK(contains(text, "    block = _legal_block(config[\"block_sizes\"][0], out.shape[0], \"flat\")\n"));
+  CHECK(contains(text,
+                 "    block = _legal_block(config[\"block_sizes\"][0], out.shape[0], \"flat\")\n"));
   CHECK(contains(text, "        grid=(pl.cdiv(x.shape[0], block) - 3 // block,),\n"));
   CHECK(contains(text, "index_map=lambda tile: (0, tile + 3 // block)"));
   CHECK(contains(text, "        input_output_aliases={1: 0},\n"));
@@ -152,14 +166,15 @@ TEST_CASE("configs become a table keyed by shapes and dtypes, padded with None")
   testing::KernelBuilder b = testing::bias_relu_kernel();
   const Emitted emitted = emit(b, config_for(b, {32}));
   REQUIRE(emitted.text);
-  CHECK(contains(*emitted.text,
-                 "# Tuned configs of bias_relu by the shapes and dtypes of (x, bias); other calls "
-                 "use the default.\n"
-                 "_BIAS_RELU_CONFIGS = {\n"
-                 "    (((1024, 512), (512,)), (\"bfloat16\", \"float32\")): {\"block_sizes\": (64, 256)},\n"
-                 "    (((8, 128), (128,)), None): {\"block_sizes\": (64, 256)},\n"
-                 "}\n"
-                 "_BIAS_RELU_DEFAULT = {\"block_sizes\": (32, None)}\n"));
+  CHECK(contains(
+      *emitted.text,
+      "# Tuned configs of bias_relu by the shapes and dtypes of (x, bias); other calls "
+      "use the default.\n"
+      "_BIAS_RELU_CONFIGS = {\n"
+      "    (((1024, 512), (512,)), (\"bfloat16\", \"float32\")): {\"block_sizes\": (64, 256)},\n"
+      "    (((8, 128), (128,)), None): {\"block_sizes\": (64, 256)},\n"
+      "}\n"
+      "_BIAS_RELU_DEFAULT = {\"block_sizes\": (32, None)}\n"));
 }
 
 TEST_CASE("a config with more block sizes than the kernel has is an error") {

@@ -171,8 +171,8 @@ TEST_CASE("unsupported indexing is a precise diagnostic, not a crash") {
     const int out = b.param("out", ir::Type::tensor(1));
     const int tm = b.tile_dim("tile_m", b.ref(m), 0);
     const int vm = b.bind("tile_m", ir::Type::tile({tm}, false), ir::Binding::Origin::kLoopVar);
-    ir::ExprPtr column = b.load(x, {K::tile(tm), K::scalar(ir::IntImm::make(0, {}))},
-                                {ir::Dim::tile(tm)}, 4);
+    ir::ExprPtr column =
+        b.load(x, {K::tile(tm), K::scalar(ir::IntImm::make(0, {}))}, {ir::Dim::tile(tm)}, 4);
     b.kernel().body.push_back(
         ir::TileLoop::make({tm}, {vm}, {b.store(out, {K::tile(tm)}, column, 4)}, b.line(3)));
     CHECK(errors_of(b) ==
@@ -182,7 +182,8 @@ TEST_CASE("unsupported indexing is a precise diagnostic, not a crash") {
     KernelBuilder b("other_shape");
     const int x = b.param("x", ir::Type::tensor(-1));
     const int out = b.param("out", ir::Type::tensor(-1));
-    const ir::ExprPtr shape = ir::Call::make(ir::Intrinsic::kShapeOf, {b.ref(x)}, ir::Type::shape(-1), {});
+    const ir::ExprPtr shape =
+        ir::Call::make(ir::Intrinsic::kShapeOf, {b.ref(x)}, ir::Type::shape(-1), {});
     const int t = b.tile_dim("tile", shape, 0, /*variadic=*/true);
     const int v = b.bind("tile", ir::Type::tile({t}, true), ir::Binding::Origin::kLoopVar);
     const std::vector<ir::Dim> dims = {ir::Dim::variadic(t)};

@@ -46,7 +46,8 @@ int KernelBuilder::unpack_shape(const std::vector<std::string>& names, int tenso
   }
   const int rank = static_cast<int>(names.size());
   kernel_.body.push_back(ir::Let::make(
-      targets, ir::Call::make(Intrinsic::kShapeOf, {ref(tensor)}, Type::shape(rank), {}), line(at)));
+      targets, ir::Call::make(Intrinsic::kShapeOf, {ref(tensor)}, Type::shape(rank), {}),
+      line(at)));
   return targets.front();
 }
 
@@ -99,7 +100,9 @@ ExprPtr KernelBuilder::call(Intrinsic op, std::vector<ExprPtr> args) {
   return ir::Call::make(op, std::move(args), std::move(type), {});
 }
 
-ir::IndexItem KernelBuilder::tile(int dim) { return {ir::IndexItem::Kind::kTile, dim, nullptr, {}}; }
+ir::IndexItem KernelBuilder::tile(int dim) {
+  return {ir::IndexItem::Kind::kTile, dim, nullptr, {}};
+}
 ir::IndexItem KernelBuilder::full() { return {ir::IndexItem::Kind::kFull, -1, nullptr, {}}; }
 ir::IndexItem KernelBuilder::none() { return {ir::IndexItem::Kind::kNewAxis, -1, nullptr, {}}; }
 ir::IndexItem KernelBuilder::scalar(ExprPtr value) {
@@ -121,8 +124,7 @@ KernelBuilder add_kernel() {
   const int x = b.param("x", Type::tensor(-1));
   const int y = b.param("y", Type::tensor(-1));
   const int out = b.empty_like("out", x, 2);
-  const ExprPtr shape =
-      ir::Call::make(Intrinsic::kShapeOf, {b.ref(out)}, Type::shape(-1), {});
+  const ExprPtr shape = ir::Call::make(Intrinsic::kShapeOf, {b.ref(out)}, Type::shape(-1), {});
   const int t = b.tile_dim("tile", shape, 0, /*variadic=*/true);
   const int tile = b.bind("tile", Type::tile({t}, true), Binding::Origin::kLoopVar);
   const std::vector<Dim> dims = {Dim::variadic(t)};
@@ -160,8 +162,8 @@ KernelBuilder rows_kernel() {
   KernelBuilder b("rows");
   const int x = b.param("x", Type::tensor(2));
   const int w = b.param("w", Type::tensor(1));
-  const int scale = b.param("scale", Type::scalar(TypeKind::kFloat),
-                            ir::FloatImm::make(0.5, "0.5", {}));
+  const int scale =
+      b.param("scale", Type::scalar(TypeKind::kFloat), ir::FloatImm::make(0.5, "0.5", {}));
   const int m = b.unpack_shape({"m", "n"}, x, 2);
   const int out = b.empty_like("out", x, 3, ir::IntImm::make(0, {}));
   const int g = b.tile_dim("i", b.ref(m), -1);
