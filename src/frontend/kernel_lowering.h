@@ -111,6 +111,22 @@ class KernelLowering {
   void check_arity(const CallArgs& args, std::string_view name, size_t min, size_t max,
                    std::initializer_list<std::string_view> keywords);
 
+  // ---- lower_tile_ops.cpp: reductions, normalisations, shape ops and creation on tiles,
+  // tile attributes. Each returns null when `name` is not one of its functions.
+  ir::ExprPtr lower_tile_method(const ir::ExprPtr& receiver, std::string_view method,
+                                const CallArgs& args);
+  ir::ExprPtr lower_tile_function(const std::string& name, const CallArgs& args);
+  ir::ExprPtr lower_tile_attribute(const ir::ExprPtr& base, std::string_view attr,
+                                   SourceRange range);
+  ir::ExprPtr lower_tile_subscript(const ir::ExprPtr& base, const SyntaxNode& node);
+  ir::ExprPtr make_reduction(ir::Intrinsic op, const ir::ExprPtr& value, const SyntaxNode& dim,
+                             const SyntaxNode& keepdim, SourceRange range);
+  ir::ExprPtr make_unsqueeze(const ir::ExprPtr& value, int dim, SourceRange range);
+  ir::ExprPtr make_permute(const ir::ExprPtr& value, std::vector<int> order, SourceRange range);
+  // A static dimension argument of a tile op, made non-negative (`rank_extra` allows one past
+  // the end, for unsqueeze).
+  int dim_argument(const ir::ExprPtr& value, const SyntaxNode& node, int rank_extra = 0);
+
   // ---- lower_allocations.cpp: torch.empty_like & co. on the right of `out = ...`
   bool is_allocation_call(const SyntaxNode& value) const;
   void lower_allocation(const SyntaxNode& target, const SyntaxNode& value, ir::Block& out);

@@ -149,11 +149,10 @@ ExprPtr KernelLowering::lower_qualified_call(const std::string& name, const Call
     }
     return make_math(op, lower_expr(args.positional[0]), range);
   }
-  if (name == "torch.maximum" || name == "torch.minimum" || name == "torch.max" ||
-      name == "torch.min") {
-    if (args.positional.size() != 2 && (name == "torch.max" || name == "torch.min")) {
-      unsupported(range, fmt::format("`{}` as a reduction", shown));
-    }
+  if (name == "torch.maximum" || name == "torch.minimum" ||
+      ((name == "torch.max" || name == "torch.min") && args.positional.size() == 2 &&
+       args.keywords.empty() && args.positional[1].type() != "integer" &&
+       args.positional[1].type() != "unary_operator")) {
     check_arity(args, shown, 2, 2, {});
     ExprPtr a = lower_expr(args.positional[0]);
     ExprPtr b = lower_expr(args.positional[1]);
@@ -245,6 +244,7 @@ ExprPtr KernelLowering::lower_qualified_call(const std::string& name, const Call
     return ir::Call::make(Intrinsic::kBroadcastTensors, std::move(tensors),
                           Type::tuple(std::move(types)), range);
   }
+  if (ExprPtr result = lower_tile_function(name, args)) return result;
   if (is_helion(name, "tile") || is_helion(name, "grid")) {
     fail(DiagnosticKind::kUnsupported, range,
          fmt::format("`{}` can only be iterated by a `for` loop", shown));
@@ -306,6 +306,7 @@ ExprPtr KernelLowering::lower_method_call(const SyntaxNode& receiver_node, std::
     unsupported(range, fmt::format("the tensor method `{}` in host code", shown));
   }
   // Tile tensors.
+  if (ExprPtr result = lower_tile_method(receiver, method, args)) return result;
   if (auto fn = unary_method(method)) {
     check_arity(args, shown, 0, 0, {});
     return make_math(fn->op, receiver, range);

@@ -126,6 +126,12 @@ ExprPtr KernelLowering::lower_attribute(const SyntaxNode& node) {
   const std::string_view attr = node.child_by_field("attribute").text();
   ExprPtr base = lower_expr(object);
   const Type& type = base->type;
+  if (ExprPtr result = lower_tile_attribute(base, attr, node.range())) return result;
+  if (type.kind == TypeKind::kTuple && type.rank == 2 && (attr == "values" || attr == "indices")) {
+    // The (values, indices) pair of `x.max(dim)`.
+    return ir::TupleGet::make(base, attr == "values" ? 0 : 1,
+                              type.elements[attr == "values" ? 0 : 1], node.range());
+  }
   if (type.is_array()) {
     if (attr == "dtype") {
       return ir::Call::make(ir::Intrinsic::kDtypeOf, {base}, Type::dtype_value(), node.range());
@@ -142,9 +148,6 @@ ExprPtr KernelLowering::lower_attribute(const SyntaxNode& node) {
            "`.device` is only understood as the `device=` argument of an allocation");
     }
     unsupported(node.range(), fmt::format("the tensor attribute `.{}`", attr));
-  }
-  if (type.kind == TypeKind::kTile) {
-    unsupported(node.range(), fmt::format("the tile attribute `.{}`", attr));
   }
   fail(DiagnosticKind::kTypeMismatch, node.range(),
        fmt::format("a value of type `{}` has no attribute `{}`", ir::type_to_string(type), attr));
@@ -190,9 +193,7 @@ ExprPtr KernelLowering::lower_subscript(const SyntaxNode& node) {
                           Type::tile_tensor(std::move(dims), binding(var->binding).type.dtype),
                           node.range());
   }
-  if (type.kind == TypeKind::kTileTensor) {
-    unsupported(node.range(), "indexing a tile value (`[:, None]` and friends)");
-  }
+  if (type.kind == TypeKind::kTileTensor) return lower_tile_subscript(base, node);
   fail(DiagnosticKind::kTypeMismatch, node.range(),
        fmt::format("a value of type `{}` cannot be indexed", ir::type_to_string(type)));
 }

@@ -111,6 +111,8 @@ ExprPtr Mutator::mutate_node(const TupleGet& node, const ExprPtr& self) {
   return TupleGet::make(std::move(tuple), node.index, node.type, node.range);
 }
 
+ExprPtr Mutator::mutate_node(const TileAttr&, const ExprPtr& self) { return self; }
+
 StmtPtr Mutator::mutate_node(const Let& node, const StmtPtr& self) {
   ExprPtr value = mutate(node.value);
   if (value == node.value) return self;

@@ -108,6 +108,22 @@ ExprPtr TupleGet::make(ExprPtr tuple, int index, Type type, SourceRange range) {
   return std::make_shared<TupleGet>(std::move(tuple), index, std::move(type), range);
 }
 
+std::string_view tile_attr_name(TileAttrKind attr) {
+  switch (attr) {
+    case TileAttrKind::kIndex: return "index";
+    case TileAttrKind::kBegin: return "begin";
+    case TileAttrKind::kEnd: return "end";
+    case TileAttrKind::kBlockSize: return "block_size";
+    case TileAttrKind::kId: return "id";
+    case TileAttrKind::kCount: return "count";
+  }
+  return "?";
+}
+
+ExprPtr TileAttr::make(int tile_dim, TileAttrKind attr, Type type, SourceRange range) {
+  return std::make_shared<TileAttr>(tile_dim, attr, std::move(type), range);
+}
+
 StmtPtr Let::make(std::vector<int> targets, ExprPtr value, SourceRange range) {
   return std::make_shared<Let>(std::move(targets), std::move(value), range);
 }

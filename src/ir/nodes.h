@@ -213,6 +213,22 @@ struct TupleGet final : Expr {
   const int index;
 };
 
+enum class TileAttrKind { kIndex, kBegin, kEnd, kBlockSize, kId, kCount };
+std::string_view tile_attr_name(TileAttrKind attr);  // "index", "begin", ...
+
+// An attribute of the current tile of dimension `tile_dim`: `.index` is the int32 vector of the
+// global indices the tile covers (a tile tensor of shape [tile]); the others are device
+// scalars (`.begin` the first index, `.end` one past the last valid one, `.id` the block
+// number, `.count` the number of blocks, `.block_size` the block size).
+struct TileAttr final : Expr {
+  static constexpr ExprKind kKind = ExprKind::kTileAttr;
+  static ExprPtr make(int tile_dim, TileAttrKind attr, Type type, SourceRange range);
+  TileAttr(int tile_dim, TileAttrKind attr, Type type, SourceRange range)
+      : Expr(kKind, std::move(type), range), tile_dim(tile_dim), attr(attr) {}
+  const int tile_dim;
+  const TileAttrKind attr;
+};
+
 // ---- Statements -------------------------------------------------------------------------
 
 // `targets = value`; several targets unpack a tuple or shape.

@@ -69,6 +69,11 @@ class IrPrinter {
         }
         return fmt::format("({}{})", fmt::join(elements, ", "), elements.size() == 1 ? "," : "");
       }
+      case ExprKind::kTileAttr: {
+        const auto* node = e->as<TileAttr>();
+        return fmt::format("{}.{}", kernel_.tile_dims[node->tile_dim].name,
+                           tile_attr_name(node->attr));
+      }
       case ExprKind::kTupleGet: {
         const auto* node = e->as<TupleGet>();
         return fmt::format("{}[{}]", expr(node->tuple), node->index);
@@ -109,6 +114,11 @@ class IrPrinter {
       std::vector<std::string> dims;
       for (int dim : t.tile_dims) dims.push_back(kernel_.tile_dims[dim].name);
       return fmt::format("tile<{}{}>", fmt::join(dims, ", "), t.variadic ? "..." : "");
+    }
+    if (t.kind == TypeKind::kTuple) {
+      std::vector<std::string> elements;
+      for (const Type& element : t.elements) elements.push_back(type(element));
+      return fmt::format("tuple<{}>", fmt::join(elements, ", "));
     }
     return type_to_string(t);
   }

@@ -49,6 +49,7 @@ void Visitor::visit_node(const TupleExpr& node) {
   for (const ExprPtr& element : node.elements) visit(element);
 }
 void Visitor::visit_node(const TupleGet& node) { visit(node.tuple); }
+void Visitor::visit_node(const TileAttr&) {}
 
 void Visitor::visit_node(const Let& node) { visit(node.value); }
 void Visitor::visit_node(const Alloc& node) {

@@ -1,0 +1,332 @@
+// Operations on tile values beyond elementwise math: reductions (sum, mean, amax, ..., argmax),
+// softmax/log_softmax, shape ops ([:, None], unsqueeze, squeeze, reshape/view, transpose,
+// permute, expand, .T), creation (hl.full, hl.zeros), and tile attributes (tile.index, ...).
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <numeric>
+
+#include "frontend/kernel_lowering.h"
+
+namespace helionc::frontend {
+
+using ir::Dim;
+using ir::ExprPtr;
+using ir::Intrinsic;
+using ir::ScalarType;
+using ir::Type;
+using ir::TypeKind;
+
+namespace {
+
+std::optional<Intrinsic> reduction(std::string_view name) {
+  if (name == "sum") return Intrinsic::kSum;
+  if (name == "mean") return Intrinsic::kMean;
+  if (name == "amax") return Intrinsic::kAmax;
+  if (name == "amin") return Intrinsic::kAmin;
+  if (name == "prod") return Intrinsic::kProd;
+  if (name == "argmax") return Intrinsic::kArgmax;
+  if (name == "argmin") return Intrinsic::kArgmin;
+  return std::nullopt;
+}
+
+// PyTorch's result dtype of a reduction; 64-bit results (integer sums, indices) narrowed to
+// 32 bits, since TPUs have no 64-bit types.
+std::optional<ScalarType> reduction_dtype(Intrinsic op, const std::optional<ScalarType>& input) {
+  if (op == Intrinsic::kArgmax || op == Intrinsic::kArgmin) return ScalarType::kInt32;
+  if (!input) return std::nullopt;
+  if ((op == Intrinsic::kSum || op == Intrinsic::kProd) && !ir::is_floating(*input)) {
+    return ScalarType::kInt32;
+  }
+  return input;
+}
+
+}  // namespace
+
+int KernelLowering::dim_argument(const ExprPtr& value, const SyntaxNode& node, int rank_extra) {
+  ExprPtr dim = lower_expr(node);
+  const auto* imm = dim->as<ir::IntImm>();
+  if (!imm) {
+    fail(DiagnosticKind::kTypeMismatch, node.range(), "a dimension must be an integer constant");
+  }
+  const int rank = value->type.tile_rank();
+  if (rank < 0) {
+    unsupported(node.range(), "a dimension of a tile whose rank is only known at trace time");
+  }
+  const int64_t limit = rank + rank_extra;
+  if (imm->value >= limit || imm->value < -limit) {
+    fail(DiagnosticKind::kRankMismatch, node.range(),
+         fmt::format("dimension {} is out of range for a tile with {} dimension{}", imm->value,
+                     rank, rank == 1 ? "" : "s"));
+  }
+  return static_cast<int>(imm->value < 0 ? imm->value + limit : imm->value);
+}
+
+ExprPtr KernelLowering::make_reduction(Intrinsic op, const ExprPtr& value, const SyntaxNode& dim,
+                                       const SyntaxNode& keepdim, SourceRange range) {
+  if (value->type.kind != TypeKind::kTileTensor) {
+    fail(DiagnosticKind::kTypeMismatch, value->range,
+         fmt::format("`{}` needs a tile of values", ir::intrinsic_name(op)));
+  }
+  if (!dim) {
+    // Helion kernels reduce along named dimensions; a full reduction of a tile has no place
+    // to go in a tiled output.
+    unsupported(range, fmt::format("`{}` without `dim`", ir::intrinsic_name(op)));
+  }
+  const int axis = dim_argument(value, dim);
+  bool keep = false;
+  if (keepdim) {
+    ExprPtr flag = lower_expr(keepdim);
+    const auto* imm = flag->as<ir::BoolImm>();
+    if (!imm) fail(DiagnosticKind::kTypeMismatch, keepdim.range(), "`keepdim` must be True or False");
+    keep = imm->value;
+  }
+  std::vector<Dim> dims = value->type.dims;
+  if (keep) {
+    dims[axis] = Dim::unit();
+  } else {
+    dims.erase(dims.begin() + axis);
+  }
+  if (op == Intrinsic::kMean && value->type.dtype && !ir::is_floating(*value->type.dtype)) {
+    fail(DiagnosticKind::kTypeMismatch, range, "`mean` needs floating-point values");
+  }
+  Type type = Type::tile_tensor(std::move(dims), reduction_dtype(op, value->type.dtype));
+  return ir::Call::make(op,
+                        {value, ir::IntImm::make(axis, dim.range()), ir::BoolImm::make(keep, range)},
+                        std::move(type), range);
+}
+
+ExprPtr KernelLowering::make_unsqueeze(const ExprPtr& value, int dim, SourceRange range) {
+  std::vector<Dim> dims = value->type.dims;
+  dims.insert(dims.begin() + dim, Dim::unit());
+  return ir::Call::make(Intrinsic::kUnsqueeze, {value, ir::IntImm::make(dim, range)},
+                        Type::tile_tensor(std::move(dims), value->type.dtype), range);
+}
+
+ExprPtr KernelLowering::make_permute(const ExprPtr& value, std::vector<int> order,
+                                     SourceRange range) {
+  std::vector<Dim> dims;
+  std::vector<ExprPtr> entries;
+  for (int axis : order) {
+    dims.push_back(value->type.dims[axis]);
+    entries.push_back(ir::IntImm::make(axis, range));
+  }
+  const int rank = static_cast<int>(order.size());
+  return ir::Call::make(Intrinsic::kPermute,
+                        {value, ir::TupleExpr::make(std::move(entries), Type::shape(rank), range)},
+                        Type::tile_tensor(std::move(dims), value->type.dtype), range);
+}
+
+ExprPtr KernelLowering::lower_tile_method(const ExprPtr& receiver, std::string_view method,
+                                          const CallArgs& args) {
+  const SourceRange range = args.call.range();
+  const std::string shown = fmt::format(".{}()", method);
+  const auto positional_or = [&](size_t i, std::string_view key) {
+    return args.positional.size() > i ? args.positional[i] : args.keyword(key);
+  };
+  if (auto op = reduction(method)) {
+    check_arity(args, shown, 0, 2, {"dim", "keepdim"});
+    return make_reduction(*op, receiver, positional_or(0, "dim"), positional_or(1, "keepdim"),
+                          range);
+  }
+  if (method == "max" || method == "min") {
+    check_arity(args, shown, 0, 2, {"dim", "keepdim"});
+    const SyntaxNode dim = positional_or(0, "dim");
+    const SyntaxNode keepdim = positional_or(1, "keepdim");
+    const bool is_max = method == "max";
+    // `x.max(dim)` is the pair (values, indices), as in PyTorch.
+    ExprPtr values = make_reduction(is_max ? Intrinsic::kAmax : Intrinsic::kAmin, receiver, dim,
+                                    keepdim, range);
+    ExprPtr indices = make_reduction(is_max ? Intrinsic::kArgmax : Intrinsic::kArgmin, receiver,
+                                     dim, keepdim, range);
+    Type type = Type::tuple({values->type, indices->type});
+    return ir::TupleExpr::make({values, indices}, std::move(type), range);
+  }
+  if (method == "softmax" || method == "log_softmax") {
+    check_arity(args, shown, 0, 1, {"dim", "dtype"});
+    const SyntaxNode dim = positional_or(0, "dim");
+    if (!dim) fail(DiagnosticKind::kWrongArity, range, fmt::format("`{}` needs `dim`", shown));
+    ExprPtr value = receiver;
+    if (const SyntaxNode dtype = args.keyword("dtype")) value = make_cast(value, lower_dtype_expr(dtype), range);
+    Type type = value->type;
+    type.dtype = float_math_dtype(value->type);
+    return ir::Call::make(method == "softmax" ? Intrinsic::kSoftmax : Intrinsic::kLogSoftmax,
+                          {value, ir::IntImm::make(dim_argument(value, dim), dim.range())},
+                          std::move(type), range);
+  }
+  if (method == "unsqueeze") {
+    check_arity(args, shown, 1, 1, {"dim"});
+    return make_unsqueeze(receiver, dim_argument(receiver, args.positional[0], 1), range);
+  }
+  if (method == "squeeze") {
+    check_arity(args, shown, 0, 1, {"dim"});
+    const SyntaxNode dim_node = positional_or(0, "dim");
+    if (!dim_node) unsupported(range, "`squeeze()` without a dimension");
+    const int dim = dim_argument(receiver, dim_node);
+    std::vector<Dim> dims = receiver->type.dims;
+    if (dims[dim].kind != Dim::Kind::kUnit) {
+      // torch leaves a non-unit dimension alone; a tile's size is not known to be 1.
+      fail(DiagnosticKind::kShapeMismatch, dim_node.range(),
+           fmt::format("dimension {} of a tile of shape {} is not a unit dimension", dim,
+                       dims_to_string(kernel_, dims)));
+    }
+    dims.erase(dims.begin() + dim);
+    return ir::Call::make(Intrinsic::kSqueeze, {receiver, ir::IntImm::make(dim, range)},
+                          Type::tile_tensor(std::move(dims), receiver->type.dtype), range);
+  }
+  if (method == "transpose") {
+    check_arity(args, shown, 2, 2, {});
+    const int a = dim_argument(receiver, args.positional[0]);
+    const int b = dim_argument(receiver, args.positional[1]);
+    std::vector<int> order(receiver->type.dims.size());
+    std::iota(order.begin(), order.end(), 0);
+    std::swap(order[a], order[b]);
+    return make_permute(receiver, std::move(order), range);
+  }
+  if (method == "permute") {
+    std::vector<SyntaxNode> dims = args.positional;
+    if (dims.size() == 1 && (dims[0].type() == "tuple" || dims[0].type() == "list")) {
+      dims = dims[0].named_children();
+    }
+    const int rank = receiver->type.tile_rank();
+    if (static_cast<int>(dims.size()) != rank) {
+      fail(DiagnosticKind::kRankMismatch, range,
+           fmt::format("`permute` needs {} dimensions for a tile of rank {}", rank, rank));
+    }
+    std::vector<int> order;
+    for (const SyntaxNode& dim : dims) order.push_back(dim_argument(receiver, dim));
+    std::vector<int> sorted = order;
+    std::sort(sorted.begin(), sorted.end());
+    if (std::adjacent_find(sorted.begin(), sorted.end()) != sorted.end()) {
+      fail(DiagnosticKind::kBadArgument, range, "`permute` needs each dimension exactly once");
+    }
+    return make_permute(receiver, std::move(order), range);
+  }
+  if (method == "expand" || method == "expand_as" || method == "reshape" || method == "view") {
+    unsupported(range, fmt::format("`{}` on a tile", shown));
+  }
+  return nullptr;
+}
+
+ExprPtr KernelLowering::lower_tile_function(const std::string& name, const CallArgs& args) {
+  const SourceRange range = args.call.range();
+  const std::string shown(args.call.child_by_field("function").text());
+  std::string_view short_name = name;
+  for (std::string_view prefix : {"torch.nn.functional.", "torch.special.", "torch."}) {
+    if (short_name.substr(0, prefix.size()) == prefix) {
+      short_name.remove_prefix(prefix.size());
+      break;
+    }
+  }
+  const bool from_torch = name.rfind("torch.", 0) == 0;
+  const bool functional = name.rfind("torch.nn.functional.", 0) == 0;
+  if (from_torch && !functional &&
+      (reduction(short_name) || short_name == "max" || short_name == "min" ||
+       short_name == "unsqueeze" || short_name == "squeeze" || short_name == "transpose" ||
+       short_name == "permute")) {
+    // torch.sum(x, dim) is x.sum(dim): hand the rest of the arguments to the method.
+    if (args.positional.empty()) check_arity(args, shown, 1, 3, {});
+    CallArgs rest = args;
+    rest.positional.erase(rest.positional.begin());
+    return lower_tile_method(lower_expr(args.positional[0]), short_name, rest);
+  }
+  if ((functional || name == "torch.softmax" || name == "torch.log_softmax") &&
+      (short_name == "softmax" || short_name == "log_softmax")) {
+    if (args.positional.empty()) check_arity(args, shown, 1, 2, {"dim", "dtype"});
+    CallArgs rest = args;
+    rest.positional.erase(rest.positional.begin());
+    return lower_tile_method(lower_expr(args.positional[0]), short_name, rest);
+  }
+  if (name == "helion.language.full" || name == "helion.language.zeros") {
+    const bool full = name == "helion.language.full";
+    check_arity(args, shown, full ? 2 : 1, full ? 2 : 1, {"dtype"});
+    const SyntaxNode shape_node = args.positional[0];
+    if (shape_node.type() != "list" && shape_node.type() != "tuple") {
+      fail(DiagnosticKind::kTypeMismatch, shape_node.range(),
+           fmt::format("`{}` takes a list of tiles (and 1s) as its shape", shown));
+    }
+    std::vector<Dim> dims;
+    for (const SyntaxNode& entry : shape_node.named_children()) {
+      ExprPtr value = lower_expr(entry);
+      if (value->type.kind == TypeKind::kTile && value->type.tile_dims.size() == 1 &&
+          !value->type.variadic) {
+        dims.push_back(Dim::tile(value->type.tile_dims[0]));
+      } else if (const auto* imm = value->as<ir::IntImm>(); imm && imm->value == 1) {
+        dims.push_back(Dim::unit());
+      } else {
+        unsupported(entry.range(), "a shape entry other than a tile or 1");
+      }
+    }
+    ExprPtr fill = full ? lower_expr(args.positional[1]) : ir::IntImm::make(0, range);
+    if (!fill->type.is_scalar()) {
+      fail(DiagnosticKind::kTypeMismatch, fill->range, "the fill value must be a scalar");
+    }
+    // hl.full/hl.zeros default to float32 (Helion's convention).
+    ExprPtr dtype = ir::DtypeImm::make(ScalarType::kFloat32, range);
+    if (const SyntaxNode node = args.keyword("dtype")) dtype = lower_dtype_expr(node);
+    const auto* imm = dtype->as<ir::DtypeImm>();
+    Type type = Type::tile_tensor(std::move(dims), imm ? std::optional(imm->dtype) : std::nullopt);
+    return ir::Call::make(Intrinsic::kFull, {fill, dtype}, std::move(type), range);
+  }
+  return nullptr;
+}
+
+ExprPtr KernelLowering::lower_tile_attribute(const ExprPtr& base, std::string_view attr,
+                                             SourceRange range) {
+  const Type& type = base->type;
+  if (type.kind == TypeKind::kTileTensor && attr == "T") {
+    const int rank = type.tile_rank();
+    if (rank != 2) {
+      fail(DiagnosticKind::kRankMismatch, range,
+           fmt::format("`.T` needs a tile of rank 2, not {}", rank));
+    }
+    return make_permute(base, {1, 0}, range);
+  }
+  if (type.kind != TypeKind::kTile) return nullptr;
+  if (type.tile_dims.size() != 1 || type.variadic) {
+    unsupported(range, "an attribute of a multi-dimensional tile");
+  }
+  const int dim = type.tile_dims[0];
+  static constexpr std::pair<std::string_view, ir::TileAttrKind> kAttrs[] = {
+      {"index", ir::TileAttrKind::kIndex},         {"begin", ir::TileAttrKind::kBegin},
+      {"end", ir::TileAttrKind::kEnd},             {"block_size", ir::TileAttrKind::kBlockSize},
+      {"id", ir::TileAttrKind::kId},               {"count", ir::TileAttrKind::kCount},
+  };
+  for (const auto& [name, kind] : kAttrs) {
+    if (name != attr) continue;
+    Type result = kind == ir::TileAttrKind::kIndex
+                      ? Type::tile_tensor({Dim::tile(dim)}, ScalarType::kInt32)
+                      : Type::scalar(TypeKind::kInt);
+    return ir::TileAttr::make(dim, kind, std::move(result), range);
+  }
+  fail(DiagnosticKind::kTypeMismatch, range,
+       fmt::format("a tile has no attribute `{}`; it has `index`, `begin`, `end`, "
+                   "`block_size`, `id` and `count`",
+                   attr));
+}
+
+ExprPtr KernelLowering::lower_tile_subscript(const ExprPtr& base, const SyntaxNode& node) {
+  // `v[:, None]`, `v[None, :]`: only whole slices and new axes on a tile value.
+  ExprPtr value = base;
+  int axis = 0;
+  int consumed = 0;
+  for (const SyntaxNode& item : node.children_by_field("subscript")) {
+    if (item.type() == "none") {
+      value = make_unsqueeze(value, axis, item.range());
+      ++axis;
+    } else if (item.type() == "slice" && item.named_children().empty()) {
+      ++axis;
+      ++consumed;
+    } else {
+      unsupported(item.range(), "indexing a tile value with anything but `:` and `None`");
+    }
+  }
+  const int rank = base->type.tile_rank();
+  if (rank >= 0 && consumed != rank) {
+    fail(DiagnosticKind::kRankMismatch, node.range(),
+         fmt::format("a tile of rank {} is indexed with {} `:`", rank, consumed));
+  }
+  return value;
+}
+
+}  // namespace helionc::frontend
