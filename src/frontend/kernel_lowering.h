@@ -127,6 +127,20 @@ class KernelLowering {
   // the end, for unsqueeze).
   int dim_argument(const ir::ExprPtr& value, const SyntaxNode& node, int rank_extra = 0);
 
+  // ---- lower_host_ops.cpp: views (reshape, view, flatten, transpose, permute, unsqueeze,
+  // squeeze, contiguous), reductions and casts of whole tensors in host code. Returns null
+  // when `method` is not one of them.
+  ir::ExprPtr lower_host_method(const ir::ExprPtr& receiver, std::string_view method,
+                                const CallArgs& args);
+  // `x.method(...)` for a tensor or a tile value; null when neither knows `method`.
+  ir::ExprPtr lower_value_method(const ir::ExprPtr& receiver, std::string_view method,
+                                 const CallArgs& args);
+  ir::ExprPtr make_host_view(ir::Intrinsic op, const ir::ExprPtr& tensor, ir::ExprPtr argument,
+                             int rank, SourceRange range);
+  // After a launch that wrote `view` (a view of another tensor), rebinds the viewed tensor to
+  // the written values, so `out_flat[tile] = ...; return out` returns what was written.
+  void write_back_views(const ir::Block& launch_body, ir::Block& out);
+
   // ---- lower_allocations.cpp: torch.empty_like & co. on the right of `out = ...`
   bool is_allocation_call(const SyntaxNode& value) const;
   void lower_allocation(const SyntaxNode& target, const SyntaxNode& value, ir::Block& out);
@@ -147,6 +161,8 @@ class KernelLowering {
   std::map<std::string, int, std::less<>> scope_;  // Python name -> current binding
   std::map<int, SourceRange> rank_evidence_;        // binding -> where its rank was learned
   std::map<int, SourceRange> closed_;               // device bindings whose loop has ended
+  // Host views: view binding -> (viewed binding, the view expression).
+  std::map<int, std::pair<int, ir::ExprPtr>> views_;
   std::map<int, std::string> poisoned_;  // bindings that must not be used (message, or "" to
                                          // stay quiet after an error already reported)
   int device_depth_ = 0;

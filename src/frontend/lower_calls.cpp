@@ -91,8 +91,7 @@ ExprPtr KernelLowering::make_cast(ExprPtr value, ExprPtr dtype, SourceRange rang
     fail(DiagnosticKind::kTypeMismatch, value->range,
          fmt::format("cannot convert a value of type `{}`", ir::type_to_string(value->type)));
   }
-  if (value->type.kind == TypeKind::kTensor) unsupported(range, "converting a whole tensor in host code");
-  if (value->type.kind != TypeKind::kTileTensor) unsupported(range, "converting a static scalar");
+  if (!value->type.is_array()) unsupported(range, "converting a static scalar");
   Type type = value->type;
   const auto* imm = dtype->as<ir::DtypeImm>();
   type.dtype = imm ? std::optional(imm->dtype) : std::nullopt;
@@ -303,6 +302,7 @@ ExprPtr KernelLowering::lower_method_call(const SyntaxNode& receiver_node, std::
       fail(DiagnosticKind::kUnsupported, range,
            fmt::format("`{}` must be assigned directly to a name", shown));
     }
+    if (ExprPtr result = lower_host_method(receiver, method, args)) return result;
     unsupported(range, fmt::format("the tensor method `{}` in host code", shown));
   }
   // Tile tensors.

@@ -89,6 +89,12 @@ void KernelLowering::bind_targets(const SyntaxNode& target, const ir::ExprPtr& v
     }
     const int id = bind(std::string(target.text()), value->type, origin, target.range());
     out.push_back(ir::Let::make({id}, value, range));
+    if (const auto* call = value->as<ir::Call>(); call && !in_device() &&
+        (call->op == ir::Intrinsic::kReshape || call->op == ir::Intrinsic::kPermute ||
+         call->op == ir::Intrinsic::kSwapAxes ||
+         call->op == ir::Intrinsic::kUnsqueeze || call->op == ir::Intrinsic::kSqueeze)) {
+      if (const auto* base = call->args[0]->as<ir::VarRef>()) views_[id] = {base->binding, value};
+    }
     return;
   }
   if (target.type() != "pattern_list" && target.type() != "tuple_pattern" &&

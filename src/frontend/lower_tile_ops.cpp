@@ -228,7 +228,14 @@ ExprPtr KernelLowering::lower_tile_function(const std::string& name, const CallA
     if (args.positional.empty()) check_arity(args, shown, 1, 3, {});
     CallArgs rest = args;
     rest.positional.erase(rest.positional.begin());
-    return lower_tile_method(lower_expr(args.positional[0]), short_name, rest);
+    return lower_value_method(lower_expr(args.positional[0]), short_name, rest);
+  }
+  if (from_torch && !functional &&
+      (short_name == "reshape" || short_name == "flatten" || short_name == "squeeze")) {
+    if (args.positional.empty()) check_arity(args, shown, 1, 3, {});
+    CallArgs rest = args;
+    rest.positional.erase(rest.positional.begin());
+    return lower_value_method(lower_expr(args.positional[0]), short_name, rest);
   }
   if ((functional || name == "torch.softmax" || name == "torch.log_softmax") &&
       (short_name == "softmax" || short_name == "log_softmax")) {

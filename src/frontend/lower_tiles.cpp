@@ -76,7 +76,9 @@ void KernelLowering::lower_for(const SyntaxNode& node, ir::Block& out) {
   for (size_t id = first_binding; id < kernel_.bindings.size(); ++id) {
     closed_[static_cast<int>(id)] = end_of_loop;
   }
-  out.push_back(ir::TileLoop::make(dims, std::move(vars), std::move(body), node.range()));
+  ir::StmtPtr loop = ir::TileLoop::make(dims, std::move(vars), std::move(body), node.range());
+  out.push_back(loop);
+  write_back_views(loop->as<ir::TileLoop>()->body, out);
 }
 
 void KernelLowering::name_tile_dims(const SyntaxNode& target, const std::vector<int>& dims) {

@@ -1,0 +1,272 @@
+// Whole-tensor operations in host code: views of inputs before a launch and of outputs after
+// it (reshape/view/flatten/transpose/permute/unsqueeze/squeeze/contiguous), host reductions
+// (`losses.mean()`, `partial.sum(0)`), casts. They become jnp code around the pallas_calls.
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <numeric>
+
+#include "frontend/kernel_lowering.h"
+#include "ir/visitor.h"
+
+namespace helionc::frontend {
+
+using ir::ExprPtr;
+using ir::Intrinsic;
+using ir::Type;
+using ir::TypeKind;
+
+namespace {
+
+std::optional<Intrinsic> host_reduction(std::string_view name) {
+  if (name == "sum") return Intrinsic::kSum;
+  if (name == "mean") return Intrinsic::kMean;
+  if (name == "amax" || name == "max") return Intrinsic::kAmax;
+  if (name == "amin" || name == "min") return Intrinsic::kAmin;
+  if (name == "prod") return Intrinsic::kProd;
+  if (name == "argmax") return Intrinsic::kArgmax;
+  if (name == "argmin") return Intrinsic::kArgmin;
+  return std::nullopt;
+}
+
+}  // namespace
+
+ExprPtr KernelLowering::lower_value_method(const ExprPtr& receiver, std::string_view method,
+                                           const CallArgs& args) {
+  ExprPtr result = receiver->type.kind == TypeKind::kTensor
+                       ? lower_host_method(receiver, method, args)
+                       : lower_tile_method(receiver, method, args);
+  if (!result) unsupported(args.call.range(), fmt::format("`{}` here", method));
+  return result;
+}
+
+ExprPtr KernelLowering::make_host_view(Intrinsic op, const ExprPtr& tensor, ExprPtr argument,
+                                       int rank, SourceRange range) {
+  return ir::Call::make(op, {tensor, std::move(argument)}, Type::tensor(rank, tensor->type.dtype),
+                        range);
+}
+
+ExprPtr KernelLowering::lower_host_method(const ExprPtr& receiver, std::string_view method,
+                                          const CallArgs& args) {
+  const SourceRange range = args.call.range();
+  const std::string shown = fmt::format(".{}()", method);
+  const int rank = receiver->type.rank;
+  const auto need_rank = [&] {
+    if (rank < 0) {
+      unsupported(range, fmt::format("`{}` on a tensor whose rank is only known at trace time",
+                                     shown));
+    }
+  };
+  const auto dim_of = [&](const SyntaxNode& node, int extra) {
+    need_rank();
+    ExprPtr dim = lower_expr(node);
+    const auto* imm = dim->as<ir::IntImm>();
+    if (!imm) fail(DiagnosticKind::kTypeMismatch, node.range(), "a dimension must be an integer constant");
+    const int64_t limit = rank + extra;
+    if (imm->value >= limit || imm->value < -limit) {
+      fail(DiagnosticKind::kRankMismatch, node.range(),
+           fmt::format("dimension {} is out of range for a tensor with {} dimension{}",
+                       imm->value, rank, rank == 1 ? "" : "s"));
+    }
+    return static_cast<int>(imm->value < 0 ? imm->value + limit : imm->value);
+  };
+  const auto permute = [&](std::vector<int> order) {
+    std::vector<ExprPtr> entries;
+    for (int axis : order) entries.push_back(ir::IntImm::make(axis, range));
+    const int n = static_cast<int>(entries.size());
+    return make_host_view(Intrinsic::kPermute, receiver,
+                          ir::TupleExpr::make(std::move(entries), Type::shape(n), range), n, range);
+  };
+
+  if (method == "contiguous") {
+    check_arity(args, shown, 0, 0, {"memory_format"});
+    return receiver;
+  }
+  if (method == "reshape" || method == "view") {
+    std::vector<SyntaxNode> sizes = args.positional;
+    check_arity(args, shown, 1, 8, {});
+    ExprPtr shape;
+    if (sizes.size() == 1) {
+      ExprPtr only = lower_expr(sizes[0]);
+      if (only->type.kind == TypeKind::kShape) shape = only;
+      if (only->type.kind == TypeKind::kInt) shape = ir::TupleExpr::make({only}, Type::shape(1), range);
+      if (!shape) {
+        fail(DiagnosticKind::kTypeMismatch, sizes[0].range(),
+             fmt::format("`{}` takes sizes, not `{}`", shown, ir::type_to_string(only->type)));
+      }
+    } else {
+      std::vector<ExprPtr> entries;
+      for (const SyntaxNode& size : sizes) {
+        entries.push_back(lower_expr(size));
+        if (entries.back()->type.kind != TypeKind::kInt) {
+          fail(DiagnosticKind::kTypeMismatch, size.range(), "a size must be an integer");
+        }
+      }
+      const int n = static_cast<int>(entries.size());
+      shape = ir::TupleExpr::make(std::move(entries), Type::shape(n), range);
+    }
+    return make_host_view(Intrinsic::kReshape, receiver, shape, shape->type.rank, range);
+  }
+  if (method == "flatten") {
+    check_arity(args, shown, 0, 2, {"start_dim", "end_dim"});
+    need_rank();
+    const SyntaxNode start_node = args.positional.size() > 0 ? args.positional[0] : args.keyword("start_dim");
+    const SyntaxNode end_node = args.positional.size() > 1 ? args.positional[1] : args.keyword("end_dim");
+    const int start = start_node ? dim_of(start_node, 0) : 0;
+    const int end = end_node ? dim_of(end_node, 0) : rank - 1;
+    if (rank == 0) return make_host_view(Intrinsic::kReshape, receiver,
+                                         ir::TupleExpr::make({ir::IntImm::make(1, range)}, Type::shape(1), range), 1, range);
+    std::vector<ExprPtr> entries;
+    for (int axis = 0; axis < rank; ++axis) {
+      if (axis > start && axis <= end) continue;
+      entries.push_back(axis == start ? ir::IntImm::make(-1, range)
+                                      : ir::Call::make(Intrinsic::kSize,
+                                                       {receiver, ir::IntImm::make(axis, range)},
+                                                       Type::scalar(TypeKind::kInt), range));
+    }
+    const int n = static_cast<int>(entries.size());
+    return make_host_view(Intrinsic::kReshape, receiver,
+                          ir::TupleExpr::make(std::move(entries), Type::shape(n), range), n, range);
+  }
+  if (method == "unsqueeze") {
+    check_arity(args, shown, 1, 1, {"dim"});
+    const int dim = dim_of(args.positional[0], 1);
+    return make_host_view(Intrinsic::kUnsqueeze, receiver, ir::IntImm::make(dim, range), rank + 1,
+                          range);
+  }
+  if (method == "squeeze") {
+    check_arity(args, shown, 1, 1, {"dim"});
+    const int dim = dim_of(args.positional[0], 0);
+    return make_host_view(Intrinsic::kSqueeze, receiver, ir::IntImm::make(dim, range), rank - 1,
+                          range);
+  }
+  if (method == "transpose" && rank < 0) {
+    // The rank is known only at trace time: jnp.swapaxes needs none.
+    check_arity(args, shown, 2, 2, {});
+    std::vector<ExprPtr> axes;
+    for (const SyntaxNode& node : args.positional) {
+      axes.push_back(lower_expr(node));
+      const auto* imm = axes.back()->as<ir::IntImm>();
+      if (!imm || imm->value < 0) {
+        unsupported(node.range(), "a negative or computed dimension of a tensor whose rank is only "
+                                  "known at trace time");
+      }
+    }
+    return ir::Call::make(Intrinsic::kSwapAxes, {receiver, axes[0], axes[1]},
+                          Type::tensor(-1, receiver->type.dtype), range);
+  }
+  if (method == "transpose") {
+    check_arity(args, shown, 2, 2, {});
+    const int a = dim_of(args.positional[0], 0);
+    const int b = dim_of(args.positional[1], 0);
+    std::vector<int> order(rank);
+    std::iota(order.begin(), order.end(), 0);
+    std::swap(order[a], order[b]);
+    return permute(std::move(order));
+  }
+  if (method == "permute") {
+    std::vector<SyntaxNode> dims = args.positional;
+    if (dims.size() == 1 && (dims[0].type() == "tuple" || dims[0].type() == "list")) {
+      dims = dims[0].named_children();
+    }
+    need_rank();
+    if (static_cast<int>(dims.size()) != rank) {
+      fail(DiagnosticKind::kRankMismatch, range,
+           fmt::format("`permute` needs {} dimensions for a tensor of rank {}", rank, rank));
+    }
+    std::vector<int> order;
+    for (const SyntaxNode& dim : dims) order.push_back(dim_of(dim, 0));
+    return permute(std::move(order));
+  }
+  if (auto op = host_reduction(method)) {
+    check_arity(args, shown, 0, 2, {"dim", "keepdim"});
+    const SyntaxNode dim_node = args.positional.size() > 0 ? args.positional[0] : args.keyword("dim");
+    const SyntaxNode keep_node = args.positional.size() > 1 ? args.positional[1] : args.keyword("keepdim");
+    bool keep = false;
+    if (keep_node) {
+      const ExprPtr flag = lower_expr(keep_node);
+      const auto* imm = flag->as<ir::BoolImm>();
+      if (!imm) fail(DiagnosticKind::kTypeMismatch, keep_node.range(), "`keepdim` must be True or False");
+      keep = imm->value;
+    }
+    if ((method == "max" || method == "min") && dim_node) {
+      unsupported(range, fmt::format("`{}` with a dimension in host code (use `amax`/`amin`)", shown));
+    }
+    ExprPtr dim = ir::NoneImm::make(range);
+    int result_rank = 0;  // a full reduction gives a 0-d tensor
+    if (dim_node) {
+      dim = ir::IntImm::make(dim_of(dim_node, 0), dim_node.range());
+      result_rank = keep ? rank : rank - 1;
+    } else if (keep) {
+      result_rank = rank;
+    }
+    std::optional<ir::ScalarType> dtype = receiver->type.dtype;
+    if (*op == Intrinsic::kArgmax || *op == Intrinsic::kArgmin ||
+        ((*op == Intrinsic::kSum || *op == Intrinsic::kProd) && dtype && !ir::is_floating(*dtype))) {
+      dtype = ir::ScalarType::kInt32;
+    }
+    return ir::Call::make(*op, {receiver, dim, ir::BoolImm::make(keep, range)},
+                          Type::tensor(result_rank, dtype), range);
+  }
+  if (method == "to" || method == "type" || method == "float" || method == "half" ||
+      method == "bfloat16" || method == "int" || method == "bool") {
+    return nullptr;  // the shared cast handling in lower_method_call takes these
+  }
+  return nullptr;
+}
+
+void KernelLowering::write_back_views(const ir::Block& launch_body, ir::Block& out) {
+  std::set<int> written;
+  for (const ir::StmtPtr& stmt : launch_body) {
+    // Stores sit at any depth of the launch body (inside static ifs too).
+    struct Collector : ir::Visitor {
+      std::set<int>* written;
+      void visit_node(const ir::Store& node) override {
+        written->insert(node.tensor->as<ir::VarRef>()->binding);
+      }
+    } collector;
+    collector.written = &written;
+    collector.visit(stmt);
+  }
+  for (int view : written) {
+    // Walk up a chain of views (`out.view(-1).unsqueeze(0)`), rebinding each viewed tensor.
+    int current = view;
+    while (views_.count(current)) {
+      const auto& [base, expr] = views_.at(current);
+      const auto* call = expr->as<ir::Call>();
+      const SourceRange range = expr->range;
+      ExprPtr written_value = ref(current, range);
+      ExprPtr restored;
+      if (call->op == Intrinsic::kSwapAxes) {
+        // Swapping the same two axes again undoes it.
+        restored = ir::Call::make(Intrinsic::kSwapAxes, {written_value, call->args[1], call->args[2]},
+                                  binding(base).type, range);
+      } else if (call->op == Intrinsic::kPermute) {
+        // The inverse permutation puts the axes back.
+        const auto& order = call->args[1]->as<ir::TupleExpr>()->elements;
+        std::vector<ExprPtr> inverse(order.size());
+        for (size_t i = 0; i < order.size(); ++i) {
+          inverse[order[i]->as<ir::IntImm>()->value] = ir::IntImm::make(static_cast<int64_t>(i), range);
+        }
+        const int n = static_cast<int>(inverse.size());
+        restored = make_host_view(Intrinsic::kPermute, written_value,
+                                  ir::TupleExpr::make(std::move(inverse), Type::shape(n), range),
+                                  n, range);
+      } else {
+        const Type& base_type = binding(base).type;
+        ExprPtr shape = ir::Call::make(Intrinsic::kShapeOf, {ref(base, range)},
+                                       Type::shape(base_type.rank), range);
+        restored = make_host_view(Intrinsic::kReshape, written_value, shape, base_type.rank, range);
+      }
+      const int rebound = bind(binding(base).name, binding(base).type, ir::Binding::Origin::kHost,
+                               range);
+      out.push_back(ir::Let::make({rebound}, restored, range));
+      // Later views of the same tensor must see the new values: keep the view relation.
+      if (views_.count(base)) views_[rebound] = views_.at(base);
+      current = base;
+      (void)rebound;
+    }
+  }
+}
+
+}  // namespace helionc::frontend
