@@ -52,9 +52,19 @@ void KernelLowering::lower_decorator() {
       continue;
     }
     const std::string key(arg.child_by_field("name").text());
-    if (key == "config" || key == "configs") {
-      // Built-in configs are a later feature (issue 3): say so rather than ignoring them.
-      unsupported(arg.range(), fmt::format("built-in `{}=` in the decorator", key));
+    const SyntaxNode value = arg.child_by_field("value");
+    if (key == "config") {
+      kernel_.builtin_configs.push_back(lower_builtin_config(value));
+      continue;
+    }
+    if (key == "configs") {
+      if (value.type() != "list" && value.type() != "tuple") {
+        fail(DiagnosticKind::kBadArgument, value.range(), "`configs=` takes a list of `helion.Config(...)`");
+      }
+      for (const SyntaxNode& entry : value.named_children()) {
+        kernel_.builtin_configs.push_back(lower_builtin_config(entry));
+      }
+      continue;
     }
     kernel_.ignored_decorator_keywords.push_back(key);
     diags_.remark(arg.range(), fmt::format("decorator keyword `{}` has no meaning for Pallas "
@@ -67,7 +77,22 @@ namespace {
 
 // The parameter kinds helionc understands from annotations.
 std::optional<Type> type_from_annotation(std::string_view text) {
-  if (text == "torch.Tensor" || text == "Tensor") return Type::tensor(-1);
+  std::string compact;
+  for (char c : text) {
+    if (c != ' ') compact += c;
+  }
+  if (compact == "torch.Tensor" || compact == "Tensor") return Type::tensor(-1);
+  if (compact == "torch.Tensor|None" || compact == "None|torch.Tensor" ||
+      compact == "Optional[torch.Tensor]" || compact == "typing.Optional[torch.Tensor]" ||
+      compact == "Tensor|None" || compact == "Optional[Tensor]") {
+    Type type = Type::tensor(-1);
+    type.optional = true;
+    return type;
+  }
+  if (compact == "list[int]" || compact == "List[int]" || compact == "tuple[int,...]" ||
+      compact == "Tuple[int,...]" || compact == "Sequence[int]") {
+    return Type::shape(-1);
+  }
   if (text == "float") return Type::scalar(TypeKind::kFloat);
   if (text == "int") return Type::scalar(TypeKind::kInt);
   if (text == "bool") return Type::scalar(TypeKind::kBool);
@@ -99,12 +124,22 @@ void KernelLowering::lower_params() {
     ir::ExprPtr default_value;
     if (default_node) default_value = lower_expr(default_node);
     std::optional<Type> type;
-    if (annotation) {
+    // `hl.constexpr` is an attribute chain inside the `type` node.
+    std::optional<std::string> annotation_name;
+    if (annotation && !annotation.named_children().empty()) {
+      annotation_name = imports_.qualified_name(annotation.named_children().front());
+    }
+    if (annotation_name == "helion.language.constexpr") {
+      // A static value of the trace: its kind comes from the default (an int without one).
+      type = default_value && default_value->type.is_scalar() ? default_value->type
+                                                               : Type::scalar(TypeKind::kInt);
+    } else if (annotation) {
       type = type_from_annotation(annotation.text());
       if (!type) {
         fail(DiagnosticKind::kUnsupported, annotation.range(),
-             fmt::format("parameter type `{}` is not supported; use `torch.Tensor`, `int`, "
-                         "`float` or `bool`",
+             fmt::format("parameter type `{}` is not supported; use `torch.Tensor`, "
+                         "`torch.Tensor | None`, `int`, `float`, `bool`, `list[int]` or "
+                         "`hl.constexpr`",
                          annotation.text()));
       }
       // An int default may stand for a float (`eps: float = 1`), nothing else converts.
@@ -112,6 +147,16 @@ void KernelLowering::lower_params() {
                         (default_value->type.kind == type->kind ||
                          (type->kind == TypeKind::kFloat &&
                           default_value->type.kind == TypeKind::kInt));
+      if (default_value && type->optional && default_value->type.kind != TypeKind::kNone) {
+        fail(DiagnosticKind::kTypeMismatch, default_node.range(),
+             "an optional tensor parameter can only default to `None`");
+      }
+      if (default_value && type->kind == TypeKind::kTensor && !type->optional) {
+        fail(DiagnosticKind::kTypeMismatch, default_node.range(),
+             fmt::format("a tensor parameter has no default; declare `{}: torch.Tensor | None = "
+                         "None` for an optional one",
+                         name_node.text()));
+      }
       if (default_value && type->is_scalar() && !fits) {
         fail(DiagnosticKind::kTypeMismatch, default_node.range(),
              fmt::format("`{}` is declared `{}` but its default `{}` is of type `{}`",

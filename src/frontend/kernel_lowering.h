@@ -46,6 +46,8 @@ class KernelLowering {
  private:
   // ---- kernel_lowering.cpp: the function itself, bindings, scopes, diagnostics
   void lower_decorator();
+  // ---- builtin_configs.cpp: `config=helion.Config(...)` / `configs=[...]` in the decorator
+  ir::BuiltinConfig lower_builtin_config(const SyntaxNode& call);
   void lower_params();
   int bind(const std::string& name, ir::Type type, ir::Binding::Origin origin, SourceRange range);
   ir::ExprPtr ref(int binding, SourceRange range) const;

@@ -244,6 +244,26 @@ ExprPtr KernelLowering::lower_qualified_call(const std::string& name, const Call
                           Type::tuple(std::move(types)), range);
   }
   if (ExprPtr result = lower_tile_function(name, args)) return result;
+  if (name.rfind("math.", 0) == 0) {
+    // math.* on static scalars (`math.sqrt(head_dim)`): plain Python at trace time.
+    auto fn = name == "math.fabs" ? unary_function("torch.abs") : unary_function("torch." + name.substr(5));
+    if (fn) {
+      check_arity(args, shown, 1, 1, {});
+      ExprPtr x = lower_expr(args.positional[0]);
+      if (x->type.kind != TypeKind::kInt && x->type.kind != TypeKind::kFloat) {
+        fail(DiagnosticKind::kTypeMismatch, x->range,
+             fmt::format("`{}` takes a static number, not `{}`", shown, ir::type_to_string(x->type)));
+      }
+      const bool integral = name == "math.floor" || name == "math.ceil" || name == "math.trunc";
+      return ir::Call::make(fn->op, {x}, Type::scalar(integral ? TypeKind::kInt : TypeKind::kFloat),
+                            range);
+    }
+    if (name == "math.pow") {
+      check_arity(args, shown, 2, 2, {});
+      return make_binary(ir::BinaryOp::kPow, lower_expr(args.positional[0]),
+                         lower_expr(args.positional[1]), range);
+    }
+  }
   if (is_helion(name, "tile") || is_helion(name, "grid")) {
     fail(DiagnosticKind::kUnsupported, range,
          fmt::format("`{}` can only be iterated by a `for` loop", shown));

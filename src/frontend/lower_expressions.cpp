@@ -351,6 +351,8 @@ std::optional<ir::CompareOp> compare_op(std::string_view op) {
   if (op == ">=") return ir::CompareOp::kGe;
   if (op == "==") return ir::CompareOp::kEq;
   if (op == "!=") return ir::CompareOp::kNe;
+  if (op == "is") return ir::CompareOp::kIs;
+  if (op == "is not") return ir::CompareOp::kIsNot;
   return std::nullopt;
 }
 
@@ -366,12 +368,24 @@ ExprPtr KernelLowering::lower_comparison(const SyntaxNode& node) {
   if (operators.size() != 1) {
     unsupported(node.range(), "a chained comparison");
   }
-  const auto op = compare_op(operators[0].text());
+  std::string op_text;  // `is  not` spelled with any spacing
+  for (char c : operators[0].text()) {
+    if (c != ' ' || (!op_text.empty() && op_text.back() != ' ')) op_text += c;
+  }
+  const auto op = compare_op(op_text);
   if (!op) unsupported(operators[0].range(), fmt::format("the operator `{}`", operators[0].text()));
   ExprPtr lhs = lower_expr(operands[0]);
   ExprPtr rhs = lower_expr(operands[1]);
+  if (*op == ir::CompareOp::kIs || *op == ir::CompareOp::kIsNot) {
+    // `bias is not None` on an optional parameter: settled while JAX traces.
+    if (rhs->type.kind != TypeKind::kNone) {
+      unsupported(node.range(), "`is` other than `x is None` / `x is not None`");
+    }
+    return ir::Compare::make(*op, std::move(lhs), std::move(rhs), Type::scalar(TypeKind::kBool),
+                             node.range());
+  }
   if (lhs->type.kind == TypeKind::kNone || rhs->type.kind == TypeKind::kNone) {
-    unsupported(node.range(), "comparing with `None`");
+    unsupported(node.range(), "comparing with `None` (use `is None`)");
   }
   return make_compare(*op, std::move(lhs), std::move(rhs), node.range());
 }

@@ -60,6 +60,8 @@ std::string_view compare_op_spelling(CompareOp op) {
     case CompareOp::kGe: return ">=";
     case CompareOp::kEq: return "==";
     case CompareOp::kNe: return "!=";
+    case CompareOp::kIs: return "is";
+    case CompareOp::kIsNot: return "is not";
   }
   return "?";
 }

@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -145,7 +146,7 @@ struct Binary final : Expr {
   const ExprPtr rhs;
 };
 
-enum class CompareOp { kLt, kLe, kGt, kGe, kEq, kNe };
+enum class CompareOp { kLt, kLe, kGt, kGe, kEq, kNe, kIs, kIsNot };
 std::string_view compare_op_spelling(CompareOp op);
 
 struct Compare final : Expr {
@@ -364,6 +365,18 @@ struct Param {
   ExprPtr default_value;  // null when the parameter has none
 };
 
+// A config written in the decorator (`config=helion.Config(...)`, `configs=[...]`), with the
+// keys that mean something for Pallas; GPU-only keys are dropped by the frontend with a remark.
+struct BuiltinConfig {
+  std::vector<int64_t> block_sizes;
+  std::vector<std::string> pallas_loop_type;
+  std::vector<int64_t> pallas_load_buffer_count;
+  std::vector<std::vector<int64_t>> loop_orders;
+  std::optional<int64_t> vmem_limit_bytes;
+  std::optional<bool> pallas_pre_broadcast;
+  SourceRange range;
+};
+
 struct Kernel {
   std::string name;
   SourceRange range;       // the whole decorated definition
@@ -373,6 +386,9 @@ struct Kernel {
   std::vector<TileDim> tile_dims;
   int num_tunable_blocks = 0;
   Block body;
+  // Configs from the decorator, in order; the first is the module's default when no YAML
+  // config is given.
+  std::vector<BuiltinConfig> builtin_configs;
   // Decorator keywords that helionc records but does not act on (static_shapes=...).
   std::vector<std::string> ignored_decorator_keywords;
 };

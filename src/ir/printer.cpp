@@ -22,6 +22,14 @@ class IrPrinter {
     }
     out_ += fmt::format("kernel {}({}) {{\n", kernel_.name, fmt::join(params, ", "));
     out_ += fmt::format("  tunable_blocks {}\n", kernel_.num_tunable_blocks);
+    for (const BuiltinConfig& config : kernel_.builtin_configs) {
+      out_ += fmt::format("  builtin_config block_sizes [{}]", fmt::join(config.block_sizes, ", "));
+      if (!config.pallas_loop_type.empty()) {
+        out_ += fmt::format(" pallas_loop_type [{}]", fmt::join(config.pallas_loop_type, ", "));
+      }
+      if (config.vmem_limit_bytes) out_ += fmt::format(" vmem_limit_bytes {}", *config.vmem_limit_bytes);
+      out_ += "\n";
+    }
     for (const TileDim& dim : kernel_.tile_dims) out_ += "  " + tile_dim(dim) + "\n";
     block(kernel_.body, 1);
     out_ += "}\n";

@@ -73,8 +73,9 @@ std::string type_to_string(const Type& type) {
     case TypeKind::kFloat: return "float";
     case TypeKind::kDtype: return "dtype";
     case TypeKind::kTensor:
-      return type.variadic ? fmt::format("tensor<* x {}>", dtype_suffix(type.dtype))
-                           : fmt::format("tensor<{} x {}>", type.rank, dtype_suffix(type.dtype));
+      return fmt::format("{}tensor<{} x {}>", type.optional ? "optional " : "",
+                         type.variadic ? std::string("*") : std::to_string(type.rank),
+                         dtype_suffix(type.dtype));
     case TypeKind::kTileTensor: {
       std::vector<std::string> dims;
       for (const Dim& dim : type.dims) dims.push_back(dim_to_string(dim));

@@ -53,6 +53,7 @@ struct Type {
   std::vector<Dim> dims;            // tile tensors
   std::vector<int> tile_dims;       // tiles: the tile dimensions the variable stands for
   bool variadic = false;            // tiles/shapes/tensors of trace-time rank
+  bool optional = false;            // tensors: a `torch.Tensor | None` parameter, maybe None
   std::vector<Type> elements;       // tuples
 
   static Type none() { return {}; }

@@ -1,0 +1,94 @@
+// Built-in configs in the decorator: `@helion.kernel(config=helion.Config(block_sizes=[64],
+// num_warps=4))` or `configs=[...]`. The keys that apply to Pallas are kept; keys that only mean
+// something on GPUs are dropped with a remark under -v (never an error: real kernel files carry
+// them), and unknown keys get a warning.
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <array>
+
+#include "frontend/kernel_lowering.h"
+
+namespace helionc::frontend {
+
+namespace {
+
+// Helion's config keys that describe GPU code generation (Triton launch and loop options).
+constexpr std::array<std::string_view, 22> kGpuOnlyKeys = {
+    "num_warps",          "num_stages",           "reduction_loops",     "indexing",
+    "pid_type",           "l2_groupings",         "flatten_loops",       "range_unroll_factors",
+    "range_warp_specializes", "range_num_stages", "range_multi_buffers", "range_flattens",
+    "static_ranges",      "load_eviction_policies", "num_sm_multiplier", "maxnreg",
+    "use_default_config", "range_unroll_factor",  "advanced_controls_file", "l2_grouping",
+    "elements_per_thread", "persistent"};
+
+}  // namespace
+
+ir::BuiltinConfig KernelLowering::lower_builtin_config(const SyntaxNode& call) {
+  const auto name = call.type() == "call" ? imports_.qualified_name(call.child_by_field("function"))
+                                          : std::nullopt;
+  if (name != "helion.Config" && name != "helion.runtime.config.Config") {
+    fail(DiagnosticKind::kBadArgument, call.range(),
+         "a built-in config must be written `helion.Config(key=value, ...)`");
+  }
+  ir::BuiltinConfig config;
+  config.range = call.range();
+  const auto integer = [&](const SyntaxNode& node) -> int64_t {
+    const ir::ExprPtr value = lower_expr(node);
+    const auto* imm = value->as<ir::IntImm>();
+    if (!imm) fail(DiagnosticKind::kBadArgument, node.range(), "expected an integer constant");
+    return imm->value;
+  };
+  const auto integers = [&](const SyntaxNode& node) {
+    if (node.type() != "list" && node.type() != "tuple") {
+      fail(DiagnosticKind::kBadArgument, node.range(), "expected a list of integers");
+    }
+    std::vector<int64_t> values;
+    for (const SyntaxNode& entry : node.named_children()) values.push_back(integer(entry));
+    return values;
+  };
+  for (const SyntaxNode& arg : call.child_by_field("arguments").named_children()) {
+    if (arg.type() != "keyword_argument") {
+      fail(DiagnosticKind::kBadArgument, arg.range(), "`helion.Config` takes keyword arguments");
+    }
+    const std::string key(arg.child_by_field("name").text());
+    const SyntaxNode value = arg.child_by_field("value");
+    if (key == "block_sizes") {
+      config.block_sizes = integers(value);
+      for (size_t i = 0; i < config.block_sizes.size(); ++i) {
+        if (config.block_sizes[i] <= 0) {
+          fail(DiagnosticKind::kBadArgument, value.named_children()[i].range(),
+               "a block size must be positive");
+        }
+      }
+    } else if (key == "pallas_loop_type") {
+      for (const SyntaxNode& entry : value.named_children()) {
+        if (entry.type() != "string") {
+          fail(DiagnosticKind::kBadArgument, entry.range(), "expected a loop type string");
+        }
+        const std::string_view text = entry.text();
+        config.pallas_loop_type.emplace_back(text.substr(1, text.size() - 2));
+      }
+    } else if (key == "pallas_load_buffer_count") {
+      config.pallas_load_buffer_count = integers(value);
+    } else if (key == "loop_orders") {
+      for (const SyntaxNode& entry : value.named_children()) config.loop_orders.push_back(integers(entry));
+    } else if (key == "vmem_limit_bytes") {
+      config.vmem_limit_bytes = integer(value);
+    } else if (key == "pallas_pre_broadcast") {
+      const ir::ExprPtr flag = lower_expr(value);
+      const auto* imm = flag->as<ir::BoolImm>();
+      if (!imm) fail(DiagnosticKind::kBadArgument, value.range(), "expected True or False");
+      config.pallas_pre_broadcast = imm->value;
+    } else if (std::find(kGpuOnlyKeys.begin(), kGpuOnlyKeys.end(), key) != kGpuOnlyKeys.end()) {
+      diags_.remark(arg.range(), fmt::format("config key `{}` only applies to GPUs and is ignored",
+                                             key));
+    } else {
+      diags_.warning(DiagnosticKind::kIgnoredKeyword, arg.range(),
+                     fmt::format("unknown config key `{}` is ignored", key));
+    }
+  }
+  return config;
+}
+
+}  // namespace helionc::frontend
