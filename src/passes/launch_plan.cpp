@@ -51,7 +51,7 @@ class PlanPrinter {
               fmt::format("{}.shape[{}]", kernel_.bindings[dim.binding].name, dim.axis));
           break;
         case ir::Dim::Kind::kUnit:
-          parts.push_back("1");
+          parts.emplace_back("1");
           break;
         case ir::Dim::Kind::kVariadic:
           parts.push_back(tile_name(dim.tile_dim) + "...");
@@ -92,8 +92,10 @@ class PlanPrinter {
   std::string terms(const std::vector<CostTerm>& terms) const {
     if (terms.empty()) return "0";
     std::vector<std::string> parts;
-    for (const CostTerm& term : terms)
+    parts.reserve(terms.size());
+    for (const CostTerm& term : terms) {
       parts.push_back(fmt::format("{} x {}", term.count, dims(term.elements)));
+    }
     return fmt::format("{}", fmt::join(parts, " + "));
   }
 

@@ -21,8 +21,9 @@ class ConfigTables {
       : kernel_(kernel), config_(config), diags_(diags) {
     for (const ir::Param& param : kernel.params) {
       const ir::Binding& binding = kernel.bindings[param.binding];
-      if (binding.type.kind == ir::TypeKind::kTensor)
+      if (binding.type.kind == ir::TypeKind::kTensor) {
         tensors_.push_back({binding.name, binding.type.rank});
+      }
     }
     for (const ir::TileDim& dim : kernel.tile_dims) {
       if (dim.variadic && dim.block.kind == ir::BlockSource::Kind::kTunable) open_ended_ = true;
@@ -37,8 +38,9 @@ class ConfigTables {
         default_config = config_text(config_->default_config);
       }
       for (const autotune::ShapeEntry& entry : config_->configs) {
-        if (auto key = entry_key(entry))
+        if (auto key = entry_key(entry)) {
           entries.push_back(fmt::format("{}: {},", *key, config_text(entry.config)));
+        }
       }
     }
     if (!ok_) return false;
@@ -84,8 +86,11 @@ class ConfigTables {
   // `{"block_sizes": (64, 512)}`, padded with None to one entry per tunable block size.
   std::string block_sizes(const std::vector<int64_t>& sizes) const {
     std::vector<std::string> items;
+    items.reserve(sizes.size());
     for (int64_t size : sizes) items.push_back(std::to_string(size));
-    while (items.size() < static_cast<size_t>(kernel_.num_tunable_blocks)) items.push_back("None");
+    while (items.size() < static_cast<size_t>(kernel_.num_tunable_blocks)) {
+      items.emplace_back("None");
+    }
     return fmt::format("{{\"block_sizes\": {}}}", py_tuple(items));
   }
 
@@ -145,12 +150,12 @@ bool print_config_tables(PythonWriter& out, const ir::Kernel& kernel,
 std::string describe_config(const autotune::ConfigFile* config) {
   if (config == nullptr) return "built-in defaults";
   std::vector<std::string> parts;
-  if (config->default_config.range.valid()) parts.push_back("default");
+  if (config->default_config.range.valid()) parts.emplace_back("default");
   if (!config->configs.empty()) {
     parts.push_back(fmt::format("{} shape entr{}", config->configs.size(),
                                 config->configs.size() == 1 ? "y" : "ies"));
   }
-  const std::string origin = config->file ? config->file->path() : "a config";
+  std::string origin = config->file ? config->file->path() : "a config";
   if (parts.empty()) return origin;
   return fmt::format("{} ({})", origin, fmt::join(parts, ", "));
 }

@@ -20,10 +20,12 @@ std::string EmitContext::with_where(std::string text, const SourceRange& range) 
 std::string EmitContext::source_line(const SourceRange& range) const {
   if (!range.valid()) return "";
   std::string_view line = range.file->line_text(range.file->line_column(range.begin).line);
-  while (!line.empty() && std::isspace(static_cast<unsigned char>(line.front())))
+  while (!line.empty() && std::isspace(static_cast<unsigned char>(line.front()))) {
     line.remove_prefix(1);
-  while (!line.empty() && std::isspace(static_cast<unsigned char>(line.back())))
+  }
+  while (!line.empty() && std::isspace(static_cast<unsigned char>(line.back()))) {
     line.remove_suffix(1);
+  }
   return std::string(line);
 }
 

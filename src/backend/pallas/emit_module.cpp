@@ -13,11 +13,11 @@
 namespace helionc::backend::pallas {
 
 const std::vector<std::pair<std::string, std::string>>& tpu_targets() {
-  static const std::vector<std::pair<std::string, std::string>> kTargets = {
+  static const std::vector<std::pair<std::string, std::string>> k_targets = {
       {"tpu-v4", "TPU v4"},       {"tpu-v5e", "TPU v5 lite"}, {"tpu-v5p", "TPU v5"},
       {"tpu-v6e", "TPU v6 lite"}, {"tpu-v7x", "TPU7x"},
   };
-  return kTargets;
+  return k_targets;
 }
 
 namespace {

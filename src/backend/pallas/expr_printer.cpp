@@ -211,10 +211,12 @@ PyExpr ExprPrinter::print(const ir::ExprPtr& expr) {
       const PyExpr lhs = print(node.lhs);
       const PyExpr rhs = print(node.rhs);
       const bool arrays = is_array(node.lhs) || is_array(node.rhs);
-      if (arrays && node.op == ir::BinaryOp::kAnd)
+      if (arrays && node.op == ir::BinaryOp::kAnd) {
         return py_call("jnp.logical_and", {lhs.text, rhs.text});
-      if (arrays && node.op == ir::BinaryOp::kOr)
+      }
+      if (arrays && node.op == ir::BinaryOp::kOr) {
         return py_call("jnp.logical_or", {lhs.text, rhs.text});
+      }
       return py_binary(ir::binary_op_spelling(node.op), lhs, rhs);
     }
     case ir::ExprKind::kCompare: {
@@ -242,6 +244,7 @@ PyExpr ExprPrinter::call(const ir::Call& node) {
   const auto& args = node.args;
   auto arg_texts = [&] {
     std::vector<std::string> texts;
+    texts.reserve(args.size());
     for (const ir::ExprPtr& arg : args) texts.push_back(text(arg));
     return texts;
   };

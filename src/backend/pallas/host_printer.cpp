@@ -41,13 +41,14 @@ class HostPrinter {
     std::vector<std::string> tensors;
     for (const ir::Param& param : kernel_.params) {
       std::string text = binding_name(kernel_, param.binding);
-      if (kernel_.bindings[param.binding].type.kind == ir::TypeKind::kTensor)
+      if (kernel_.bindings[param.binding].type.kind == ir::TypeKind::kTensor) {
         tensors.push_back(text);
+      }
       if (param.default_value) text += "=" + host_.text(param.default_value);
       params.push_back(std::move(text));
     }
-    params.push_back("*");
-    params.push_back("interpret=None");
+    params.emplace_back("*");
+    params.emplace_back("interpret=None");
     auto body = out_.block(fmt::format("def {}({}):", kernel_.name, fmt::join(params, ", ")));
     if (kernel_.num_tunable_blocks > 0) {
       // Chosen by the arguments as passed, before any host code rebinds them.
@@ -112,8 +113,9 @@ class HostPrinter {
       }
       case ir::StmtKind::kReturn: {
         std::vector<std::string> values;
-        for (const ir::ExprPtr& value : stmt.as<ir::Return>()->values)
+        for (const ir::ExprPtr& value : stmt.as<ir::Return>()->values) {
           values.push_back(returned(value));
+        }
         line(values.empty() ? "return" : fmt::format("return {}", fmt::join(values, ", ")), stmt);
         return;
       }
@@ -130,7 +132,7 @@ class HostPrinter {
   // A returned value; an `empty` array no launch wrote is returned as zeros (JAX has no
   // uninitialised arrays).
   std::string returned(const ir::ExprPtr& value) {
-    const std::string text = host_.text(value);
+    std::string text = host_.text(value);
     if (const auto* ref = value->as<ir::VarRef>(); ref && host_.declared.count(ref->binding)) {
       return fmt::format("jnp.zeros({}.shape, {}.dtype)", text, text);
     }

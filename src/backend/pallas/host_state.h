@@ -22,7 +22,7 @@ class HostContext : public ExprContext {
   PyExpr load(const ir::Load& load) override;
   PyExpr tensor_query(ir::Intrinsic op, const ir::VarRef& tensor, const ir::ExprPtr& axis) override;
 
- protected:
+ private:
   const ir::Kernel& kernel_;
   DiagnosticEngine& diags_;
 };

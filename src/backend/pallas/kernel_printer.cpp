@@ -102,7 +102,7 @@ class KernelPrinter {
     std::vector<std::string> params = names_.inputs;
     params.insert(params.end(), names_.outputs.begin(), names_.outputs.end());
     if (!names_.captures.empty()) {
-      params.push_back("*");
+      params.emplace_back("*");
       params.insert(params.end(), names_.captures.begin(), names_.captures.end());
     }
     auto body =
@@ -122,8 +122,9 @@ class KernelPrinter {
   // `(pl.program_id(g) + begin // block) * block + iota` (Helion's `tile.index`).
   void print_mask_indices() {
     NameScope scope;
-    for (const ir::Binding& binding : kernel_.bindings)
+    for (const ir::Binding& binding : kernel_.bindings) {
       scope.reserve(safe_local_name(binding.name));
+    }
     for (const std::string& name : names_.inputs) scope.reserve(name);
     for (const std::string& name : names_.outputs) scope.reserve(name);
     for (const std::string& name : names_.captures) scope.reserve(name);

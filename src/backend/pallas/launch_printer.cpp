@@ -18,7 +18,7 @@ class IndexMapContext final : public HostContext {
  public:
   IndexMapContext(const ir::Kernel& kernel, DiagnosticEngine& diags, const Launch& launch,
                   HostState& host)
-      : HostContext(kernel, diags), host_(host) {
+      : HostContext(kernel, diags), kernel_(kernel), host_(host) {
     const ir::TileLoop& loop = launch.tile_loop();
     for (size_t i = 0; i < loop.loop_vars.size() && i < loop.tile_dims.size(); ++i) {
       grid_var_dim_[loop.loop_vars[i]] = loop.tile_dims[i];
@@ -35,6 +35,7 @@ class IndexMapContext final : public HostContext {
   }
 
  private:
+  const ir::Kernel& kernel_;
   HostState& host_;
   std::map<int, int> grid_var_dim_;
 };
@@ -111,7 +112,7 @@ class LaunchPrinter {
       const passes::GridDim& grid = launch_.grid[g];
       const ir::TileDim& dim = kernel_.tile_dims[grid.tile_dim];
       if (is_grid(dim)) {
-        blocks_.push_back("");
+        blocks_.emplace_back();
         first_block_.push_back({});
         steps_.push_back(sizes_[g]);
         continue;
@@ -176,15 +177,15 @@ class LaunchPrinter {
         }
         case ViewAxis::Kind::kFull:
           block.push_back(host_.size_text(operand.binding, axis.array_axis, stmt_index_));
-          index.push_back("0");
+          index.emplace_back("0");
           break;
         case ViewAxis::Kind::kScalar:
-          block.push_back("None");
+          block.emplace_back("None");
           index.push_back(index_exprs_.text(axis.scalar));
           break;
         case ViewAxis::Kind::kUnit:
-          block.push_back(axis.squeezed ? "None" : "1");
-          index.push_back("0");
+          block.emplace_back(axis.squeezed ? "None" : "1");
+          index.emplace_back("0");
           break;
       }
     }
@@ -201,7 +202,7 @@ class LaunchPrinter {
 
   // The array as the kernel's view: `bias[None]`, `x[:, None]`, `x.reshape(view)`.
   std::string argument(const Operand& operand) const {
-    const std::string name = binding_name(kernel_, operand.binding);
+    std::string name = binding_name(kernel_, operand.binding);
     if (operand.variadic) return fmt::format("{}.reshape({})", name, view_);
     if (!operand.reshaped) return name;
     return name + view_subscript(operand, "None");
@@ -220,7 +221,7 @@ class LaunchPrinter {
 
   std::string out_shape(const passes::Output& output) const {
     const Operand& operand = output.operand;
-    const std::string name = binding_name(kernel_, operand.binding);
+    std::string name = binding_name(kernel_, operand.binding);
     if (operand.variadic) return fmt::format("jax.ShapeDtypeStruct({}, {}.dtype)", view_, name);
     if (operand.reshaped) {
       std::vector<std::string> dims;
@@ -366,8 +367,9 @@ class LaunchPrinter {
     for (const Input& input : launch_.inputs) {
       if (input.kind != Input::Kind::kAliasedUnread) parts.push_back(operand_bytes(input.operand));
     }
-    for (const passes::Output& output : launch_.outputs)
+    for (const passes::Output& output : launch_.outputs) {
       parts.push_back(operand_bytes(output.operand));
+    }
     return sum(parts);
   }
 
@@ -408,8 +410,9 @@ class LaunchPrinter {
       const passes::Output& output = launch_.outputs[o];
       out_shapes.push_back(out_shape(output));
       out_specs.push_back(spec(output.operand));
-      if (output.aliased_input >= 0)
+      if (output.aliased_input >= 0) {
         aliases.push_back(fmt::format("{}: {}", output.aliased_input, o));
+      }
     }
 
     std::string function = names_.kernel_function;
@@ -477,8 +480,9 @@ class LaunchPrinter {
     }
     out_.line(fmt::format("){}{}", py_tuple_args(arguments), chained));
     for (const std::string& line : after) out_.line(line);
-    for (const passes::Output& output : launch_.outputs)
+    for (const passes::Output& output : launch_.outputs) {
       host_.declared.erase(output.operand.binding);
+    }
   }
 
   // `head item, item close,` on one line when it fits, else one item per line.

@@ -65,7 +65,9 @@ TEST_CASE("IR expressions print with minimal parentheses and jnp names") {
   OptionalImports imports;
   ExprPrinter printer(b.kernel(), context, imports, diags);
   using ir::BinaryOp;
-  auto bin = [&](BinaryOp op, ir::ExprPtr l, ir::ExprPtr r) { return b.binary(op, l, r); };
+  auto bin = [&](BinaryOp op, const ir::ExprPtr& l, const ir::ExprPtr& r) {
+    return b.binary(op, l, r);
+  };
   const ir::ExprPtr neg_one = ir::IntImm::make(-1, {});
   CHECK(printer.text(bin(BinaryOp::kMul, bin(BinaryOp::kAdd, b.ref(x), b.ref(y)), b.ref(s))) ==
         "(x + y) * s");

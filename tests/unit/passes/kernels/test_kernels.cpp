@@ -41,6 +41,7 @@ ExprPtr KernelBuilder::ref(int binding) const {
 
 int KernelBuilder::unpack_shape(const std::vector<std::string>& names, int tensor, int at) {
   std::vector<int> targets;
+  targets.reserve(names.size());
   for (const std::string& name : names) {
     targets.push_back(bind(name, Type::scalar(TypeKind::kInt), Binding::Origin::kHost));
   }
