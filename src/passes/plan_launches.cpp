@@ -227,7 +227,25 @@ class LaunchPlanner {
         const auto& call = *expr->as<ir::Call>();
         if (host_query(call)) return;
         for (const ExprPtr& arg : call.args) walk_expr(arg);
+        capture_geometry(call);
         count_cost(*expr);
+        return;
+      }
+      case ir::ExprKind::kTileAttr: {
+        const auto& attr = *expr->as<ir::TileAttr>();
+        if (!grid_axis_.count(attr.tile_dim) ||
+            kernel_.tile_dims[attr.tile_dim].block.kind == ir::BlockSource::Kind::kGrid) {
+          unsupported(expr->range, "this tile attribute here is not supported yet");
+          return;
+        }
+        // The block's position needs the block size (and the loop's start); its end the extent.
+        const ir::TileDim& dim = kernel_.tile_dims[attr.tile_dim];
+        if (attr.attr == ir::TileAttrKind::kEnd) {
+          capture_mask_values(attr.tile_dim);
+        } else if (attr.attr != ir::TileAttrKind::kId && attr.attr != ir::TileAttrKind::kCount) {
+          capture(Capture::Kind::kBlock, -1, attr.tile_dim);
+          if (dim.begin && !is_zero(dim.begin)) walk_expr(dim.begin);
+        }
         return;
       }
       case ir::ExprKind::kUnary:
@@ -252,6 +270,53 @@ class LaunchPlanner {
         return;
       default:
         return;  // literals
+    }
+  }
+
+  // What the kernel needs to know about its blocks for an operation: block shapes for
+  // creation, masks for reductions along a tiled axis (blocks may run past the loop's range).
+  void capture_geometry(const ir::Call& call) {
+    switch (call.op) {
+      case Intrinsic::kFull:
+      case Intrinsic::kBroadcastTo:
+        for (const ir::Dim& dim : call.type.dims) {
+          if (dim.kind == ir::Dim::Kind::kTile) capture(Capture::Kind::kBlock, -1, dim.tile_dim);
+          if (dim.kind == ir::Dim::Kind::kFull) capture(Capture::Kind::kShape, dim.binding);
+          if (dim.kind == ir::Dim::Kind::kVariadic) {
+            unsupported(call.range, "creating a tile of trace-time rank is not supported yet");
+          }
+        }
+        return;
+      case Intrinsic::kSum:
+      case Intrinsic::kMean:
+      case Intrinsic::kAmax:
+      case Intrinsic::kAmin:
+      case Intrinsic::kProd:
+      case Intrinsic::kArgmax:
+      case Intrinsic::kArgmin:
+      case Intrinsic::kSoftmax:
+      case Intrinsic::kLogSoftmax: {
+        const ir::Type& operand = call.args[0]->type;
+        const auto* axis = call.args[1]->as<ir::IntImm>();
+        if (operand.kind != TypeKind::kTileTensor || axis == nullptr) return;
+        if (axis->value < 0 || axis->value >= static_cast<int64_t>(operand.dims.size())) return;
+        const ir::Dim& dim = operand.dims[axis->value];
+        if (dim.kind == ir::Dim::Kind::kVariadic) {
+          unsupported(call.range,
+                      "reducing along a dimension of trace-time rank is not supported yet");
+          return;
+        }
+        if (dim.kind != ir::Dim::Kind::kTile) return;
+        if (kernel_.tile_dims[dim.tile_dim].block.kind == ir::BlockSource::Kind::kGrid) return;
+        capture_mask_values(dim.tile_dim);
+        for (const ir::Dim& d : operand.dims) {  // the mask's shape
+          if (d.kind == ir::Dim::Kind::kTile) capture(Capture::Kind::kBlock, -1, d.tile_dim);
+          if (d.kind == ir::Dim::Kind::kFull) capture(Capture::Kind::kShape, d.binding);
+        }
+        return;
+      }
+      default:
+        return;
     }
   }
 
@@ -495,7 +560,7 @@ class LaunchPlanner {
       const ir::Stmt* def = facts_.definition(binding);
       const auto* alloc = def ? def->as<ir::Alloc>() : nullptr;
       // A fresh `empty` array has no values to keep: blocks may spill garbage outside the range.
-      const bool fresh = alloc && !alloc->fill && !written_before_.count(binding);
+      const bool fresh = is_fresh(binding);
       const Coverage coverage = coverage_of(output.operand);
       if (coverage == Coverage::kBeyond && !fresh) {
         if (output.operand.variadic) {
@@ -535,6 +600,25 @@ class LaunchPlanner {
                                 : "partly written";
       launch_.inputs.push_back(std::move(input));
     }
+  }
+
+  // Whether `binding` is an `empty` array (or a view of one) that no launch wrote yet.
+  bool is_fresh(int binding) const {
+    if (written_before_.count(binding)) return false;
+    const ir::Stmt* def = facts_.definition(binding);
+    if (def == nullptr) return false;
+    if (const auto* alloc = def->as<ir::Alloc>()) return !alloc->fill;
+    const auto* let = def->as<ir::Let>();
+    if (let->targets.size() != 1) return false;
+    const ExprPtr& value = let->value;
+    if (const auto* ref = value->as<ir::VarRef>()) return is_fresh(ref->binding);
+    const auto* call = value->as<ir::Call>();
+    if (call == nullptr || call->args.empty()) return false;
+    const bool view = call->op == Intrinsic::kReshape || call->op == Intrinsic::kPermute ||
+                      call->op == Intrinsic::kSwapAxes || call->op == Intrinsic::kUnsqueeze ||
+                      call->op == Intrinsic::kSqueeze;
+    const auto* base = call->args[0]->as<ir::VarRef>();
+    return view && base != nullptr && is_fresh(base->binding);
   }
 
   // A mask compares element indices with the loop's range: the kernel needs the block size,

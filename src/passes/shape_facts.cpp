@@ -46,6 +46,14 @@ int ShapeFacts::shape_root(int binding) const {
   if (const auto* call = let->value->as<Call>()) {
     // Every result of broadcast_tensors has the one broadcast shape.
     if (call->op == Intrinsic::kBroadcastTensors) return let->targets.front();
+    if (call->op == Intrinsic::kReshape && let->targets.size() == 1) {
+      // `x.reshape(y.shape)` has y's shape; `x.view(-1)` the flat shape of x's.
+      if (auto root = shape_root_of(call->args[1])) return *root;
+      if (const auto* base = call->args[0]->as<ir::VarRef>(); base && is_flat(call->args[1])) {
+        auto [it, inserted] = flat_roots_.emplace(shape_root(base->binding), binding);
+        return it->second;
+      }
+    }
   }
   if (const auto* ref = let->value->as<ir::VarRef>();
       ref && let->targets.size() == 1 && ref->type.kind == ir::TypeKind::kTensor) {
@@ -122,6 +130,13 @@ std::optional<int> normalize_axis(int64_t axis, int rank) {
 }
 
 }  // namespace
+
+bool ShapeFacts::is_flat(const ExprPtr& shape) {
+  const auto* tuple = shape->as<ir::TupleExpr>();
+  if (tuple == nullptr || tuple->elements.size() != 1) return false;
+  const auto* imm = tuple->elements[0]->as<ir::IntImm>();
+  return imm != nullptr && imm->value == -1;
+}
 
 SizeKey ShapeFacts::size_of(const ExprPtr& expr) const {
   if (const auto* imm = expr->as<ir::IntImm>()) {

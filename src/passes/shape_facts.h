@@ -47,11 +47,14 @@ class ShapeFacts {
 
  private:
   void add_definitions(const ir::Block& host_block);
+  static bool is_flat(const ir::ExprPtr& shape);  // `(-1,)`
   std::optional<SizeKey> size_from_shape_expr(const ir::ExprPtr& shape, int axis) const;
 
   const ir::Kernel& kernel_;
   std::map<int, const ir::Stmt*> definitions_;
   std::map<int, int> target_index_;
+  // The first flat view (`x.view(-1)`) of each shape root: the root of all its flat views.
+  mutable std::map<int, int> flat_roots_;
 };
 
 }  // namespace helionc::passes

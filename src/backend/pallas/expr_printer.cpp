@@ -232,6 +232,11 @@ PyExpr ExprPrinter::print(const ir::ExprPtr& expr) {
       for (const ir::ExprPtr& e : expr->as<ir::TupleExpr>()->elements) elements.push_back(text(e));
       return py_atom(py_tuple(elements));
     }
+    case ir::ExprKind::kTileAttr: {
+      const auto& attr = *expr->as<ir::TileAttr>();
+      if (std::optional<PyExpr> value = context_.tile_attr(attr)) return *value;
+      return unsupported(*expr, fmt::format("`tile.{}` here", ir::tile_attr_name(attr.attr)));
+    }
     case ir::ExprKind::kTupleGet: {
       const auto& node = *expr->as<ir::TupleGet>();
       return py_atom(fmt::format("{}[{}]", py_primary(print(node.tuple)), node.index));
@@ -313,6 +318,24 @@ PyExpr ExprPrinter::call(const ir::Call& node) {
     }
     case Intrinsic::kGeluTanh:
       return py_call("jax.nn.gelu", {text(args[0]), "approximate=True"});
+    case Intrinsic::kSum:
+    case Intrinsic::kMean:
+    case Intrinsic::kAmax:
+    case Intrinsic::kAmin:
+    case Intrinsic::kProd:
+    case Intrinsic::kArgmax:
+    case Intrinsic::kArgmin:
+    case Intrinsic::kSoftmax:
+    case Intrinsic::kLogSoftmax:
+      return reduction(node);
+    case Intrinsic::kUnsqueeze:
+    case Intrinsic::kSqueeze:
+    case Intrinsic::kPermute:
+    case Intrinsic::kReshape:
+    case Intrinsic::kSwapAxes:
+    case Intrinsic::kBroadcastTo:
+    case Intrinsic::kFull:
+      return shape_op(node);
     default:
       break;
   }
@@ -339,6 +362,141 @@ PyExpr ExprPrinter::call(const ir::Call& node) {
     return py_call(function, arg_texts());
   }
   return unsupported(node, fmt::format("`{}`", ir::intrinsic_name(node.op)));
+}
+
+std::optional<std::string> ExprContext::block_shape(const ir::Expr& expr) { return std::nullopt; }
+
+PyExpr ExprContext::masked_operand(const ir::Call& call, PyExpr value, int axis,
+                                   std::string_view identity) {
+  return value;
+}
+
+std::optional<PyExpr> ExprContext::valid_count(const ir::Call& call, int axis) {
+  return std::nullopt;
+}
+
+std::optional<PyExpr> ExprContext::tile_attr(const ir::TileAttr& attr) { return std::nullopt; }
+
+namespace {
+
+int int_value(const ir::ExprPtr& expr) {
+  const auto* imm = expr->as<ir::IntImm>();
+  return imm ? static_cast<int>(imm->value) : 0;
+}
+
+// `v[:, None]` for a new axis at `axis`, `v[:, 0]` to drop one.
+std::string axis_subscript(const PyExpr& value, int axis, std::string_view item) {
+  std::vector<std::string> items(static_cast<size_t>(axis), ":");
+  items.emplace_back(item);
+  return fmt::format("{}[{}]", py_primary(value), fmt::join(items, ", "));
+}
+
+}  // namespace
+
+// Reductions (value, dim-or-None, keepdim) and softmax/log_softmax (value, dim).
+PyExpr ExprPrinter::reduction(const ir::Call& node) {
+  const ir::ExprPtr& operand = node.args[0];
+  PyExpr value = print(operand);
+  const bool softmax = node.op == Intrinsic::kSoftmax || node.op == Intrinsic::kLogSoftmax;
+  const bool all = !softmax && node.args[1]->kind == ir::ExprKind::kNoneImm;
+  const int axis = all ? -1 : int_value(node.args[1]);
+  const bool keep =
+      !softmax && node.args[2]->as<ir::BoolImm>() && node.args[2]->as<ir::BoolImm>()->value;
+  std::string_view function;
+  std::string_view identity = "0";
+  switch (node.op) {
+    case Intrinsic::kSum:
+      function = "jnp.sum";
+      break;
+    case Intrinsic::kMean:
+      function = "jnp.mean";
+      break;
+    case Intrinsic::kProd:
+      function = "jnp.prod";
+      identity = "1";
+      break;
+    case Intrinsic::kAmax:
+      function = "jnp.max";
+      identity = "lowest";
+      break;
+    case Intrinsic::kAmin:
+      function = "jnp.min";
+      identity = "highest";
+      break;
+    case Intrinsic::kArgmax:
+      function = "jnp.argmax";
+      identity = "lowest";
+      break;
+    case Intrinsic::kArgmin:
+      function = "jnp.argmin";
+      identity = "highest";
+      break;
+    case Intrinsic::kSoftmax:
+      function = "jax.nn.softmax";
+      identity = "lowest";
+      break;
+    default:
+      function = "jax.nn.log_softmax";
+      identity = "lowest";
+      break;
+  }
+  std::optional<PyExpr> count;
+  if (!all && operand->type.kind == ir::TypeKind::kTileTensor) {
+    // Padding past the loop's range must not reach the result.
+    value = context_.masked_operand(node, value, axis, identity);
+    if (node.op == Intrinsic::kMean) count = context_.valid_count(node, axis);
+  }
+  std::vector<std::string> call_args = {value.text};
+  if (!all) call_args.push_back(fmt::format("axis={}", axis));
+  if (keep) call_args.emplace_back("keepdims=True");
+  if (count) {
+    // The mean of the valid elements: their sum over their number.
+    call_args[0] = value.text;
+    PyExpr total = py_call("jnp.sum", call_args);
+    return py_binary("/", total, *count);
+  }
+  return py_call(function, call_args);
+}
+
+PyExpr ExprPrinter::shape_op(const ir::Call& node) {
+  const auto& args = node.args;
+  switch (node.op) {
+    case Intrinsic::kUnsqueeze:
+      return py_atom(axis_subscript(print(args[0]), int_value(args[1]), "None"));
+    case Intrinsic::kSqueeze:
+      return py_call("jnp.squeeze", {text(args[0]), fmt::format("axis={}", int_value(args[1]))});
+    case Intrinsic::kPermute: {
+      const auto* order = args[1]->as<ir::TupleExpr>();
+      if (order && order->elements.size() == 2 && int_value(order->elements[0]) == 1) {
+        return py_atom(py_primary(print(args[0])) + ".T");
+      }
+      return py_call("jnp.transpose", {text(args[0]), text(args[1])});
+    }
+    case Intrinsic::kSwapAxes:
+      return py_call("jnp.swapaxes", {text(args[0]), text(args[1]), text(args[2])});
+    case Intrinsic::kReshape: {
+      const PyExpr value = print(args[0]);
+      if (const auto* tuple = args[1]->as<ir::TupleExpr>()) {
+        std::vector<std::string> sizes;
+        for (const ir::ExprPtr& size : tuple->elements) sizes.push_back(text(size));
+        return py_atom(fmt::format("{}.reshape({})", py_primary(value), fmt::join(sizes, ", ")));
+      }
+      return py_atom(fmt::format("{}.reshape({})", py_primary(value), text(args[1])));
+    }
+    case Intrinsic::kBroadcastTo: {
+      const std::optional<std::string> shape = context_.block_shape(node);
+      if (!shape) return unsupported(node, "`broadcast_to` here");
+      return py_call("jnp.broadcast_to", {text(args[0]), *shape});
+    }
+    default: {  // kFull
+      const std::optional<std::string> shape = context_.block_shape(node);
+      if (!shape) return unsupported(node, "`hl.full` here");
+      const bool has_dtype = args[1]->kind != ir::ExprKind::kNoneImm;
+      const std::string dtype = has_dtype ? text(args[1]) : "jnp.float32";
+      if (is_number(args[0], 0)) return py_call("jnp.zeros", {*shape, dtype});
+      return py_call("jnp.full", {*shape, text(args[0]), dtype});
+    }
+  }
 }
 
 }  // namespace helionc::backend::pallas

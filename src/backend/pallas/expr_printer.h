@@ -4,6 +4,7 @@
 // which is the job of an ExprContext.
 #pragma once
 
+#include <optional>
 #include <set>
 #include <string>
 
@@ -29,6 +30,19 @@ class ExprContext {
   // `x[...]` in device code; the host has none.
   virtual PyExpr load(const ir::Load& load) = 0;
   // `x.dtype`, `x.size(0)`, `x.size()`, `x.numel()`, `x.dim()` of the tensor `tensor`.
+  // Device code only (the defaults report "not supported"):
+  // the shape of a block of values of type `dims`, as a tuple (`(block_m, 128)`);
+  virtual std::optional<std::string> block_shape(const ir::Expr& expr);
+  // the operand of a reduction or softmax along `axis`, masked where its block runs past the
+  // loop's range (`identity` fills the padding: "0", "1", "lowest", "highest");
+  virtual PyExpr masked_operand(const ir::Call& call, PyExpr value, int axis,
+                                std::string_view identity);
+  // the number of valid elements along `axis` of a reduction's operand (for `mean`), or
+  // nullopt when every element is valid;
+  virtual std::optional<PyExpr> valid_count(const ir::Call& call, int axis);
+  // `tile.index`, `tile.begin`, ...
+  virtual std::optional<PyExpr> tile_attr(const ir::TileAttr& attr);
+
   virtual PyExpr tensor_query(ir::Intrinsic op, const ir::VarRef& tensor,
                               const ir::ExprPtr& axis) = 0;
 };
@@ -48,7 +62,13 @@ class ExprPrinter {
 
  private:
   PyExpr call(const ir::Call& call);
+  PyExpr reduction(const ir::Call& call);
+  PyExpr shape_op(const ir::Call& call);
+
+ public:
   PyExpr unsupported(const ir::Expr& expr, std::string what);
+
+ private:
   static bool is_array(const ir::ExprPtr& expr);
 
   const ir::Kernel& kernel_;

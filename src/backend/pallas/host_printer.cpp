@@ -75,6 +75,7 @@ class HostPrinter {
     switch (stmt.kind) {
       case ir::StmtKind::kLet: {
         const auto& let = *stmt.as<ir::Let>();
+        if (declared_view(let)) return;
         std::vector<std::string> targets;
         for (int target : let.targets) targets.push_back(binding_name(kernel_, target));
         line(fmt::format("{} = {}", fmt::join(targets, ", "), host_.text(let.value)), stmt);
@@ -123,6 +124,32 @@ class HostPrinter {
         context_.diags.error(DiagnosticKind::kInternal, stmt.range, "a store in host code");
         return;
     }
+  }
+
+  // A view of an array that holds no values yet is only a shape and dtype: jax.eval_shape
+  // gives the view's without computing anything.
+  bool declared_view(const ir::Let& let) {
+    if (let.targets.size() != 1) return false;
+    const ir::VarRef* base = let.value->as<ir::VarRef>();
+    if (const auto* call = let.value->as<ir::Call>(); call && !call->args.empty()) {
+      const bool view =
+          call->op == ir::Intrinsic::kReshape || call->op == ir::Intrinsic::kPermute ||
+          call->op == ir::Intrinsic::kSwapAxes || call->op == ir::Intrinsic::kUnsqueeze ||
+          call->op == ir::Intrinsic::kSqueeze;
+      if (view) base = call->args[0]->as<ir::VarRef>();
+    }
+    if (base == nullptr || !host_.declared.count(base->binding)) return false;
+    const int target = let.targets[0];
+    const std::string name = binding_name(kernel_, target);
+    const std::string value = host_.text(let.value);
+    if (let.value->kind == ir::ExprKind::kVarRef) {
+      line(fmt::format("{} = {}", name, value), let);
+    } else {
+      const std::string array = binding_name(kernel_, base->binding);
+      line(fmt::format("{} = jax.eval_shape(lambda {}: {}, {})", name, array, value, array), let);
+    }
+    host_.declared.insert(target);
+    return true;
   }
 
   void line(std::string text, const ir::Stmt& stmt) {

@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include <map>
+
 #include "backend/pallas/names.h"
 
 namespace helionc::backend::pallas {
@@ -12,11 +14,96 @@ using passes::Capture;
 using passes::Input;
 using passes::Launch;
 
+// Where the current blocks lie in the arrays: per tile dimension the element index of the
+// block's first element, element indices along an axis, and the loop's range. Each value is
+// computed once, in lines at the top of the kernel (the preamble).
+class TileGeometry {
+ public:
+  TileGeometry(const ir::Kernel& kernel, const Launch& launch, const LaunchNames& names,
+               NameScope& scope)
+      : kernel_(kernel), launch_(launch), names_(names), scope_(scope) {}
+
+  void set_printer(ExprPrinter* printer) { printer_ = printer; }
+  const std::vector<std::string>& preamble() const { return preamble_; }
+
+  size_t grid_axis(int tile_dim) const {
+    for (size_t g = 0; g < launch_.grid.size(); ++g) {
+      if (launch_.grid[g].tile_dim == tile_dim) return g;
+    }
+    HELIONC_UNREACHABLE("a tile dimension outside its launch");
+  }
+
+  std::string block(int tile_dim) const {
+    for (size_t i = 0; i < launch_.captures.size(); ++i) {
+      if (launch_.captures[i].kind == Capture::Kind::kBlock &&
+          launch_.captures[i].tile_dim == tile_dim) {
+        return names_.captures[i];
+      }
+    }
+    HELIONC_UNREACHABLE("a tile dimension's block size is used but was not captured");
+  }
+
+  PyExpr program_id(int tile_dim) const {
+    return py_call("pl.program_id", {std::to_string(grid_axis(tile_dim))});
+  }
+
+  // `tm_start = pl.program_id(0) * block_tm`: the array index of the block's first element
+  // (blocks are numbered from the array's start, the first holding the loop's start).
+  PyExpr start(int tile_dim) {
+    auto it = starts_.find(tile_dim);
+    if (it != starts_.end()) return py_atom(it->second);
+    const ir::TileDim& dim = kernel_.tile_dims[tile_dim];
+    const PyExpr block = py_atom(this->block(tile_dim));
+    PyExpr first = program_id(tile_dim);
+    if (has_begin(dim)) first = py_binary("+", first, py_binary("//", begin(tile_dim), block));
+    const std::string name = scope_.fresh(safe_local_name(dim.name) + "_start");
+    preamble_.push_back(fmt::format("{} = {}", name, py_binary("*", first, block).text));
+    starts_.emplace(tile_dim, name);
+    return py_atom(name);
+  }
+
+  // The array indices of the elements of a block of `shape` along `axis`.
+  PyExpr index(int tile_dim, const std::string& shape, int axis) {
+    const std::string key = fmt::format("{}|{}|{}", tile_dim, shape, axis);
+    auto it = indices_.find(key);
+    if (it != indices_.end()) return py_atom(it->second);
+    const PyExpr iota =
+        py_call("jax.lax.broadcasted_iota", {"jnp.int32", shape, std::to_string(axis)});
+    const PyExpr value = py_binary("+", start(tile_dim), iota);
+    const std::string name =
+        scope_.fresh(safe_local_name(kernel_.tile_dims[tile_dim].name) + "_index");
+    preamble_.push_back(fmt::format("{} = {}", name, value.text));
+    indices_.emplace(key, name);
+    return py_atom(name);
+  }
+
+  // Whether `index` lies in the loop's range.
+  PyExpr in_range(int tile_dim, const PyExpr& index) {
+    const ir::TileDim& dim = kernel_.tile_dims[tile_dim];
+    PyExpr below_end = py_binary("<", index, printer_->print(dim.extent));
+    if (!has_begin(dim)) return below_end;
+    return py_binary("&", py_binary(">=", index, begin(tile_dim)), below_end);
+  }
+
+  PyExpr begin(int tile_dim) { return printer_->print(kernel_.tile_dims[tile_dim].begin); }
+  PyExpr extent(int tile_dim) { return printer_->print(kernel_.tile_dims[tile_dim].extent); }
+
+ private:
+  const ir::Kernel& kernel_;
+  const Launch& launch_;
+  const LaunchNames& names_;
+  NameScope& scope_;
+  ExprPrinter* printer_ = nullptr;
+  std::vector<std::string> preamble_;
+  std::map<int, std::string> starts_;
+  std::map<std::string, std::string> indices_;
+};
+
 class DeviceContext final : public ExprContext {
  public:
   DeviceContext(EmitContext& context, const ir::Kernel& kernel, const Launch& launch,
-                const LaunchNames& names)
-      : context_(context), kernel_(kernel), launch_(launch), names_(names) {}
+                const LaunchNames& names, TileGeometry& geometry)
+      : context_(context), kernel_(kernel), launch_(launch), names_(names), geometry_(geometry) {}
 
   PyExpr var(const ir::VarRef& ref) override {
     const auto origin = kernel_.bindings[ref.binding].origin;
@@ -54,6 +141,99 @@ class DeviceContext final : public ExprContext {
     }
   }
 
+  std::optional<std::string> block_shape(const ir::Expr& expr) override {
+    return dims_shape(expr.type.dims);
+  }
+
+  // The block shape of values of shape `dims`: block sizes, whole dimensions and 1s.
+  std::optional<std::string> dims_shape(const std::vector<ir::Dim>& dims) {
+    std::vector<std::string> sizes;
+    for (const ir::Dim& dim : dims) {
+      switch (dim.kind) {
+        case ir::Dim::Kind::kTile:
+          sizes.push_back(geometry_.block(dim.tile_dim));
+          break;
+        case ir::Dim::Kind::kFull:
+          sizes.push_back(
+              fmt::format("{}[{}]", capture(Capture::Kind::kShape, dim.binding), dim.axis));
+          break;
+        case ir::Dim::Kind::kUnit:
+          sizes.emplace_back("1");
+          break;
+        case ir::Dim::Kind::kVariadic:
+          return std::nullopt;
+      }
+    }
+    return py_tuple(sizes);
+  }
+
+  // A tile dimension of the launch whose blocks may run past the loop's range, or -1.
+  int partial_tile(const ir::ExprPtr& operand, int axis) const {
+    const ir::Type& type = operand->type;
+    if (type.kind != ir::TypeKind::kTileTensor || axis < 0 ||
+        axis >= static_cast<int>(type.dims.size()) ||
+        type.dims[axis].kind != ir::Dim::Kind::kTile) {
+      return -1;
+    }
+    const int tile_dim = type.dims[axis].tile_dim;
+    const ir::TileDim& dim = kernel_.tile_dims[tile_dim];
+    return dim.block.kind == ir::BlockSource::Kind::kGrid ? -1 : tile_dim;
+  }
+
+  PyExpr masked_operand(const ir::Call& call, PyExpr value, int axis,
+                        std::string_view identity) override {
+    const int tile_dim = partial_tile(call.args[0], axis);
+    if (tile_dim < 0) return value;
+    const std::optional<std::string> shape = dims_shape(call.args[0]->type.dims);
+    if (!shape) return value;
+    const PyExpr index = geometry_.index(tile_dim, *shape, axis);
+    std::string fill(identity);
+    const std::optional<ir::ScalarType> dtype = call.args[0]->type.dtype;
+    const bool integral = dtype && !ir::is_floating(*dtype);
+    if (identity == "lowest") {
+      fill = integral ? fmt::format("jnp.iinfo({}).min", ir::jnp_dtype(*dtype)) : "-jnp.inf";
+    } else if (identity == "highest") {
+      fill = integral ? fmt::format("jnp.iinfo({}).max", ir::jnp_dtype(*dtype)) : "jnp.inf";
+    }
+    return py_call("jnp.where", {geometry_.in_range(tile_dim, index).text, value.text, fill});
+  }
+
+  std::optional<PyExpr> valid_count(const ir::Call& call, int axis) override {
+    const int tile_dim = partial_tile(call.args[0], axis);
+    if (tile_dim < 0) return std::nullopt;
+    const PyExpr start = geometry_.start(tile_dim);
+    const PyExpr block = py_atom(geometry_.block(tile_dim));
+    const PyExpr end = py_call(
+        "jnp.minimum", {py_binary("+", start, block).text, geometry_.extent(tile_dim).text});
+    const PyExpr first = has_begin(kernel_.tile_dims[tile_dim])
+                             ? py_call("jnp.maximum", {start.text, geometry_.begin(tile_dim).text})
+                             : start;
+    return py_binary("-", end, first);
+  }
+
+  std::optional<PyExpr> tile_attr(const ir::TileAttr& attr) override {
+    const int t = attr.tile_dim;
+    const bool begins = has_begin(kernel_.tile_dims[t]);
+    switch (attr.attr) {
+      case ir::TileAttrKind::kIndex:
+        return geometry_.index(t, py_tuple({geometry_.block(t)}), 0);
+      case ir::TileAttrKind::kBegin:
+        return begins ? py_call("jnp.maximum", {geometry_.start(t).text, geometry_.begin(t).text})
+                      : geometry_.start(t);
+      case ir::TileAttrKind::kEnd:
+        return py_call("jnp.minimum",
+                       {py_binary("+", geometry_.start(t), py_atom(geometry_.block(t))).text,
+                        geometry_.extent(t).text});
+      case ir::TileAttrKind::kBlockSize:
+        return py_atom(geometry_.block(t));
+      case ir::TileAttrKind::kId:
+        return geometry_.program_id(t);
+      case ir::TileAttrKind::kCount:
+        return py_call("pl.num_programs", {std::to_string(geometry_.grid_axis(t))});
+    }
+    return std::nullopt;
+  }
+
   // The ref through which the kernel sees `binding`, if it is an operand.
   std::string ref_of(int binding) const {
     for (size_t i = 0; i < launch_.inputs.size(); ++i) {
@@ -83,6 +263,7 @@ class DeviceContext final : public ExprContext {
   const ir::Kernel& kernel_;
   const Launch& launch_;
   const LaunchNames& names_;
+  TileGeometry& geometry_;
 };
 
 class KernelPrinter {
@@ -95,8 +276,16 @@ class KernelPrinter {
         facts_(facts),
         launch_(launch),
         names_(names),
-        device_(context, kernel, launch, names),
-        exprs_(kernel, device_, context.imports, context.diags) {}
+        geometry_(kernel, launch, names, scope_),
+        device_(context, kernel, launch, names, geometry_),
+        exprs_(kernel, device_, context.imports, context.diags) {
+    geometry_.set_printer(&exprs_);
+    for (const ir::Binding& binding : kernel_.bindings)
+      scope_.reserve(safe_local_name(binding.name));
+    for (const std::string& name : names_.inputs) scope_.reserve(name);
+    for (const std::string& name : names_.outputs) scope_.reserve(name);
+    for (const std::string& name : names_.captures) scope_.reserve(name);
+  }
 
   bool print() {
     std::vector<std::string> params = names_.inputs;
@@ -105,7 +294,13 @@ class KernelPrinter {
       params.emplace_back("*");
       params.insert(params.end(), names_.captures.begin(), names_.captures.end());
     }
-    auto body =
+    // The body first: it tells which block positions and indices the preamble must compute.
+    PythonWriter body;
+    body_ = &body;
+    prepare_store_masks();
+    for (const ir::StmtPtr& stmt : launch_.tile_loop().body) statement(*stmt);
+
+    auto function =
         out_.block(fmt::format("def {}({}):", names_.kernel_function, fmt::join(params, ", ")));
     for (const auto& [binding, axis] : launch_.program_ids) {
       PyExpr index = py_call("pl.program_id", {std::to_string(axis)});
@@ -113,62 +308,26 @@ class KernelPrinter {
       if (has_begin(dim)) index = py_binary("+", exprs_.print(dim.begin), index);
       out_.line(fmt::format("{} = {}", binding_name(kernel_, binding), index.text));
     }
-    print_mask_indices();
-    for (const ir::StmtPtr& stmt : launch_.tile_loop().body) statement(*stmt);
+    for (const std::string& line : geometry_.preamble()) out_.line(line);
+    const std::string text = body.str();
+    if (!text.empty()) out_.line(text.substr(0, text.size() - 1));
     return exprs_.ok();
   }
 
-  // For outputs stored under a mask: the global element index along each masked axis,
-  // `(pl.program_id(g) + begin // block) * block + iota` (Helion's `tile.index`).
-  void print_mask_indices() {
-    NameScope scope;
-    for (const ir::Binding& binding : kernel_.bindings) {
-      scope.reserve(safe_local_name(binding.name));
-    }
-    for (const std::string& name : names_.inputs) scope.reserve(name);
-    for (const std::string& name : names_.outputs) scope.reserve(name);
-    for (const std::string& name : names_.captures) scope.reserve(name);
+  // Outputs stored under a mask keep the array's old values outside the loop's range.
+  void prepare_store_masks() {
     masks_.resize(launch_.outputs.size());
     for (size_t o = 0; o < launch_.outputs.size(); ++o) {
       const passes::Output& output = launch_.outputs[o];
       for (int axis : output.masked_axes) {
         const int tile_dim = output.operand.view[axis].tile_dim;
-        const ir::TileDim& dim = kernel_.tile_dims[tile_dim];
-        size_t grid = 0;
-        while (launch_.grid[grid].tile_dim != tile_dim) ++grid;
         int kernel_axis = 0;  // the axis among those the kernel sees
         for (int a = 0; a < axis; ++a) kernel_axis += output.operand.view[a].squeezed ? 0 : 1;
-        const PyExpr block = py_atom(block_capture(tile_dim));
-        PyExpr first = py_call("pl.program_id", {std::to_string(grid)});
-        PyExpr begin;
-        if (has_begin(dim)) {
-          begin = exprs_.print(dim.begin);
-          first = py_binary("+", first, py_binary("//", begin, block));
-        }
-        const std::string index = scope.fresh(safe_local_name(dim.name) + "_index");
-        const PyExpr iota =
-            py_call("jax.lax.broadcasted_iota",
-                    {"jnp.int32", names_.outputs[o] + ".shape", std::to_string(kernel_axis)});
-        out_.line(
-            fmt::format("{} = {}", index, py_binary("+", py_binary("*", first, block), iota).text));
-        std::vector<PyExpr> conditions;
-        if (has_begin(dim)) conditions.push_back(py_binary(">=", py_atom(index), begin));
-        conditions.push_back(py_binary("<", py_atom(index), exprs_.print(dim.extent)));
-        for (const PyExpr& condition : conditions) {
-          masks_[o] = masks_[o].text.empty() ? condition : py_binary("&", masks_[o], condition);
-        }
+        const PyExpr index = geometry_.index(tile_dim, names_.outputs[o] + ".shape", kernel_axis);
+        const PyExpr condition = geometry_.in_range(tile_dim, index);
+        masks_[o] = masks_[o].text.empty() ? condition : py_binary("&", masks_[o], condition);
       }
     }
-  }
-
-  std::string block_capture(int tile_dim) const {
-    for (size_t i = 0; i < launch_.captures.size(); ++i) {
-      if (launch_.captures[i].kind == passes::Capture::Kind::kBlock &&
-          launch_.captures[i].tile_dim == tile_dim) {
-        return names_.captures[i];
-      }
-    }
-    HELIONC_UNREACHABLE("a masked tile dimension without its block size");
   }
 
  private:
@@ -176,7 +335,7 @@ class KernelPrinter {
     if (const auto* let = stmt.as<ir::Let>()) {
       std::vector<std::string> targets;
       for (int target : let->targets) targets.push_back(binding_name(kernel_, target));
-      out_.line(context_.with_where(
+      body_->line(context_.with_where(
           fmt::format("{} = {}", fmt::join(targets, ", "), exprs_.text(let->value)), stmt.range));
       return;
     }
@@ -189,18 +348,18 @@ class KernelPrinter {
         const std::string& old = names_.inputs[launch_.outputs[output].aliased_input];
         value = py_call("jnp.where", {masks_[output].text, value, old + "[...]"}).text;
       }
-      out_.line(context_.with_where(fmt::format("{}[...] = {}", ref, value), stmt.range));
+      body_->line(context_.with_where(fmt::format("{}[...] = {}", ref, value), stmt.range));
       return;
     }
     if (const auto* branch = stmt.as<ir::If>()) {
       // A static condition: plain Python, decided while the kernel is traced.
       {
-        auto then_block = out_.block(
+        auto then_block = body_->block(
             context_.with_where(fmt::format("if {}:", exprs_.text(branch->condition)), stmt.range));
         for (const ir::StmtPtr& s : branch->then_body) statement(*s);
       }
       if (!branch->else_body.empty()) {
-        auto else_block = out_.block("else:");
+        auto else_block = body_->block("else:");
         for (const ir::StmtPtr& s : branch->else_body) statement(*s);
       }
       return;
@@ -225,7 +384,37 @@ class KernelPrinter {
     }
     const std::optional<ir::ScalarType> array_dtype = kernel_.bindings[tensor->binding].type.dtype;
     if (type.dtype && array_dtype && *type.dtype == *array_dtype) return value.text;
+    if (const auto* cast = store.value->as<ir::Call>(); cast && cast->op == ir::Intrinsic::kCast) {
+      // `.to(out.dtype)`, or `.to(x.dtype)` into an array allocated with x's dtype.
+      const std::string key = dtype_key(cast->args[1]);
+      if (!key.empty() && key == binding_dtype_key(tensor->binding)) return value.text;
+    }
     return fmt::format("{}.astype({}.dtype)", py_primary(value), ref);
+  }
+
+  // A name for a dtype that is the same for equal dtypes ("" when unknown): `float32`, or the
+  // parameter whose dtype it is.
+  std::string dtype_key(const ir::ExprPtr& dtype) const {
+    if (const auto* imm = dtype->as<ir::DtypeImm>()) return std::string(ir::dtype_name(imm->dtype));
+    const auto* call = dtype->as<ir::Call>();
+    if (call && call->op == ir::Intrinsic::kDtypeOf) {
+      if (const auto* ref = call->args[0]->as<ir::VarRef>()) return binding_dtype_key(ref->binding);
+    }
+    return "";
+  }
+
+  std::string binding_dtype_key(int binding) const {
+    const ir::Binding& b = kernel_.bindings[binding];
+    if (b.type.dtype) return std::string(ir::dtype_name(*b.type.dtype));
+    if (const ir::Stmt* def = facts_.definition(binding)) {
+      if (const auto* alloc = def->as<ir::Alloc>()) return dtype_key(alloc->dtype);
+      const auto* let = def->as<ir::Let>();
+      if (let->targets.size() == 1) {
+        if (const auto* ref = let->value->as<ir::VarRef>()) return binding_dtype_key(ref->binding);
+      }
+      return "";
+    }
+    return fmt::format("dtype of {}", binding);
   }
 
   // The shape a store's index selects, as tile-tensor dims.
@@ -281,8 +470,11 @@ class KernelPrinter {
   const passes::ShapeFacts& facts_;
   const Launch& launch_;
   const LaunchNames& names_;
+  NameScope scope_;
+  TileGeometry geometry_;
   DeviceContext device_;
   ExprPrinter exprs_;
+  PythonWriter* body_ = nullptr;
   std::vector<PyExpr> masks_;  // per output: the in-range condition ("" when not masked)
 };
 
