@@ -130,12 +130,13 @@ TEST_CASE("rows: hl.grid index maps, a unit axis view, a captured float") {
 TEST_CASE("hl.tile(a, b) into an initialised array: block offsets and a masked store") {
   testing::KernelBuilder b = testing::shifted_kernel(ir::IntImm::make(0, {}));
   const std::string text = emit(b).text.value();
-  CHECK(contains(text,
-                 "def _shifted_kernel(x_ref, out_in_ref, out_ref, *, block, x_shape):\n"
-                 "    tile_index = (pl.program_id(0) + 3 // block) * block + "
-                 "jax.lax.broadcasted_iota(jnp.int32, out_ref.shape, 0)\n"
-                 "    out_ref[...] = jnp.where((tile_index >= 3) & (tile_index < x_shape[0]), "
-                 "x_ref[...].astype(out_ref.dtype), out_in_ref[...])  # k.py:4\n"));
+  CHECK(contains(
+      text,
+      "def _shifted_kernel(x_ref, out_in_ref, out_ref, *, block, x_shape):\n"
+      "    tile_start = (pl.program_id(0) + 3 // block) * block\n"
+      "    tile_index = tile_start + jax.lax.broadcasted_iota(jnp.int32, out_ref.shape, 0)\n"
+      "    out_ref[...] = jnp.where((tile_index >= 3) & (tile_index < x_shape[0]), "
+      "x_ref[...].astype(out_ref.dtype), out_in_ref[...])  # k.py:4\n"));
   CHECK(contains(text, "    out = jnp.zeros(x.shape, x.dtype)  # k.py:2\n"));
   CHECK(contains(text,
                  "    block = _legal_block(config[\"block_sizes\"][0], out.shape[0], \"flat\")\n"));
