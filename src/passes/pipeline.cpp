@@ -7,6 +7,7 @@
 #include "ir/printer.h"
 #include "ir/verifier.h"
 #include "passes/plan_launches.h"
+#include "passes/unswitch_tensor_ifs.h"
 
 namespace helionc::passes {
 
@@ -22,6 +23,10 @@ struct Pass {
   // Returns false when it reported errors.
   bool (*run)(State& state, DiagnosticEngine& diags);
 };
+
+bool run_unswitch_tensor_ifs(State& state, DiagnosticEngine& diags) {
+  return unswitch_tensor_ifs(state.module, diags);
+}
 
 bool run_plan_launches(State& state, DiagnosticEngine& diags) {
   bool ok = true;
@@ -39,6 +44,7 @@ bool run_plan_launches(State& state, DiagnosticEngine& diags) {
 
 // The pipeline, in order. Later issues add passes here (masks for inner loops, pipelining).
 constexpr Pass kPasses[] = {
+    {"unswitch-tensor-ifs", run_unswitch_tensor_ifs},
     {"plan-launches", run_plan_launches},
 };
 

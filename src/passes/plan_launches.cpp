@@ -185,6 +185,13 @@ class LaunchPlanner {
       case ir::StmtKind::kIf: {
         // A branch on static values (captured host values), taken while the kernel is traced.
         const auto& branch = *stmt.as<ir::If>();
+        if (const auto* fixed = branch.condition->as<ir::BoolImm>()) {
+          // Decided by unswitching: only the branch taken is part of this launch.
+          for (const ir::StmtPtr& s : fixed->value ? branch.then_body : branch.else_body) {
+            walk_stmt(*s);
+          }
+          return;
+        }
         walk_expr(branch.condition);
         for (const ir::StmtPtr& s : branch.then_body) walk_stmt(*s);
         for (const ir::StmtPtr& s : branch.else_body) walk_stmt(*s);
@@ -873,8 +880,14 @@ class KernelPlanner {
     bool ok = true;
     for (const ir::StmtPtr& stmt : block) {
       if (const auto* branch = stmt->as<ir::If>()) {
+        // Each branch starts from what was written before the `if`; after it, an array
+        // either branch wrote counts as written.
+        const std::set<int> before = written_;
         ok &= plan_block(branch->then_body, plan);
+        std::set<int> after = written_;
+        written_ = before;
         ok &= plan_block(branch->else_body, plan);
+        written_.insert(after.begin(), after.end());
         continue;
       }
       if (stmt->kind != ir::StmtKind::kTileLoop) continue;

@@ -12,6 +12,7 @@ namespace {
 struct TensorParam {
   std::string name;
   int rank = -1;
+  bool optional = false;  // `torch.Tensor | None`
 };
 
 class ConfigTables {
@@ -22,7 +23,7 @@ class ConfigTables {
     for (const ir::Param& param : kernel.params) {
       const ir::Binding& binding = kernel.bindings[param.binding];
       if (binding.type.kind == ir::TypeKind::kTensor) {
-        tensors_.push_back({binding.name, binding.type.rank});
+        tensors_.push_back({binding.name, binding.type.rank, binding.type.optional});
       }
     }
     for (const ir::TileDim& dim : kernel.tile_dims) {
@@ -32,7 +33,15 @@ class ConfigTables {
 
   bool print(PythonWriter& out) {
     std::vector<std::string> entries;
+    // The default: the YAML's `default:`, else the decorator's first config, else built-in.
     std::string default_config = block_sizes({});
+    if (!kernel_.builtin_configs.empty()) {
+      const ir::BuiltinConfig& builtin = kernel_.builtin_configs.front();
+      autotune::KernelConfig decorated;
+      decorated.block_sizes = builtin.block_sizes;
+      decorated.range = builtin.range;
+      default_config = config_text(decorated);
+    }
     if (config_) {
       if (config_->default_config.range.valid()) {
         default_config = config_text(config_->default_config);
@@ -108,6 +117,12 @@ class ConfigTables {
     std::vector<std::string> dtypes;
     for (const TensorParam& tensor : tensors_) {
       auto shape = entry.shapes.find(tensor.name);
+      if (shape == entry.shapes.end() && tensor.optional) {
+        // An optional argument left out of the call.
+        shapes.emplace_back("None");
+        if (!entry.dtypes.empty()) dtypes.emplace_back("None");
+        continue;
+      }
       if (shape == entry.shapes.end()) {
         error(entry.range, fmt::format("this entry gives no shape for `{}`", tensor.name));
         return std::nullopt;
@@ -147,8 +162,10 @@ bool print_config_tables(PythonWriter& out, const ir::Kernel& kernel,
   return ConfigTables(kernel, config, diags).print(out);
 }
 
-std::string describe_config(const autotune::ConfigFile* config) {
-  if (config == nullptr) return "built-in defaults";
+std::string describe_config(const autotune::ConfigFile* config, const ir::Kernel& kernel) {
+  if (config == nullptr) {
+    return kernel.builtin_configs.empty() ? "built-in defaults" : "the decorator's config";
+  }
   std::vector<std::string> parts;
   if (config->default_config.range.valid()) parts.emplace_back("default");
   if (!config->configs.empty()) {

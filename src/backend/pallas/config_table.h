@@ -24,7 +24,8 @@ namespace helionc::backend::pallas {
 bool print_config_tables(PythonWriter& out, const ir::Kernel& kernel,
                          const autotune::ConfigFile* config, DiagnosticEngine& diags);
 
-// "x.yaml (default, 2 shape entries)" for the module header; "built-in defaults" without one.
-std::string describe_config(const autotune::ConfigFile* config);
+// "x.yaml (default, 2 shape entries)" for the module header; "the decorator's config" or
+// "built-in defaults" without one.
+std::string describe_config(const autotune::ConfigFile* config, const ir::Kernel& kernel);
 
 }  // namespace helionc::backend::pallas

@@ -89,7 +89,8 @@ std::optional<std::string> emit_module(const ir::Module& module,
     const size_t k = static_cast<size_t>(plan.kernel);
     const autotune::ConfigFile* config =
         k < options.configs.size() && options.configs[k] ? &*options.configs[k] : nullptr;
-    config_comments.comment(fmt::format("Config of {}: {}.", kernel.name, describe_config(config)));
+    config_comments.comment(
+        fmt::format("Config of {}: {}.", kernel.name, describe_config(config, kernel)));
     ok &= print_kernel(kernels, context, kernel, plan, config);
     kernels.blank();
     kernels.blank();

@@ -92,15 +92,24 @@ class HostPrinter {
       }
       case ir::StmtKind::kIf: {
         const auto& branch = *stmt.as<ir::If>();
+        // An array stays declared-only after the `if` when neither branch gave it values.
+        const std::set<int> before = host_.declared;
         {
           auto then_block = out_.block(
               context_.with_where(fmt::format("if {}:", host_.text(branch.condition)), stmt.range));
           block(branch.then_body, top);
         }
+        const std::set<int> after_then = host_.declared;
+        host_.declared = before;
         if (!branch.else_body.empty()) {
           auto else_block = out_.block("else:");
           block(branch.else_body, top);
         }
+        std::set<int> both;
+        for (int binding : after_then) {
+          if (host_.declared.count(binding)) both.insert(binding);
+        }
+        host_.declared = std::move(both);
         return;
       }
       case ir::StmtKind::kAssert: {

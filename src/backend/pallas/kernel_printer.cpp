@@ -352,6 +352,13 @@ class KernelPrinter {
       return;
     }
     if (const auto* branch = stmt.as<ir::If>()) {
+      if (const auto* fixed = branch->condition->as<ir::BoolImm>()) {
+        // Decided by unswitching (the host chose this kernel): only the branch taken.
+        for (const ir::StmtPtr& s : fixed->value ? branch->then_body : branch->else_body) {
+          statement(*s);
+        }
+        return;
+      }
       // A static condition: plain Python, decided while the kernel is traced.
       {
         auto then_block = body_->block(
