@@ -146,6 +146,57 @@ TEST_CASE("hl.tile(a, b) into an initialised array: block offsets and a masked s
   CHECK(contains(text, "    )(x[None], out[None])[0]\n"));
 }
 
+TEST_CASE("a reduction along a tiled axis masks the padding; tile attributes") {
+  // for tile_m, tile_n in hl.tile([m, n]):
+  //     v = x[tile_m, tile_n]
+  //     out[tile_m, tile_n] = v - v.sum(dim=1, keepdim=True) + tile_n.id + tile_m.index[:, None]
+  using K = testing::KernelBuilder;
+  testing::KernelBuilder b("centre");
+  const int x = b.param("x", ir::Type::tensor(2));
+  const int m = b.unpack_shape({"m", "n"}, x, 2);
+  const int out = b.empty_like("out", x, 3);
+  const int tm = b.tile_dim("tile_m", b.ref(m), 0);
+  const int tn = b.tile_dim("tile_n", b.ref(m + 1), 1);
+  const int vm = b.bind("tile_m", ir::Type::tile({tm}, false), ir::Binding::Origin::kLoopVar);
+  const int vn = b.bind("tile_n", ir::Type::tile({tn}, false), ir::Binding::Origin::kLoopVar);
+  const std::vector<ir::Dim> dims = {ir::Dim::tile(tm), ir::Dim::tile(tn)};
+  const int v =
+      b.bind("v", ir::Type::tile_tensor(dims, std::nullopt), ir::Binding::Origin::kDevice);
+  const ir::ExprPtr sum = ir::Call::make(
+      ir::Intrinsic::kSum, {b.ref(v), ir::IntImm::make(1, {}), ir::BoolImm::make(true, {})},
+      ir::Type::tile_tensor({ir::Dim::tile(tm), ir::Dim::unit()}, std::nullopt), {});
+  const ir::ExprPtr id =
+      ir::TileAttr::make(tn, ir::TileAttrKind::kId, ir::Type::scalar(ir::TypeKind::kInt), {});
+  const ir::ExprPtr index =
+      ir::TileAttr::make(tm, ir::TileAttrKind::kIndex,
+                         ir::Type::tile_tensor({ir::Dim::tile(tm)}, ir::ScalarType::kInt32), {});
+  const ir::ExprPtr column = ir::Call::make(
+      ir::Intrinsic::kUnsqueeze, {index, ir::IntImm::make(1, {})},
+      ir::Type::tile_tensor({ir::Dim::tile(tm), ir::Dim::unit()}, ir::ScalarType::kInt32), {});
+  const ir::ExprPtr value = b.binary(
+      ir::BinaryOp::kAdd,
+      b.binary(ir::BinaryOp::kAdd, b.binary(ir::BinaryOp::kSub, b.ref(v), sum), id), column);
+  b.kernel().body.push_back(ir::TileLoop::make(
+      {tm, tn}, {vm, vn},
+      {ir::Let::make({v}, b.load(x, {K::tile(tm), K::tile(tn)}, dims, 5), b.line(5)),
+       b.store(out, {K::tile(tm), K::tile(tn)}, value, 6)},
+      b.line(4)));
+  const std::string text = emit(b).text.value();
+  CHECK(contains(text,
+                 "def _centre_kernel(x_ref, out_ref, *, block_n, n, block_m):\n"
+                 "    tile_n_start = pl.program_id(1) * block_n\n"
+                 "    tile_n_index = tile_n_start + "
+                 "jax.lax.broadcasted_iota(jnp.int32, (block_m, block_n), 1)\n"
+                 "    tile_m_start = pl.program_id(0) * block_m\n"
+                 "    tile_m_index = tile_m_start + "
+                 "jax.lax.broadcasted_iota(jnp.int32, (block_m,), 0)\n"
+                 "    v = x_ref[...]  # k.py:5\n"
+                 "    out_ref[...] = (v - jnp.sum(jnp.where(tile_n_index < n, v, 0), axis=1, "
+                 "keepdims=True) + pl.program_id(1) + tile_m_index[:, None])"
+                 ".astype(out_ref.dtype)  # k.py:6\n"));
+  CHECK(contains(text, "functools.partial(_centre_kernel, block_n=block_n, n=n, block_m=block_m)"));
+}
+
 autotune::ConfigFile config_for(testing::KernelBuilder& b, std::vector<int64_t> block_sizes) {
   autotune::ConfigFile config;
   config.kernel = b.kernel().name;
