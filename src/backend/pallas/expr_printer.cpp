@@ -451,9 +451,7 @@ PyExpr ExprPrinter::reduction(const ir::Call& node) {
   if (keep) call_args.emplace_back("keepdims=True");
   if (count) {
     // The mean of the valid elements: their sum over their number.
-    call_args[0] = value.text;
-    PyExpr total = py_call("jnp.sum", call_args);
-    return py_binary("/", total, *count);
+    return py_binary("/", py_call("jnp.sum", call_args), *count);
   }
   return py_call(function, call_args);
 }

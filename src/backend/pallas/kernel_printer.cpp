@@ -280,8 +280,9 @@ class KernelPrinter {
         device_(context, kernel, launch, names, geometry_),
         exprs_(kernel, device_, context.imports, context.diags) {
     geometry_.set_printer(&exprs_);
-    for (const ir::Binding& binding : kernel_.bindings)
+    for (const ir::Binding& binding : kernel_.bindings) {
       scope_.reserve(safe_local_name(binding.name));
+    }
     for (const std::string& name : names_.inputs) scope_.reserve(name);
     for (const std::string& name : names_.outputs) scope_.reserve(name);
     for (const std::string& name : names_.captures) scope_.reserve(name);
