@@ -105,4 +105,43 @@ bool is_64bit_conversion_method(std::string_view method) {
   return method == "long" || method == "double";
 }
 
+std::optional<ir::BinaryOp> binary_operator(std::string_view op) {
+  if (op == "+") return ir::BinaryOp::kAdd;
+  if (op == "-") return ir::BinaryOp::kSub;
+  if (op == "*") return ir::BinaryOp::kMul;
+  if (op == "/") return ir::BinaryOp::kDiv;
+  if (op == "//") return ir::BinaryOp::kFloorDiv;
+  if (op == "%") return ir::BinaryOp::kMod;
+  if (op == "**") return ir::BinaryOp::kPow;
+  if (op == "&") return ir::BinaryOp::kBitAnd;
+  if (op == "|") return ir::BinaryOp::kBitOr;
+  if (op == "^") return ir::BinaryOp::kBitXor;
+  if (op == "<<") return ir::BinaryOp::kLShift;
+  if (op == ">>") return ir::BinaryOp::kRShift;
+  return std::nullopt;
+}
+
+std::optional<ir::CompareOp> compare_operator(std::string_view op) {
+  if (op == "<") return ir::CompareOp::kLt;
+  if (op == "<=") return ir::CompareOp::kLe;
+  if (op == ">") return ir::CompareOp::kGt;
+  if (op == ">=") return ir::CompareOp::kGe;
+  if (op == "==") return ir::CompareOp::kEq;
+  if (op == "!=") return ir::CompareOp::kNe;
+  if (op == "is") return ir::CompareOp::kIs;
+  if (op == "is not") return ir::CompareOp::kIsNot;
+  return std::nullopt;
+}
+
+std::optional<ir::Intrinsic> reduction_function(std::string_view name) {
+  if (name == "sum") return Intrinsic::kSum;
+  if (name == "mean") return Intrinsic::kMean;
+  if (name == "amax") return Intrinsic::kAmax;
+  if (name == "amin") return Intrinsic::kAmin;
+  if (name == "prod") return Intrinsic::kProd;
+  if (name == "argmax") return Intrinsic::kArgmax;
+  if (name == "argmin") return Intrinsic::kArgmin;
+  return std::nullopt;
+}
+
 }  // namespace helionc::frontend

@@ -29,4 +29,11 @@ std::optional<UnaryFunction> unary_method(std::string_view method);
 std::optional<ir::ScalarType> conversion_method(std::string_view method);
 bool is_64bit_conversion_method(std::string_view method);  // `.long()`, `.double()`
 
+// Python operators by spelling ("+", "//", "is not"); augmented assignments drop their `=`.
+std::optional<ir::BinaryOp> binary_operator(std::string_view spelling);
+std::optional<ir::CompareOp> compare_operator(std::string_view spelling);
+
+// `sum`, `mean`, `amax`, `amin`, `prod`, `argmax`, `argmin` (methods and torch.* alike).
+std::optional<ir::Intrinsic> reduction_function(std::string_view name);
+
 }  // namespace helionc::frontend

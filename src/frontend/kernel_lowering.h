@@ -127,7 +127,7 @@ class KernelLowering {
   ir::ExprPtr make_permute(const ir::ExprPtr& value, std::vector<int> order, SourceRange range);
   // A static dimension argument of a tile op, made non-negative (`rank_extra` allows one past
   // the end, for unsqueeze).
-  int dim_argument(const ir::ExprPtr& value, const SyntaxNode& node, int rank_extra = 0);
+  int dim_argument(int rank, const SyntaxNode& node, int rank_extra = 0);
 
   // ---- lower_host_ops.cpp: views (reshape, view, flatten, transpose, permute, unsqueeze,
   // squeeze, contiguous), reductions and casts of whole tensors in host code. Returns null

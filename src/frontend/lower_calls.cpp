@@ -175,22 +175,6 @@ ExprPtr KernelLowering::lower_qualified_call(const std::string& name, const Call
     }
     return ir::Call::make(Intrinsic::kWhere, {cond, a, b}, std::move(type), range);
   }
-  if (name == "torch.clamp" || name == "torch.clip") {
-    check_arity(args, shown, 1, 3, {"min", "max"});
-    ExprPtr x = lower_expr(args.positional[0]);
-    auto bound = [&](size_t position, std::string_view keyword) -> ExprPtr {
-      SyntaxNode node = args.positional.size() > position ? args.positional[position]
-                                                          : args.keyword(keyword);
-      return node ? lower_expr(node) : ir::NoneImm::make(range);
-    };
-    ExprPtr lo = bound(1, "min");
-    ExprPtr hi = bound(2, "max");
-    if (x->type.kind != TypeKind::kTileTensor) {
-      fail(DiagnosticKind::kTypeMismatch, x->range, "`clamp` needs a tile of values");
-    }
-    Type type = x->type;
-    return ir::Call::make(Intrinsic::kClamp, {x, lo, hi}, std::move(type), range);
-  }
   if (name == "torch.add" || name == "torch.sub" || name == "torch.mul" || name == "torch.div" ||
       name == "torch.pow") {
     check_arity(args, shown, 2, 2, {});
@@ -347,17 +331,6 @@ ExprPtr KernelLowering::lower_method_call(const SyntaxNode& receiver_node, std::
   if (auto dtype = conversion_method(method)) {
     check_arity(args, shown, 0, 0, {});
     return make_cast(receiver, ir::DtypeImm::make(*dtype, range), range);
-  }
-  if (method == "clamp" || method == "clip") {
-    check_arity(args, shown, 0, 2, {"min", "max"});
-    auto bound = [&](size_t position, std::string_view keyword) -> ExprPtr {
-      SyntaxNode node = args.positional.size() > position ? args.positional[position]
-                                                          : args.keyword(keyword);
-      return node ? lower_expr(node) : ir::NoneImm::make(range);
-    };
-    ExprPtr lo = bound(0, "min");
-    ExprPtr hi = bound(1, "max");
-    return ir::Call::make(Intrinsic::kClamp, {receiver, lo, hi}, type, range);
   }
   unsupported(range, fmt::format("the tile method `{}`", shown));
 }

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <charconv>
 
+#include "frontend/function_table.h"
 #include "frontend/kernel_lowering.h"
 
 namespace helionc::frontend {
@@ -200,22 +201,6 @@ ExprPtr KernelLowering::lower_subscript(const SyntaxNode& node) {
 
 namespace {
 
-std::optional<ir::BinaryOp> binary_op(std::string_view op) {
-  if (op == "+") return ir::BinaryOp::kAdd;
-  if (op == "-") return ir::BinaryOp::kSub;
-  if (op == "*") return ir::BinaryOp::kMul;
-  if (op == "/") return ir::BinaryOp::kDiv;
-  if (op == "//") return ir::BinaryOp::kFloorDiv;
-  if (op == "%") return ir::BinaryOp::kMod;
-  if (op == "**") return ir::BinaryOp::kPow;
-  if (op == "&") return ir::BinaryOp::kBitAnd;
-  if (op == "|") return ir::BinaryOp::kBitOr;
-  if (op == "^") return ir::BinaryOp::kBitXor;
-  if (op == "<<") return ir::BinaryOp::kLShift;
-  if (op == ">>") return ir::BinaryOp::kRShift;
-  return std::nullopt;
-}
-
 ArithKind arith_kind(ir::BinaryOp op) {
   switch (op) {
     case ir::BinaryOp::kDiv: return ArithKind::kTrueDivide;
@@ -301,7 +286,7 @@ ExprPtr KernelLowering::lower_binary(const SyntaxNode& node) {
   if (op_node.text() == "@") {
     unsupported(op_node.range(), "matrix multiplication (`@`)");
   }
-  const auto op = binary_op(op_node.text());
+  const auto op = binary_operator(op_node.text());
   if (!op) unsupported(op_node.range(), fmt::format("the operator `{}`", op_node.text()));
   ExprPtr lhs = lower_expr(node.child_by_field("left"));
   ExprPtr rhs = lower_expr(node.child_by_field("right"));
@@ -342,22 +327,6 @@ ExprPtr KernelLowering::lower_unary(const SyntaxNode& node) {
   return ir::Unary::make(kind, operand, std::move(type), node.range());
 }
 
-namespace {
-
-std::optional<ir::CompareOp> compare_op(std::string_view op) {
-  if (op == "<") return ir::CompareOp::kLt;
-  if (op == "<=") return ir::CompareOp::kLe;
-  if (op == ">") return ir::CompareOp::kGt;
-  if (op == ">=") return ir::CompareOp::kGe;
-  if (op == "==") return ir::CompareOp::kEq;
-  if (op == "!=") return ir::CompareOp::kNe;
-  if (op == "is") return ir::CompareOp::kIs;
-  if (op == "is not") return ir::CompareOp::kIsNot;
-  return std::nullopt;
-}
-
-}  // namespace
-
 ExprPtr KernelLowering::lower_comparison(const SyntaxNode& node) {
   // `a < b < c` is `a < b and b < c`; operands and operators alternate among the children.
   std::vector<SyntaxNode> operands;
@@ -372,7 +341,7 @@ ExprPtr KernelLowering::lower_comparison(const SyntaxNode& node) {
   for (char c : operators[0].text()) {
     if (c != ' ' || (!op_text.empty() && op_text.back() != ' ')) op_text += c;
   }
-  const auto op = compare_op(op_text);
+  const auto op = compare_operator(op_text);
   if (!op) unsupported(operators[0].range(), fmt::format("the operator `{}`", operators[0].text()));
   ExprPtr lhs = lower_expr(operands[0]);
   ExprPtr rhs = lower_expr(operands[1]);

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <numeric>
 
+#include "frontend/function_table.h"
 #include "frontend/kernel_lowering.h"
 #include "ir/visitor.h"
 
@@ -18,15 +19,11 @@ using ir::TypeKind;
 
 namespace {
 
+// On a whole tensor, `max()`/`min()` without a dimension are the plain reductions.
 std::optional<Intrinsic> host_reduction(std::string_view name) {
-  if (name == "sum") return Intrinsic::kSum;
-  if (name == "mean") return Intrinsic::kMean;
-  if (name == "amax" || name == "max") return Intrinsic::kAmax;
-  if (name == "amin" || name == "min") return Intrinsic::kAmin;
-  if (name == "prod") return Intrinsic::kProd;
-  if (name == "argmax") return Intrinsic::kArgmax;
-  if (name == "argmin") return Intrinsic::kArgmin;
-  return std::nullopt;
+  if (name == "max") return Intrinsic::kAmax;
+  if (name == "min") return Intrinsic::kAmin;
+  return reduction_function(name);
 }
 
 }  // namespace
@@ -59,16 +56,7 @@ ExprPtr KernelLowering::lower_host_method(const ExprPtr& receiver, std::string_v
   };
   const auto dim_of = [&](const SyntaxNode& node, int extra) {
     need_rank();
-    ExprPtr dim = lower_expr(node);
-    const auto* imm = dim->as<ir::IntImm>();
-    if (!imm) fail(DiagnosticKind::kTypeMismatch, node.range(), "a dimension must be an integer constant");
-    const int64_t limit = rank + extra;
-    if (imm->value >= limit || imm->value < -limit) {
-      fail(DiagnosticKind::kRankMismatch, node.range(),
-           fmt::format("dimension {} is out of range for a tensor with {} dimension{}",
-                       imm->value, rank, rank == 1 ? "" : "s"));
-    }
-    return static_cast<int>(imm->value < 0 ? imm->value + limit : imm->value);
+    return dim_argument(rank, node, extra);
   };
   const auto permute = [&](std::vector<int> order) {
     std::vector<ExprPtr> entries;

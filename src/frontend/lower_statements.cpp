@@ -2,6 +2,7 @@
 // statements outside the subset (each with the reason and, where there is one, the fix).
 #include <fmt/format.h>
 
+#include "frontend/function_table.h"
 #include "frontend/kernel_lowering.h"
 #include "ir/visitor.h"
 
@@ -140,28 +141,11 @@ void KernelLowering::bind_targets(const SyntaxNode& target, const ir::ExprPtr& v
   out.push_back(ir::Let::make(std::move(ids), value, range));
 }
 
-namespace {
-
-std::optional<ir::BinaryOp> augmented_op(std::string_view op) {
-  if (op == "+=") return ir::BinaryOp::kAdd;
-  if (op == "-=") return ir::BinaryOp::kSub;
-  if (op == "*=") return ir::BinaryOp::kMul;
-  if (op == "/=") return ir::BinaryOp::kDiv;
-  if (op == "//=") return ir::BinaryOp::kFloorDiv;
-  if (op == "%=") return ir::BinaryOp::kMod;
-  if (op == "**=") return ir::BinaryOp::kPow;
-  if (op == "&=") return ir::BinaryOp::kBitAnd;
-  if (op == "|=") return ir::BinaryOp::kBitOr;
-  if (op == "^=") return ir::BinaryOp::kBitXor;
-  return std::nullopt;
-}
-
-}  // namespace
-
 void KernelLowering::lower_augmented_assignment(const SyntaxNode& node, ir::Block& out) {
   const SyntaxNode target = node.child_by_field("left");
   const SyntaxNode op_node = node.child_by_field("operator");
-  const auto op = augmented_op(op_node.text());
+  const std::string_view spelling = op_node.text();  // "+=": the operator and its `=`
+  const auto op = binary_operator(spelling.substr(0, spelling.size() - 1));
   if (!op) unsupported(op_node.range(), fmt::format("`{}`", op_node.text()));
   if (target.type() != "identifier" && target.type() != "subscript") {
     unsupported(target.range(), "this augmented-assignment target");

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <numeric>
 
+#include "frontend/function_table.h"
 #include "frontend/kernel_lowering.h"
 
 namespace helionc::frontend {
@@ -18,17 +19,6 @@ using ir::Type;
 using ir::TypeKind;
 
 namespace {
-
-std::optional<Intrinsic> reduction(std::string_view name) {
-  if (name == "sum") return Intrinsic::kSum;
-  if (name == "mean") return Intrinsic::kMean;
-  if (name == "amax") return Intrinsic::kAmax;
-  if (name == "amin") return Intrinsic::kAmin;
-  if (name == "prod") return Intrinsic::kProd;
-  if (name == "argmax") return Intrinsic::kArgmax;
-  if (name == "argmin") return Intrinsic::kArgmin;
-  return std::nullopt;
-}
 
 // PyTorch's result dtype of a reduction; 64-bit results (integer sums, indices) narrowed to
 // 32 bits, since TPUs have no 64-bit types.
@@ -43,20 +33,19 @@ std::optional<ScalarType> reduction_dtype(Intrinsic op, const std::optional<Scal
 
 }  // namespace
 
-int KernelLowering::dim_argument(const ExprPtr& value, const SyntaxNode& node, int rank_extra) {
+int KernelLowering::dim_argument(int rank, const SyntaxNode& node, int rank_extra) {
   ExprPtr dim = lower_expr(node);
   const auto* imm = dim->as<ir::IntImm>();
   if (!imm) {
     fail(DiagnosticKind::kTypeMismatch, node.range(), "a dimension must be an integer constant");
   }
-  const int rank = value->type.tile_rank();
   if (rank < 0) {
-    unsupported(node.range(), "a dimension of a tile whose rank is only known at trace time");
+    unsupported(node.range(), "a dimension of a value whose rank is only known at trace time");
   }
   const int64_t limit = rank + rank_extra;
   if (imm->value >= limit || imm->value < -limit) {
     fail(DiagnosticKind::kRankMismatch, node.range(),
-         fmt::format("dimension {} is out of range for a tile with {} dimension{}", imm->value,
+         fmt::format("dimension {} is out of range for a value with {} dimension{}", imm->value,
                      rank, rank == 1 ? "" : "s"));
   }
   return static_cast<int>(imm->value < 0 ? imm->value + limit : imm->value);
@@ -73,7 +62,7 @@ ExprPtr KernelLowering::make_reduction(Intrinsic op, const ExprPtr& value, const
     // to go in a tiled output.
     unsupported(range, fmt::format("`{}` without `dim`", ir::intrinsic_name(op)));
   }
-  const int axis = dim_argument(value, dim);
+  const int axis = dim_argument(value->type.tile_rank(), dim);
   bool keep = false;
   if (keepdim) {
     ExprPtr flag = lower_expr(keepdim);
@@ -124,7 +113,7 @@ ExprPtr KernelLowering::lower_tile_method(const ExprPtr& receiver, std::string_v
   const auto positional_or = [&](size_t i, std::string_view key) {
     return args.positional.size() > i ? args.positional[i] : args.keyword(key);
   };
-  if (auto op = reduction(method)) {
+  if (auto op = reduction_function(method)) {
     check_arity(args, shown, 0, 2, {"dim", "keepdim"});
     return make_reduction(*op, receiver, positional_or(0, "dim"), positional_or(1, "keepdim"),
                           range);
@@ -142,6 +131,16 @@ ExprPtr KernelLowering::lower_tile_method(const ExprPtr& receiver, std::string_v
     Type type = Type::tuple({values->type, indices->type});
     return ir::TupleExpr::make({values, indices}, std::move(type), range);
   }
+  if (method == "clamp" || method == "clip") {
+    check_arity(args, shown, 0, 2, {"min", "max"});
+    const auto bound = [&](size_t position, std::string_view keyword) -> ExprPtr {
+      const SyntaxNode node = positional_or(position, keyword);
+      return node ? lower_expr(node) : ir::NoneImm::make(range);
+    };
+    ExprPtr lo = bound(0, "min");
+    ExprPtr hi = bound(1, "max");
+    return ir::Call::make(Intrinsic::kClamp, {receiver, lo, hi}, receiver->type, range);
+  }
   if (method == "softmax" || method == "log_softmax") {
     check_arity(args, shown, 0, 1, {"dim", "dtype"});
     const SyntaxNode dim = positional_or(0, "dim");
@@ -151,18 +150,18 @@ ExprPtr KernelLowering::lower_tile_method(const ExprPtr& receiver, std::string_v
     Type type = value->type;
     type.dtype = float_math_dtype(value->type);
     return ir::Call::make(method == "softmax" ? Intrinsic::kSoftmax : Intrinsic::kLogSoftmax,
-                          {value, ir::IntImm::make(dim_argument(value, dim), dim.range())},
+                          {value, ir::IntImm::make(dim_argument(value->type.tile_rank(), dim), dim.range())},
                           std::move(type), range);
   }
   if (method == "unsqueeze") {
     check_arity(args, shown, 1, 1, {"dim"});
-    return make_unsqueeze(receiver, dim_argument(receiver, args.positional[0], 1), range);
+    return make_unsqueeze(receiver, dim_argument(receiver->type.tile_rank(), args.positional[0], 1), range);
   }
   if (method == "squeeze") {
     check_arity(args, shown, 0, 1, {"dim"});
     const SyntaxNode dim_node = positional_or(0, "dim");
     if (!dim_node) unsupported(range, "`squeeze()` without a dimension");
-    const int dim = dim_argument(receiver, dim_node);
+    const int dim = dim_argument(receiver->type.tile_rank(), dim_node);
     std::vector<Dim> dims = receiver->type.dims;
     if (dims[dim].kind != Dim::Kind::kUnit) {
       // torch leaves a non-unit dimension alone; a tile's size is not known to be 1.
@@ -176,8 +175,8 @@ ExprPtr KernelLowering::lower_tile_method(const ExprPtr& receiver, std::string_v
   }
   if (method == "transpose") {
     check_arity(args, shown, 2, 2, {});
-    const int a = dim_argument(receiver, args.positional[0]);
-    const int b = dim_argument(receiver, args.positional[1]);
+    const int a = dim_argument(receiver->type.tile_rank(), args.positional[0]);
+    const int b = dim_argument(receiver->type.tile_rank(), args.positional[1]);
     std::vector<int> order(receiver->type.dims.size());
     std::iota(order.begin(), order.end(), 0);
     std::swap(order[a], order[b]);
@@ -194,7 +193,7 @@ ExprPtr KernelLowering::lower_tile_method(const ExprPtr& receiver, std::string_v
            fmt::format("`permute` needs {} dimensions for a tile of rank {}", rank, rank));
     }
     std::vector<int> order;
-    for (const SyntaxNode& dim : dims) order.push_back(dim_argument(receiver, dim));
+    for (const SyntaxNode& dim : dims) order.push_back(dim_argument(receiver->type.tile_rank(), dim));
     std::vector<int> sorted = order;
     std::sort(sorted.begin(), sorted.end());
     if (std::adjacent_find(sorted.begin(), sorted.end()) != sorted.end()) {
@@ -221,9 +220,9 @@ ExprPtr KernelLowering::lower_tile_function(const std::string& name, const CallA
   const bool from_torch = name.rfind("torch.", 0) == 0;
   const bool functional = name.rfind("torch.nn.functional.", 0) == 0;
   if (from_torch && !functional &&
-      (reduction(short_name) || short_name == "max" || short_name == "min" ||
+      (reduction_function(short_name) || short_name == "max" || short_name == "min" ||
        short_name == "unsqueeze" || short_name == "squeeze" || short_name == "transpose" ||
-       short_name == "permute")) {
+       short_name == "permute" || short_name == "clamp" || short_name == "clip")) {
     // torch.sum(x, dim) is x.sum(dim): hand the rest of the arguments to the method.
     if (args.positional.empty()) check_arity(args, shown, 1, 3, {});
     CallArgs rest = args;
