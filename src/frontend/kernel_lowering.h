@@ -146,6 +146,9 @@ class KernelLowering {
   // ---- lower_allocations.cpp: torch.empty_like & co. on the right of `out = ...`
   bool is_allocation_call(const SyntaxNode& value) const;
   void lower_allocation(const SyntaxNode& target, const SyntaxNode& value, ir::Block& out);
+  // `bs = hl.register_block_size(n)` (or `(lo, hi)`): a tunable shared by the loops that pass
+  // `block_size=bs`, numbered where it is registered.
+  void lower_register_block_size(const SyntaxNode& target, const SyntaxNode& call);
 
   // ---- lower_tiles.cpp
   void lower_for(const SyntaxNode& node, ir::Block& out);
@@ -165,6 +168,8 @@ class KernelLowering {
   std::map<int, SourceRange> closed_;               // device bindings whose loop has ended
   // Host views: view binding -> (viewed binding, the view expression).
   std::map<int, std::pair<int, ir::ExprPtr>> views_;
+  // Bindings made by hl.register_block_size -> their tunable index.
+  std::map<int, int> registered_block_sizes_;
   std::map<int, std::string> poisoned_;  // bindings that must not be used (message, or "" to
                                          // stay quiet after an error already reported)
   int device_depth_ = 0;

@@ -248,6 +248,15 @@ ExprPtr KernelLowering::lower_qualified_call(const std::string& name, const Call
                          lower_expr(args.positional[1]), range);
     }
   }
+  if (is_helion(name, "specialize")) {
+    // Sizes are static while JAX traces the generated module: specialising changes nothing.
+    check_arity(args, shown, 1, 1, {});
+    ExprPtr value = lower_expr(args.positional[0]);
+    if (value->type.kind != TypeKind::kInt && value->type.kind != TypeKind::kShape) {
+      fail(DiagnosticKind::kTypeMismatch, value->range, "`hl.specialize` takes a size");
+    }
+    return value;
+  }
   if (is_helion(name, "tile") || is_helion(name, "grid")) {
     fail(DiagnosticKind::kUnsupported, range,
          fmt::format("`{}` can only be iterated by a `for` loop", shown));

@@ -78,6 +78,11 @@ void KernelLowering::lower_assignment(const SyntaxNode& node, ir::Block& out) {
   if (!in_device() && target.type() == "identifier" && is_allocation_call(value)) {
     return lower_allocation(target, value, out);
   }
+  if (value.type() == "call" && target.type() == "identifier" &&
+      imports_.qualified_name(value.child_by_field("function")) ==
+          "helion.language.register_block_size") {
+    return lower_register_block_size(target, value);
+  }
   bind_targets(target, lower_expr(value), node.range(), out);
 }
 

@@ -97,7 +97,7 @@ void KernelLowering::name_tile_dims(const SyntaxNode& target, const std::vector<
 
 int KernelLowering::new_tile_dim(std::string name, ExprPtr begin, ExprPtr end, BlockSource block,
                                  bool variadic, SourceRange range) {
-  if (block.kind == BlockSource::Kind::kTunable) {
+  if (block.kind == BlockSource::Kind::kTunable && block.tunable < 0) {
     if (variadic_tunable_seen_) {
       unsupported(range,
                   "a tunable tile after a rank-polymorphic `hl.tile(x.size())` loop (its block "
@@ -172,19 +172,27 @@ std::vector<int> KernelLowering::lower_tile_spec(const SyntaxNode& call, bool gr
     for (BlockSource& block : blocks) block.kind = BlockSource::Kind::kGrid;
   } else if (const SyntaxNode block_node = args.keyword("block_size")) {
     if (block_node.type() != "none") {
-      ExprPtr value = lower_expr(block_node);
-      std::vector<ExprPtr> sizes;
-      if (const auto* tuple = value->as<ir::TupleExpr>()) {
-        sizes = tuple->elements;
-      } else {
-        sizes.push_back(value);
-      }
-      if (variadic || sizes.size() != ends.size()) {
+      const bool listed = block_node.type() == "list" || block_node.type() == "tuple";
+      const std::vector<SyntaxNode> entries =
+          listed ? block_node.named_children() : std::vector<SyntaxNode>{block_node};
+      if (variadic || entries.size() != ends.size()) {
         fail(DiagnosticKind::kRankMismatch, block_node.range(),
              fmt::format("`block_size` needs one entry per tile dimension ({})", ends.size()));
       }
+      std::vector<ExprPtr> sizes;
+      for (size_t i = 0; i < entries.size(); ++i) {
+        // A block size from hl.register_block_size: the loops share one tunable.
+        auto registered = entries[i].type() == "identifier" ? scope_.find(entries[i].text())
+                                                            : scope_.end();
+        if (registered != scope_.end() && registered_block_sizes_.count(registered->second)) {
+          blocks[i].tunable = registered_block_sizes_.at(registered->second);
+          sizes.push_back(nullptr);
+          continue;
+        }
+        sizes.push_back(lower_expr(entries[i]));
+      }
       for (size_t i = 0; i < sizes.size(); ++i) {
-        if (sizes[i]->type.kind == TypeKind::kNone) continue;  // still tunable
+        if (!sizes[i] || sizes[i]->type.kind == TypeKind::kNone) continue;  // tunable
         if (sizes[i]->type.kind != TypeKind::kInt) {
           fail(DiagnosticKind::kTypeMismatch, sizes[i]->range, "a block size must be an integer");
         }
@@ -291,6 +299,35 @@ ir::Index KernelLowering::lower_index(int tensor, const SyntaxNode& subscript_no
     if (entry.kind != ir::IndexItem::Kind::kNewAxis) ++axis;
   }
   return index;
+}
+
+}  // namespace helionc::frontend
+
+namespace helionc::frontend {
+
+void KernelLowering::lower_register_block_size(const SyntaxNode& target, const SyntaxNode& call) {
+  if (in_device()) unsupported(call.range(), "`hl.register_block_size` in device code");
+  const CallArgs args = split_args(call);
+  check_arity(args, "hl.register_block_size", 1, 2, {});
+  for (const SyntaxNode& arg : args.positional) {
+    // The bounds only narrow the search space; they are checked for being sizes.
+    if (lower_expr(arg)->type.kind != TypeKind::kInt) {
+      fail(DiagnosticKind::kTypeMismatch, arg.range(), "a block-size bound must be an integer");
+    }
+  }
+  if (variadic_tunable_seen_) {
+    unsupported(call.range(), "a block size registered after a rank-polymorphic tile");
+  }
+  const int tunable = kernel_.num_tunable_blocks++;
+  // The binding stands for the block size; using it other than as `block_size=` is reported
+  // where it happens (the value is known only once the config is legalised).
+  const int id = bind(std::string(target.text()), Type::scalar(TypeKind::kInt),
+                      ir::Binding::Origin::kHost, target.range());
+  registered_block_sizes_[id] = tunable;
+  poisoned_[id] = fmt::format(
+      "`{}` is a registered block size; it can only be passed as `block_size=` of `hl.tile` "
+      "(using its value is not supported yet)",
+      target.text());
 }
 
 }  // namespace helionc::frontend
