@@ -121,6 +121,12 @@ class KernelLowering {
   ir::ExprPtr lower_tile_attribute(const ir::ExprPtr& base, std::string_view attr,
                                    SourceRange range);
   ir::ExprPtr lower_tile_subscript(const ir::ExprPtr& base, const SyntaxNode& node);
+  // `hl.load(x, [index], extra_mask=m)` and `hl.store(x, [index], value, extra_mask=m)`:
+  // masked-off elements read as 0 and are not written.
+  ir::ExprPtr lower_hl_load(const CallArgs& args);
+  void lower_hl_store(const CallArgs& args, ir::Block& out);
+  ir::Index lower_index_items(int tensor, const std::vector<SyntaxNode>& items, SourceRange range,
+                              std::vector<ir::Dim>* dims);
   ir::ExprPtr make_reduction(ir::Intrinsic op, const ir::ExprPtr& value, const SyntaxNode& dim,
                              const SyntaxNode& keepdim, SourceRange range);
   ir::ExprPtr make_unsqueeze(const ir::ExprPtr& value, int dim, SourceRange range);

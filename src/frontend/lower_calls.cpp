@@ -248,6 +248,7 @@ ExprPtr KernelLowering::lower_qualified_call(const std::string& name, const Call
                          lower_expr(args.positional[1]), range);
     }
   }
+  if (is_helion(name, "load")) return lower_hl_load(args);
   if (is_helion(name, "specialize")) {
     // Sizes are static while JAX traces the generated module: specialising changes nothing.
     check_arity(args, shown, 1, 1, {});

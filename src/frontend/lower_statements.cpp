@@ -33,6 +33,11 @@ void KernelLowering::lower_statement(const SyntaxNode& stmt, ir::Block& out) {
     if (inner.type() == "assignment") return lower_assignment(inner, out);
     if (inner.type() == "augmented_assignment") return lower_augmented_assignment(inner, out);
     if (inner.type() == "string") return;  // a docstring or a comment-like string
+    if (inner.type() == "call" && imports_.qualified_name(inner.child_by_field("function")) ==
+                                      "helion.language.store") {
+      if (!in_device()) unsupported(inner.range(), "`hl.store` in host code");
+      return lower_hl_store(split_args(inner), out);
+    }
     if (inner.type() == "call") {
       lower_expr(inner);  // reports unknown functions precisely
       fail(DiagnosticKind::kUnusedValue, inner.range(),
