@@ -123,8 +123,10 @@ class LaunchPrinter {
       const std::string size = grid.partial && grid.size_binding >= 0
                                    ? host_.size_text(grid.size_binding, grid.size_axis, stmt_index_)
                                    : sizes_[g].text;
-      out_.line(fmt::format("{} = _legal_block({}, {}, \"{}\")", block, requested_block(dim, false),
-                            size, role));
+      const std::string other = whole_elements(grid);
+      out_.line(fmt::format("{} = _legal_block({}, {}, \"{}\"{})", block,
+                            requested_block(dim, false), size, role,
+                            other.empty() ? "" : ", " + other));
       blocks_.push_back(block);
       if (has_begin(dim)) {
         // Blocks are numbered from the array's start: the first is the one holding `begin`.
@@ -136,6 +138,28 @@ class LaunchPrinter {
         steps_.push_back(py_call("pl.cdiv", {sizes_[g].text, block}));
       }
     }
+  }
+
+  // The elements the blocks of a dimension's operands span along whole dimensions (`x[t, :]`:
+  // x's second dimension), for the default block size; "" when none does.
+  std::string whole_elements(const passes::GridDim& grid) const {
+    std::vector<std::string> products;
+    for (const passes::TileUse& use : grid.uses) {
+      const Operand& operand =
+          use.output ? launch_.outputs[use.operand].operand : launch_.inputs[use.operand].operand;
+      std::vector<PyExpr> factors;
+      for (const ViewAxis& axis : operand.view) {
+        if (axis.kind == ViewAxis::Kind::kFull)
+          factors.push_back(size_expr(operand.binding, axis.array_axis));
+      }
+      if (factors.empty()) continue;
+      const std::string text = product(1, factors).text;
+      if (std::find(products.begin(), products.end(), text) == products.end()) {
+        products.push_back(text);
+      }
+    }
+    if (products.size() <= 1) return products.empty() ? "" : products.front();
+    return py_call("max", products).text;
   }
 
   void print_any_rank_tiling() {
