@@ -119,14 +119,16 @@ class HostPrinter {
             fmt::format("if {}:", py_unary("not", host_.expr(check.condition)).text), stmt.range));
         // The error quotes the kernel's source line, so a failed check reads like the assert
         // that failed: `kernel.py:8: assert y.size(0) == n failed: y must match x's columns`.
-        const SourceFile& file = *stmt.range.file;
-        const uint32_t line_number = file.line_column(stmt.range.begin).line;
-        const std::string where = py_string(fmt::format(
-            "{}:{}: assert {} failed", file.path(), line_number, file.text_of(check.condition->range)));
-        out_.line(check.message
-                      ? fmt::format("raise AssertionError({} + \": \" + {})", where,
-                                    host_.text(check.message))
-                      : fmt::format("raise AssertionError({})", where));
+        std::string where = py_string("assert failed");
+        if (stmt.range.valid()) {
+          const SourceFile& file = *stmt.range.file;
+          where = py_string(fmt::format("{}:{}: assert {} failed", file.path(),
+                                        file.line_column(stmt.range.begin).line,
+                                        file.text_of(check.condition->range)));
+        }
+        out_.line(check.message ? fmt::format("raise AssertionError({} + \": \" + {})", where,
+                                              host_.text(check.message))
+                                : fmt::format("raise AssertionError({})", where));
         return;
       }
       case ir::StmtKind::kReturn: {
