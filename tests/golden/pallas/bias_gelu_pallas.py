@@ -29,26 +29,32 @@ def _interpret(interpret):
 # lowering) want the last ("lane") axis of a block to be a multiple of 128 and the
 # second-to-last ("sublane") a multiple of 8, unless the block is the whole dimension; leading
 # axes are free. A "flat" dimension is a lane axis with no tiled rows (a 1-D tile): its blocks
-# are one row high, so its default is longer.
+# are one row high, so its default is longer. A default block holds at most _BLOCK_ELEMENTS
+# elements (512 KiB of float32), whole dimensions included, so a few double-buffered operands
+# fit the scoped VMEM of every TPU generation.
 _DEFAULT_BLOCKS = {"lane": 512, "sublane": 256, "leading": 1, "flat": 8192}
 _BLOCK_MULTIPLES = {"lane": 128, "sublane": 8, "leading": 1, "flat": 128}
+_BLOCK_ELEMENTS = 512 * 256
 
 
-def _default_block(size, role):
-    """The block size used when a config gives none, capped to the dimension's size."""
-    return min(_DEFAULT_BLOCKS[role], size)
+def _default_block(size, role, other=1):
+    """The block size used when a config gives none, capped to the dimension's size.
+
+    `other` is the number of elements a block spans along its whole (untiled) dimensions.
+    """
+    return min(_DEFAULT_BLOCKS[role], max(1, _BLOCK_ELEMENTS // other), size)
 
 
-def _legal_block(requested, size, role):
+def _legal_block(requested, size, role, other=1):
     """A block size for a dimension of `size` whose blocks land on axes of `role`.
 
-    `requested` (None: the default) is kept when legal: a block at least as large as the
-    dimension becomes the whole dimension, and a dimension no larger than the role's multiple
-    is taken whole; otherwise the block is rounded down to the multiple, and is at least one
-    multiple.
+    `requested` (None: the default for blocks that also span `other` elements of whole
+    dimensions) is kept when legal: a block at least as large as the dimension becomes the
+    whole dimension, and a dimension no larger than the role's multiple is taken whole;
+    otherwise the block is rounded down to the multiple, and is at least one multiple.
     """
     if requested is None:
-        requested = _default_block(size, role)
+        requested = _default_block(size, role, other)
     multiple = _BLOCK_MULTIPLES[role]
     if requested >= size or size <= multiple:
         return size
@@ -58,11 +64,12 @@ def _legal_block(requested, size, role):
 def _select_config(configs, default, *arrays):
     """The entry of `configs` for these arguments, else `default`.
 
-    `configs` is keyed by the arrays' shapes and dtype names, or by their shapes alone (dtypes
-    None) for entries that match any dtypes. Shapes are static, so this runs while JAX traces.
+    `configs` is keyed by the arrays' shapes and dtype names (None for an optional argument
+    left out), or by their shapes alone (dtypes None) for entries that match any dtypes. Shapes
+    are static, so this runs while JAX traces.
     """
-    shapes = tuple(tuple(array.shape) for array in arrays)
-    dtypes = tuple(array.dtype.name for array in arrays)
+    shapes = tuple(None if array is None else tuple(array.shape) for array in arrays)
+    dtypes = tuple(None if array is None else array.dtype.name for array in arrays)
     config = configs.get((shapes, dtypes))
     if config is None:
         config = configs.get((shapes, None), default)
