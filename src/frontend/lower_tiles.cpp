@@ -253,7 +253,15 @@ ir::Index KernelLowering::lower_index_items(int tensor, const std::vector<Syntax
       entry.scalar = value;
       index.push_back(entry);
     } else if (type.kind == TypeKind::kTileTensor) {
-      unsupported(item.range(), "indexing with a tile of indices (a gather)");
+      if (type.dtype && !ir::is_integral(*type.dtype)) {
+        fail(DiagnosticKind::kTypeMismatch, item.range(),
+             fmt::format("a tile of indices must hold integers, not `{}`",
+                         ir::dtype_name(*type.dtype)));
+      }
+      if (type.variadic) unsupported(item.range(), "gathering with indices of trace-time rank");
+      entry.kind = ir::IndexItem::Kind::kGather;
+      entry.scalar = value;
+      index.push_back(entry);
     } else {
       fail(DiagnosticKind::kTypeMismatch, item.range(),
            fmt::format("a tensor index must be a tile, `:`, `None` or an integer, not `{}`",
@@ -301,6 +309,11 @@ ir::Index KernelLowering::lower_index_items(int tensor, const std::vector<Syntax
       case ir::IndexItem::Kind::kFull: dims->push_back(ir::Dim::full(tensor, axis)); break;
       case ir::IndexItem::Kind::kNewAxis: dims->push_back(ir::Dim::unit()); break;
       case ir::IndexItem::Kind::kScalar: break;
+      case ir::IndexItem::Kind::kGather:
+        // The gathered axis takes the shape of the indices (`w[ids[tile_b], tile_e]` is
+        // [tile_b, tile_e]).
+        for (const ir::Dim& dim : entry.scalar->type.dims) dims->push_back(dim);
+        break;
     }
     if (entry.kind != ir::IndexItem::Kind::kNewAxis) ++axis;
   }

@@ -177,10 +177,11 @@ struct IndexItem {
     kFull,     // `:`, the whole dimension
     kNewAxis,  // `None`
     kScalar,   // a device scalar, e.g. a grid index: the dimension disappears
+    kGather,   // an integer tile tensor (`ids[tile_b]`): the dimension is replaced by its dims
   };
   Kind kind = Kind::kFull;
   int tile_dim = -1;  // kTile, kVariadic
-  ExprPtr scalar;     // kScalar
+  ExprPtr scalar;     // kScalar; kGather: the index tile tensor
   SourceRange range;
 };
 using Index = std::vector<IndexItem>;

@@ -156,6 +156,7 @@ class IrPrinter {
         case IndexItem::Kind::kFull: parts.push_back(":"); break;
         case IndexItem::Kind::kNewAxis: parts.push_back("None"); break;
         case IndexItem::Kind::kScalar: parts.push_back(expr(item.scalar)); break;
+        case IndexItem::Kind::kGather: parts.push_back("gather " + expr(item.scalar)); break;
       }
     }
     return fmt::format("{}", fmt::join(parts, ", "));

@@ -93,7 +93,10 @@ class Verifier final : public Visitor {
       if (tiled && !open_dims_.count(item.tile_dim)) {
         fail(fmt::format("index uses tile dimension {} outside its loop", item.tile_dim));
       }
-      if (item.kind == IndexItem::Kind::kScalar && !item.scalar) fail("scalar index without value");
+      if ((item.kind == IndexItem::Kind::kScalar || item.kind == IndexItem::Kind::kGather) &&
+          !item.scalar) {
+        fail("scalar or gather index without value");
+      }
     }
   }
 

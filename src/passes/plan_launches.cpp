@@ -445,6 +445,9 @@ class LaunchPlanner {
         case IndexItem::Kind::kVariadic:
           key += fmt::format("t{}...,", item.tile_dim);
           break;
+        case IndexItem::Kind::kGather:
+          key += "gather,";  // rejected when the operand is built
+          break;
         case IndexItem::Kind::kFull:
           key += ":,";
           break;
@@ -742,6 +745,9 @@ class LaunchPlanner {
           break;
         case IndexItem::Kind::kVariadic:
           break;  // handled by make_operand
+        case IndexItem::Kind::kGather:
+          unsupported(item.range, "indexing with a tile of indices (a gather) is not supported yet");
+          return;
       }
       view.push_back(std::move(v));
     }

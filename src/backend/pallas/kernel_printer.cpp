@@ -448,6 +448,10 @@ class KernelPrinter {
         case ir::IndexItem::Kind::kScalar:
           ++axis;
           break;
+        case ir::IndexItem::Kind::kGather:
+          for (const ir::Dim& dim : item.scalar->type.dims) dims.push_back(dim);
+          ++axis;
+          break;
       }
     }
     for (int rank = kernel_.bindings[binding].type.rank; axis < rank; ++axis) {
