@@ -446,6 +446,13 @@ PyExpr ExprPrinter::reduction(const ir::Call& node) {
     value = context_.masked_operand(node, value, axis, identity);
     if (node.op == Intrinsic::kMean) count = context_.valid_count(node, axis);
   }
+  if ((node.op == Intrinsic::kArgmax || node.op == Intrinsic::kArgmin) &&
+      operand->type.kind == ir::TypeKind::kTileTensor) {
+    // Mosaic's argmax/argmin compare 32-bit floats only: the helper widens narrower values
+    // (exactly) first.
+    function = node.op == Intrinsic::kArgmax ? "_argmax" : "_argmin";
+    imports_.helpers.insert(std::string(function.substr(1)));
+  }
   std::vector<std::string> call_args = {value.text};
   if (!all) call_args.push_back(fmt::format("axis={}", axis));
   if (keep) call_args.emplace_back("keepdims=True");
