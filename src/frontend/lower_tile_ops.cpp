@@ -160,7 +160,18 @@ ExprPtr KernelLowering::lower_tile_method(const ExprPtr& receiver, std::string_v
   if (method == "squeeze") {
     check_arity(args, shown, 0, 1, {"dim"});
     const SyntaxNode dim_node = positional_or(0, "dim");
-    if (!dim_node) unsupported(range, "`squeeze()` without a dimension");
+    if (!dim_node) {
+      // Every unit dimension, squeezed from the last so the axes stay valid.
+      ExprPtr value = receiver;
+      for (int dim = receiver->type.tile_rank() - 1; dim >= 0; --dim) {
+        if (receiver->type.dims[dim].kind != Dim::Kind::kUnit) continue;
+        std::vector<Dim> dims = value->type.dims;
+        dims.erase(dims.begin() + dim);
+        value = ir::Call::make(Intrinsic::kSqueeze, {value, ir::IntImm::make(dim, range)},
+                               Type::tile_tensor(std::move(dims), receiver->type.dtype), range);
+      }
+      return value;
+    }
     const int dim = dim_argument(receiver->type.tile_rank(), dim_node);
     std::vector<Dim> dims = receiver->type.dims;
     if (dims[dim].kind != Dim::Kind::kUnit) {
@@ -201,7 +212,51 @@ ExprPtr KernelLowering::lower_tile_method(const ExprPtr& receiver, std::string_v
     }
     return make_permute(receiver, std::move(order), range);
   }
-  if (method == "expand" || method == "expand_as" || method == "reshape" || method == "view") {
+  if (method == "expand_as" || method == "expand") {
+    std::vector<Dim> target;
+    if (method == "expand_as") {
+      check_arity(args, shown, 1, 1, {});
+      ExprPtr other = lower_expr(args.positional[0]);
+      if (other->type.kind != TypeKind::kTileTensor) {
+        fail(DiagnosticKind::kTypeMismatch, other->range, "`expand_as` takes a tile value");
+      }
+      target = other->type.dims;
+    } else {
+      // Entries are tiles, 1, or -1 (keep the dimension), matched right-aligned as in torch.
+      std::vector<SyntaxNode> sizes = args.positional;
+      if (sizes.size() == 1 && (sizes[0].type() == "list" || sizes[0].type() == "tuple")) {
+        sizes = sizes[0].named_children();
+      }
+      const std::vector<Dim>& dims = receiver->type.dims;
+      if (sizes.size() < dims.size()) {
+        fail(DiagnosticKind::kRankMismatch, range, "`expand` cannot drop dimensions");
+      }
+      for (size_t i = 0; i < sizes.size(); ++i) {
+        ExprPtr size = lower_expr(sizes[i]);
+        const auto* imm = size->as<ir::IntImm>();
+        const size_t offset = sizes.size() - dims.size();
+        if (imm && imm->value == -1 && i >= offset) {
+          target.push_back(dims[i - offset]);
+        } else if (imm && imm->value == 1) {
+          target.push_back(Dim::unit());
+        } else if (size->type.kind == TypeKind::kTile && size->type.tile_dims.size() == 1 &&
+                   !size->type.variadic) {
+          target.push_back(Dim::tile(size->type.tile_dims[0]));
+        } else {
+          unsupported(sizes[i].range(), "an `expand` size other than a tile, 1 or -1");
+        }
+      }
+    }
+    const auto merged = broadcast_dims(receiver->type.dims, target);
+    if (!merged || *merged != target) {
+      fail(DiagnosticKind::kShapeMismatch, range,
+           fmt::format("a tile of shape {} cannot be expanded to {}",
+                       dims_to_string(kernel_, receiver->type.dims), dims_to_string(kernel_, target)));
+    }
+    return ir::Call::make(Intrinsic::kBroadcastTo, {receiver},
+                          Type::tile_tensor(std::move(target), receiver->type.dtype), range);
+  }
+  if (method == "reshape" || method == "view") {
     unsupported(range, fmt::format("`{}` on a tile", shown));
   }
   return nullptr;

@@ -150,3 +150,36 @@ def f(x: torch.Tensor) -> torch.Tensor:
   CHECK(configs[0].block_sizes == std::vector<int64_t>{32});
   CHECK(configs[1].pallas_loop_type == std::vector<std::string>{"unroll"});
 }
+
+TEST_CASE("expand, expand_as and squeeze() keep tile shapes") {
+  auto result = lower(R"(@helion.kernel
+def f(x: torch.Tensor, b: torch.Tensor) -> torch.Tensor:
+    m, n = x.size()
+    out = torch.empty_like(x)
+    for tile_m, tile_n in hl.tile([m, n]):
+        v = x[tile_m, tile_n]
+        r = b[tile_n][None, :].expand(tile_m, -1)
+        s = v.sum(1, keepdim=True)
+        q = s.squeeze()
+        out[tile_m, tile_n] = r + s.expand_as(v) + q[:, None]
+    return out
+)");
+  INFO(result->errors());
+  REQUIRE_FALSE(result->diags.has_errors());
+  const std::string ir = result->ir();
+  CHECK(contains(ir, "let r: tile_tensor<[tile_m, tile_n] x ?> = broadcast_to(unsqueeze(load b[tile_n], 0))"));
+  CHECK(contains(ir, "let q: tile_tensor<[tile_m] x ?> = squeeze(s, 1)"));
+}
+
+TEST_CASE("expanding to a shape that does not broadcast is reported") {
+  auto result = lower(R"(@helion.kernel
+def f(x: torch.Tensor) -> torch.Tensor:
+    m, n = x.size()
+    out = torch.empty_like(x)
+    for tile_m, tile_n in hl.tile([m, n]):
+        out[tile_m, tile_n] = x[tile_m, tile_n].expand(tile_n, tile_n)
+    return out
+)");
+  CHECK(contains(result->errors(), "error: a tile of shape [tile_m, tile_n] cannot be expanded to "
+                                   "[tile_n, tile_n]"));
+}
