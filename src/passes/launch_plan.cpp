@@ -64,6 +64,7 @@ class PlanPrinter {
   std::string operand(const Operand& op) const {
     std::string text = kernel_.bindings[op.binding].name;
     if (op.variadic) return text + " view any-rank";
+    if (op.smem) return text + " smem whole";
     std::vector<std::string> axes;
     for (const ViewAxis& axis : op.view) {
       std::string a;
@@ -79,6 +80,9 @@ class PlanPrinter {
           break;
         case ViewAxis::Kind::kUnit:
           a = "1";
+          break;
+        case ViewAxis::Kind::kColumn:
+          a = fmt::format("column {}@{}", ir::print_expr(kernel_, axis.scalar), axis.array_axis);
           break;
       }
       if (axis.squeezed) a += " squeezed";

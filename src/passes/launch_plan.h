@@ -34,11 +34,14 @@ struct ViewAxis {
     kFull,    // all of array axis `array_axis` (`:`)
     kScalar,  // array axis `array_axis` at index `scalar` (squeezed away)
     kUnit,    // an axis of size 1 that the array does not have (from `None`, or for the rules)
+    kColumn,  // the last array axis `array_axis` at index `scalar`: the block is a lane-aligned
+              // window holding that column (min(128, n) wide; the index map picks window
+              // `scalar // width`) and the kernel selects element `scalar % width` of each row
   };
   Kind kind = Kind::kFull;
   int tile_dim = -1;
   int array_axis = -1;
-  ir::ExprPtr scalar;     // kScalar: a host int or device int (an hl.grid index) expression
+  ir::ExprPtr scalar;     // kScalar, kColumn: a host int or device int (an hl.grid index)
   bool squeezed = false;  // `None` in the block shape: the kernel does not see this axis
   AxisRole role = AxisRole::kLeading;
 };
@@ -53,6 +56,9 @@ struct Operand {
   bool reshaped = false;       // the view has unit axes the array lacks (the wrapper reshapes)
   bool read = false;           // loaded in the body
   bool written = false;        // stored in the body (outputs only)
+  // Read only as scalars (every index of every read is a scalar): the whole array is passed in
+  // SMEM (`memory_space=pltpu.SMEM`, no view) and the kernel reads `ref[i, j]`.
+  bool smem = false;
 
   // The view's rank as the kernel sees it (squeezed axes left out); static views only.
   int kernel_rank() const;

@@ -6,6 +6,8 @@
 #include <set>
 
 #include "ir/printer.h"
+#include "passes/plan_costs.h"
+#include "passes/plan_views.h"
 #include "passes/shape_facts.h"
 
 namespace helionc::passes {
@@ -17,73 +19,6 @@ using ir::ExprPtr;
 using ir::IndexItem;
 using ir::Intrinsic;
 using ir::TypeKind;
-
-bool is_transcendental(Intrinsic op) {
-  switch (op) {
-    case Intrinsic::kExp:
-    case Intrinsic::kExp2:
-    case Intrinsic::kExpm1:
-    case Intrinsic::kLog:
-    case Intrinsic::kLog2:
-    case Intrinsic::kLog10:
-    case Intrinsic::kLog1p:
-    case Intrinsic::kSqrt:
-    case Intrinsic::kRsqrt:
-    case Intrinsic::kSin:
-    case Intrinsic::kCos:
-    case Intrinsic::kTan:
-    case Intrinsic::kTanh:
-    case Intrinsic::kSinh:
-    case Intrinsic::kCosh:
-    case Intrinsic::kAsin:
-    case Intrinsic::kAcos:
-    case Intrinsic::kAtan:
-    case Intrinsic::kSigmoid:
-    case Intrinsic::kErf:
-    case Intrinsic::kSilu:
-    case Intrinsic::kGelu:
-    case Intrinsic::kGeluTanh:
-      return true;
-    default:
-      return false;
-  }
-}
-
-// Floating-point work of one intrinsic per element (casts and creation cost nothing).
-int flops_of(Intrinsic op) {
-  switch (op) {
-    case Intrinsic::kCast:
-    case Intrinsic::kFullLike:
-    case Intrinsic::kSize:
-    case Intrinsic::kShapeOf:
-    case Intrinsic::kNumel:
-    case Intrinsic::kNdim:
-    case Intrinsic::kDtypeOf:
-    case Intrinsic::kPromoteTypes:
-    case Intrinsic::kBroadcastTensors:
-      return 0;
-    case Intrinsic::kClamp:
-    case Intrinsic::kSilu:
-    case Intrinsic::kSigmoid:
-      return 2;
-    case Intrinsic::kGelu:
-    case Intrinsic::kGeluTanh:
-      return 4;
-    default:
-      return 1;
-  }
-}
-
-void add_term(std::vector<CostTerm>& terms, const std::vector<ir::Dim>& dims, int64_t count) {
-  if (count == 0) return;
-  for (CostTerm& term : terms) {
-    if (term.elements == dims) {
-      term.count += count;
-      return;
-    }
-  }
-  terms.push_back({count, dims});
-}
 
 // One load or store of the body, in evaluation order.
 struct Access {
@@ -165,7 +100,7 @@ class LaunchPlanner {
         return;
       case ir::StmtKind::kStore: {
         const auto& store = *stmt.as<ir::Store>();
-        walk_index(store.index);
+        walk_index(store.index, store.tensor);
         walk_expr(store.value);
         const auto* tensor = store.tensor->as<ir::VarRef>();
         if (tensor == nullptr || !is_host(tensor->binding)) {
@@ -211,7 +146,7 @@ class LaunchPlanner {
     switch (expr->kind) {
       case ir::ExprKind::kLoad: {
         const auto& load = *expr->as<ir::Load>();
-        walk_index(load.index);
+        walk_index(load.index, load.tensor);
         const auto* tensor = load.tensor->as<ir::VarRef>();
         if (tensor == nullptr || !is_host(tensor->binding)) {
           unsupported(load.tensor->range, "indexing this value is not supported yet");
@@ -224,7 +159,7 @@ class LaunchPlanner {
         access.range = expr->range;
         access.load = &load;
         accesses_.push_back(std::move(access));
-        count_cost(*expr);
+        count_cost(*expr, launch_.cost);
         return;
       }
       case ir::ExprKind::kVarRef:
@@ -235,7 +170,7 @@ class LaunchPlanner {
         if (host_query(call)) return;
         for (const ExprPtr& arg : call.args) walk_expr(arg);
         capture_geometry(call);
-        count_cost(*expr);
+        count_cost(*expr, launch_.cost);
         return;
       }
       case ir::ExprKind::kTileAttr: {
@@ -257,17 +192,17 @@ class LaunchPlanner {
       }
       case ir::ExprKind::kUnary:
         walk_expr(expr->as<ir::Unary>()->operand);
-        count_cost(*expr);
+        count_cost(*expr, launch_.cost);
         return;
       case ir::ExprKind::kBinary:
         walk_expr(expr->as<ir::Binary>()->lhs);
         walk_expr(expr->as<ir::Binary>()->rhs);
-        count_cost(*expr);
+        count_cost(*expr, launch_.cost);
         return;
       case ir::ExprKind::kCompare:
         walk_expr(expr->as<ir::Compare>()->lhs);
         walk_expr(expr->as<ir::Compare>()->rhs);
-        count_cost(*expr);
+        count_cost(*expr, launch_.cost);
         return;
       case ir::ExprKind::kTupleExpr:
         for (const ExprPtr& e : expr->as<ir::TupleExpr>()->elements) walk_expr(e);
@@ -390,11 +325,23 @@ class LaunchPlanner {
     launch_.captures.push_back({kind, binding, tile_dim});
   }
 
-  void walk_index(const ir::Index& index) {
+  void walk_index(const ir::Index& index, const ExprPtr& tensor) {
+    const auto* ref = tensor->as<ir::VarRef>();
+    const int rank = ref ? kernel_.bindings[ref->binding].type.rank : -1;
+    const bool all_scalar =
+        !index.empty() && std::all_of(index.begin(), index.end(), [](const IndexItem& item) {
+          return item.kind == IndexItem::Kind::kScalar;
+        });
+    int axis = 0;
     for (const IndexItem& item : index) {
+      const int array_axis = axis;
+      if (item.kind != IndexItem::Kind::kNewAxis) ++axis;
       if (item.kind != IndexItem::Kind::kScalar) continue;
       // An index expression runs in the BlockSpec's index map: grid indices and host values only.
       check_index_scalar(item.scalar);
+      // The kernel itself uses a scalar on the last axis (it selects the column) and the
+      // scalars of a read that may come from SMEM: capture their values.
+      if (all_scalar || array_axis == rank - 1) walk_expr(item.scalar);
     }
   }
 
@@ -445,9 +392,6 @@ class LaunchPlanner {
         case IndexItem::Kind::kVariadic:
           key += fmt::format("t{}...,", item.tile_dim);
           break;
-        case IndexItem::Kind::kGather:
-          key += "gather,";  // rejected when the operand is built
-          break;
         case IndexItem::Kind::kFull:
           key += ":,";
           break;
@@ -457,32 +401,12 @@ class LaunchPlanner {
         case IndexItem::Kind::kScalar:
           key += ir::print_expr(kernel_, item.scalar) + ",";
           break;
+        case IndexItem::Kind::kGather:
+          key += "gather " + ir::print_expr(kernel_, item.scalar) + ",";
+          break;
       }
     }
     return key;
-  }
-
-  void count_cost(const ir::Expr& expr) {
-    if (expr.type.kind != TypeKind::kTileTensor) return;
-    int flops = 0;
-    bool transcendental = false;
-    switch (expr.kind) {
-      case ir::ExprKind::kUnary:
-      case ir::ExprKind::kBinary:
-      case ir::ExprKind::kCompare:
-        flops = 1;
-        break;
-      case ir::ExprKind::kCall: {
-        const Intrinsic op = expr.as<ir::Call>()->op;
-        flops = flops_of(op);
-        transcendental = is_transcendental(op);
-        break;
-      }
-      default:
-        return;
-    }
-    add_term(launch_.cost.flops, expr.type.dims, flops);
-    if (transcendental) add_term(launch_.cost.transcendentals, expr.type.dims, 1);
   }
 
   // ---- operands --------------------------------------------------------------------------
@@ -499,6 +423,14 @@ class LaunchPlanner {
         Output output;
         output.operand = make_operand(access);
         output.operand.written = true;
+        for (const ViewAxis& axis : output.operand.view) {
+          if (axis.kind != ViewAxis::Kind::kColumn) continue;
+          unsupported(access.range,
+                      fmt::format("storing into one element of the last dimension of `{}` is "
+                                  "not supported yet; store a slice (`{}[..., j:j + 1]` as a "
+                                  "tile) or transpose the array",
+                                  name(access.binding), name(access.binding)));
+        }
         output_of[access.binding] = static_cast<int>(launch_.outputs.size());
         first_store[access.binding] = i;
         launch_.outputs.push_back(std::move(output));
@@ -517,6 +449,7 @@ class LaunchPlanner {
     // Inputs: one per (array, pattern) read, in order of first read; reads of an output go to
     // the output (after its first store) or to its aliased input (before).
     std::map<std::pair<int, std::string>, int> input_of;
+    const std::set<int> scalar_only = scalar_only_reads(output_of);
     std::map<int, int> aliased_input_of;  // output -> input
     for (size_t i = 0; i < accesses_.size(); ++i) {
       const Access& access = accesses_[i];
@@ -550,11 +483,20 @@ class LaunchPlanner {
         launch_.loads[access.load] = {false, alias->second};
         continue;
       }
-      auto key = std::make_pair(access.binding, access.pattern);
+      // An array read only as scalars lives in SMEM, whole: one ref for all its reads.
+      const bool smem = scalar_only.count(access.binding) > 0;
+      auto key = std::make_pair(access.binding, smem ? std::string("smem") : access.pattern);
       auto it = input_of.find(key);
       if (it == input_of.end()) {
         Input input;
-        input.operand = make_operand(access);
+        if (smem) {
+          input.operand.binding = access.binding;
+          input.operand.index = *access.index;
+          input.operand.range = access.range;
+          input.operand.smem = true;
+        } else {
+          input.operand = make_operand(access);
+        }
         input.operand.read = true;
         it = input_of.emplace(key, static_cast<int>(launch_.inputs.size())).first;
         launch_.inputs.push_back(std::move(input));
@@ -612,6 +554,22 @@ class LaunchPlanner {
     }
   }
 
+  // Arrays of static rank that the launch only reads, always with scalars alone (`scale[0]`,
+  // `table[i, j]`): they go to SMEM whole.
+  std::set<int> scalar_only_reads(const std::map<int, int>& output_of) const {
+    std::set<int> scalar;
+    std::set<int> other;
+    for (const Access& access : accesses_) {
+      if (access.store || output_of.count(access.binding)) continue;
+      const ir::Type& type = kernel_.bindings[access.binding].type;
+      const bool ok = type.rank_known() && !launch_.variadic && all_scalar(*access.index) &&
+                      static_cast<int>(access.index->size()) == type.rank;
+      (ok ? scalar : other).insert(access.binding);
+    }
+    for (int binding : other) scalar.erase(binding);
+    return scalar;
+  }
+
   // Whether `binding` is an `empty` array (or a view of one) that no launch wrote yet.
   bool is_fresh(int binding) const {
     if (written_before_.count(binding)) return false;
@@ -659,6 +617,9 @@ class LaunchPlanner {
       switch (axis.kind) {
         case ViewAxis::Kind::kFull:
         case ViewAxis::Kind::kUnit:
+          break;
+        case ViewAxis::Kind::kColumn:  // outputs never have one
+          coverage = Coverage::kPartial;
           break;
         case ViewAxis::Kind::kTile:
           if (!covers(axis.tile_dim, binding, axis.array_axis)) return Coverage::kBeyond;
@@ -711,88 +672,16 @@ class LaunchPlanner {
                               name(access.binding), name(access.binding)));
       return operand;
     }
-    build_view(operand, type.rank);
-    return operand;
-  }
-
-  void build_view(Operand& operand, int rank) {
-    std::vector<ViewAxis>& view = operand.view;
-    int axis = 0;
     for (const IndexItem& item : operand.index) {
-      ViewAxis v;
-      switch (item.kind) {
-        case IndexItem::Kind::kTile:
-          v.kind = ViewAxis::Kind::kTile;
-          v.tile_dim = item.tile_dim;
-          v.array_axis = axis++;
-          if (!grid_axis_.count(item.tile_dim)) {
-            unsupported(item.range, "indexing with a tile of another loop is not supported");
-          }
-          break;
-        case IndexItem::Kind::kFull:
-          v.kind = ViewAxis::Kind::kFull;
-          v.array_axis = axis++;
-          break;
-        case IndexItem::Kind::kNewAxis:
-          v.kind = ViewAxis::Kind::kUnit;
-          operand.reshaped = true;
-          break;
-        case IndexItem::Kind::kScalar:
-          v.kind = ViewAxis::Kind::kScalar;
-          v.array_axis = axis++;
-          v.scalar = item.scalar;
-          v.squeezed = true;
-          break;
-        case IndexItem::Kind::kVariadic:
-          break;  // handled by make_operand
-        case IndexItem::Kind::kGather:
-          unsupported(item.range, "indexing with a tile of indices (a gather) is not supported yet");
-          return;
+      if (item.kind == IndexItem::Kind::kTile && !grid_axis_.count(item.tile_dim)) {
+        unsupported(item.range, "indexing with a tile of another loop is not supported");
+        return operand;
       }
-      view.push_back(std::move(v));
     }
-    if (axis > rank) {
-      unsupported(operand.range, fmt::format("`{}` has {} dimensions but is indexed with {}",
-                                             name(operand.binding), rank, axis));
-      return;
+    if (std::optional<ViewError> error = build_view(operand, type.rank, name(access.binding))) {
+      unsupported(error->range, error->message);
     }
-    for (; axis < rank; ++axis) {
-      ViewAxis v;
-      v.kind = ViewAxis::Kind::kFull;
-      v.array_axis = axis;
-      view.push_back(std::move(v));
-    }
-
-    ViewAxis squeezed_unit;
-    squeezed_unit.kind = ViewAxis::Kind::kUnit;
-    squeezed_unit.squeezed = true;
-    if (!view.empty() && view.back().kind == ViewAxis::Kind::kScalar) {
-      SourceRange range = operand.range;
-      for (const IndexItem& item : operand.index) {
-        if (item.kind == IndexItem::Kind::kScalar && item.scalar == view.back().scalar) {
-          range = item.range;
-        }
-      }
-      unsupported(range, fmt::format("indexing the last dimension of `{}` with a scalar is not "
-                                     "supported yet",
-                                     name(operand.binding)));
-      return;
-    }
-    // A squeezed axis counts as 1 in the block rules, so keep it out of the last two axes.
-    if (view.size() >= 2 && view[view.size() - 2].kind == ViewAxis::Kind::kScalar) {
-      view.insert(view.end() - 1, squeezed_unit);
-      operand.reshaped = true;
-    }
-    while (view.size() < 2) {
-      view.insert(view.begin(), squeezed_unit);
-      operand.reshaped = true;
-    }
-    for (size_t i = 0; i < view.size(); ++i) {
-      const size_t from_end = view.size() - i;
-      view[i].role = from_end == 1   ? AxisRole::kLane
-                     : from_end == 2 ? AxisRole::kSublane
-                                     : AxisRole::kLeading;
-    }
+    return operand;
   }
 
   // ---- facts ---------------------------------------------------------------------------

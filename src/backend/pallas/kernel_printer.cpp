@@ -85,6 +85,7 @@ class TileGeometry {
     return py_binary("&", py_binary(">=", index, begin(tile_dim)), below_end);
   }
 
+  PyExpr print(const ir::ExprPtr& expr) { return printer_->print(expr); }
   PyExpr begin(int tile_dim) { return printer_->print(kernel_.tile_dims[tile_dim].begin); }
   PyExpr extent(int tile_dim) { return printer_->print(kernel_.tile_dims[tile_dim].extent); }
 
@@ -116,6 +117,20 @@ class DeviceContext final : public ExprContext {
   PyExpr load(const ir::Load& load) override {
     const passes::RefUse use = launch_.loads.at(&load);
     const std::string& ref = use.output ? names_.outputs[use.index] : names_.inputs[use.index];
+    const passes::Operand& operand =
+        use.output ? launch_.outputs[use.index].operand : launch_.inputs[use.index].operand;
+    if (operand.smem) {
+      // A scalar read from SMEM: `scale_ref[0]`, `table_ref[i, j]`.
+      std::vector<std::string> items;
+      for (const ir::IndexItem& item : load.index) items.push_back(geometry_.print(item.scalar).text);
+      return py_atom(fmt::format("{}[{}]", ref, fmt::join(items, ", ")));
+    }
+    for (const passes::ViewAxis& axis : operand.view) {
+      if (axis.kind != passes::ViewAxis::Kind::kColumn) continue;
+      // The block is a window of lanes holding the column: select it.
+      context_.imports.helpers.insert("column");
+      return py_call("_column", {ref + "[...]", geometry_.print(axis.scalar).text});
+    }
     return py_atom(ref + "[...]");
   }
 

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <set>
 
 namespace helionc::backend::pallas {
 
@@ -187,6 +188,7 @@ class LaunchPrinter {
 
   std::string spec(const Operand& operand) {
     if (operand.variadic) return tile_spec_;
+    if (operand.smem) return "pl.BlockSpec(memory_space=pltpu.SMEM)";
     std::vector<std::string> block;
     std::vector<std::string> index;
     for (const ViewAxis& axis : operand.view) {
@@ -211,10 +213,32 @@ class LaunchPrinter {
           block.emplace_back(axis.squeezed ? "None" : "1");
           index.emplace_back("0");
           break;
+        case ViewAxis::Kind::kColumn: {
+          const std::string width = column_width(operand, axis);
+          block.push_back(width);
+          index.push_back(
+              py_binary("//", index_exprs_.print(axis.scalar), py_atom(width)).text);
+          break;
+        }
       }
     }
     return fmt::format("pl.BlockSpec(block_shape={}, index_map=lambda {}: {})", py_tuple(block),
                        fmt::join(grid_params_, ", "), py_tuple(index));
+  }
+
+  // The width of the lane-aligned window holding a column (`x_lanes = min(n, 128)`), printed
+  // once per array before the call.
+  std::string column_width(const Operand& operand, const ViewAxis& axis) {
+    const std::string name = column_width_name(operand);
+    if (column_widths_.insert(name).second) {
+      out_.line(fmt::format("{} = min({}, 128)  # a lane-aligned window holding the column", name,
+                            host_.size_text(operand.binding, axis.array_axis, stmt_index_)));
+    }
+    return name;
+  }
+
+  std::string column_width_name(const Operand& operand) const {
+    return host_.local(binding_name(kernel_, operand.binding) + "_lanes");
   }
 
   size_t grid_axis(int tile_dim) const {
@@ -228,6 +252,10 @@ class LaunchPrinter {
   std::string argument(const Operand& operand) const {
     std::string name = binding_name(kernel_, operand.binding);
     if (operand.variadic) return fmt::format("{}.reshape({})", name, view_);
+    if (operand.smem) {
+      host_.context.imports.helpers.insert("smem_array");
+      return fmt::format("_smem_array({})", name);
+    }
     if (!operand.reshaped) return name;
     return name + view_subscript(operand, "None");
   }
@@ -329,6 +357,13 @@ class LaunchPrinter {
       host_.context.imports.math = true;
       return product(1, {py_call("math.prod", {sizes_.front().text}), itemsize});
     }
+    if (operand.smem) {
+      std::vector<PyExpr> factors;
+      const int rank = kernel_.bindings[operand.binding].type.rank;
+      for (int a = 0; a < rank; ++a) factors.push_back(size_expr(operand.binding, a));
+      factors.push_back(itemsize);
+      return product(1, factors);
+    }
     std::vector<PyExpr> factors;
     std::vector<bool> used(launch_.grid.size(), false);
     for (const ViewAxis& axis : operand.view) {
@@ -349,6 +384,10 @@ class LaunchPrinter {
           }
           break;
         case ViewAxis::Kind::kUnit:
+          break;
+        case ViewAxis::Kind::kColumn:
+          factors.push_back(py_atom(column_width_name(operand)));
+          for (size_t g : scalar_grid_axes(axis.scalar)) used[g] = true;
           break;
       }
     }
@@ -547,6 +586,7 @@ class LaunchPrinter {
   std::vector<PyExpr> steps_;             // per grid axis: the number of grid steps
   std::vector<PyExpr> first_block_;       // per grid axis: `begin // block` (empty for none)
   std::string view_, grid_, tile_spec_;   // rank-polymorphic launches
+  std::set<std::string> column_widths_;   // column window widths printed so far
 };
 
 }  // namespace

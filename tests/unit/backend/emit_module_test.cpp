@@ -127,6 +127,34 @@ TEST_CASE("rows: hl.grid index maps, a unit axis view, a captured float") {
   CHECK(contains(text, "import functools\n"));
 }
 
+TEST_CASE("a scalar on the last axis reads a column window; scalar-only tensors are in SMEM") {
+  // for tile_m in hl.tile(m): out[tile_m] = x[tile_m, j] * scale[0]
+  using K = testing::KernelBuilder;
+  testing::KernelBuilder b("col");
+  const int x = b.param("x", ir::Type::tensor(2));
+  const int scale = b.param("scale", ir::Type::tensor(1));
+  const int j = b.param("j", ir::Type::scalar(ir::TypeKind::kInt));
+  const int m = b.unpack_shape({"m", "n"}, x, 2);
+  const int out = b.param("out", ir::Type::tensor(1));
+  const int tm = b.tile_dim("tile_m", b.ref(m), 0);
+  const int vm = b.bind("tile_m", ir::Type::tile({tm}, false), ir::Binding::Origin::kLoopVar);
+  ir::ExprPtr column = b.load(x, {K::tile(tm), K::scalar(b.ref(j))}, {ir::Dim::tile(tm)}, 4);
+  ir::ExprPtr factor = b.load(scale, {K::scalar(ir::IntImm::make(0, {}))}, {}, 4);
+  b.kernel().body.push_back(ir::TileLoop::make(
+      {tm}, {vm},
+      {b.store(out, {K::tile(tm)}, b.binary(ir::BinaryOp::kMul, column, factor), 4)},
+      b.line(3)));
+  const std::string text = emit(b).text.value();
+  CHECK(contains(text, "_column(x_ref[...], j) * scale_ref[0]"));
+  CHECK(contains(text, "x_lanes = min(n, 128)  # a lane-aligned window holding the column\n"));
+  CHECK(contains(text, "pl.BlockSpec(block_shape=(block_m, x_lanes), "
+                       "index_map=lambda tile_m: (tile_m, j // x_lanes))"));
+  CHECK(contains(text, "pl.BlockSpec(memory_space=pltpu.SMEM)"));
+  CHECK(contains(text, "(x, _smem_array(scale), "));
+  CHECK(contains(text, "def _column(block, column):"));
+  CHECK(contains(text, "def _smem_array(x):"));
+}
+
 TEST_CASE("hl.tile(a, b) into an initialised array: block offsets and a masked store") {
   testing::KernelBuilder b = testing::shifted_kernel(ir::IntImm::make(0, {}));
   const std::string text = emit(b).text.value();

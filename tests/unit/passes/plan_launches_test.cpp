@@ -1,6 +1,8 @@
 // Launch planning on kernels built by hand (passes/kernels/test_kernels.h).
 #include <catch2/catch.hpp>
 
+#include <algorithm>
+
 #include "ir/verifier.h"
 #include "passes/kernels/test_kernels.h"
 #include "passes/pipeline.h"
@@ -164,19 +166,20 @@ TEST_CASE("a read of the output before it is written goes through an aliased inp
 }
 
 TEST_CASE("unsupported indexing is a precise diagnostic, not a crash") {
-  SECTION("a scalar on the last axis") {
-    KernelBuilder b("last");
-    const int x = b.param("x", ir::Type::tensor(2));
-    const int m = b.unpack_shape({"m", "n"}, x, 2);
-    const int out = b.param("out", ir::Type::tensor(1));
+  SECTION("a store into one element of the last axis") {
+    KernelBuilder b("last_store");
+    const int x = b.param("x", ir::Type::tensor(1));
+    const int m = b.unpack_shape({"m"}, x, 2);
+    const int out = b.param("out", ir::Type::tensor(2));
     const int tm = b.tile_dim("tile_m", b.ref(m), 0);
     const int vm = b.bind("tile_m", ir::Type::tile({tm}, false), ir::Binding::Origin::kLoopVar);
-    ir::ExprPtr column =
-        b.load(x, {K::tile(tm), K::scalar(ir::IntImm::make(0, {}))}, {ir::Dim::tile(tm)}, 4);
-    b.kernel().body.push_back(
-        ir::TileLoop::make({tm}, {vm}, {b.store(out, {K::tile(tm)}, column, 4)}, b.line(3)));
+    ir::ExprPtr row = b.load(x, {K::tile(tm)}, {ir::Dim::tile(tm)}, 4);
+    b.kernel().body.push_back(ir::TileLoop::make(
+        {tm}, {vm}, {b.store(out, {K::tile(tm), K::scalar(ir::IntImm::make(0, {}))}, row, 4)},
+        b.line(3)));
     CHECK(errors_of(b) ==
-          "indexing the last dimension of `x` with a scalar is not supported yet\n");
+          "storing into one element of the last dimension of `out` is not supported yet; store "
+          "a slice (`out[..., j:j + 1]` as a tile) or transpose the array\n");
   }
   SECTION("a rank-polymorphic loop over another tensor's shape, writing a defined tensor") {
     KernelBuilder b("other_shape");
@@ -242,6 +245,124 @@ TEST_CASE("the pipeline runs the passes in order and dumps after one") {
   CHECK(dumped.find("launch 0: grid [tile_m sublane, tile_n lane]") != std::string::npos);
   CHECK(dumped.find("input 1: bias view [1 squeezed sublane, tile_n lane] reshaped (read)") !=
         std::string::npos);
+}
+
+}  // namespace
+}  // namespace helionc::passes
+
+namespace helionc::passes {
+namespace {
+
+TEST_CASE("a scalar on the last axis: a lane-aligned column window, selected in the kernel") {
+  // for tile_m in hl.tile(m): out[tile_m] = x[tile_m, 0] + x[tile_m, j]   (j a host int)
+  KernelBuilder b("columns");
+  const int x = b.param("x", ir::Type::tensor(2));
+  const int j = b.param("j", ir::Type::scalar(ir::TypeKind::kInt));
+  const int m = b.unpack_shape({"m", "n"}, x, 2);
+  const int out = b.param("out", ir::Type::tensor(1));
+  const int tm = b.tile_dim("tile_m", b.ref(m), 0);
+  const int vm = b.bind("tile_m", ir::Type::tile({tm}, false), ir::Binding::Origin::kLoopVar);
+  ir::ExprPtr first =
+      b.load(x, {K::tile(tm), K::scalar(ir::IntImm::make(0, {}))}, {ir::Dim::tile(tm)}, 4);
+  ir::ExprPtr other = b.load(x, {K::tile(tm), K::scalar(b.ref(j))}, {ir::Dim::tile(tm)}, 4);
+  b.kernel().body.push_back(ir::TileLoop::make(
+      {tm}, {vm}, {b.store(out, {K::tile(tm)}, b.binary(ir::BinaryOp::kAdd, first, other), 4)},
+      b.line(3)));
+  const KernelPlan plan = plan_of(b);
+  const Launch& launch = plan.launches.at(0);
+  REQUIRE(launch.inputs.size() == 3);  // one operand per column, then out's old contents
+  for (int c = 0; c < 2; ++c) {
+    const Operand& op = launch.inputs[c].operand;
+    REQUIRE(op.view.size() == 2);
+    CHECK(op.view[0].kind == ViewAxis::Kind::kTile);
+    CHECK(op.view[0].role == AxisRole::kSublane);
+    CHECK(op.view[1].kind == ViewAxis::Kind::kColumn);
+    CHECK_FALSE(op.view[1].squeezed);  // the kernel sees the window and selects the column
+    CHECK(op.view[1].role == AxisRole::kLane);
+    CHECK(op.view[1].array_axis == 1);
+    CHECK_FALSE(op.reshaped);
+    CHECK_FALSE(op.smem);
+  }
+  // j is used in the kernel (the column within its window): captured.
+  CHECK(std::any_of(launch.captures.begin(), launch.captures.end(), [&](const Capture& c) {
+    return c.kind == Capture::Kind::kValue && c.binding == j;
+  }));
+  const std::string dump = print_plan(b.kernel(), plan);
+  CHECK(dump.find("x view [tile_m sublane, column 0@1 lane]") != std::string::npos);
+  CHECK(dump.find("x view [tile_m sublane, column j@1 lane]") != std::string::npos);
+}
+
+TEST_CASE("an hl.grid index on the last axis is a program id in the kernel") {
+  // for i in hl.grid(k): out[i, :] = x[:, i]
+  KernelBuilder b("grid_columns");
+  const int x = b.param("x", ir::Type::tensor(2));
+  const int k = b.param("k", ir::Type::scalar(ir::TypeKind::kInt));
+  const int out = b.param("out", ir::Type::tensor(2));
+  const int g = b.tile_dim("i", b.ref(k), -1);
+  const int i = b.bind("i", ir::Type::scalar(ir::TypeKind::kInt), ir::Binding::Origin::kLoopVar);
+  ir::ExprPtr column = b.load(x, {K::full(), K::scalar(b.ref(i))}, {ir::Dim::full(x, 0)}, 4);
+  b.kernel().body.push_back(ir::TileLoop::make(
+      {g}, {i}, {b.store(out, {K::scalar(b.ref(i)), K::full()}, column, 4)}, b.line(3)));
+  const KernelPlan plan = plan_of(b);
+  const Launch& launch = plan.launches.at(0);
+  const Operand& op = launch.inputs.at(0).operand;
+  REQUIRE(op.view.size() == 2);
+  CHECK(op.view[0].kind == ViewAxis::Kind::kFull);
+  CHECK(op.view[1].kind == ViewAxis::Kind::kColumn);
+  REQUIRE(launch.program_ids.count(i) == 1);
+}
+
+TEST_CASE("tensors read only as scalars go to SMEM whole") {
+  // for tile_m in hl.tile(m): out[tile_m] = x[tile_m] * scale[0] + table[1, 2]
+  KernelBuilder b("scaled");
+  const int x = b.param("x", ir::Type::tensor(1));
+  const int scale = b.param("scale", ir::Type::tensor(1));
+  const int table = b.param("table", ir::Type::tensor(2));
+  const int m = b.unpack_shape({"m"}, x, 2);
+  const int out = b.empty_like("out", x, 3);
+  const int tm = b.tile_dim("tile_m", b.ref(m), 0);
+  const int vm = b.bind("tile_m", ir::Type::tile({tm}, false), ir::Binding::Origin::kLoopVar);
+  ir::ExprPtr row = b.load(x, {K::tile(tm)}, {ir::Dim::tile(tm)}, 4);
+  ir::ExprPtr s0 = b.load(scale, {K::scalar(ir::IntImm::make(0, {}))}, {}, 4);
+  ir::ExprPtr s1 = b.load(scale, {K::scalar(ir::IntImm::make(1, {}))}, {}, 4);
+  ir::ExprPtr t = b.load(table, {K::scalar(ir::IntImm::make(1, {})),
+                                 K::scalar(ir::IntImm::make(2, {}))}, {}, 4);
+  ir::ExprPtr value = b.binary(ir::BinaryOp::kAdd, b.binary(ir::BinaryOp::kMul, row, s0),
+                               b.binary(ir::BinaryOp::kAdd, s1, t));
+  b.kernel().body.push_back(
+      ir::TileLoop::make({tm}, {vm}, {b.store(out, {K::tile(tm)}, value, 4)}, b.line(4)));
+  const KernelPlan plan = plan_of(b);
+  const Launch& launch = plan.launches.at(0);
+  REQUIRE(launch.inputs.size() == 3);  // x, scale (both reads), table
+  CHECK_FALSE(launch.inputs[0].operand.smem);
+  CHECK(launch.inputs[1].operand.binding == scale);
+  CHECK(launch.inputs[1].operand.smem);
+  CHECK(launch.inputs[1].operand.view.empty());
+  CHECK(launch.inputs[2].operand.smem);
+  CHECK(launch.loads.size() == 4);
+  const std::string dump = print_plan(b.kernel(), plan);
+  CHECK(dump.find("input 1: scale smem whole (read)") != std::string::npos);
+
+  SECTION("a tensor also read with a tile stays in VMEM") {
+    KernelBuilder c("mixed");
+    const int y = c.param("y", ir::Type::tensor(1));
+    const int n = c.unpack_shape({"n"}, y, 2);
+    const int o = c.empty_like("o", y, 3);
+    const int tn = c.tile_dim("tile_n", c.ref(n), 0);
+    const int vn = c.bind("tile_n", ir::Type::tile({tn}, false), ir::Binding::Origin::kLoopVar);
+    ir::ExprPtr tile = c.load(y, {K::tile(tn)}, {ir::Dim::tile(tn)}, 4);
+    ir::ExprPtr first = c.load(y, {K::scalar(ir::IntImm::make(0, {}))}, {}, 4);
+    c.kernel().body.push_back(ir::TileLoop::make(
+        {tn}, {vn}, {c.store(o, {K::tile(tn)}, c.binary(ir::BinaryOp::kSub, tile, first), 4)},
+        c.line(4)));
+    const KernelPlan p = plan_of(c);
+    const Launch& l = p.launches.at(0);
+    REQUIRE(l.inputs.size() == 2);
+    CHECK_FALSE(l.inputs[1].operand.smem);
+    // y[0] on a rank-1 array: a (1, window) view with the column selected in the kernel.
+    REQUIRE(l.inputs[1].operand.view.size() == 2);
+    CHECK(l.inputs[1].operand.view[1].kind == ViewAxis::Kind::kColumn);
+  }
 }
 
 }  // namespace

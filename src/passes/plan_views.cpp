@@ -1,0 +1,88 @@
+#include "passes/plan_views.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+
+namespace helionc::passes {
+
+using ir::IndexItem;
+
+bool all_scalar(const ir::Index& index) {
+  return !index.empty() && std::all_of(index.begin(), index.end(), [](const IndexItem& item) {
+    return item.kind == IndexItem::Kind::kScalar;
+  });
+}
+
+std::optional<ViewError> build_view(Operand& operand, int rank, const std::string& name) {
+  std::vector<ViewAxis>& view = operand.view;
+  int axis = 0;
+  for (const IndexItem& item : operand.index) {
+    ViewAxis v;
+    switch (item.kind) {
+      case IndexItem::Kind::kTile:
+        v.kind = ViewAxis::Kind::kTile;
+        v.tile_dim = item.tile_dim;
+        v.array_axis = axis++;
+        break;
+      case IndexItem::Kind::kFull:
+        v.kind = ViewAxis::Kind::kFull;
+        v.array_axis = axis++;
+        break;
+      case IndexItem::Kind::kNewAxis:
+        v.kind = ViewAxis::Kind::kUnit;
+        operand.reshaped = true;
+        break;
+      case IndexItem::Kind::kScalar:
+        v.kind = ViewAxis::Kind::kScalar;
+        v.array_axis = axis++;
+        v.scalar = item.scalar;
+        v.squeezed = true;
+        break;
+      case IndexItem::Kind::kGather:
+        return ViewError{item.range,
+                         "indexing with a tile of indices (a gather) is not supported yet"};
+      case IndexItem::Kind::kVariadic:
+        break;  // rank-polymorphic operands have no static view
+    }
+    view.push_back(std::move(v));
+  }
+  if (axis > rank) {
+    return ViewError{operand.range,
+                     fmt::format("`{}` has {} dimensions but is indexed with {}", name, rank, axis)};
+  }
+  for (; axis < rank; ++axis) {
+    ViewAxis v;
+    v.kind = ViewAxis::Kind::kFull;
+    v.array_axis = axis;
+    view.push_back(std::move(v));
+  }
+
+  // A scalar on the last (lane) axis: a block one lane wide is illegal, so the block is a
+  // lane-aligned window holding the column and the kernel selects it.
+  if (!view.empty() && view.back().kind == ViewAxis::Kind::kScalar) {
+    view.back().kind = ViewAxis::Kind::kColumn;
+    view.back().squeezed = false;
+  }
+  ViewAxis squeezed_unit;
+  squeezed_unit.kind = ViewAxis::Kind::kUnit;
+  squeezed_unit.squeezed = true;
+  // A squeezed axis counts as 1 in the block rules, so keep it out of the last two axes.
+  if (view.size() >= 2 && view[view.size() - 2].kind == ViewAxis::Kind::kScalar) {
+    view.insert(view.end() - 1, squeezed_unit);
+    operand.reshaped = true;
+  }
+  while (view.size() < 2) {
+    view.insert(view.begin(), squeezed_unit);
+    operand.reshaped = true;
+  }
+  for (size_t i = 0; i < view.size(); ++i) {
+    const size_t from_end = view.size() - i;
+    view[i].role = from_end == 1   ? AxisRole::kLane
+                   : from_end == 2 ? AxisRole::kSublane
+                                   : AxisRole::kLeading;
+  }
+  return std::nullopt;
+}
+
+}  // namespace helionc::passes

@@ -1,0 +1,28 @@
+// Operand views for launch planning (launch_plan.h, "Operand views"): how the kernel sees an
+// array read or written with one index pattern, under the TPU block rules (pallas-target.md
+// §3). Part of plan_launches.
+#pragma once
+
+#include <optional>
+#include <string>
+
+#include "passes/launch_plan.h"
+
+namespace helionc::passes {
+
+struct ViewError {
+  SourceRange range;
+  std::string message;
+};
+
+// Fills `operand.view` (and `reshaped`) from `operand.index` for an array of static rank `rank`
+// named `name`: tiles, `:` and scalars map to array axes, `None` to unit axes; missing trailing
+// axes are whole; a scalar on the last axis becomes a column window (ViewAxis::kColumn); a
+// squeezed scalar axis second to last gets a squeezed unit axis after it; rank < 2 views get
+// leading squeezed unit axes; roles are lane / sublane / leading by position.
+std::optional<ViewError> build_view(Operand& operand, int rank, const std::string& name);
+
+// Whether every entry of `index` is a scalar (the read selects one element).
+bool all_scalar(const ir::Index& index);
+
+}  // namespace helionc::passes
