@@ -1,0 +1,111 @@
+"""Numpy references for the pending issue-3 kernels in this directory (not yet in samples/).
+
+Same rules as tests/e2e/references.py: written from the kernels' meaning, never from helionc
+output; computed in float64 from the inputs and rounded once to the dtype PyTorch gives the
+result. Each entry is a `SampleSpec` (from references.py) whose `name` is the pending file's
+stem, so moving a kernel to samples/ means moving its files and copying its spec and reference
+function into references.py.
+
+16-bit inputs: PyTorch accumulates reductions of bf16/f16 in float32 and rounds the result once
+(`torch.sum`, `torch.mean`, `F.softmax`, `F.log_softmax`); kernels that widen with
+`.to(torch.float32)` compute everything in float32. Both agree with "float64, then round once"
+to well within the tolerances below.
+
+Tolerances: the defaults of e2e_support.TOLERANCES (tests/e2e/README.md): float32 1e-5/1e-5,
+bfloat16 2e-2/2e-2 (one rounding of a float32 result, or a few bf16 roundings of O(1) values:
+the maxima, the losses), int32 indices and embedding rows exact. The issue-3 kernels already in
+samples/ have their references, overrides and the index-input generators (`remember_shape`,
+`indices_below`: the table tensor comes first on a `.shapes` line) in references.py.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import pathlib
+import sys
+
+import numpy as np
+
+_E2E = pathlib.Path(__file__).resolve().parents[1]
+if str(_E2E) not in sys.path:
+    sys.path.insert(0, str(_E2E))
+
+from e2e_support import Call, f64, parse_call, read_shapes_file, uniform  # noqa: E402
+from references import SampleSpec, _cross_entropy_losses64, indices_below, remember_shape  # noqa: E402
+
+PENDING_DIR = pathlib.Path(__file__).resolve().parent
+I32 = np.dtype(np.int32)
+
+# ---------------------------------------------------------------------------------------------
+# references
+
+
+def ref_row_max(x):
+    v = f64(x)
+    # torch.max(dim) breaks ties towards the first index, as np.argmax does
+    return v.max(axis=-1).astype(x.dtype), np.argmax(v, axis=-1).astype(I32), v.min(axis=-1).astype(x.dtype)
+
+
+def ref_cross_entropy_gather(logits, labels):
+    # cross_entropy_gather.py: losses = torch.zeros([n], dtype=logits.dtype), then .mean().
+    return (np.asarray(_cross_entropy_losses64(logits, labels).mean()).astype(logits.dtype),)
+
+
+def ref_embedding(x, weight):
+    # exact: a copy of table rows; [batch, seq] ids -> [batch, seq, dim]
+    return (np.asarray(weight)[x.astype(np.int64)],)
+
+
+# ---------------------------------------------------------------------------------------------
+# the pending kernels
+
+
+@dataclasses.dataclass(frozen=True)
+class Pending:
+    spec: SampleSpec
+    needs: str  # what the compiler must support before it can pass (one line)
+
+
+PENDING: tuple[Pending, ...] = (
+    Pending(
+        SampleSpec(
+            name="row_max",
+            kernel="row_max",
+            configs={"b8": (8,), "b32": (32,)},
+            reference=ref_row_max,
+            # all-negative rows: a padding 0 must never be the maximum
+            inputs={"x": uniform(-4.0, -0.5)},
+            extra_shapes=("x=1x1:f32", "x=9x129:bf16"),
+        ),
+        "torch.max(dim) values and indices, amin, three outputs",
+    ),
+    Pending(
+        SampleSpec(
+            name="cross_entropy_gather",
+            kernel="cross_entropy",
+            configs={"b8": (8,), "b32": (32,)},
+            reference=ref_cross_entropy_gather,
+            inputs={"logits": remember_shape("logits"), "labels": indices_below("logits", 1)},
+            extra_shapes=("logits=9x129:f32,labels=9:i32",),
+        ),
+        "hl.load gather from a host view (logits.view(-1))",
+    ),
+    Pending(
+        SampleSpec(
+            name="embedding",
+            kernel="embedding",
+            configs={"b8x128": (8, 128), "b32x256": (32, 256)},
+            reference=ref_embedding,
+            inputs={"weight": remember_shape("weight"), "x": indices_below("weight", 0)},
+            extra_shapes=("weight=1x1:f32,x=1x1:i32", "weight=5x130:bf16,x=2x9:i32"),
+        ),
+        "gather weight[ids[tile_b], tile_e]",
+    ),
+)
+
+PENDING_BY_NAME = {p.spec.name: p for p in PENDING}
+
+
+def pending_calls_of(spec: SampleSpec) -> list[Call]:
+    """The pending sidecar's calls, then the extra test-only shapes."""
+    return read_shapes_file(PENDING_DIR / f"{spec.name}.shapes") + [parse_call(s) for s in spec.extra_shapes]
