@@ -152,6 +152,12 @@ def ref_col_sum(x):
     return (f64(x).sum(axis=0).astype(x.dtype),)
 
 
+def ref_row_max(x):
+    v = f64(x)
+    # torch.max(dim) breaks ties towards the first index, as np.argmax does
+    return v.max(axis=-1).astype(x.dtype), np.argmax(v, axis=-1).astype(np.int32), v.min(axis=-1).astype(x.dtype)
+
+
 def _layer_norm64(x, weight, bias, eps):
     v = f64(x)
     mean = v.mean(axis=-1, keepdims=True)
@@ -391,6 +397,15 @@ SAMPLES: tuple[SampleSpec, ...] = (
         reference=ref_cross_entropy,
         inputs={"logits": remember_shape("logits"), "labels": indices_below("logits", 1)},
         extra_shapes=("logits=1x1:f32,labels=1:i32", "logits=9x129:bf16,labels=9:i32"),
+    ),
+    SampleSpec(
+        name="row_max",
+        kernel="row_max",
+        configs={"b8": (8,), "b32": (32,)},
+        reference=ref_row_max,
+        # all-negative rows: a padding 0 must never be the maximum
+        inputs={"x": uniform(-4.0, -0.5)},
+        extra_shapes=("x=1x1:f32", "x=9x129:bf16"),
     ),
 )
 

@@ -30,20 +30,13 @@ _E2E = pathlib.Path(__file__).resolve().parents[1]
 if str(_E2E) not in sys.path:
     sys.path.insert(0, str(_E2E))
 
-from e2e_support import Call, f64, parse_call, read_shapes_file, uniform  # noqa: E402
+from e2e_support import Call, f64, parse_call, read_shapes_file  # noqa: E402
 from references import SampleSpec, _cross_entropy_losses64, indices_below, remember_shape  # noqa: E402
 
 PENDING_DIR = pathlib.Path(__file__).resolve().parent
-I32 = np.dtype(np.int32)
 
 # ---------------------------------------------------------------------------------------------
 # references
-
-
-def ref_row_max(x):
-    v = f64(x)
-    # torch.max(dim) breaks ties towards the first index, as np.argmax does
-    return v.max(axis=-1).astype(x.dtype), np.argmax(v, axis=-1).astype(I32), v.min(axis=-1).astype(x.dtype)
 
 
 def ref_cross_entropy_gather(logits, labels):
@@ -67,18 +60,6 @@ class Pending:
 
 
 PENDING: tuple[Pending, ...] = (
-    Pending(
-        SampleSpec(
-            name="row_max",
-            kernel="row_max",
-            configs={"b8": (8,), "b32": (32,)},
-            reference=ref_row_max,
-            # all-negative rows: a padding 0 must never be the maximum
-            inputs={"x": uniform(-4.0, -0.5)},
-            extra_shapes=("x=1x1:f32", "x=9x129:bf16"),
-        ),
-        "torch.max(dim) values and indices, amin, three outputs",
-    ),
     Pending(
         SampleSpec(
             name="cross_entropy_gather",

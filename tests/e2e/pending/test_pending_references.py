@@ -25,12 +25,13 @@ from references import (
     ref_layer_norm_fwd,
     ref_log_softmax,
     ref_rms_norm_fwd,
+    ref_row_max,
     ref_row_mean,
     ref_row_sum,
     ref_softmax,
     remember_shape,
 )
-from references_pending import PENDING, PENDING_DIR, pending_calls_of, ref_embedding, ref_row_max
+from references_pending import PENDING, PENDING_DIR, pending_calls_of, ref_embedding
 
 F32, I32 = np.dtype(np.float32), np.dtype(np.int32)
 SPECS = [p.spec for p in PENDING]
