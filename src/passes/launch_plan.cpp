@@ -74,6 +74,7 @@ class PlanPrinter {
           break;
         case ViewAxis::Kind::kFull:
           a = fmt::format(":{}", axis.array_axis);
+          if (axis.gather) a += fmt::format(" gather {}", ir::print_expr(kernel_, axis.gather));
           break;
         case ViewAxis::Kind::kScalar:
           a = fmt::format("{}@{}", ir::print_expr(kernel_, axis.scalar), axis.array_axis);

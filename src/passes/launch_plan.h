@@ -43,6 +43,9 @@ struct ViewAxis {
   int array_axis = -1;
   ir::ExprPtr scalar;     // kScalar, kColumn: a host int or device int (an hl.grid index)
   bool squeezed = false;  // `None` in the block shape: the kernel does not see this axis
+  // kFull only: the kernel gathers along this axis with this integer tile tensor (`w[ids, :]`),
+  // so the block keeps the whole axis in VMEM (a one-hot compare or matmul in the kernel).
+  ir::ExprPtr gather;
   AxisRole role = AxisRole::kLeading;
 };
 

@@ -328,20 +328,21 @@ class LaunchPlanner {
   void walk_index(const ir::Index& index, const ExprPtr& tensor) {
     const auto* ref = tensor->as<ir::VarRef>();
     const int rank = ref ? kernel_.bindings[ref->binding].type.rank : -1;
-    const bool all_scalar =
-        !index.empty() && std::all_of(index.begin(), index.end(), [](const IndexItem& item) {
-          return item.kind == IndexItem::Kind::kScalar;
-        });
+    const bool scalars_only = all_scalar(index);
     int axis = 0;
     for (const IndexItem& item : index) {
       const int array_axis = axis;
       if (item.kind != IndexItem::Kind::kNewAxis) ++axis;
+      if (item.kind == IndexItem::Kind::kGather) {
+        walk_expr(item.scalar);  // the indices are values of the kernel
+        continue;
+      }
       if (item.kind != IndexItem::Kind::kScalar) continue;
       // An index expression runs in the BlockSpec's index map: grid indices and host values only.
       check_index_scalar(item.scalar);
       // The kernel itself uses a scalar on the last axis (it selects the column) and the
       // scalars of a read that may come from SMEM: capture their values.
-      if (all_scalar || array_axis == rank - 1) walk_expr(item.scalar);
+      if (scalars_only || array_axis == rank - 1) walk_expr(item.scalar);
     }
   }
 
@@ -424,6 +425,12 @@ class LaunchPlanner {
         output.operand = make_operand(access);
         output.operand.written = true;
         for (const ViewAxis& axis : output.operand.view) {
+          if (axis.gather) {
+            unsupported(access.range,
+                        fmt::format("storing into `{}` through a tile of indices (a scatter) is "
+                                    "not supported yet",
+                                    name(access.binding)));
+          }
           if (axis.kind != ViewAxis::Kind::kColumn) continue;
           unsupported(access.range,
                       fmt::format("storing into one element of the last dimension of `{}` is "

@@ -14,6 +14,44 @@ bool all_scalar(const ir::Index& index) {
   });
 }
 
+namespace {
+
+// The gathers the kernel printer can do: one gathered axis of a rank-1 table, or of a rank-2
+// table whose other axis is a tile or `:` (rows `w[ids, tile_e]`, columns `x[tile_m, ids]`).
+std::optional<ViewError> check_gather(const Operand& operand, int rank, const std::string& name) {
+  const IndexItem* gather = nullptr;
+  for (const IndexItem& item : operand.index) {
+    if (item.kind != IndexItem::Kind::kGather) continue;
+    if (gather != nullptr) {
+      return ViewError{item.range,
+                       fmt::format("gathering from `{}` with two tiles of indices is not "
+                                   "supported yet",
+                                   name)};
+    }
+    gather = &item;
+  }
+  if (gather == nullptr) return std::nullopt;
+  const bool simple = std::all_of(operand.index.begin(), operand.index.end(), [](const auto& i) {
+    return i.kind == IndexItem::Kind::kGather || i.kind == IndexItem::Kind::kTile ||
+           i.kind == IndexItem::Kind::kFull;
+  });
+  if (rank > 2 || !simple) {
+    return ViewError{gather->range,
+                     fmt::format("gathering from `{}` is supported for 1-D and 2-D tensors whose "
+                                 "other index is a tile or `:`; reshape `{}` on the host first",
+                                 name, name)};
+  }
+  const ir::Type& type = gather->scalar->type;
+  if (type.variadic || type.dims.size() != 1) {
+    return ViewError{gather->range,
+                     "gathering with a tile of indices of other than one dimension is not "
+                     "supported yet"};
+  }
+  return std::nullopt;
+}
+
+}  // namespace
+
 std::optional<ViewError> build_view(Operand& operand, int rank, const std::string& name) {
   std::vector<ViewAxis>& view = operand.view;
   int axis = 0;
@@ -40,8 +78,11 @@ std::optional<ViewError> build_view(Operand& operand, int rank, const std::strin
         v.squeezed = true;
         break;
       case IndexItem::Kind::kGather:
-        return ViewError{item.range,
-                         "indexing with a tile of indices (a gather) is not supported yet"};
+        // The kernel gathers along the whole axis (one-hot in VMEM).
+        v.kind = ViewAxis::Kind::kFull;
+        v.array_axis = axis++;
+        v.gather = item.scalar;
+        break;
       case IndexItem::Kind::kVariadic:
         break;  // rank-polymorphic operands have no static view
     }
@@ -57,6 +98,8 @@ std::optional<ViewError> build_view(Operand& operand, int rank, const std::strin
     v.array_axis = axis;
     view.push_back(std::move(v));
   }
+
+  if (std::optional<ViewError> error = check_gather(operand, rank, name)) return error;
 
   // A scalar on the last (lane) axis: a block one lane wide is illegal, so the block is a
   // lane-aligned window holding the column and the kernel selects it.

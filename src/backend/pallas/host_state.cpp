@@ -53,6 +53,7 @@ HostState::HostState(EmitContext& context, const ir::Kernel& kernel,
     for (int target : let->targets) {
       const ir::Binding& binding = kernel.bindings[target];
       if (binding.type.kind != ir::TypeKind::kInt || name_count[binding.name] != 1) continue;
+      if (binding.name.empty() || binding.name == "_") continue;  // a throwaway name
       const passes::SizeKey key =
           facts.size_of(ir::VarRef::make(target, binding.type, binding.range));
       if (key.kind == passes::SizeKey::Kind::kAxis) {

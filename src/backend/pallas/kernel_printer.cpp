@@ -125,6 +125,11 @@ class DeviceContext final : public ExprContext {
       for (const ir::IndexItem& item : load.index) items.push_back(geometry_.print(item.scalar).text);
       return py_atom(fmt::format("{}[{}]", ref, fmt::join(items, ", ")));
     }
+    int kernel_axis = 0;
+    for (const passes::ViewAxis& axis : operand.view) {
+      if (axis.gather) return gather(load, operand, ref, axis, kernel_axis);
+      kernel_axis += axis.squeezed ? 0 : 1;
+    }
     for (const passes::ViewAxis& axis : operand.view) {
       if (axis.kind != passes::ViewAxis::Kind::kColumn) continue;
       // The block is a window of lanes holding the column: select it.
@@ -132,6 +137,22 @@ class DeviceContext final : public ExprContext {
       return py_call("_column", {ref + "[...]", geometry_.print(axis.scalar).text});
     }
     return py_atom(ref + "[...]");
+  }
+
+  // A gather along kernel axis `kernel_axis` of the operand's block (whole along that axis):
+  // `_gather_1d` for a rank-1 table, `_gather_rows` / `_gather_columns` for the outer gathers of
+  // a rank-2 one, `_pick_columns` when the indices run along the rows (one element per row).
+  PyExpr gather(const ir::Load& load, const passes::Operand& operand, const std::string& ref,
+                const passes::ViewAxis& axis, int kernel_axis) {
+    context_.imports.helpers.insert("gather");
+    const std::string table = ref + "[...]";
+    const std::string index = geometry_.print(axis.gather).text;
+    const int rank = operand.kernel_rank();
+    if (rank == 1) return py_call("_gather_1d", {table, index});
+    if (kernel_axis == 0) return py_call("_gather_rows", {table, index});
+    // Indices along the rows: `logits[tile_n, labels[tile_n]]` typed [tile_n].
+    if (load.type.dims.size() == 1) return py_call("_pick_columns", {table, index});
+    return py_call("_gather_columns", {table, index});
   }
 
   PyExpr tensor_query(ir::Intrinsic op, const ir::VarRef& tensor,

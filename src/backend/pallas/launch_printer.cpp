@@ -189,6 +189,8 @@ class LaunchPrinter {
   std::string spec(const Operand& operand) {
     if (operand.variadic) return tile_spec_;
     if (operand.smem) return "pl.BlockSpec(memory_space=pltpu.SMEM)";
+    const bool gathers = std::any_of(operand.view.begin(), operand.view.end(),
+                                     [](const ViewAxis& axis) { return axis.gather != nullptr; });
     std::vector<std::string> block;
     std::vector<std::string> index;
     for (const ViewAxis& axis : operand.view) {
@@ -221,6 +223,15 @@ class LaunchPrinter {
           break;
         }
       }
+    }
+    if (gathers) {
+      // The gathered axis stays whole in VMEM: say so at trace time when it cannot.
+      host_.context.imports.helpers.insert("gather");
+      host_.context.imports.math = true;
+      const std::string name = binding_name(kernel_, operand.binding);
+      out_.line(fmt::format("_check_gather_block({}, {}, {}.dtype, {})", py_string(name),
+                            py_tuple(block), name,
+                            py_string(host_.context.where(operand.range))));
     }
     return fmt::format("pl.BlockSpec(block_shape={}, index_map=lambda {}: {})", py_tuple(block),
                        fmt::join(grid_params_, ", "), py_tuple(index));

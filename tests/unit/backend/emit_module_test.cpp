@@ -155,6 +155,32 @@ TEST_CASE("a scalar on the last axis reads a column window; scalar-only tensors 
   CHECK(contains(text, "def _smem_array(x):"));
 }
 
+TEST_CASE("a row gather is a one-hot matmul over a table block whole along the rows") {
+  // for tile_b in hl.tile(n): out[tile_b, :] = w[ids[tile_b], :]
+  using K = testing::KernelBuilder;
+  testing::KernelBuilder b("embed");
+  const int ids = b.param("ids", ir::Type::tensor(1, ir::ScalarType::kInt32));
+  const int w = b.param("w", ir::Type::tensor(2));
+  const int n = b.unpack_shape({"n"}, ids, 2);
+  const int out = b.param("out", ir::Type::tensor(2));
+  const int tb = b.tile_dim("tile_b", b.ref(n), 0);
+  const int vb = b.bind("tile_b", ir::Type::tile({tb}, false), ir::Binding::Origin::kLoopVar);
+  ir::IndexItem gather;
+  gather.kind = ir::IndexItem::Kind::kGather;
+  gather.scalar = b.load(ids, {K::tile(tb)}, {ir::Dim::tile(tb)}, 4);
+  ir::ExprPtr rows =
+      b.load(w, {gather, K::full()}, {ir::Dim::tile(tb), ir::Dim::full(w, 1)}, 4);
+  b.kernel().body.push_back(ir::TileLoop::make(
+      {tb}, {vb}, {b.store(out, {K::tile(tb), K::full()}, rows, 4)}, b.line(3)));
+  const std::string text = emit(b).text.value();
+  CHECK(contains(text, "_gather_rows(w_ref[...], ids_ref[...])"));
+  CHECK(contains(text, "_check_gather_block(\"w\", (w.shape[0], w.shape[1]), w.dtype, \"k.py:4\")"));
+  CHECK(contains(text, "pl.BlockSpec(block_shape=(w.shape[0], w.shape[1]), "
+                       "index_map=lambda tile_b: (0, 0))"));
+  CHECK(contains(text, "def _gather_rows(table, index):"));
+  CHECK(contains(text, "import math\n"));
+}
+
 TEST_CASE("hl.tile(a, b) into an initialised array: block offsets and a masked store") {
   testing::KernelBuilder b = testing::shifted_kernel(ir::IntImm::make(0, {}));
   const std::string text = emit(b).text.value();

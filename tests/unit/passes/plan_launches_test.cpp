@@ -367,3 +367,81 @@ TEST_CASE("tensors read only as scalars go to SMEM whole") {
 
 }  // namespace
 }  // namespace helionc::passes
+
+namespace helionc::passes {
+namespace {
+
+// embedding: for tile_b, tile_e in hl.tile([b, e]): out[tile_b, tile_e] = w[ids[tile_b], tile_e]
+struct GatherKernel {
+  KernelBuilder b{"embedding"};
+  int ids = -1, w = -1, out = -1, tb = -1, te = -1, vb = -1, ve = -1;
+  ir::ExprPtr index;
+
+  GatherKernel() {
+    ids = b.param("ids", ir::Type::tensor(1, ir::ScalarType::kInt32));
+    w = b.param("w", ir::Type::tensor(2));
+    const int n = b.unpack_shape({"n"}, ids, 2);
+    const int e = b.unpack_shape({"v", "e"}, w, 3) + 1;
+    out = b.param("out", ir::Type::tensor(2));
+    tb = b.tile_dim("tile_b", b.ref(n), 0);
+    te = b.tile_dim("tile_e", b.ref(e), 1);
+    vb = b.bind("tile_b", ir::Type::tile({tb}, false), ir::Binding::Origin::kLoopVar);
+    ve = b.bind("tile_e", ir::Type::tile({te}, false), ir::Binding::Origin::kLoopVar);
+    index = b.load(ids, {K::tile(tb)}, {ir::Dim::tile(tb)}, 4);
+  }
+  ir::IndexItem gather() const {
+    ir::IndexItem item;
+    item.kind = ir::IndexItem::Kind::kGather;
+    item.scalar = index;
+    return item;
+  }
+};
+
+TEST_CASE("gathers keep the gathered axis whole; the indices are an operand of their own") {
+  GatherKernel g;
+  ir::ExprPtr rows = g.b.load(g.w, {g.gather(), K::tile(g.te)},
+                              {ir::Dim::tile(g.tb), ir::Dim::tile(g.te)}, 4);
+  g.b.kernel().body.push_back(ir::TileLoop::make(
+      {g.tb, g.te}, {g.vb, g.ve}, {g.b.store(g.out, {K::tile(g.tb), K::tile(g.te)}, rows, 4)},
+      g.b.line(4)));
+  const KernelPlan plan = plan_of(g.b);
+  const Launch& launch = plan.launches.at(0);
+  REQUIRE(launch.inputs.size() >= 2);
+  CHECK(launch.inputs[0].operand.binding == g.ids);  // walked first: the index
+  const Operand& w = launch.inputs[1].operand;
+  CHECK(w.binding == g.w);
+  REQUIRE(w.view.size() == 2);
+  CHECK(w.view[0].kind == ViewAxis::Kind::kFull);
+  CHECK(w.view[0].gather == g.index);
+  CHECK(w.view[0].role == AxisRole::kSublane);
+  CHECK(w.view[1].kind == ViewAxis::Kind::kTile);
+  const std::string dump = print_plan(g.b.kernel(), plan);
+  CHECK(dump.find("w view [:0 gather load ids[tile_b] sublane, tile_e lane]") !=
+        std::string::npos);
+}
+
+TEST_CASE("gathers the backend cannot do are precise diagnostics") {
+  SECTION("a scatter") {
+    GatherKernel g;
+    ir::ExprPtr value = g.b.load(g.w, {K::tile(g.tb), K::tile(g.te)},
+                                 {ir::Dim::tile(g.tb), ir::Dim::tile(g.te)}, 4);
+    g.b.kernel().body.push_back(ir::TileLoop::make(
+        {g.tb, g.te}, {g.vb, g.ve}, {g.b.store(g.out, {g.gather(), K::tile(g.te)}, value, 4)},
+        g.b.line(4)));
+    CHECK(errors_of(g.b) ==
+          "storing into `out` through a tile of indices (a scatter) is not supported yet\n");
+  }
+  SECTION("a gather with another scalar index") {
+    GatherKernel g;
+    ir::ExprPtr value = g.b.load(g.w, {g.gather(), K::scalar(ir::IntImm::make(0, {}))},
+                                 {ir::Dim::tile(g.tb)}, 4);
+    g.b.kernel().body.push_back(ir::TileLoop::make(
+        {g.tb}, {g.vb}, {g.b.store(g.out, {K::tile(g.tb), K::full()}, value, 4)}, g.b.line(4)));
+    CHECK(errors_of(g.b) ==
+          "gathering from `w` is supported for 1-D and 2-D tensors whose other index is a tile "
+          "or `:`; reshape `w` on the host first\n");
+  }
+}
+
+}  // namespace
+}  // namespace helionc::passes
