@@ -25,9 +25,12 @@ namespace {
 
 bool use_color(ColorMode mode) {
   switch (mode) {
-    case ColorMode::kAlways: return true;
-    case ColorMode::kNever: return false;
-    case ColorMode::kAuto: return std::getenv("NO_COLOR") == nullptr && isatty(STDERR_FILENO);
+    case ColorMode::kAlways:
+      return true;
+    case ColorMode::kNever:
+      return false;
+    case ColorMode::kAuto:
+      return std::getenv("NO_COLOR") == nullptr && isatty(STDERR_FILENO);
   }
   return false;
 }
@@ -63,8 +66,9 @@ std::vector<std::optional<autotune::ConfigFile>> load_configs(const DriverOption
       if (module.kernels[i].name != config->kernel) continue;
       matched = true;
       if (configs[i]) {
-        diags.error(DiagnosticKind::kConfigSchema, config->kernel_range,
-                    fmt::format("a second config for kernel `{}`", config->kernel))
+        diags
+            .error(DiagnosticKind::kConfigSchema, config->kernel_range,
+                   fmt::format("a second config for kernel `{}`", config->kernel))
             .note(configs[i]->kernel_range, "the first one is here");
         continue;
       }
@@ -95,7 +99,8 @@ int finish(const DiagnosticEngine& diags) {
 
 int run_compile(const DriverOptions& options) {
   DiagnosticEngine diags(diagnostic_options(options));
-  for (const auto& [flag, enabled] : options.warning_flags) diags.set_warning_enabled(flag, enabled);
+  for (const auto& [flag, enabled] : options.warning_flags)
+    diags.set_warning_enabled(flag, enabled);
 
   if (auto problem = parse::check_grammar_abi()) {
     diags.error(DiagnosticKind::kGrammarVersion, {}, *problem);

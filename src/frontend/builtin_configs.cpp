@@ -14,13 +14,28 @@ namespace helionc::frontend {
 namespace {
 
 // Helion's config keys that describe GPU code generation (Triton launch and loop options).
-constexpr std::array<std::string_view, 22> kGpuOnlyKeys = {
-    "num_warps",          "num_stages",           "reduction_loops",     "indexing",
-    "pid_type",           "l2_groupings",         "flatten_loops",       "range_unroll_factors",
-    "range_warp_specializes", "range_num_stages", "range_multi_buffers", "range_flattens",
-    "static_ranges",      "load_eviction_policies", "num_sm_multiplier", "maxnreg",
-    "use_default_config", "range_unroll_factor",  "advanced_controls_file", "l2_grouping",
-    "elements_per_thread", "persistent"};
+constexpr std::array<std::string_view, 22> kGpuOnlyKeys = {"num_warps",
+                                                           "num_stages",
+                                                           "reduction_loops",
+                                                           "indexing",
+                                                           "pid_type",
+                                                           "l2_groupings",
+                                                           "flatten_loops",
+                                                           "range_unroll_factors",
+                                                           "range_warp_specializes",
+                                                           "range_num_stages",
+                                                           "range_multi_buffers",
+                                                           "range_flattens",
+                                                           "static_ranges",
+                                                           "load_eviction_policies",
+                                                           "num_sm_multiplier",
+                                                           "maxnreg",
+                                                           "use_default_config",
+                                                           "range_unroll_factor",
+                                                           "advanced_controls_file",
+                                                           "l2_grouping",
+                                                           "elements_per_thread",
+                                                           "persistent"};
 
 }  // namespace
 
@@ -72,7 +87,8 @@ ir::BuiltinConfig KernelLowering::lower_builtin_config(const SyntaxNode& call) {
     } else if (key == "pallas_load_buffer_count") {
       config.pallas_load_buffer_count = integers(value);
     } else if (key == "loop_orders") {
-      for (const SyntaxNode& entry : value.named_children()) config.loop_orders.push_back(integers(entry));
+      for (const SyntaxNode& entry : value.named_children())
+        config.loop_orders.push_back(integers(entry));
     } else if (key == "vmem_limit_bytes") {
       config.vmem_limit_bytes = integer(value);
     } else if (key == "pallas_pre_broadcast") {
@@ -81,8 +97,8 @@ ir::BuiltinConfig KernelLowering::lower_builtin_config(const SyntaxNode& call) {
       if (!imm) fail(DiagnosticKind::kBadArgument, value.range(), "expected True or False");
       config.pallas_pre_broadcast = imm->value;
     } else if (std::find(kGpuOnlyKeys.begin(), kGpuOnlyKeys.end(), key) != kGpuOnlyKeys.end()) {
-      diags_.remark(arg.range(), fmt::format("config key `{}` only applies to GPUs and is ignored",
-                                             key));
+      diags_.remark(arg.range(),
+                    fmt::format("config key `{}` only applies to GPUs and is ignored", key));
     } else {
       diags_.warning(DiagnosticKind::kIgnoredKeyword, arg.range(),
                      fmt::format("unknown config key `{}` is ignored", key));

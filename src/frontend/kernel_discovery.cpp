@@ -20,9 +20,9 @@ std::vector<KernelSyntax> find_kernels(const parse::SyntaxNode& module, const Im
   std::vector<KernelSyntax> kernels;
   for (const parse::SyntaxNode& stmt : module.named_children()) {
     if (stmt.type() == "function_definition") {
-      diags.remark(stmt.child_by_field("name").range(),
-                   fmt::format("skipping `{}`: not a Helion kernel",
-                               stmt.child_by_field("name").text()));
+      diags.remark(
+          stmt.child_by_field("name").range(),
+          fmt::format("skipping `{}`: not a Helion kernel", stmt.child_by_field("name").text()));
       continue;
     }
     if (stmt.type() != "decorated_definition") continue;
@@ -32,7 +32,8 @@ std::vector<KernelSyntax> find_kernels(const parse::SyntaxNode& module, const Im
     for (const parse::SyntaxNode& child : stmt.named_children()) {
       if (child.type() != "decorator") continue;
       const auto expr = child.named_children();
-      if (!expr.empty() && is_kernel_decorator(expr.front(), imports)) kernel_decorator = expr.front();
+      if (!expr.empty() && is_kernel_decorator(expr.front(), imports))
+        kernel_decorator = expr.front();
     }
     if (!kernel_decorator) {
       diags.remark(definition.child_by_field("name").range(),

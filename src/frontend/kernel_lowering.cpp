@@ -59,7 +59,8 @@ void KernelLowering::lower_decorator() {
     }
     if (key == "configs") {
       if (value.type() != "list" && value.type() != "tuple") {
-        fail(DiagnosticKind::kBadArgument, value.range(), "`configs=` takes a list of `helion.Config(...)`");
+        fail(DiagnosticKind::kBadArgument, value.range(),
+             "`configs=` takes a list of `helion.Config(...)`");
       }
       for (const SyntaxNode& entry : value.named_children()) {
         kernel_.builtin_configs.push_back(lower_builtin_config(entry));
@@ -119,7 +120,8 @@ void KernelLowering::lower_params() {
     } else {
       unsupported(param.range(), "this kind of kernel parameter");
     }
-    if (name_node.type() != "identifier") unsupported(param.range(), "this kind of kernel parameter");
+    if (name_node.type() != "identifier")
+      unsupported(param.range(), "this kind of kernel parameter");
 
     ir::ExprPtr default_value;
     if (default_node) default_value = lower_expr(default_node);
@@ -132,7 +134,7 @@ void KernelLowering::lower_params() {
     if (annotation_name == "helion.language.constexpr") {
       // A static value of the trace: its kind comes from the default (an int without one).
       type = default_value && default_value->type.is_scalar() ? default_value->type
-                                                               : Type::scalar(TypeKind::kInt);
+                                                              : Type::scalar(TypeKind::kInt);
     } else if (annotation) {
       type = type_from_annotation(annotation.text());
       if (!type) {
@@ -143,10 +145,10 @@ void KernelLowering::lower_params() {
                          annotation.text()));
       }
       // An int default may stand for a float (`eps: float = 1`), nothing else converts.
-      const bool fits = default_value && default_value->type.is_scalar() &&
-                        (default_value->type.kind == type->kind ||
-                         (type->kind == TypeKind::kFloat &&
-                          default_value->type.kind == TypeKind::kInt));
+      const bool fits =
+          default_value && default_value->type.is_scalar() &&
+          (default_value->type.kind == type->kind ||
+           (type->kind == TypeKind::kFloat && default_value->type.kind == TypeKind::kInt));
       if (default_value && type->optional && default_value->type.kind != TypeKind::kNone) {
         fail(DiagnosticKind::kTypeMismatch, default_node.range(),
              "an optional tensor parameter can only default to `None`");
@@ -169,8 +171,8 @@ void KernelLowering::lower_params() {
       // Unannotated, no default: Helion kernels take tensors.
       type = Type::tensor(-1);
     }
-    const int id = bind(std::string(name_node.text()), *type, Binding::Origin::kParam,
-                        name_node.range());
+    const int id =
+        bind(std::string(name_node.text()), *type, Binding::Origin::kParam, name_node.range());
     kernel_.params.push_back({id, default_value});
   }
 }
@@ -203,7 +205,8 @@ void KernelLowering::refine_rank(int id, int rank, SourceRange evidence) {
                   type.rank, type.rank == 1 ? "" : "s", rank));
   auto it = rank_evidence_.find(id);
   if (it != rank_evidence_.end()) {
-    diag.note(it->second, fmt::format("the rank of `{}` was fixed here", kernel_.bindings[id].name));
+    diag.note(it->second,
+              fmt::format("the rank of `{}` was fixed here", kernel_.bindings[id].name));
   }
   failed_ = true;
   throw LoweringAbort{};

@@ -170,8 +170,8 @@ class KernelLowering {
   const SourceFile& file_;
   ir::Kernel kernel_;
   std::map<std::string, int, std::less<>> scope_;  // Python name -> current binding
-  std::map<int, SourceRange> rank_evidence_;        // binding -> where its rank was learned
-  std::map<int, SourceRange> closed_;               // device bindings whose loop has ended
+  std::map<int, SourceRange> rank_evidence_;       // binding -> where its rank was learned
+  std::map<int, SourceRange> closed_;              // device bindings whose loop has ended
   // Host views: view binding -> (viewed binding, the view expression).
   std::map<int, std::pair<int, ir::ExprPtr>> views_;
   // Bindings made by hl.register_block_size -> their tunable index.

@@ -58,8 +58,8 @@ void KernelLowering::lower_allocation(const SyntaxNode& target, const SyntaxNode
   const CallArgs args = split_args(value);
   const SourceRange range = value.range();
   const auto qualified = imports_.qualified_name(callee);
-  const AllocKind kind =
-      *alloc_kind(qualified ? std::string_view(*qualified) : callee.child_by_field("attribute").text());
+  const AllocKind kind = *alloc_kind(qualified ? std::string_view(*qualified)
+                                               : callee.child_by_field("attribute").text());
 
   ExprPtr shape;
   ExprPtr dtype;
@@ -124,8 +124,8 @@ void KernelLowering::lower_allocation(const SyntaxNode& target, const SyntaxNode
 
   const auto* imm = dtype->as<ir::DtypeImm>();
   Type type = Type::tensor(shape->type.rank, imm ? std::optional(imm->dtype) : std::nullopt);
-  const int id = bind(std::string(target.text()), std::move(type), ir::Binding::Origin::kHost,
-                      target.range());
+  const int id =
+      bind(std::string(target.text()), std::move(type), ir::Binding::Origin::kHost, target.range());
   if (shape->type.rank >= 0) rank_evidence_[id] = shape->range;
   out.push_back(ir::Alloc::make(id, std::move(shape), std::move(dtype), std::move(fill), range));
 }

@@ -79,9 +79,14 @@ ExprPtr KernelLowering::make_math(Intrinsic op, ExprPtr x, SourceRange range) {
     case Intrinsic::kTrunc:
     case Intrinsic::kSign:
     case Intrinsic::kSquare:
-    case Intrinsic::kRelu: break;
-    case Intrinsic::kIsNan: type.dtype = ir::ScalarType::kBool; break;
-    default: type.dtype = float_math_dtype(x->type); break;
+    case Intrinsic::kRelu:
+      break;
+    case Intrinsic::kIsNan:
+      type.dtype = ir::ScalarType::kBool;
+      break;
+    default:
+      type.dtype = float_math_dtype(x->type);
+      break;
   }
   return ir::Call::make(op, {std::move(x)}, std::move(type), range);
 }
@@ -194,7 +199,7 @@ ExprPtr KernelLowering::lower_qualified_call(const std::string& name, const Call
     const bool full = name == "torch.full_like";
     check_arity(args, shown, full ? 2 : 1, full ? 2 : 1, {"dtype", "device"});
     ExprPtr like = lower_expr(args.positional[0]);
-    ExprPtr fill = full                          ? lower_expr(args.positional[1])
+    ExprPtr fill = full                        ? lower_expr(args.positional[1])
                    : name == "torch.ones_like" ? ir::IntImm::make(1, range)
                                                : ir::IntImm::make(0, range);
     ExprPtr dtype;
@@ -230,13 +235,15 @@ ExprPtr KernelLowering::lower_qualified_call(const std::string& name, const Call
   if (ExprPtr result = lower_tile_function(name, args)) return result;
   if (name.rfind("math.", 0) == 0) {
     // math.* on static scalars (`math.sqrt(head_dim)`): plain Python at trace time.
-    auto fn = name == "math.fabs" ? unary_function("torch.abs") : unary_function("torch." + name.substr(5));
+    auto fn = name == "math.fabs" ? unary_function("torch.abs")
+                                  : unary_function("torch." + name.substr(5));
     if (fn) {
       check_arity(args, shown, 1, 1, {});
       ExprPtr x = lower_expr(args.positional[0]);
       if (x->type.kind != TypeKind::kInt && x->type.kind != TypeKind::kFloat) {
         fail(DiagnosticKind::kTypeMismatch, x->range,
-             fmt::format("`{}` takes a static number, not `{}`", shown, ir::type_to_string(x->type)));
+             fmt::format("`{}` takes a static number, not `{}`", shown,
+                         ir::type_to_string(x->type)));
       }
       const bool integral = name == "math.floor" || name == "math.ceil" || name == "math.trunc";
       return ir::Call::make(fn->op, {x}, Type::scalar(integral ? TypeKind::kInt : TypeKind::kFloat),
@@ -327,8 +334,8 @@ ExprPtr KernelLowering::lower_method_call(const SyntaxNode& receiver_node, std::
   }
   if (method == "to" || method == "type") {
     check_arity(args, shown, 0, 1, {"dtype"});
-    const SyntaxNode dtype_node = args.positional.empty() ? args.keyword("dtype")
-                                                          : args.positional[0];
+    const SyntaxNode dtype_node =
+        args.positional.empty() ? args.keyword("dtype") : args.positional[0];
     if (!dtype_node) {
       fail(DiagnosticKind::kWrongArity, range, fmt::format("`{}` needs a dtype", shown));
     }
@@ -347,8 +354,7 @@ ExprPtr KernelLowering::lower_method_call(const SyntaxNode& receiver_node, std::
 
 ExprPtr KernelLowering::lower_builtin_call(std::string_view name, const CallArgs& args) {
   const SourceRange range = args.call.range();
-  if (name == "float" && args.positional.size() == 1 &&
-      args.positional[0].type() == "string") {
+  if (name == "float" && args.positional.size() == 1 && args.positional[0].type() == "string") {
     check_arity(args, "float", 1, 1, {});
     std::string text(args.positional[0].text());
     std::string inner = text.substr(1, text.size() - 2);

@@ -59,10 +59,9 @@ ExprPtr KernelLowering::lower_identifier(const SyntaxNode& node) {
   auto closed = closed_.find(id);
   if (closed != closed_.end()) {
     const bool tile = binding(id).origin == Binding::Origin::kLoopVar;
-    Diagnostic& diag = diags_.error(
-        DiagnosticKind::kTileOutsideLoop, node.range(),
-        fmt::format("{} `{}` is used outside the loop that defines it",
-                    tile ? "tile" : "device value", name));
+    Diagnostic& diag = diags_.error(DiagnosticKind::kTileOutsideLoop, node.range(),
+                                    fmt::format("{} `{}` is used outside the loop that defines it",
+                                                tile ? "tile" : "device value", name));
     diag.note(closed->second, "the loop ends here");
     failed_ = true;
     throw LoweringAbort{};
@@ -75,9 +74,11 @@ ExprPtr KernelLowering::lower_integer(const SyntaxNode& node) {
   digits.erase(std::remove(digits.begin(), digits.end(), '_'), digits.end());
   int base = 10;
   size_t skip = 0;
-  if (digits.size() > 2 && digits[0] == '0' && std::string_view("xXoObB").find(digits[1]) !=
-                                                   std::string_view::npos) {
-    base = (digits[1] == 'x' || digits[1] == 'X') ? 16 : (digits[1] == 'o' || digits[1] == 'O') ? 8 : 2;
+  if (digits.size() > 2 && digits[0] == '0' &&
+      std::string_view("xXoObB").find(digits[1]) != std::string_view::npos) {
+    base = (digits[1] == 'x' || digits[1] == 'X')   ? 16
+           : (digits[1] == 'o' || digits[1] == 'O') ? 8
+                                                    : 2;
     skip = 2;
   }
   int64_t value = 0;
@@ -203,15 +204,19 @@ namespace {
 
 ArithKind arith_kind(ir::BinaryOp op) {
   switch (op) {
-    case ir::BinaryOp::kDiv: return ArithKind::kTrueDivide;
+    case ir::BinaryOp::kDiv:
+      return ArithKind::kTrueDivide;
     case ir::BinaryOp::kBitAnd:
     case ir::BinaryOp::kBitOr:
     case ir::BinaryOp::kBitXor:
     case ir::BinaryOp::kLShift:
-    case ir::BinaryOp::kRShift: return ArithKind::kBitwise;
+    case ir::BinaryOp::kRShift:
+      return ArithKind::kBitwise;
     case ir::BinaryOp::kAnd:
-    case ir::BinaryOp::kOr: return ArithKind::kLogical;
-    default: return ArithKind::kArithmetic;
+    case ir::BinaryOp::kOr:
+      return ArithKind::kLogical;
+    default:
+      return ArithKind::kArithmetic;
   }
 }
 
@@ -305,25 +310,26 @@ ExprPtr KernelLowering::lower_unary(const SyntaxNode& node) {
       fail(DiagnosticKind::kDataDependentControl, node.range(),
            "`not` needs a single truth value; use `~` on boolean tiles");
     }
-    return ir::Unary::make(ir::UnaryOp::kNot, operand, Type::scalar(TypeKind::kBool),
-                           node.range());
+    return ir::Unary::make(ir::UnaryOp::kNot, operand, Type::scalar(TypeKind::kBool), node.range());
   }
   const std::string_view op = node.child_by_field("operator").text();
   // `-1` is a constant (so `x.size(-1)` and `x.shape[-1]` keep a known axis).
   if (op == "-") {
-    if (const auto* imm = operand->as<ir::IntImm>()) return ir::IntImm::make(-imm->value, node.range());
+    if (const auto* imm = operand->as<ir::IntImm>())
+      return ir::IntImm::make(-imm->value, node.range());
     if (const auto* imm = operand->as<ir::FloatImm>()) {
       return ir::FloatImm::make(-imm->value, "-" + imm->spelling, node.range());
     }
   }
-  const ir::UnaryOp kind = op == "-" ? ir::UnaryOp::kNeg
+  const ir::UnaryOp kind = op == "-"   ? ir::UnaryOp::kNeg
                            : op == "+" ? ir::UnaryOp::kPos
                                        : ir::UnaryOp::kInvert;
   Type type = operand->type;
   if (kind == ir::UnaryOp::kInvert && type.dtype && ir::is_floating(*type.dtype)) {
     fail(DiagnosticKind::kTypeMismatch, node.range(), "`~` needs an integer or bool operand");
   }
-  if (kind == ir::UnaryOp::kNeg && type.kind == TypeKind::kBool) type = Type::scalar(TypeKind::kInt);
+  if (kind == ir::UnaryOp::kNeg && type.kind == TypeKind::kBool)
+    type = Type::scalar(TypeKind::kInt);
   return ir::Unary::make(kind, operand, std::move(type), node.range());
 }
 

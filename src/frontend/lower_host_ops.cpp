@@ -50,8 +50,8 @@ ExprPtr KernelLowering::lower_host_method(const ExprPtr& receiver, std::string_v
   const int rank = receiver->type.rank;
   const auto need_rank = [&] {
     if (rank < 0) {
-      unsupported(range, fmt::format("`{}` on a tensor whose rank is only known at trace time",
-                                     shown));
+      unsupported(range,
+                  fmt::format("`{}` on a tensor whose rank is only known at trace time", shown));
     }
   };
   const auto dim_of = [&](const SyntaxNode& node, int extra) {
@@ -77,7 +77,8 @@ ExprPtr KernelLowering::lower_host_method(const ExprPtr& receiver, std::string_v
     if (sizes.size() == 1) {
       ExprPtr only = lower_expr(sizes[0]);
       if (only->type.kind == TypeKind::kShape) shape = only;
-      if (only->type.kind == TypeKind::kInt) shape = ir::TupleExpr::make({only}, Type::shape(1), range);
+      if (only->type.kind == TypeKind::kInt)
+        shape = ir::TupleExpr::make({only}, Type::shape(1), range);
       if (!shape) {
         fail(DiagnosticKind::kTypeMismatch, sizes[0].range(),
              fmt::format("`{}` takes sizes, not `{}`", shown, ir::type_to_string(only->type)));
@@ -98,12 +99,16 @@ ExprPtr KernelLowering::lower_host_method(const ExprPtr& receiver, std::string_v
   if (method == "flatten") {
     check_arity(args, shown, 0, 2, {"start_dim", "end_dim"});
     need_rank();
-    const SyntaxNode start_node = args.positional.size() > 0 ? args.positional[0] : args.keyword("start_dim");
-    const SyntaxNode end_node = args.positional.size() > 1 ? args.positional[1] : args.keyword("end_dim");
+    const SyntaxNode start_node =
+        args.positional.size() > 0 ? args.positional[0] : args.keyword("start_dim");
+    const SyntaxNode end_node =
+        args.positional.size() > 1 ? args.positional[1] : args.keyword("end_dim");
     const int start = start_node ? dim_of(start_node, 0) : 0;
     const int end = end_node ? dim_of(end_node, 0) : rank - 1;
-    if (rank == 0) return make_host_view(Intrinsic::kReshape, receiver,
-                                         ir::TupleExpr::make({ir::IntImm::make(1, range)}, Type::shape(1), range), 1, range);
+    if (rank == 0)
+      return make_host_view(
+          Intrinsic::kReshape, receiver,
+          ir::TupleExpr::make({ir::IntImm::make(1, range)}, Type::shape(1), range), 1, range);
     std::vector<ExprPtr> entries;
     for (int axis = 0; axis < rank; ++axis) {
       if (axis > start && axis <= end) continue;
@@ -136,8 +141,9 @@ ExprPtr KernelLowering::lower_host_method(const ExprPtr& receiver, std::string_v
       axes.push_back(lower_expr(node));
       const auto* imm = axes.back()->as<ir::IntImm>();
       if (!imm || imm->value < 0) {
-        unsupported(node.range(), "a negative or computed dimension of a tensor whose rank is only "
-                                  "known at trace time");
+        unsupported(node.range(),
+                    "a negative or computed dimension of a tensor whose rank is only "
+                    "known at trace time");
       }
     }
     return ir::Call::make(Intrinsic::kSwapAxes, {receiver, axes[0], axes[1]},
@@ -168,17 +174,21 @@ ExprPtr KernelLowering::lower_host_method(const ExprPtr& receiver, std::string_v
   }
   if (auto op = host_reduction(method)) {
     check_arity(args, shown, 0, 2, {"dim", "keepdim"});
-    const SyntaxNode dim_node = args.positional.size() > 0 ? args.positional[0] : args.keyword("dim");
-    const SyntaxNode keep_node = args.positional.size() > 1 ? args.positional[1] : args.keyword("keepdim");
+    const SyntaxNode dim_node =
+        args.positional.size() > 0 ? args.positional[0] : args.keyword("dim");
+    const SyntaxNode keep_node =
+        args.positional.size() > 1 ? args.positional[1] : args.keyword("keepdim");
     bool keep = false;
     if (keep_node) {
       const ExprPtr flag = lower_expr(keep_node);
       const auto* imm = flag->as<ir::BoolImm>();
-      if (!imm) fail(DiagnosticKind::kTypeMismatch, keep_node.range(), "`keepdim` must be True or False");
+      if (!imm)
+        fail(DiagnosticKind::kTypeMismatch, keep_node.range(), "`keepdim` must be True or False");
       keep = imm->value;
     }
     if ((method == "max" || method == "min") && dim_node) {
-      unsupported(range, fmt::format("`{}` with a dimension in host code (use `amax`/`amin`)", shown));
+      unsupported(range,
+                  fmt::format("`{}` with a dimension in host code (use `amax`/`amin`)", shown));
     }
     ExprPtr dim = ir::NoneImm::make(range);
     int result_rank = 0;  // a full reduction gives a 0-d tensor
@@ -190,7 +200,8 @@ ExprPtr KernelLowering::lower_host_method(const ExprPtr& receiver, std::string_v
     }
     std::optional<ir::ScalarType> dtype = receiver->type.dtype;
     if (*op == Intrinsic::kArgmax || *op == Intrinsic::kArgmin ||
-        ((*op == Intrinsic::kSum || *op == Intrinsic::kProd) && dtype && !ir::is_floating(*dtype))) {
+        ((*op == Intrinsic::kSum || *op == Intrinsic::kProd) && dtype &&
+         !ir::is_floating(*dtype))) {
       dtype = ir::ScalarType::kInt32;
     }
     return ir::Call::make(*op, {receiver, dim, ir::BoolImm::make(keep, range)},
@@ -227,27 +238,29 @@ void KernelLowering::write_back_views(const ir::Block& launch_body, ir::Block& o
       ExprPtr restored;
       if (call->op == Intrinsic::kSwapAxes) {
         // Swapping the same two axes again undoes it.
-        restored = ir::Call::make(Intrinsic::kSwapAxes, {written_value, call->args[1], call->args[2]},
-                                  binding(base).type, range);
+        restored =
+            ir::Call::make(Intrinsic::kSwapAxes, {written_value, call->args[1], call->args[2]},
+                           binding(base).type, range);
       } else if (call->op == Intrinsic::kPermute) {
         // The inverse permutation puts the axes back.
         const auto& order = call->args[1]->as<ir::TupleExpr>()->elements;
         std::vector<ExprPtr> inverse(order.size());
         for (size_t i = 0; i < order.size(); ++i) {
-          inverse[order[i]->as<ir::IntImm>()->value] = ir::IntImm::make(static_cast<int64_t>(i), range);
+          inverse[order[i]->as<ir::IntImm>()->value] =
+              ir::IntImm::make(static_cast<int64_t>(i), range);
         }
         const int n = static_cast<int>(inverse.size());
         restored = make_host_view(Intrinsic::kPermute, written_value,
-                                  ir::TupleExpr::make(std::move(inverse), Type::shape(n), range),
-                                  n, range);
+                                  ir::TupleExpr::make(std::move(inverse), Type::shape(n), range), n,
+                                  range);
       } else {
         const Type& base_type = binding(base).type;
         ExprPtr shape = ir::Call::make(Intrinsic::kShapeOf, {ref(base, range)},
                                        Type::shape(base_type.rank), range);
         restored = make_host_view(Intrinsic::kReshape, written_value, shape, base_type.rank, range);
       }
-      const int rebound = bind(binding(base).name, binding(base).type, ir::Binding::Origin::kHost,
-                               range);
+      const int rebound =
+          bind(binding(base).name, binding(base).type, ir::Binding::Origin::kHost, range);
       out.push_back(ir::Let::make({rebound}, restored, range));
       // Later views of the same tensor must see the new values: keep the view relation.
       if (views_.count(base)) views_[rebound] = views_.at(base);

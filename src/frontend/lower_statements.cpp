@@ -33,8 +33,8 @@ void KernelLowering::lower_statement(const SyntaxNode& stmt, ir::Block& out) {
     if (inner.type() == "assignment") return lower_assignment(inner, out);
     if (inner.type() == "augmented_assignment") return lower_augmented_assignment(inner, out);
     if (inner.type() == "string") return;  // a docstring or a comment-like string
-    if (inner.type() == "call" && imports_.qualified_name(inner.child_by_field("function")) ==
-                                      "helion.language.store") {
+    if (inner.type() == "call" &&
+        imports_.qualified_name(inner.child_by_field("function")) == "helion.language.store") {
       if (!in_device()) unsupported(inner.range(), "`hl.store` in host code");
       return lower_hl_store(split_args(inner), out);
     }
@@ -100,10 +100,11 @@ void KernelLowering::bind_targets(const SyntaxNode& target, const ir::ExprPtr& v
     }
     const int id = bind(std::string(target.text()), value->type, origin, target.range());
     out.push_back(ir::Let::make({id}, value, range));
-    if (const auto* call = value->as<ir::Call>(); call && !in_device() &&
+    if (const auto* call = value->as<ir::Call>();
+        call && !in_device() &&
         (call->op == ir::Intrinsic::kReshape || call->op == ir::Intrinsic::kPermute ||
-         call->op == ir::Intrinsic::kSwapAxes ||
-         call->op == ir::Intrinsic::kUnsqueeze || call->op == ir::Intrinsic::kSqueeze)) {
+         call->op == ir::Intrinsic::kSwapAxes || call->op == ir::Intrinsic::kUnsqueeze ||
+         call->op == ir::Intrinsic::kSqueeze)) {
       if (const auto* base = call->args[0]->as<ir::VarRef>()) views_[id] = {base->binding, value};
     }
     return;
@@ -126,9 +127,9 @@ void KernelLowering::bind_targets(const SyntaxNode& target, const ir::ExprPtr& v
                              : nullptr;
     if (tensor) {
       refine_rank(tensor->binding, static_cast<int>(names.size()), range);
-      const ir::ExprPtr refined = ir::Call::make(
-          ir::Intrinsic::kShapeOf, {ref(tensor->binding, shape_of->args[0]->range)},
-          Type::shape(static_cast<int>(names.size())), value->range);
+      const ir::ExprPtr refined =
+          ir::Call::make(ir::Intrinsic::kShapeOf, {ref(tensor->binding, shape_of->args[0]->range)},
+                         Type::shape(static_cast<int>(names.size())), value->range);
       return bind_targets(target, refined, range, out);
     }
   }
@@ -210,7 +211,8 @@ void KernelLowering::lower_return(const SyntaxNode& node, ir::Block& out) {
   if (!children.empty()) {
     const SyntaxNode& value = children.front();
     if (value.type() == "expression_list" || value.type() == "tuple") {
-      for (const SyntaxNode& element : value.named_children()) values.push_back(lower_expr(element));
+      for (const SyntaxNode& element : value.named_children())
+        values.push_back(lower_expr(element));
     } else {
       values.push_back(lower_expr(value));
     }
@@ -235,7 +237,8 @@ void KernelLowering::lower_assert(const SyntaxNode& node, ir::Block& out) {
   }
   ir::ExprPtr message;
   if (children.size() > 1) {
-    if (children[1].type() != "string") unsupported(children[1].range(), "a computed assert message");
+    if (children[1].type() != "string")
+      unsupported(children[1].range(), "a computed assert message");
     // Kept verbatim as a Python literal; the backend quotes the source line next to it.
     message = ir::StringImm::make(std::string(children[1].text()), children[1].range());
   }
@@ -263,10 +266,9 @@ bool reads_device_value(const ir::Kernel& kernel, const ir::ExprPtr& expr) {
 
 }  // namespace
 
-ir::StmtPtr KernelLowering::lower_if_chain(const SyntaxNode& condition_node,
-                                           const SyntaxNode& body,
-                                           const std::vector<SyntaxNode>& alternatives,
-                                           size_t next, SourceRange range) {
+ir::StmtPtr KernelLowering::lower_if_chain(const SyntaxNode& condition_node, const SyntaxNode& body,
+                                           const std::vector<SyntaxNode>& alternatives, size_t next,
+                                           SourceRange range) {
   ir::ExprPtr condition = lower_expr(condition_node);
   if (condition->type.kind == TypeKind::kTileTensor || reads_device_value(kernel_, condition)) {
     fail(DiagnosticKind::kDataDependentControl, condition_node.range(),
@@ -333,9 +335,10 @@ std::vector<ir::If::Merge> KernelLowering::merge_branch_scopes(
     const bool same_shape = a.kind == b.kind && a.rank == b.rank && a.dims == b.dims &&
                             a.tile_dims == b.tile_dims && a.variadic == b.variadic;
     if (!same_shape) {
-      diags_.error(DiagnosticKind::kTypeMismatch, binding(else_id).range,
-                   fmt::format("`{}` is `{}` on one branch and `{}` on the other", name,
-                               ir::type_to_string(a), ir::type_to_string(b)))
+      diags_
+          .error(DiagnosticKind::kTypeMismatch, binding(else_id).range,
+                 fmt::format("`{}` is `{}` on one branch and `{}` on the other", name,
+                             ir::type_to_string(a), ir::type_to_string(b)))
           .note(binding(then_id).range, "the other definition is here");
       failed_ = true;
       const int id = bind(name, Type::none(), Binding::Origin::kHost, range);

@@ -67,7 +67,8 @@ ExprPtr KernelLowering::make_reduction(Intrinsic op, const ExprPtr& value, const
   if (keepdim) {
     ExprPtr flag = lower_expr(keepdim);
     const auto* imm = flag->as<ir::BoolImm>();
-    if (!imm) fail(DiagnosticKind::kTypeMismatch, keepdim.range(), "`keepdim` must be True or False");
+    if (!imm)
+      fail(DiagnosticKind::kTypeMismatch, keepdim.range(), "`keepdim` must be True or False");
     keep = imm->value;
   }
   std::vector<Dim> dims = value->type.dims;
@@ -80,9 +81,9 @@ ExprPtr KernelLowering::make_reduction(Intrinsic op, const ExprPtr& value, const
     fail(DiagnosticKind::kTypeMismatch, range, "`mean` needs floating-point values");
   }
   Type type = Type::tile_tensor(std::move(dims), reduction_dtype(op, value->type.dtype));
-  return ir::Call::make(op,
-                        {value, ir::IntImm::make(axis, dim.range()), ir::BoolImm::make(keep, range)},
-                        std::move(type), range);
+  return ir::Call::make(
+      op, {value, ir::IntImm::make(axis, dim.range()), ir::BoolImm::make(keep, range)},
+      std::move(type), range);
 }
 
 ExprPtr KernelLowering::make_unsqueeze(const ExprPtr& value, int dim, SourceRange range) {
@@ -124,8 +125,8 @@ ExprPtr KernelLowering::lower_tile_method(const ExprPtr& receiver, std::string_v
     const SyntaxNode keepdim = positional_or(1, "keepdim");
     const bool is_max = method == "max";
     // `x.max(dim)` is the pair (values, indices), as in PyTorch.
-    ExprPtr values = make_reduction(is_max ? Intrinsic::kAmax : Intrinsic::kAmin, receiver, dim,
-                                    keepdim, range);
+    ExprPtr values =
+        make_reduction(is_max ? Intrinsic::kAmax : Intrinsic::kAmin, receiver, dim, keepdim, range);
     ExprPtr indices = make_reduction(is_max ? Intrinsic::kArgmax : Intrinsic::kArgmin, receiver,
                                      dim, keepdim, range);
     Type type = Type::tuple({values->type, indices->type});
@@ -146,16 +147,19 @@ ExprPtr KernelLowering::lower_tile_method(const ExprPtr& receiver, std::string_v
     const SyntaxNode dim = positional_or(0, "dim");
     if (!dim) fail(DiagnosticKind::kWrongArity, range, fmt::format("`{}` needs `dim`", shown));
     ExprPtr value = receiver;
-    if (const SyntaxNode dtype = args.keyword("dtype")) value = make_cast(value, lower_dtype_expr(dtype), range);
+    if (const SyntaxNode dtype = args.keyword("dtype"))
+      value = make_cast(value, lower_dtype_expr(dtype), range);
     Type type = value->type;
     type.dtype = float_math_dtype(value->type);
-    return ir::Call::make(method == "softmax" ? Intrinsic::kSoftmax : Intrinsic::kLogSoftmax,
-                          {value, ir::IntImm::make(dim_argument(value->type.tile_rank(), dim), dim.range())},
-                          std::move(type), range);
+    return ir::Call::make(
+        method == "softmax" ? Intrinsic::kSoftmax : Intrinsic::kLogSoftmax,
+        {value, ir::IntImm::make(dim_argument(value->type.tile_rank(), dim), dim.range())},
+        std::move(type), range);
   }
   if (method == "unsqueeze") {
     check_arity(args, shown, 1, 1, {"dim"});
-    return make_unsqueeze(receiver, dim_argument(receiver->type.tile_rank(), args.positional[0], 1), range);
+    return make_unsqueeze(receiver, dim_argument(receiver->type.tile_rank(), args.positional[0], 1),
+                          range);
   }
   if (method == "squeeze") {
     check_arity(args, shown, 0, 1, {"dim"});
@@ -204,7 +208,8 @@ ExprPtr KernelLowering::lower_tile_method(const ExprPtr& receiver, std::string_v
            fmt::format("`permute` needs {} dimensions for a tile of rank {}", rank, rank));
     }
     std::vector<int> order;
-    for (const SyntaxNode& dim : dims) order.push_back(dim_argument(receiver->type.tile_rank(), dim));
+    for (const SyntaxNode& dim : dims)
+      order.push_back(dim_argument(receiver->type.tile_rank(), dim));
     std::vector<int> sorted = order;
     std::sort(sorted.begin(), sorted.end());
     if (std::adjacent_find(sorted.begin(), sorted.end()) != sorted.end()) {
@@ -251,7 +256,8 @@ ExprPtr KernelLowering::lower_tile_method(const ExprPtr& receiver, std::string_v
     if (!merged || *merged != target) {
       fail(DiagnosticKind::kShapeMismatch, range,
            fmt::format("a tile of shape {} cannot be expanded to {}",
-                       dims_to_string(kernel_, receiver->type.dims), dims_to_string(kernel_, target)));
+                       dims_to_string(kernel_, receiver->type.dims),
+                       dims_to_string(kernel_, target)));
     }
     return ir::Call::make(Intrinsic::kBroadcastTo, {receiver},
                           Type::tile_tensor(std::move(target), receiver->type.dtype), range);
@@ -349,9 +355,9 @@ ExprPtr KernelLowering::lower_tile_attribute(const ExprPtr& base, std::string_vi
   }
   const int dim = type.tile_dims[0];
   static constexpr std::pair<std::string_view, ir::TileAttrKind> kAttrs[] = {
-      {"index", ir::TileAttrKind::kIndex},         {"begin", ir::TileAttrKind::kBegin},
-      {"end", ir::TileAttrKind::kEnd},             {"block_size", ir::TileAttrKind::kBlockSize},
-      {"id", ir::TileAttrKind::kId},               {"count", ir::TileAttrKind::kCount},
+      {"index", ir::TileAttrKind::kIndex}, {"begin", ir::TileAttrKind::kBegin},
+      {"end", ir::TileAttrKind::kEnd},     {"block_size", ir::TileAttrKind::kBlockSize},
+      {"id", ir::TileAttrKind::kId},       {"count", ir::TileAttrKind::kCount},
   };
   for (const auto& [name, kind] : kAttrs) {
     if (name != attr) continue;

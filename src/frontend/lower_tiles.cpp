@@ -16,7 +16,8 @@ void KernelLowering::lower_for(const SyntaxNode& node, ir::Block& out) {
   const SyntaxNode iterable = node.child_by_field("right");
   const SyntaxNode target = node.child_by_field("left");
   std::optional<std::string> callee;
-  if (iterable.type() == "call") callee = imports_.qualified_name(iterable.child_by_field("function"));
+  if (iterable.type() == "call")
+    callee = imports_.qualified_name(iterable.child_by_field("function"));
   const bool is_tile = callee == "helion.language.tile";
   const bool is_grid = callee == "helion.language.grid";
   if (!is_tile && !is_grid) {
@@ -36,7 +37,8 @@ void KernelLowering::lower_for(const SyntaxNode& node, ir::Block& out) {
   std::vector<int> vars;
   const size_t first_binding = kernel_.bindings.size();
   const auto var_type = [&](int dim) {
-    return is_grid ? Type::scalar(TypeKind::kInt) : Type::tile({dim}, kernel_.tile_dims[dim].variadic);
+    return is_grid ? Type::scalar(TypeKind::kInt)
+                   : Type::tile({dim}, kernel_.tile_dims[dim].variadic);
   };
   if (target.type() == "identifier") {
     Type type = dims.size() == 1 ? var_type(dims[0]) : Type::tile(dims, false);
@@ -122,8 +124,9 @@ int KernelLowering::new_tile_dim(std::string name, ExprPtr begin, ExprPtr end, B
 std::vector<int> KernelLowering::lower_tile_spec(const SyntaxNode& call, bool grid) {
   const CallArgs args = split_args(call);
   const std::string shown(call.child_by_field("function").text());
-  check_arity(args, shown, 1, 2, grid ? std::initializer_list<std::string_view>{}
-                                      : std::initializer_list<std::string_view>{"block_size"});
+  check_arity(args, shown, 1, 2,
+              grid ? std::initializer_list<std::string_view>{}
+                   : std::initializer_list<std::string_view>{"block_size"});
   const SourceRange range = call.range();
 
   // Extents, as lists of per-dimension expressions (or one variadic shape).
@@ -182,8 +185,8 @@ std::vector<int> KernelLowering::lower_tile_spec(const SyntaxNode& call, bool gr
       std::vector<ExprPtr> sizes;
       for (size_t i = 0; i < entries.size(); ++i) {
         // A block size from hl.register_block_size: the loops share one tunable.
-        auto registered = entries[i].type() == "identifier" ? scope_.find(entries[i].text())
-                                                            : scope_.end();
+        auto registered =
+            entries[i].type() == "identifier" ? scope_.find(entries[i].text()) : scope_.end();
         if (registered != scope_.end() && registered_block_sizes_.count(registered->second)) {
           blocks[i].tunable = registered_block_sizes_.at(registered->second);
           sizes.push_back(nullptr);
@@ -274,23 +277,22 @@ ir::Index KernelLowering::lower_index_items(int tensor, const std::vector<Syntax
   int consumed = 0;
   for (const ir::IndexItem& entry : index) {
     has_variadic = has_variadic || entry.kind == ir::IndexItem::Kind::kVariadic;
-    if (entry.kind != ir::IndexItem::Kind::kNewAxis && entry.kind != ir::IndexItem::Kind::kVariadic) {
+    if (entry.kind != ir::IndexItem::Kind::kNewAxis &&
+        entry.kind != ir::IndexItem::Kind::kVariadic) {
       ++consumed;
     }
   }
   const std::string& name = binding(tensor).name;
   if (has_variadic) {
     if (consumed > 0) {
-      unsupported(subscript_range,
-                  "mixing a tile of trace-time rank with other index entries");
+      unsupported(subscript_range, "mixing a tile of trace-time rank with other index entries");
     }
   } else {
     const int rank = binding(tensor).type.rank;
     if (rank >= 0 && rank != consumed) {
-      Diagnostic& diag = diags_.error(
-          DiagnosticKind::kRankMismatch, subscript_range,
-          fmt::format("`{}` has {} dimension{} but is indexed with {}", name, rank,
-                      rank == 1 ? "" : "s", consumed));
+      Diagnostic& diag = diags_.error(DiagnosticKind::kRankMismatch, subscript_range,
+                                      fmt::format("`{}` has {} dimension{} but is indexed with {}",
+                                                  name, rank, rank == 1 ? "" : "s", consumed));
       auto it = rank_evidence_.find(tensor);
       if (it != rank_evidence_.end()) {
         diag.note(it->second, fmt::format("the rank of `{}` was fixed here", name));
@@ -304,11 +306,20 @@ ir::Index KernelLowering::lower_index_items(int tensor, const std::vector<Syntax
   int axis = 0;
   for (const ir::IndexItem& entry : index) {
     switch (entry.kind) {
-      case ir::IndexItem::Kind::kTile: dims->push_back(ir::Dim::tile(entry.tile_dim)); break;
-      case ir::IndexItem::Kind::kVariadic: dims->push_back(ir::Dim::variadic(entry.tile_dim)); break;
-      case ir::IndexItem::Kind::kFull: dims->push_back(ir::Dim::full(tensor, axis)); break;
-      case ir::IndexItem::Kind::kNewAxis: dims->push_back(ir::Dim::unit()); break;
-      case ir::IndexItem::Kind::kScalar: break;
+      case ir::IndexItem::Kind::kTile:
+        dims->push_back(ir::Dim::tile(entry.tile_dim));
+        break;
+      case ir::IndexItem::Kind::kVariadic:
+        dims->push_back(ir::Dim::variadic(entry.tile_dim));
+        break;
+      case ir::IndexItem::Kind::kFull:
+        dims->push_back(ir::Dim::full(tensor, axis));
+        break;
+      case ir::IndexItem::Kind::kNewAxis:
+        dims->push_back(ir::Dim::unit());
+        break;
+      case ir::IndexItem::Kind::kScalar:
+        break;
       case ir::IndexItem::Kind::kGather:
         // The gathered axis takes the shape of the indices (`w[ids[tile_b], tile_e]` is
         // [tile_b, tile_e]).
@@ -373,8 +384,8 @@ ExprPtr KernelLowering::lower_hl_load(const CallArgs& args) {
     fail(DiagnosticKind::kTypeMismatch, args.positional[0].range(), "`hl.load` reads a tensor");
   }
   std::vector<ir::Dim> dims;
-  ir::Index index =
-      lower_index_items(var->binding, index_list(args.positional[1]), args.positional[1].range(), &dims);
+  ir::Index index = lower_index_items(var->binding, index_list(args.positional[1]),
+                                      args.positional[1].range(), &dims);
   ExprPtr load = ir::Load::make(tensor, std::move(index),
                                 Type::tile_tensor(dims, binding(var->binding).type.dtype), range);
   const SyntaxNode mask_node = args.keyword("extra_mask");
@@ -398,14 +409,15 @@ void KernelLowering::lower_hl_store(const CallArgs& args, ir::Block& out) {
     fail(DiagnosticKind::kTypeMismatch, args.positional[0].range(), "`hl.store` writes a tensor");
   }
   std::vector<ir::Dim> dims;
-  ir::Index index =
-      lower_index_items(var->binding, index_list(args.positional[1]), args.positional[1].range(), &dims);
+  ir::Index index = lower_index_items(var->binding, index_list(args.positional[1]),
+                                      args.positional[1].range(), &dims);
   ExprPtr value = lower_expr(args.positional[2]);
-  if (const SyntaxNode mask_node = args.keyword("extra_mask"); mask_node && mask_node.type() != "none") {
+  if (const SyntaxNode mask_node = args.keyword("extra_mask");
+      mask_node && mask_node.type() != "none") {
     // Masked-off elements keep their old values: read them and select.
     ExprPtr mask = lower_expr(mask_node);
-    ExprPtr old = ir::Load::make(tensor, index, Type::tile_tensor(dims, binding(var->binding).type.dtype),
-                                 range);
+    ExprPtr old = ir::Load::make(tensor, index,
+                                 Type::tile_tensor(dims, binding(var->binding).type.dtype), range);
     Type type = combine_types(*mask, *old, ArithKind::kComparison, range);
     type.dtype = value->type.dtype;
     value = ir::Call::make(ir::Intrinsic::kWhere, {mask, value, old}, std::move(type), range);

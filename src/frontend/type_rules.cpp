@@ -53,10 +53,14 @@ bool is_python_scalar(const Type& type) { return type.is_scalar(); }
 
 std::optional<ScalarType> scalar_dtype(const Type& type) {
   switch (type.kind) {
-    case TypeKind::kBool: return ScalarType::kBool;
-    case TypeKind::kInt: return ScalarType::kInt32;
-    case TypeKind::kFloat: return ScalarType::kFloat32;
-    default: return type.dtype;
+    case TypeKind::kBool:
+      return ScalarType::kBool;
+    case TypeKind::kInt:
+      return ScalarType::kInt32;
+    case TypeKind::kFloat:
+      return ScalarType::kFloat32;
+    default:
+      return type.dtype;
   }
 }
 
@@ -67,10 +71,12 @@ std::optional<ScalarType> result_dtype(const Type& a, const Type& b, ArithKind k
   std::optional<ScalarType> dtype;
   if (is_python_scalar(a) && !is_python_scalar(b)) {
     dtype = b.dtype;
-    if (dtype && a.kind == TypeKind::kFloat && !ir::is_floating(*dtype)) dtype = ScalarType::kFloat32;
+    if (dtype && a.kind == TypeKind::kFloat && !ir::is_floating(*dtype))
+      dtype = ScalarType::kFloat32;
   } else if (is_python_scalar(b) && !is_python_scalar(a)) {
     dtype = a.dtype;
-    if (dtype && b.kind == TypeKind::kFloat && !ir::is_floating(*dtype)) dtype = ScalarType::kFloat32;
+    if (dtype && b.kind == TypeKind::kFloat && !ir::is_floating(*dtype))
+      dtype = ScalarType::kFloat32;
   } else {
     const auto da = scalar_dtype(a);
     const auto db = scalar_dtype(b);
@@ -92,14 +98,18 @@ std::string dims_to_string(const ir::Kernel& kernel, const std::vector<Dim>& dim
   std::vector<std::string> parts;
   for (const Dim& dim : dims) {
     switch (dim.kind) {
-      case Dim::Kind::kTile: parts.push_back(kernel.tile_dims[dim.tile_dim].name); break;
+      case Dim::Kind::kTile:
+        parts.push_back(kernel.tile_dims[dim.tile_dim].name);
+        break;
       case Dim::Kind::kVariadic:
         parts.push_back(fmt::format("*{}", kernel.tile_dims[dim.tile_dim].name));
         break;
       case Dim::Kind::kFull:
         parts.push_back(fmt::format("{}.size({})", kernel.bindings[dim.binding].name, dim.axis));
         break;
-      case Dim::Kind::kUnit: parts.push_back("1"); break;
+      case Dim::Kind::kUnit:
+        parts.push_back("1");
+        break;
     }
   }
   return fmt::format("[{}]", fmt::join(parts, ", "));

@@ -8,28 +8,44 @@ namespace helionc::ir {
 
 std::string_view dtype_name(ScalarType type) {
   switch (type) {
-    case ScalarType::kBool: return "bool";
-    case ScalarType::kUInt8: return "uint8";
-    case ScalarType::kInt8: return "int8";
-    case ScalarType::kInt16: return "int16";
-    case ScalarType::kInt32: return "int32";
-    case ScalarType::kFloat16: return "float16";
-    case ScalarType::kBFloat16: return "bfloat16";
-    case ScalarType::kFloat32: return "float32";
+    case ScalarType::kBool:
+      return "bool";
+    case ScalarType::kUInt8:
+      return "uint8";
+    case ScalarType::kInt8:
+      return "int8";
+    case ScalarType::kInt16:
+      return "int16";
+    case ScalarType::kInt32:
+      return "int32";
+    case ScalarType::kFloat16:
+      return "float16";
+    case ScalarType::kBFloat16:
+      return "bfloat16";
+    case ScalarType::kFloat32:
+      return "float32";
   }
   return "?";
 }
 
 std::string_view jnp_dtype(ScalarType type) {
   switch (type) {
-    case ScalarType::kBool: return "jnp.bool_";
-    case ScalarType::kUInt8: return "jnp.uint8";
-    case ScalarType::kInt8: return "jnp.int8";
-    case ScalarType::kInt16: return "jnp.int16";
-    case ScalarType::kInt32: return "jnp.int32";
-    case ScalarType::kFloat16: return "jnp.float16";
-    case ScalarType::kBFloat16: return "jnp.bfloat16";
-    case ScalarType::kFloat32: return "jnp.float32";
+    case ScalarType::kBool:
+      return "jnp.bool_";
+    case ScalarType::kUInt8:
+      return "jnp.uint8";
+    case ScalarType::kInt8:
+      return "jnp.int8";
+    case ScalarType::kInt16:
+      return "jnp.int16";
+    case ScalarType::kInt32:
+      return "jnp.int32";
+    case ScalarType::kFloat16:
+      return "jnp.float16";
+    case ScalarType::kBFloat16:
+      return "jnp.bfloat16";
+    case ScalarType::kFloat32:
+      return "jnp.float32";
   }
   return "?";
 }
@@ -38,12 +54,15 @@ int dtype_bits(ScalarType type) {
   switch (type) {
     case ScalarType::kBool:
     case ScalarType::kUInt8:
-    case ScalarType::kInt8: return 8;
+    case ScalarType::kInt8:
+      return 8;
     case ScalarType::kInt16:
     case ScalarType::kFloat16:
-    case ScalarType::kBFloat16: return 16;
+    case ScalarType::kBFloat16:
+      return 16;
     case ScalarType::kInt32:
-    case ScalarType::kFloat32: return 32;
+    case ScalarType::kFloat32:
+      return 32;
   }
   return 32;
 }

@@ -24,44 +24,70 @@ int intrinsic_arity(Intrinsic op) {
 
 std::string_view unary_op_spelling(UnaryOp op) {
   switch (op) {
-    case UnaryOp::kNeg: return "-";
-    case UnaryOp::kPos: return "+";
-    case UnaryOp::kInvert: return "~";
-    case UnaryOp::kNot: return "not ";
+    case UnaryOp::kNeg:
+      return "-";
+    case UnaryOp::kPos:
+      return "+";
+    case UnaryOp::kInvert:
+      return "~";
+    case UnaryOp::kNot:
+      return "not ";
   }
   return "?";
 }
 
 std::string_view binary_op_spelling(BinaryOp op) {
   switch (op) {
-    case BinaryOp::kAdd: return "+";
-    case BinaryOp::kSub: return "-";
-    case BinaryOp::kMul: return "*";
-    case BinaryOp::kDiv: return "/";
-    case BinaryOp::kFloorDiv: return "//";
-    case BinaryOp::kMod: return "%";
-    case BinaryOp::kPow: return "**";
-    case BinaryOp::kBitAnd: return "&";
-    case BinaryOp::kBitOr: return "|";
-    case BinaryOp::kBitXor: return "^";
-    case BinaryOp::kLShift: return "<<";
-    case BinaryOp::kRShift: return ">>";
-    case BinaryOp::kAnd: return "and";
-    case BinaryOp::kOr: return "or";
+    case BinaryOp::kAdd:
+      return "+";
+    case BinaryOp::kSub:
+      return "-";
+    case BinaryOp::kMul:
+      return "*";
+    case BinaryOp::kDiv:
+      return "/";
+    case BinaryOp::kFloorDiv:
+      return "//";
+    case BinaryOp::kMod:
+      return "%";
+    case BinaryOp::kPow:
+      return "**";
+    case BinaryOp::kBitAnd:
+      return "&";
+    case BinaryOp::kBitOr:
+      return "|";
+    case BinaryOp::kBitXor:
+      return "^";
+    case BinaryOp::kLShift:
+      return "<<";
+    case BinaryOp::kRShift:
+      return ">>";
+    case BinaryOp::kAnd:
+      return "and";
+    case BinaryOp::kOr:
+      return "or";
   }
   return "?";
 }
 
 std::string_view compare_op_spelling(CompareOp op) {
   switch (op) {
-    case CompareOp::kLt: return "<";
-    case CompareOp::kLe: return "<=";
-    case CompareOp::kGt: return ">";
-    case CompareOp::kGe: return ">=";
-    case CompareOp::kEq: return "==";
-    case CompareOp::kNe: return "!=";
-    case CompareOp::kIs: return "is";
-    case CompareOp::kIsNot: return "is not";
+    case CompareOp::kLt:
+      return "<";
+    case CompareOp::kLe:
+      return "<=";
+    case CompareOp::kGt:
+      return ">";
+    case CompareOp::kGe:
+      return ">=";
+    case CompareOp::kEq:
+      return "==";
+    case CompareOp::kNe:
+      return "!=";
+    case CompareOp::kIs:
+      return "is";
+    case CompareOp::kIsNot:
+      return "is not";
   }
   return "?";
 }
@@ -112,12 +138,18 @@ ExprPtr TupleGet::make(ExprPtr tuple, int index, Type type, SourceRange range) {
 
 std::string_view tile_attr_name(TileAttrKind attr) {
   switch (attr) {
-    case TileAttrKind::kIndex: return "index";
-    case TileAttrKind::kBegin: return "begin";
-    case TileAttrKind::kEnd: return "end";
-    case TileAttrKind::kBlockSize: return "block_size";
-    case TileAttrKind::kId: return "id";
-    case TileAttrKind::kCount: return "count";
+    case TileAttrKind::kIndex:
+      return "index";
+    case TileAttrKind::kBegin:
+      return "begin";
+    case TileAttrKind::kEnd:
+      return "end";
+    case TileAttrKind::kBlockSize:
+      return "block_size";
+    case TileAttrKind::kId:
+      return "id";
+    case TileAttrKind::kCount:
+      return "count";
   }
   return "?";
 }

@@ -132,8 +132,22 @@ struct Unary final : Expr {
   const ExprPtr operand;
 };
 
-enum class BinaryOp { kAdd, kSub, kMul, kDiv, kFloorDiv, kMod, kPow, kBitAnd, kBitOr, kBitXor,
-                      kLShift, kRShift, kAnd, kOr };
+enum class BinaryOp {
+  kAdd,
+  kSub,
+  kMul,
+  kDiv,
+  kFloorDiv,
+  kMod,
+  kPow,
+  kBitAnd,
+  kBitOr,
+  kBitXor,
+  kLShift,
+  kRShift,
+  kAnd,
+  kOr
+};
 std::string_view binary_op_spelling(BinaryOp op);  // "+", "//", "and", ...
 
 struct Binary final : Expr {
@@ -172,12 +186,12 @@ struct Call final : Expr {
 // One entry of a subscript in device code.
 struct IndexItem {
   enum class Kind {
-    kTile,     // a tile dimension: selects its block (`tile_m`)
-    kVariadic, // every dimension of a rank-polymorphic tile (`tile` from hl.tile(x.size()))
-    kFull,     // `:`, the whole dimension
-    kNewAxis,  // `None`
-    kScalar,   // a device scalar, e.g. a grid index: the dimension disappears
-    kGather,   // an integer tile tensor (`ids[tile_b]`): the dimension is replaced by its dims
+    kTile,      // a tile dimension: selects its block (`tile_m`)
+    kVariadic,  // every dimension of a rank-polymorphic tile (`tile` from hl.tile(x.size()))
+    kFull,      // `:`, the whole dimension
+    kNewAxis,   // `None`
+    kScalar,    // a device scalar, e.g. a grid index: the dimension disappears
+    kGather,    // an integer tile tensor (`ids[tile_b]`): the dimension is replaced by its dims
   };
   Kind kind = Kind::kFull;
   int tile_dim = -1;  // kTile, kVariadic
@@ -249,7 +263,10 @@ struct Alloc final : Stmt {
   static constexpr StmtKind kKind = StmtKind::kAlloc;
   static StmtPtr make(int target, ExprPtr shape, ExprPtr dtype, ExprPtr fill, SourceRange range);
   Alloc(int target, ExprPtr shape, ExprPtr dtype, ExprPtr fill, SourceRange range)
-      : Stmt(kKind, range), target(target), shape(std::move(shape)), dtype(std::move(dtype)),
+      : Stmt(kKind, range),
+        target(target),
+        shape(std::move(shape)),
+        dtype(std::move(dtype)),
         fill(std::move(fill)) {}
   const int target;
   const ExprPtr shape;
@@ -262,7 +279,9 @@ struct Store final : Stmt {
   static constexpr StmtKind kKind = StmtKind::kStore;
   static StmtPtr make(ExprPtr tensor, Index index, ExprPtr value, SourceRange range);
   Store(ExprPtr tensor, Index index, ExprPtr value, SourceRange range)
-      : Stmt(kKind, range), tensor(std::move(tensor)), index(std::move(index)),
+      : Stmt(kKind, range),
+        tensor(std::move(tensor)),
+        index(std::move(index)),
         value(std::move(value)) {}
   const ExprPtr tensor;
   const Index index;
@@ -284,10 +303,10 @@ struct BlockSource {
 // One dimension of a tile loop. A variadic dimension covers every dimension of the shape
 // `extent` (rank known at trace time); otherwise it covers [begin, extent).
 struct TileDim {
-  int id = -1;           // index into Kernel::tile_dims
-  std::string name;      // a readable name for generated code (`tile_m`, `tile_0`)
-  ExprPtr begin;         // null: 0
-  ExprPtr extent;        // int (or shape for variadic)
+  int id = -1;       // index into Kernel::tile_dims
+  std::string name;  // a readable name for generated code (`tile_m`, `tile_0`)
+  ExprPtr begin;     // null: 0
+  ExprPtr extent;    // int (or shape for variadic)
   BlockSource block;
   bool variadic = false;
   SourceRange range;
@@ -300,7 +319,9 @@ struct TileLoop final : Stmt {
   static StmtPtr make(std::vector<int> tile_dims, std::vector<int> loop_vars, Block body,
                       SourceRange range);
   TileLoop(std::vector<int> tile_dims, std::vector<int> loop_vars, Block body, SourceRange range)
-      : Stmt(kKind, range), tile_dims(std::move(tile_dims)), loop_vars(std::move(loop_vars)),
+      : Stmt(kKind, range),
+        tile_dims(std::move(tile_dims)),
+        loop_vars(std::move(loop_vars)),
         body(std::move(body)) {}
   const std::vector<int> tile_dims;  // ids into Kernel::tile_dims
   const std::vector<int> loop_vars;  // bindings of the loop targets
@@ -323,8 +344,11 @@ struct If final : Stmt {
                       std::vector<Merge> merges, SourceRange range);
   If(ExprPtr condition, Block then_body, Block else_body, std::vector<Merge> merges,
      SourceRange range)
-      : Stmt(kKind, range), condition(std::move(condition)), then_body(std::move(then_body)),
-        else_body(std::move(else_body)), merges(std::move(merges)) {}
+      : Stmt(kKind, range),
+        condition(std::move(condition)),
+        then_body(std::move(then_body)),
+        else_body(std::move(else_body)),
+        merges(std::move(merges)) {}
   const ExprPtr condition;
   const Block then_body;
   const Block else_body;  // empty when there is no else branch

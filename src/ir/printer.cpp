@@ -15,8 +15,8 @@ class IrPrinter {
   std::string kernel() {
     std::vector<std::string> params;
     for (const Param& param : kernel_.params) {
-      std::string text = fmt::format("{}: {}", names_[param.binding],
-                                     type(kernel_.bindings[param.binding].type));
+      std::string text =
+          fmt::format("{}: {}", names_[param.binding], type(kernel_.bindings[param.binding].type));
       if (param.default_value) text += " = " + expr(param.default_value);
       params.push_back(std::move(text));
     }
@@ -27,7 +27,8 @@ class IrPrinter {
       if (!config.pallas_loop_type.empty()) {
         out_ += fmt::format(" pallas_loop_type [{}]", fmt::join(config.pallas_loop_type, ", "));
       }
-      if (config.vmem_limit_bytes) out_ += fmt::format(" vmem_limit_bytes {}", *config.vmem_limit_bytes);
+      if (config.vmem_limit_bytes)
+        out_ += fmt::format(" vmem_limit_bytes {}", *config.vmem_limit_bytes);
       out_ += "\n";
     }
     for (const TileDim& dim : kernel_.tile_dims) out_ += "  " + tile_dim(dim) + "\n";
@@ -39,13 +40,20 @@ class IrPrinter {
   std::string expr(const ExprPtr& e) {
     if (!e) return "<null>";
     switch (e->kind) {
-      case ExprKind::kIntImm: return std::to_string(e->as<IntImm>()->value);
-      case ExprKind::kFloatImm: return e->as<FloatImm>()->spelling;
-      case ExprKind::kBoolImm: return e->as<BoolImm>()->value ? "True" : "False";
-      case ExprKind::kNoneImm: return "None";
-      case ExprKind::kStringImm: return e->as<StringImm>()->spelling;
-      case ExprKind::kDtypeImm: return std::string(dtype_name(e->as<DtypeImm>()->dtype));
-      case ExprKind::kVarRef: return names_[e->as<VarRef>()->binding];
+      case ExprKind::kIntImm:
+        return std::to_string(e->as<IntImm>()->value);
+      case ExprKind::kFloatImm:
+        return e->as<FloatImm>()->spelling;
+      case ExprKind::kBoolImm:
+        return e->as<BoolImm>()->value ? "True" : "False";
+      case ExprKind::kNoneImm:
+        return "None";
+      case ExprKind::kStringImm:
+        return e->as<StringImm>()->spelling;
+      case ExprKind::kDtypeImm:
+        return std::string(dtype_name(e->as<DtypeImm>()->dtype));
+      case ExprKind::kVarRef:
+        return names_[e->as<VarRef>()->binding];
       case ExprKind::kUnary: {
         const auto* node = e->as<Unary>();
         return fmt::format("({}{})", unary_op_spelling(node->op), expr(node->operand));
@@ -105,14 +113,18 @@ class IrPrinter {
       std::vector<std::string> dims;
       for (const Dim& dim : t.dims) {
         switch (dim.kind) {
-          case Dim::Kind::kTile: dims.push_back(kernel_.tile_dims[dim.tile_dim].name); break;
+          case Dim::Kind::kTile:
+            dims.push_back(kernel_.tile_dims[dim.tile_dim].name);
+            break;
           case Dim::Kind::kVariadic:
             dims.push_back("*" + kernel_.tile_dims[dim.tile_dim].name);
             break;
           case Dim::Kind::kFull:
             dims.push_back(fmt::format("{}.size({})", names_[dim.binding], dim.axis));
             break;
-          case Dim::Kind::kUnit: dims.push_back("1"); break;
+          case Dim::Kind::kUnit:
+            dims.push_back("1");
+            break;
         }
       }
       return fmt::format("tile_tensor<[{}] x {}>", fmt::join(dims, ", "),
@@ -137,8 +149,12 @@ class IrPrinter {
       case BlockSource::Kind::kTunable:
         block = fmt::format("block_sizes[{}]{}", dim.block.tunable, dim.variadic ? "..." : "");
         break;
-      case BlockSource::Kind::kFixed: block = expr(dim.block.size); break;
-      case BlockSource::Kind::kGrid: block = "grid"; break;
+      case BlockSource::Kind::kFixed:
+        block = expr(dim.block.size);
+        break;
+      case BlockSource::Kind::kGrid:
+        block = "grid";
+        break;
     }
     const std::string begin = dim.begin ? expr(dim.begin) : "0";
     return fmt::format("tile {}: {} [{}, {}) block {}", dim.name,
@@ -149,14 +165,24 @@ class IrPrinter {
     std::vector<std::string> parts;
     for (const IndexItem& item : items) {
       switch (item.kind) {
-        case IndexItem::Kind::kTile: parts.push_back(kernel_.tile_dims[item.tile_dim].name); break;
+        case IndexItem::Kind::kTile:
+          parts.push_back(kernel_.tile_dims[item.tile_dim].name);
+          break;
         case IndexItem::Kind::kVariadic:
           parts.push_back("*" + kernel_.tile_dims[item.tile_dim].name);
           break;
-        case IndexItem::Kind::kFull: parts.push_back(":"); break;
-        case IndexItem::Kind::kNewAxis: parts.push_back("None"); break;
-        case IndexItem::Kind::kScalar: parts.push_back(expr(item.scalar)); break;
-        case IndexItem::Kind::kGather: parts.push_back("gather " + expr(item.scalar)); break;
+        case IndexItem::Kind::kFull:
+          parts.push_back(":");
+          break;
+        case IndexItem::Kind::kNewAxis:
+          parts.push_back("None");
+          break;
+        case IndexItem::Kind::kScalar:
+          parts.push_back(expr(item.scalar));
+          break;
+        case IndexItem::Kind::kGather:
+          parts.push_back("gather " + expr(item.scalar));
+          break;
       }
     }
     return fmt::format("{}", fmt::join(parts, ", "));
@@ -170,8 +196,7 @@ class IrPrinter {
   std::string targets(const std::vector<int>& bindings) {
     std::vector<std::string> parts;
     for (int binding : bindings) {
-      parts.push_back(fmt::format("{}: {}", names_[binding],
-                                  type(kernel_.bindings[binding].type)));
+      parts.push_back(fmt::format("{}: {}", names_[binding], type(kernel_.bindings[binding].type)));
     }
     return fmt::format("{}", fmt::join(parts, ", "));
   }
@@ -191,8 +216,8 @@ class IrPrinter {
       }
       case StmtKind::kAlloc: {
         const auto& node = *s.as<Alloc>();
-        out_ += fmt::format("{}alloc {} shape {} dtype {} fill {}{}\n", pad,
-                            targets({node.target}), expr(node.shape), expr(node.dtype),
+        out_ += fmt::format("{}alloc {} shape {} dtype {} fill {}{}\n", pad, targets({node.target}),
+                            expr(node.shape), expr(node.dtype),
                             node.fill ? expr(node.fill) : "undefined", where(s.range));
         return;
       }

@@ -54,10 +54,14 @@ std::string dtype_suffix(const std::optional<ScalarType>& dtype) {
 
 std::string dim_to_string(const Dim& dim) {
   switch (dim.kind) {
-    case Dim::Kind::kTile: return fmt::format("t{}", dim.tile_dim);
-    case Dim::Kind::kFull: return fmt::format("%{}.{}", dim.binding, dim.axis);
-    case Dim::Kind::kUnit: return "1";
-    case Dim::Kind::kVariadic: return fmt::format("t{}...", dim.tile_dim);
+    case Dim::Kind::kTile:
+      return fmt::format("t{}", dim.tile_dim);
+    case Dim::Kind::kFull:
+      return fmt::format("%{}.{}", dim.binding, dim.axis);
+    case Dim::Kind::kUnit:
+      return "1";
+    case Dim::Kind::kVariadic:
+      return fmt::format("t{}...", dim.tile_dim);
   }
   return "?";
 }
@@ -66,12 +70,18 @@ std::string dim_to_string(const Dim& dim) {
 
 std::string type_to_string(const Type& type) {
   switch (type.kind) {
-    case TypeKind::kNone: return "none";
-    case TypeKind::kString: return "str";
-    case TypeKind::kBool: return "bool";
-    case TypeKind::kInt: return "int";
-    case TypeKind::kFloat: return "float";
-    case TypeKind::kDtype: return "dtype";
+    case TypeKind::kNone:
+      return "none";
+    case TypeKind::kString:
+      return "str";
+    case TypeKind::kBool:
+      return "bool";
+    case TypeKind::kInt:
+      return "int";
+    case TypeKind::kFloat:
+      return "float";
+    case TypeKind::kDtype:
+      return "dtype";
     case TypeKind::kTensor:
       return fmt::format("{}tensor<{} x {}>", type.optional ? "optional " : "",
                          type.variadic ? std::string("*") : std::to_string(type.rank),

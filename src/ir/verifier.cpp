@@ -36,8 +36,7 @@ class Verifier final : public Visitor {
     check_binding(node.binding, "reference");
     if (valid(node.binding) && depth_ == 0 &&
         kernel_.bindings[node.binding].origin == Binding::Origin::kDevice) {
-      fail(fmt::format("device value `{}` used in host code",
-                       kernel_.bindings[node.binding].name));
+      fail(fmt::format("device value `{}` used in host code", kernel_.bindings[node.binding].name));
     }
   }
 

@@ -4,9 +4,9 @@ namespace helionc::ir {
 
 void Visitor::dispatch(const Expr& expr) {
   switch (expr.kind) {
-#define HELIONC_EXPR(Name)                          \
-  case ExprKind::k##Name:                           \
-    visit_node(static_cast<const Name&>(expr));     \
+#define HELIONC_EXPR(Name)                      \
+  case ExprKind::k##Name:                       \
+    visit_node(static_cast<const Name&>(expr)); \
     return;
 #include "ir/node_kinds.def"
   }
@@ -14,9 +14,9 @@ void Visitor::dispatch(const Expr& expr) {
 
 void Visitor::dispatch(const Stmt& stmt) {
   switch (stmt.kind) {
-#define HELIONC_STMT(Name)                          \
-  case StmtKind::k##Name:                           \
-    visit_node(static_cast<const Name&>(stmt));     \
+#define HELIONC_STMT(Name)                      \
+  case StmtKind::k##Name:                       \
+    visit_node(static_cast<const Name&>(stmt)); \
     return;
 #include "ir/node_kinds.def"
   }

@@ -8,10 +8,10 @@ template <typename Fn>
 class ExprCallback final : public Visitor {
  public:
   explicit ExprCallback(Fn& fn) : fn_(fn) {}
-#define HELIONC_EXPR(Name)                 \
+#define HELIONC_EXPR(Name)                     \
   void visit_node(const Name& node) override { \
-    Visitor::visit_node(node);             \
-    fn_(static_cast<const Expr&>(node));   \
+    Visitor::visit_node(node);                 \
+    fn_(static_cast<const Expr&>(node));       \
   }
 #include "ir/node_kinds.def"
 

@@ -29,8 +29,9 @@ def f(x: torch.Tensor) -> torch.Tensor:
 )");
   const std::string text = result->errors();
   // `s[:, 0]` indexes a tile value with a scalar: not supported yet, and said so.
-  CHECK(contains(text, "k.py:14:63: error: indexing a tile value with anything but `:` and `None` "
-                       "is not supported yet"));
+  CHECK(contains(text,
+                 "k.py:14:63: error: indexing a tile value with anything but `:` and `None` "
+                 "is not supported yet"));
 }
 
 TEST_CASE("reductions, softmax and shape ops lower with shapes") {
@@ -167,7 +168,8 @@ def f(x: torch.Tensor, b: torch.Tensor) -> torch.Tensor:
   INFO(result->errors());
   REQUIRE_FALSE(result->diags.has_errors());
   const std::string ir = result->ir();
-  CHECK(contains(ir, "let r: tile_tensor<[tile_m, tile_n] x ?> = broadcast_to(unsqueeze(load b[tile_n], 0))"));
+  CHECK(contains(
+      ir, "let r: tile_tensor<[tile_m, tile_n] x ?> = broadcast_to(unsqueeze(load b[tile_n], 0))"));
   CHECK(contains(ir, "let q: tile_tensor<[tile_m] x ?> = squeeze(s, 1)"));
 }
 
@@ -180,6 +182,7 @@ def f(x: torch.Tensor) -> torch.Tensor:
         out[tile_m, tile_n] = x[tile_m, tile_n].expand(tile_n, tile_n)
     return out
 )");
-  CHECK(contains(result->errors(), "error: a tile of shape [tile_m, tile_n] cannot be expanded to "
-                                   "[tile_n, tile_n]"));
+  CHECK(contains(result->errors(),
+                 "error: a tile of shape [tile_m, tile_n] cannot be expanded to "
+                 "[tile_n, tile_n]"));
 }

@@ -32,4 +32,3 @@ TEST_CASE("tile shapes broadcast right-aligned") {
   CHECK(frontend::broadcast_dims(any, {}) == any);
   CHECK_FALSE(frontend::broadcast_dims(any, n).has_value());
 }
-
