@@ -185,6 +185,11 @@ def _cross_entropy_losses64(logits, labels):
     return -_log_softmax64(v)[rows, labels.astype(np.int64)]
 
 
+def ref_cross_entropy_gather(logits, labels):
+    # cross_entropy_gather.py: losses = torch.zeros([n], dtype=logits.dtype), then .mean().
+    return (np.asarray(_cross_entropy_losses64(logits, labels).mean()).astype(logits.dtype),)
+
+
 def ref_cross_entropy(logits, labels):
     # cross_entropy.py: losses are float32 whatever the logits' dtype; the mean is a 0-d f32.
     return (np.asarray(_cross_entropy_losses64(logits, labels).mean()).astype(np.float32),)
@@ -397,6 +402,14 @@ SAMPLES: tuple[SampleSpec, ...] = (
         reference=ref_cross_entropy,
         inputs={"logits": remember_shape("logits"), "labels": indices_below("logits", 1)},
         extra_shapes=("logits=1x1:f32,labels=1:i32", "logits=9x129:bf16,labels=9:i32"),
+    ),
+    SampleSpec(
+        name="cross_entropy_gather",
+        kernel="cross_entropy",
+        configs={"b8": (8,), "b32": (32,)},
+        reference=ref_cross_entropy_gather,
+        inputs={"logits": remember_shape("logits"), "labels": indices_below("logits", 1)},
+        extra_shapes=("logits=9x129:f32,labels=9:i32",),
     ),
     SampleSpec(
         name="row_max",

@@ -31,17 +31,12 @@ if str(_E2E) not in sys.path:
     sys.path.insert(0, str(_E2E))
 
 from e2e_support import Call, f64, parse_call, read_shapes_file  # noqa: E402
-from references import SampleSpec, _cross_entropy_losses64, indices_below, remember_shape  # noqa: E402
+from references import SampleSpec, indices_below, remember_shape  # noqa: E402
 
 PENDING_DIR = pathlib.Path(__file__).resolve().parent
 
 # ---------------------------------------------------------------------------------------------
 # references
-
-
-def ref_cross_entropy_gather(logits, labels):
-    # cross_entropy_gather.py: losses = torch.zeros([n], dtype=logits.dtype), then .mean().
-    return (np.asarray(_cross_entropy_losses64(logits, labels).mean()).astype(logits.dtype),)
 
 
 def ref_embedding(x, weight):
@@ -60,17 +55,6 @@ class Pending:
 
 
 PENDING: tuple[Pending, ...] = (
-    Pending(
-        SampleSpec(
-            name="cross_entropy_gather",
-            kernel="cross_entropy",
-            configs={"b8": (8,), "b32": (32,)},
-            reference=ref_cross_entropy_gather,
-            inputs={"logits": remember_shape("logits"), "labels": indices_below("logits", 1)},
-            extra_shapes=("logits=9x129:f32,labels=9:i32",),
-        ),
-        "hl.load gather from a host view (logits.view(-1))",
-    ),
     Pending(
         SampleSpec(
             name="embedding",
