@@ -56,26 +56,26 @@ std::variant<DriverOptions, int> parse_command_line(int argc, char** argv) {
       ->check(CLI::ExistingFile);
   app.add_option("--target", options.target, "TPU generation (default: tpu-v7x)")
       ->check(CLI::IsMember(target_names()));
-  std::map<std::string, EmitKind> emit_map = {{"pallas", EmitKind::kPallas}, {"ir", EmitKind::kIr}};
-  app.add_option("--emit", options.emit, "what to write: pallas (default) or ir")
-      ->transform(CLI::CheckedTransformer(emit_map, CLI::ignore_case));
+  // Enumerated options are read as strings and mapped afterwards, so --help and the errors
+  // show the words users type ("pallas", "ir") rather than CLI11's enum mapping.
+  std::string emit = "pallas";
+  std::string color = "auto";
+  std::string diagnostics_format = "text";
+  app.add_option("--emit", emit, "what to write: pallas (default) or ir")
+      ->check(CLI::IsMember({"pallas", "ir"}));
   app.add_option("--template-dir", options.template_dir,
                  "read module templates from DIR instead of the built-in ones");
-  std::map<std::string, ColorMode> color_map = {
-      {"auto", ColorMode::kAuto}, {"always", ColorMode::kAlways}, {"never", ColorMode::kNever}};
-  app.add_option("--color", options.color, "colour diagnostics: auto (default), always, never")
-      ->transform(CLI::CheckedTransformer(color_map, CLI::ignore_case));
-  std::map<std::string, DiagnosticsFormat> format_map = {{"text", DiagnosticsFormat::kText},
-                                                         {"json", DiagnosticsFormat::kJson}};
-  app.add_option("--diagnostics-format", options.diagnostics_format,
+  app.add_option("--color", color, "colour diagnostics: auto (default), always, never")
+      ->check(CLI::IsMember({"auto", "always", "never"}));
+  app.add_option("--diagnostics-format", diagnostics_format,
                  "diagnostics as text (default) or json")
-      ->transform(CLI::CheckedTransformer(format_map, CLI::ignore_case));
+      ->check(CLI::IsMember({"text", "json"}));
   app.add_option("--dump-after", options.dump_after,
                  "print the IR after the named pass (or \"all\") to stderr");
   app.add_flag("-v,--verbose", options.verbose, "also print remarks (skipped functions, ...)");
   app.footer(
       "Warnings: -W<name> enables, -Wno-<name> disables, -Werror makes them errors.\n"
-      "Exit status: 0 success, 1 compile errors, 2 usage errors.");
+      "Exit status: 0 success, 1 compile errors, 2 usage errors, 3 internal errors.\n");
 
   std::vector<std::string> reversed(args.rbegin(), args.rend());  // CLI11 consumes from the back
   try {
@@ -91,6 +91,12 @@ std::variant<DriverOptions, int> parse_command_line(int argc, char** argv) {
                  e.what());
     return kExitUsageError;
   }
+  options.emit = emit == "ir" ? EmitKind::kIr : EmitKind::kPallas;
+  options.color = color == "always"  ? ColorMode::kAlways
+                  : color == "never" ? ColorMode::kNever
+                                     : ColorMode::kAuto;
+  options.diagnostics_format =
+      diagnostics_format == "json" ? DiagnosticsFormat::kJson : DiagnosticsFormat::kText;
   for (const auto& [flag, enabled] : options.warning_flags) {
     if (!diagnostic_kind_from_name(flag)) {
       std::fprintf(stderr, "helionc: error: unknown warning option '-W%s%s'\n",
