@@ -95,9 +95,12 @@ class LaunchPlanner {
 
   void walk_stmt(const ir::Stmt& stmt) {
     switch (stmt.kind) {
-      case ir::StmtKind::kLet:
-        walk_expr(stmt.as<ir::Let>()->value);
+      case ir::StmtKind::kLet: {
+        const auto& let = *stmt.as<ir::Let>();
+        walk_expr(let.value);
+        if (let.targets.size() == 1) device_values_[let.targets[0]] = let.value;
         return;
+      }
       case ir::StmtKind::kStore: {
         const auto& store = *stmt.as<ir::Store>();
         walk_index(store.index, store.tensor);
@@ -501,6 +504,14 @@ class LaunchPlanner {
           input.operand.index = *access.index;
           input.operand.range = access.range;
           input.operand.smem = true;
+        } else if (std::optional<ir::Index> pick = flat_pick(access)) {
+          // `flat[tile.index * n + col]` on `flat = x.view(-1)`: `x[tile, col]`, one element
+          // per row, read from the 2-D array with whole rows.
+          Access rewritten = access;
+          rewritten.binding = flat_pick_base(access.binding);
+          rewritten.index = &*pick;
+          input.operand = make_operand(rewritten);
+          input.operand.index = *pick;
         } else {
           input.operand = make_operand(access);
         }
@@ -559,6 +570,67 @@ class LaunchPlanner {
                                 : "partly written";
       launch_.inputs.push_back(std::move(input));
     }
+  }
+
+  // The expression a device name was bound to in the body (`flat = base + col`), else `expr`.
+  const ExprPtr& device_value(const ExprPtr& expr) const {
+    const auto* ref = expr->as<ir::VarRef>();
+    if (ref == nullptr) return expr;
+    auto it = device_values_.find(ref->binding);
+    return it == device_values_.end() ? expr : device_value(it->second);
+  }
+
+  // The 2-D array `x` of a flat view `flat = x.view(-1)` / `x.reshape(-1)`, or -1.
+  int flat_pick_base(int binding) const {
+    const ir::Stmt* def = facts_.definition(binding);
+    const auto* let = def ? def->as<ir::Let>() : nullptr;
+    if (let == nullptr || let->targets.size() != 1) return -1;
+    const auto* call = let->value->as<ir::Call>();
+    if (call == nullptr || call->op != Intrinsic::kReshape || call->args.empty()) return -1;
+    const auto* base = call->args[0]->as<ir::VarRef>();
+    if (base == nullptr || kernel_.bindings[base->binding].type.rank != 2 ||
+        kernel_.bindings[binding].type.rank != 1) {
+      return -1;
+    }
+    return base->binding;
+  }
+
+  // A gather from a flat view at `tile.index * n + col` (n the row length, `tile` a tile of
+  // this launch, `col` one index per row): the index `[tile, gather col]` into the 2-D array,
+  // which the kernel reads with whole rows and picks from (Helion's cross-entropy pattern).
+  std::optional<ir::Index> flat_pick(const Access& access) const {
+    const ir::Index& index = *access.index;
+    if (index.size() != 1 || index[0].kind != IndexItem::Kind::kGather) return std::nullopt;
+    const int base = flat_pick_base(access.binding);
+    if (base < 0) return std::nullopt;
+    const auto* sum = device_value(index[0].scalar)->as<ir::Binary>();
+    if (sum == nullptr || sum->op != ir::BinaryOp::kAdd) return std::nullopt;
+    for (const auto& [rows, col] : {std::pair{sum->lhs, sum->rhs}, std::pair{sum->rhs, sum->lhs}}) {
+      const auto* product = device_value(rows)->as<ir::Binary>();
+      if (product == nullptr || product->op != ir::BinaryOp::kMul) continue;
+      for (const auto& [attr_expr, stride] :
+           {std::pair{product->lhs, product->rhs}, std::pair{product->rhs, product->lhs}}) {
+        const auto* attr = device_value(attr_expr)->as<ir::TileAttr>();
+        if (attr == nullptr || attr->attr != ir::TileAttrKind::kIndex ||
+            !grid_axis_.count(attr->tile_dim) || stride->type.kind != TypeKind::kInt ||
+            !(facts_.size_of(stride) == facts_.axis_size(base, 1))) {
+          continue;
+        }
+        const ir::Type& col_type = col->type;
+        if (col_type.kind != TypeKind::kTileTensor || col_type.dims.size() != 1 ||
+            col_type.dims[0] != ir::Dim::tile(attr->tile_dim)) {
+          continue;
+        }
+        IndexItem tile;
+        tile.kind = IndexItem::Kind::kTile;
+        tile.tile_dim = attr->tile_dim;
+        tile.range = index[0].range;
+        IndexItem gather = index[0];
+        gather.scalar = col;
+        return ir::Index{tile, gather};
+      }
+    }
+    return std::nullopt;
   }
 
   // Arrays of static rank that the launch only reads, always with scalars alone (`scale[0]`,
@@ -766,6 +838,7 @@ class LaunchPlanner {
   std::map<int, int> grid_var_dim_;  // hl.grid loop variable -> its tile dim
   std::vector<Access> accesses_;
   std::vector<int> dtype_queries_;
+  std::map<int, ExprPtr> device_values_;  // device binding -> the value it was bound to
 };
 
 }  // namespace

@@ -445,3 +445,58 @@ TEST_CASE("gathers the backend cannot do are precise diagnostics") {
 
 }  // namespace
 }  // namespace helionc::passes
+
+namespace helionc::passes {
+namespace {
+
+TEST_CASE("a gather from a flat view at tile.index * n + col reads whole rows and picks") {
+  // logits_flat = logits.view(-1)
+  // for tile_n in hl.tile(n):
+  //     flat = tile_n.index * v + labels[tile_n]
+  //     losses[tile_n] = hl.load(logits_flat, [flat])
+  KernelBuilder b("pick");
+  const int logits = b.param("logits", ir::Type::tensor(2));
+  const int labels = b.param("labels", ir::Type::tensor(1, ir::ScalarType::kInt32));
+  const int n = b.unpack_shape({"n", "v"}, logits, 2);
+  const int v = n + 1;
+  const int flat_view = b.bind("logits_flat", ir::Type::tensor(1), ir::Binding::Origin::kHost);
+  const ir::ExprPtr shape = ir::TupleExpr::make({ir::IntImm::make(-1, {})}, ir::Type::shape(1), {});
+  b.kernel().body.push_back(ir::Let::make(
+      {flat_view},
+      ir::Call::make(ir::Intrinsic::kReshape, {b.ref(logits), shape}, ir::Type::tensor(1), {}),
+      b.line(3)));
+  const int losses = b.param("losses", ir::Type::tensor(1));
+  const int tn = b.tile_dim("tile_n", b.ref(n), 0);
+  const int vn = b.bind("tile_n", ir::Type::tile({tn}, false), ir::Binding::Origin::kLoopVar);
+  const ir::Type index_type = ir::Type::tile_tensor({ir::Dim::tile(tn)}, ir::ScalarType::kInt32);
+  const ir::ExprPtr rows = b.binary(
+      ir::BinaryOp::kMul, ir::TileAttr::make(tn, ir::TileAttrKind::kIndex, index_type, {}),
+      b.ref(v));
+  const ir::ExprPtr label = b.load(labels, {K::tile(tn)}, {ir::Dim::tile(tn)}, 5);
+  const int flat = b.bind("flat", index_type, ir::Binding::Origin::kDevice);
+  ir::IndexItem gather;
+  gather.kind = ir::IndexItem::Kind::kGather;
+  gather.scalar = b.ref(flat);
+  const ir::ExprPtr picked = b.load(flat_view, {gather}, {ir::Dim::tile(tn)}, 6);
+  b.kernel().body.push_back(ir::TileLoop::make(
+      {tn}, {vn},
+      {ir::Let::make({flat}, b.binary(ir::BinaryOp::kAdd, rows, label), b.line(5)),
+       b.store(losses, {K::tile(tn)}, picked, 6)},
+      b.line(4)));
+  const KernelPlan plan = plan_of(b);
+  const Launch& launch = plan.launches.at(0);
+  const Operand* table = nullptr;
+  for (const Input& input : launch.inputs) {
+    if (input.operand.binding == logits) table = &input.operand;
+  }
+  REQUIRE(table != nullptr);  // the 2-D array, not its flat view
+  REQUIRE(table->view.size() == 2);
+  CHECK(table->view[0].kind == ViewAxis::Kind::kTile);
+  CHECK(table->view[0].tile_dim == tn);
+  CHECK(table->view[1].kind == ViewAxis::Kind::kFull);
+  REQUIRE(table->view[1].gather);
+  CHECK(table->view[1].gather == label);  // one column per row: the label
+}
+
+}  // namespace
+}  // namespace helionc::passes
