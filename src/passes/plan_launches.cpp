@@ -7,6 +7,8 @@
 
 #include "ir/printer.h"
 #include "passes/plan_costs.h"
+#include "passes/plan_gathers.h"
+#include "passes/plan_legality.h"
 #include "passes/plan_views.h"
 #include "passes/shape_facts.h"
 
@@ -68,7 +70,7 @@ class LaunchPlanner {
     }
     if (failed_) return std::nullopt;
     resolve_captures();
-    record_tile_uses();
+    record_tile_uses(kernel_, facts_, launch_);
     if (failed_) return std::nullopt;
     return std::move(launch_);
   }
@@ -504,14 +506,15 @@ class LaunchPlanner {
           input.operand.index = *access.index;
           input.operand.range = access.range;
           input.operand.smem = true;
-        } else if (std::optional<ir::Index> pick = flat_pick(access)) {
+        } else if (std::optional<FlatPick> pick = flat_pick(kernel_, facts_, access.binding,
+                                                              *access.index, device_values_,
+                                                              grid_axis_)) {
           // `flat[tile.index * n + col]` on `flat = x.view(-1)`: `x[tile, col]`, one element
           // per row, read from the 2-D array with whole rows.
           Access rewritten = access;
-          rewritten.binding = flat_pick_base(access.binding);
-          rewritten.index = &*pick;
+          rewritten.binding = pick->base;
+          rewritten.index = &pick->index;
           input.operand = make_operand(rewritten);
-          input.operand.index = *pick;
         } else {
           input.operand = make_operand(access);
         }
@@ -570,67 +573,6 @@ class LaunchPlanner {
                                 : "partly written";
       launch_.inputs.push_back(std::move(input));
     }
-  }
-
-  // The expression a device name was bound to in the body (`flat = base + col`), else `expr`.
-  const ExprPtr& device_value(const ExprPtr& expr) const {
-    const auto* ref = expr->as<ir::VarRef>();
-    if (ref == nullptr) return expr;
-    auto it = device_values_.find(ref->binding);
-    return it == device_values_.end() ? expr : device_value(it->second);
-  }
-
-  // The 2-D array `x` of a flat view `flat = x.view(-1)` / `x.reshape(-1)`, or -1.
-  int flat_pick_base(int binding) const {
-    const ir::Stmt* def = facts_.definition(binding);
-    const auto* let = def ? def->as<ir::Let>() : nullptr;
-    if (let == nullptr || let->targets.size() != 1) return -1;
-    const auto* call = let->value->as<ir::Call>();
-    if (call == nullptr || call->op != Intrinsic::kReshape || call->args.empty()) return -1;
-    const auto* base = call->args[0]->as<ir::VarRef>();
-    if (base == nullptr || kernel_.bindings[base->binding].type.rank != 2 ||
-        kernel_.bindings[binding].type.rank != 1) {
-      return -1;
-    }
-    return base->binding;
-  }
-
-  // A gather from a flat view at `tile.index * n + col` (n the row length, `tile` a tile of
-  // this launch, `col` one index per row): the index `[tile, gather col]` into the 2-D array,
-  // which the kernel reads with whole rows and picks from (Helion's cross-entropy pattern).
-  std::optional<ir::Index> flat_pick(const Access& access) const {
-    const ir::Index& index = *access.index;
-    if (index.size() != 1 || index[0].kind != IndexItem::Kind::kGather) return std::nullopt;
-    const int base = flat_pick_base(access.binding);
-    if (base < 0) return std::nullopt;
-    const auto* sum = device_value(index[0].scalar)->as<ir::Binary>();
-    if (sum == nullptr || sum->op != ir::BinaryOp::kAdd) return std::nullopt;
-    for (const auto& [rows, col] : {std::pair{sum->lhs, sum->rhs}, std::pair{sum->rhs, sum->lhs}}) {
-      const auto* product = device_value(rows)->as<ir::Binary>();
-      if (product == nullptr || product->op != ir::BinaryOp::kMul) continue;
-      for (const auto& [attr_expr, stride] :
-           {std::pair{product->lhs, product->rhs}, std::pair{product->rhs, product->lhs}}) {
-        const auto* attr = device_value(attr_expr)->as<ir::TileAttr>();
-        if (attr == nullptr || attr->attr != ir::TileAttrKind::kIndex ||
-            !grid_axis_.count(attr->tile_dim) || stride->type.kind != TypeKind::kInt ||
-            !(facts_.size_of(stride) == facts_.axis_size(base, 1))) {
-          continue;
-        }
-        const ir::Type& col_type = col->type;
-        if (col_type.kind != TypeKind::kTileTensor || col_type.dims.size() != 1 ||
-            col_type.dims[0] != ir::Dim::tile(attr->tile_dim)) {
-          continue;
-        }
-        IndexItem tile;
-        tile.kind = IndexItem::Kind::kTile;
-        tile.tile_dim = attr->tile_dim;
-        tile.range = index[0].range;
-        IndexItem gather = index[0];
-        gather.scalar = col;
-        return ir::Index{tile, gather};
-      }
-    }
-    return std::nullopt;
   }
 
   // Arrays of static rank that the launch only reads, always with scalars alone (`scale[0]`,
@@ -718,9 +660,7 @@ class LaunchPlanner {
 
   // Whether tile dimension `dim` provably runs over all of axis `axis` of `binding`.
   bool covers(int dim, int binding, int axis) const {
-    const ir::TileDim& tile = kernel_.tile_dims[dim];
-    if (tile.begin && !is_zero(tile.begin)) return false;
-    return facts_.size_of(tile.extent) == facts_.axis_size(binding, axis);
+    return tile_covers(kernel_, facts_, dim, binding, axis);
   }
 
   Operand make_operand(const Access& access) {
@@ -772,59 +712,6 @@ class LaunchPlanner {
       for (const Input& input : launch_.inputs) operand |= input.operand.binding == binding;
       for (const Output& output : launch_.outputs) operand |= output.operand.binding == binding;
       if (!operand) capture(Capture::Kind::kDtype, binding);
-    }
-  }
-
-  void record_tile_uses() {
-    auto record = [&](const Operand& operand, bool output, int index) {
-      if (operand.variadic) {
-        launch_.grid.front().uses.push_back({output, index, -1, AxisRole::kLane});
-        return;
-      }
-      for (size_t a = 0; a < operand.view.size(); ++a) {
-        const ViewAxis& axis = operand.view[a];
-        if (axis.kind != ViewAxis::Kind::kTile) continue;
-        GridDim& grid = launch_.grid[grid_axis_.at(axis.tile_dim)];
-        grid.uses.push_back({output, index, static_cast<int>(a), axis.role});
-        grid.role = std::max(grid.role, axis.role);
-      }
-    };
-    for (size_t i = 0; i < launch_.inputs.size(); ++i) {
-      if (launch_.inputs[i].kind != Input::Kind::kAliasedUnread) {
-        record(launch_.inputs[i].operand, false, static_cast<int>(i));
-      }
-    }
-    for (size_t o = 0; o < launch_.outputs.size(); ++o) {
-      record(launch_.outputs[o].operand, true, static_cast<int>(o));
-    }
-    // A dimension is partial when it may not run over exactly the output axes it tiles.
-    for (GridDim& grid : launch_.grid) {
-      if (launch_.variadic) continue;
-      const ir::TileDim& dim = kernel_.tile_dims[grid.tile_dim];
-      grid.partial = dim.begin && !is_zero(dim.begin);
-      const TileUse* size_use = nullptr;
-      for (const TileUse& use : grid.uses) {
-        const Operand& operand =
-            use.output ? launch_.outputs[use.operand].operand : launch_.inputs[use.operand].operand;
-        const int array_axis = operand.view[use.axis].array_axis;
-        if (use.output && !covers(grid.tile_dim, operand.binding, array_axis)) grid.partial = true;
-        if (size_use == nullptr || (use.output && !size_use->output)) size_use = &use;
-      }
-      if (size_use != nullptr) {
-        const Operand& operand = size_use->output ? launch_.outputs[size_use->operand].operand
-                                                  : launch_.inputs[size_use->operand].operand;
-        grid.size_binding = operand.binding;
-        grid.size_axis = operand.view[size_use->axis].array_axis;
-      }
-    }
-    // A lane dimension is flat (a 1-D tile) when every block it indexes is one row high.
-    for (GridDim& grid : launch_.grid) {
-      if (launch_.variadic || grid.role != AxisRole::kLane) continue;
-      grid.flat = std::all_of(grid.uses.begin(), grid.uses.end(), [&](const TileUse& use) {
-        const Operand& operand =
-            use.output ? launch_.outputs[use.operand].operand : launch_.inputs[use.operand].operand;
-        return use.axis > 0 && operand.view[use.axis - 1].kind == ViewAxis::Kind::kUnit;
-      });
     }
   }
 

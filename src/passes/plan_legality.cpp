@@ -1,0 +1,80 @@
+#include "passes/plan_legality.h"
+
+#include <algorithm>
+#include <map>
+
+namespace helionc::passes {
+
+namespace {
+
+// Whether a tile dimension starts elsewhere than 0 (`hl.tile(a, b)`).
+bool has_start(const ir::TileDim& dim) {
+  const auto* imm = dim.begin ? dim.begin->as<ir::IntImm>() : nullptr;
+  return dim.begin && !(imm && imm->value == 0);
+}
+
+}  // namespace
+
+bool tile_covers(const ir::Kernel& kernel, const ShapeFacts& facts, int dim, int binding,
+                 int axis) {
+  const ir::TileDim& tile = kernel.tile_dims[dim];
+  if (has_start(tile)) return false;
+  return facts.size_of(tile.extent) == facts.axis_size(binding, axis);
+}
+
+void record_tile_uses(const ir::Kernel& kernel, const ShapeFacts& facts, Launch& launch) {
+std::map<int, int> grid_axis;  // tile dim -> grid axis
+for (size_t g = 0; g < launch.grid.size(); ++g) grid_axis[launch.grid[g].tile_dim] = static_cast<int>(g);
+  auto record = [&](const Operand& operand, bool output, int index) {
+    if (operand.variadic) {
+      launch.grid.front().uses.push_back({output, index, -1, AxisRole::kLane});
+      return;
+    }
+    for (size_t a = 0; a < operand.view.size(); ++a) {
+      const ViewAxis& axis = operand.view[a];
+      if (axis.kind != ViewAxis::Kind::kTile) continue;
+      GridDim& grid = launch.grid[grid_axis.at(axis.tile_dim)];
+      grid.uses.push_back({output, index, static_cast<int>(a), axis.role});
+      grid.role = std::max(grid.role, axis.role);
+    }
+  };
+  for (size_t i = 0; i < launch.inputs.size(); ++i) {
+    if (launch.inputs[i].kind != Input::Kind::kAliasedUnread) {
+      record(launch.inputs[i].operand, false, static_cast<int>(i));
+    }
+  }
+  for (size_t o = 0; o < launch.outputs.size(); ++o) {
+    record(launch.outputs[o].operand, true, static_cast<int>(o));
+  }
+  // A dimension is partial when it may not run over exactly the output axes it tiles.
+  for (GridDim& grid : launch.grid) {
+    if (launch.variadic) continue;
+    const ir::TileDim& dim = kernel.tile_dims[grid.tile_dim];
+    grid.partial = has_start(dim);
+    const TileUse* size_use = nullptr;
+    for (const TileUse& use : grid.uses) {
+      const Operand& operand =
+          use.output ? launch.outputs[use.operand].operand : launch.inputs[use.operand].operand;
+      const int array_axis = operand.view[use.axis].array_axis;
+      if (use.output && !tile_covers(kernel, facts, grid.tile_dim, operand.binding, array_axis)) grid.partial = true;
+      if (size_use == nullptr || (use.output && !size_use->output)) size_use = &use;
+    }
+    if (size_use != nullptr) {
+      const Operand& operand = size_use->output ? launch.outputs[size_use->operand].operand
+                                                : launch.inputs[size_use->operand].operand;
+      grid.size_binding = operand.binding;
+      grid.size_axis = operand.view[size_use->axis].array_axis;
+    }
+  }
+  // A lane dimension is flat (a 1-D tile) when every block it indexes is one row high.
+  for (GridDim& grid : launch.grid) {
+    if (launch.variadic || grid.role != AxisRole::kLane) continue;
+    grid.flat = std::all_of(grid.uses.begin(), grid.uses.end(), [&](const TileUse& use) {
+      const Operand& operand =
+          use.output ? launch.outputs[use.operand].operand : launch.inputs[use.operand].operand;
+      return use.axis > 0 && operand.view[use.axis - 1].kind == ViewAxis::Kind::kUnit;
+    });
+  }
+}
+
+}  // namespace helionc::passes
