@@ -239,8 +239,14 @@ void KernelLowering::lower_assert(const SyntaxNode& node, ir::Block& out) {
   if (children.size() > 1) {
     if (children[1].type() != "string")
       unsupported(children[1].range(), "a computed assert message");
-    // Kept verbatim as a Python literal; the backend quotes the source line next to it.
-    message = ir::StringImm::make(std::string(children[1].text()), children[1].range());
+    // Kept as a Python literal; the backend quotes the source line next to it. An f-string's
+    // fields are torch expressions (`{x.size(0)}`) that mean nothing to jax, so its `f` prefix
+    // is dropped and the fields are shown as written.
+    std::string spelling(children[1].text());
+    const size_t quote = spelling.find_first_of("'\"");
+    std::string prefix = spelling.substr(0, quote);
+    std::erase_if(prefix, [](char c) { return c == 'f' || c == 'F'; });
+    message = ir::StringImm::make(prefix + spelling.substr(quote), children[1].range());
   }
   out.push_back(ir::Assert::make(std::move(condition), std::move(message), node.range()));
 }

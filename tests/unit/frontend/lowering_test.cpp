@@ -138,3 +138,18 @@ def f(x: torch.Tensor) -> torch.Tensor:
   CHECK(contains(ir, "let d: tile_tensor<[*tile] x float32>"));
   CHECK(contains(ir, "let e: tile_tensor<[*tile] x bool>"));
 }
+
+TEST_CASE("an assert's f-string message is kept as plain text") {
+  auto result = lower(R"(@helion.kernel
+def f(x: torch.Tensor, y: torch.Tensor) -> torch.Tensor:
+    n = x.size(0)
+    assert y.size(0) == n, f"size mismatch {y.size(0)} != {n}"
+    out = torch.empty_like(x)
+    for tile in hl.tile(n):
+        out[tile] = x[tile] + y[tile]
+    return out
+)");
+  INFO(result->errors());
+  REQUIRE_FALSE(result->diags.has_errors());
+  CHECK(contains(result->ir(), R"(assert (size(y, 0) == n), "size mismatch {y.size(0)} != {n}")"));
+}
