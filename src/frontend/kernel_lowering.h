@@ -1,7 +1,8 @@
 // Lowers one decorated kernel function from its syntax tree to the typed tile IR. One handler
 // per syntax construct, split by family: statements (lower_statements.cpp), expressions
 // (lower_expressions.cpp), calls to torch/hl/builtins and methods (lower_calls.cpp), tile loops
-// and subscripts (lower_tiles.cpp), allocations (lower_allocations.cpp).
+// (lower_tiles.cpp), subscripts and hl.load/hl.store (lower_subscripts.cpp), allocations
+// (lower_allocations.cpp).
 //
 // Error handling: a handler that reports an error throws LoweringAbort; the statement handler
 // catches it and goes on with the next statement, so one run reports every broken statement
@@ -156,12 +157,14 @@ class KernelLowering {
   // `block_size=bs`, numbered where it is registered.
   void lower_register_block_size(const SyntaxNode& target, const SyntaxNode& call);
 
+  // ---- lower_subscripts.cpp (with lower_hl_load/lower_hl_store above)
+  ir::Index lower_index(int tensor, const SyntaxNode& subscript_node, std::vector<ir::Dim>* dims);
+
   // ---- lower_tiles.cpp
   void lower_for(const SyntaxNode& node, ir::Block& out);
   std::vector<int> lower_tile_spec(const SyntaxNode& call, bool grid);
   int new_tile_dim(std::string name, ir::ExprPtr begin, ir::ExprPtr end, ir::BlockSource block,
                    bool variadic, SourceRange range);
-  ir::Index lower_index(int tensor, const SyntaxNode& subscript_node, std::vector<ir::Dim>* dims);
   void name_tile_dims(const SyntaxNode& target, const std::vector<int>& dims);
 
   const KernelSyntax& syntax_;

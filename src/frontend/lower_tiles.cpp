@@ -1,5 +1,5 @@
-// Tile loops and subscripts: `for ... in hl.tile(...)` / `hl.grid(...)` at the top level of a
-// kernel (one launch each), and `x[tile_m, :]`-style indexing in device code.
+// Tile loops: `for ... in hl.tile(...)` / `hl.grid(...)` at the top level of a kernel (one
+// launch each), their tile dimensions and block sizes, and `hl.register_block_size`.
 #include <fmt/format.h>
 
 #include "frontend/kernel_lowering.h"
@@ -11,7 +11,6 @@ using ir::ExprPtr;
 using ir::Intrinsic;
 using ir::Type;
 using ir::TypeKind;
-
 void KernelLowering::lower_for(const SyntaxNode& node, ir::Block& out) {
   const SyntaxNode iterable = node.child_by_field("right");
   const SyntaxNode target = node.child_by_field("left");
@@ -217,124 +216,6 @@ std::vector<int> KernelLowering::lower_tile_spec(const SyntaxNode& call, bool gr
   return dims;
 }
 
-ir::Index KernelLowering::lower_index(int tensor, const SyntaxNode& subscript_node,
-                                      std::vector<ir::Dim>* dims) {
-  return lower_index_items(tensor, subscript_node.children_by_field("subscript"),
-                           subscript_node.range(), dims);
-}
-
-ir::Index KernelLowering::lower_index_items(int tensor, const std::vector<SyntaxNode>& items,
-                                            SourceRange subscript_range,
-                                            std::vector<ir::Dim>* dims) {
-  ir::Index index;
-  for (const SyntaxNode& item : items) {
-    ir::IndexItem entry;
-    entry.range = item.range();
-    if (item.type() == "slice") {
-      if (!item.named_children().empty()) unsupported(item.range(), "slicing with bounds");
-      entry.kind = ir::IndexItem::Kind::kFull;
-      index.push_back(entry);
-      continue;
-    }
-    if (item.type() == "none") {
-      entry.kind = ir::IndexItem::Kind::kNewAxis;
-      index.push_back(entry);
-      continue;
-    }
-    if (item.type() == "ellipsis") unsupported(item.range(), "`...` in an index");
-    ExprPtr value = lower_expr(item);
-    const Type& type = value->type;
-    if (type.kind == TypeKind::kTile) {
-      for (int dim : type.tile_dims) {
-        entry.kind = kernel_.tile_dims[dim].variadic ? ir::IndexItem::Kind::kVariadic
-                                                     : ir::IndexItem::Kind::kTile;
-        entry.tile_dim = dim;
-        index.push_back(entry);
-      }
-    } else if (type.kind == TypeKind::kInt) {
-      entry.kind = ir::IndexItem::Kind::kScalar;
-      entry.scalar = value;
-      index.push_back(entry);
-    } else if (type.kind == TypeKind::kTileTensor) {
-      if (type.dtype && !ir::is_integral(*type.dtype)) {
-        fail(DiagnosticKind::kTypeMismatch, item.range(),
-             fmt::format("a tile of indices must hold integers, not `{}`",
-                         ir::dtype_name(*type.dtype)));
-      }
-      if (type.variadic) unsupported(item.range(), "gathering with indices of trace-time rank");
-      entry.kind = ir::IndexItem::Kind::kGather;
-      entry.scalar = value;
-      index.push_back(entry);
-    } else {
-      fail(DiagnosticKind::kTypeMismatch, item.range(),
-           fmt::format("a tensor index must be a tile, `:`, `None` or an integer, not `{}`",
-                       ir::type_to_string(type)));
-    }
-  }
-
-  // Rank: every entry but `None` consumes one dimension (a variadic tile consumes all).
-  bool has_variadic = false;
-  int consumed = 0;
-  for (const ir::IndexItem& entry : index) {
-    has_variadic = has_variadic || entry.kind == ir::IndexItem::Kind::kVariadic;
-    if (entry.kind != ir::IndexItem::Kind::kNewAxis &&
-        entry.kind != ir::IndexItem::Kind::kVariadic) {
-      ++consumed;
-    }
-  }
-  const std::string& name = binding(tensor).name;
-  if (has_variadic) {
-    if (consumed > 0) {
-      unsupported(subscript_range, "mixing a tile of trace-time rank with other index entries");
-    }
-  } else {
-    const int rank = binding(tensor).type.rank;
-    if (rank >= 0 && rank != consumed) {
-      Diagnostic& diag = diags_.error(DiagnosticKind::kRankMismatch, subscript_range,
-                                      fmt::format("`{}` has {} dimension{} but is indexed with {}",
-                                                  name, rank, rank == 1 ? "" : "s", consumed));
-      auto it = rank_evidence_.find(tensor);
-      if (it != rank_evidence_.end()) {
-        diag.note(it->second, fmt::format("the rank of `{}` was fixed here", name));
-      }
-      failed_ = true;
-      throw LoweringAbort{};
-    }
-    refine_rank(tensor, consumed, subscript_range);
-  }
-
-  int axis = 0;
-  for (const ir::IndexItem& entry : index) {
-    switch (entry.kind) {
-      case ir::IndexItem::Kind::kTile:
-        dims->push_back(ir::Dim::tile(entry.tile_dim));
-        break;
-      case ir::IndexItem::Kind::kVariadic:
-        dims->push_back(ir::Dim::variadic(entry.tile_dim));
-        break;
-      case ir::IndexItem::Kind::kFull:
-        dims->push_back(ir::Dim::full(tensor, axis));
-        break;
-      case ir::IndexItem::Kind::kNewAxis:
-        dims->push_back(ir::Dim::unit());
-        break;
-      case ir::IndexItem::Kind::kScalar:
-        break;
-      case ir::IndexItem::Kind::kGather:
-        // The gathered axis takes the shape of the indices (`w[ids[tile_b], tile_e]` is
-        // [tile_b, tile_e]).
-        for (const ir::Dim& dim : entry.scalar->type.dims) dims->push_back(dim);
-        break;
-    }
-    if (entry.kind != ir::IndexItem::Kind::kNewAxis) ++axis;
-  }
-  return index;
-}
-
-}  // namespace helionc::frontend
-
-namespace helionc::frontend {
-
 void KernelLowering::lower_register_block_size(const SyntaxNode& target, const SyntaxNode& call) {
   if (in_device()) unsupported(call.range(), "`hl.register_block_size` in device code");
   const CallArgs args = split_args(call);
@@ -358,79 +239,6 @@ void KernelLowering::lower_register_block_size(const SyntaxNode& target, const S
       "`{}` is a registered block size; it can only be passed as `block_size=` of `hl.tile` "
       "(using its value is not supported yet)",
       target.text());
-}
-
-}  // namespace helionc::frontend
-
-namespace helionc::frontend {
-
-namespace {
-
-// The entries of `hl.load`'s/`hl.store`'s index list (`[tile_m, tile_n]`).
-std::vector<SyntaxNode> index_list(const SyntaxNode& node) {
-  if (node.type() == "list" || node.type() == "tuple") return node.named_children();
-  return {node};
-}
-
-}  // namespace
-
-ExprPtr KernelLowering::lower_hl_load(const CallArgs& args) {
-  const SourceRange range = args.call.range();
-  if (!in_device()) unsupported(range, "`hl.load` in host code");
-  check_arity(args, "hl.load", 2, 2, {"extra_mask", "eviction_policy"});
-  ExprPtr tensor = lower_expr(args.positional[0]);
-  const auto* var = tensor->as<ir::VarRef>();
-  if (!var || binding(var->binding).type.kind != TypeKind::kTensor) {
-    fail(DiagnosticKind::kTypeMismatch, args.positional[0].range(), "`hl.load` reads a tensor");
-  }
-  std::vector<ir::Dim> dims;
-  ir::Index index = lower_index_items(var->binding, index_list(args.positional[1]),
-                                      args.positional[1].range(), &dims);
-  ExprPtr load = ir::Load::make(tensor, std::move(index),
-                                Type::tile_tensor(dims, binding(var->binding).type.dtype), range);
-  const SyntaxNode mask_node = args.keyword("extra_mask");
-  if (!mask_node || mask_node.type() == "none") return load;
-  // Masked-off elements read as 0: a select after the load (the block is in VMEM already).
-  ExprPtr mask = lower_expr(mask_node);
-  Type type = combine_types(*mask, *load, ArithKind::kComparison, range);
-  type.dtype = load->type.dtype;
-  ExprPtr zero = ir::Call::make(ir::Intrinsic::kFullLike,
-                                {load, ir::IntImm::make(0, range), ir::NoneImm::make(range)},
-                                load->type, range);
-  return ir::Call::make(ir::Intrinsic::kWhere, {mask, load, zero}, std::move(type), range);
-}
-
-void KernelLowering::lower_hl_store(const CallArgs& args, ir::Block& out) {
-  const SourceRange range = args.call.range();
-  check_arity(args, "hl.store", 3, 3, {"extra_mask"});
-  ExprPtr tensor = lower_expr(args.positional[0]);
-  const auto* var = tensor->as<ir::VarRef>();
-  if (!var || binding(var->binding).type.kind != TypeKind::kTensor) {
-    fail(DiagnosticKind::kTypeMismatch, args.positional[0].range(), "`hl.store` writes a tensor");
-  }
-  std::vector<ir::Dim> dims;
-  ir::Index index = lower_index_items(var->binding, index_list(args.positional[1]),
-                                      args.positional[1].range(), &dims);
-  ExprPtr value = lower_expr(args.positional[2]);
-  if (const SyntaxNode mask_node = args.keyword("extra_mask");
-      mask_node && mask_node.type() != "none") {
-    // Masked-off elements keep their old values: read them and select.
-    ExprPtr mask = lower_expr(mask_node);
-    ExprPtr old = ir::Load::make(tensor, index,
-                                 Type::tile_tensor(dims, binding(var->binding).type.dtype), range);
-    Type type = combine_types(*mask, *old, ArithKind::kComparison, range);
-    type.dtype = value->type.dtype;
-    value = ir::Call::make(ir::Intrinsic::kWhere, {mask, value, old}, std::move(type), range);
-  }
-  if (value->type.kind == TypeKind::kTileTensor) {
-    const auto merged = broadcast_dims(dims, value->type.dims);
-    if (!merged || *merged != dims) {
-      fail(DiagnosticKind::kShapeMismatch, range,
-           fmt::format("cannot store a value of shape {} into a block of shape {}",
-                       dims_to_string(kernel_, value->type.dims), dims_to_string(kernel_, dims)));
-    }
-  }
-  out.push_back(ir::Store::make(std::move(tensor), std::move(index), std::move(value), range));
 }
 
 }  // namespace helionc::frontend
