@@ -35,9 +35,9 @@ int flat_pick_base(const ir::Kernel& kernel, const ShapeFacts& facts, int bindin
 }  // namespace
 
 std::optional<FlatPick> flat_pick(const ir::Kernel& kernel, const ShapeFacts& facts, int binding,
-                                const ir::Index& index,
-                                const std::map<int, ExprPtr>& device_values,
-                                const std::map<int, int>& grid_axis) {
+                                  const ir::Index& index,
+                                  const std::map<int, ExprPtr>& device_values,
+                                  const std::map<int, int>& grid_axis) {
   if (index.size() != 1 || index[0].kind != IndexItem::Kind::kGather) return std::nullopt;
   const int base = flat_pick_base(kernel, facts, binding);
   if (base < 0) return std::nullopt;

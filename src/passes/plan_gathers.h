@@ -11,7 +11,7 @@
 namespace helionc::passes {
 
 struct FlatPick {
-  int base = -1;   // the 2-D array
+  int base = -1;    // the 2-D array
   ir::Index index;  // `[tile, gather col]` into it
 };
 

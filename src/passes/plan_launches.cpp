@@ -506,9 +506,9 @@ class LaunchPlanner {
           input.operand.index = *access.index;
           input.operand.range = access.range;
           input.operand.smem = true;
-        } else if (std::optional<FlatPick> pick = flat_pick(kernel_, facts_, access.binding,
-                                                              *access.index, device_values_,
-                                                              grid_axis_)) {
+        } else if (std::optional<FlatPick> pick =
+                       flat_pick(kernel_, facts_, access.binding, *access.index, device_values_,
+                                 grid_axis_)) {
           // `flat[tile.index * n + col]` on `flat = x.view(-1)`: `x[tile, col]`, one element
           // per row, read from the 2-D array with whole rows.
           Access rewritten = access;

@@ -23,8 +23,10 @@ bool tile_covers(const ir::Kernel& kernel, const ShapeFacts& facts, int dim, int
 }
 
 void record_tile_uses(const ir::Kernel& kernel, const ShapeFacts& facts, Launch& launch) {
-std::map<int, int> grid_axis;  // tile dim -> grid axis
-for (size_t g = 0; g < launch.grid.size(); ++g) grid_axis[launch.grid[g].tile_dim] = static_cast<int>(g);
+  std::map<int, int> grid_axis;  // tile dim -> grid axis
+  for (size_t g = 0; g < launch.grid.size(); ++g) {
+    grid_axis[launch.grid[g].tile_dim] = static_cast<int>(g);
+  }
   auto record = [&](const Operand& operand, bool output, int index) {
     if (operand.variadic) {
       launch.grid.front().uses.push_back({output, index, -1, AxisRole::kLane});
@@ -56,7 +58,9 @@ for (size_t g = 0; g < launch.grid.size(); ++g) grid_axis[launch.grid[g].tile_di
       const Operand& operand =
           use.output ? launch.outputs[use.operand].operand : launch.inputs[use.operand].operand;
       const int array_axis = operand.view[use.axis].array_axis;
-      if (use.output && !tile_covers(kernel, facts, grid.tile_dim, operand.binding, array_axis)) grid.partial = true;
+      if (use.output && !tile_covers(kernel, facts, grid.tile_dim, operand.binding, array_axis)) {
+        grid.partial = true;
+      }
       if (size_use == nullptr || (use.output && !size_use->output)) size_use = &use;
     }
     if (size_use != nullptr) {

@@ -10,8 +10,7 @@
 namespace helionc::passes {
 
 // Whether tile dimension `dim` provably runs over all of axis `axis` of `binding`.
-bool tile_covers(const ir::Kernel& kernel, const ShapeFacts& facts, int dim, int binding,
-                 int axis);
+bool tile_covers(const ir::Kernel& kernel, const ShapeFacts& facts, int dim, int binding, int axis);
 
 // Fills every GridDim's uses, role, partial, size_binding/size_axis and flat from the launch's
 // operands (static views; rank-polymorphic operands count as lane uses).

@@ -89,8 +89,8 @@ std::optional<ViewError> build_view(Operand& operand, int rank, const std::strin
     view.push_back(std::move(v));
   }
   if (axis > rank) {
-    return ViewError{operand.range,
-                     fmt::format("`{}` has {} dimensions but is indexed with {}", name, rank, axis)};
+    return ViewError{operand.range, fmt::format("`{}` has {} dimensions but is indexed with {}",
+                                                name, rank, axis)};
   }
   for (; axis < rank; ++axis) {
     ViewAxis v;

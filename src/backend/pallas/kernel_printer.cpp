@@ -122,7 +122,10 @@ class DeviceContext final : public ExprContext {
     if (operand.smem) {
       // A scalar read from SMEM: `scale_ref[0]`, `table_ref[i, j]`.
       std::vector<std::string> items;
-      for (const ir::IndexItem& item : load.index) items.push_back(geometry_.print(item.scalar).text);
+      items.reserve(load.index.size());
+      for (const ir::IndexItem& item : load.index) {
+        items.push_back(geometry_.print(item.scalar).text);
+      }
       return py_atom(fmt::format("{}[{}]", ref, fmt::join(items, ", ")));
     }
     int kernel_axis = 0;

@@ -150,8 +150,9 @@ class LaunchPrinter {
           use.output ? launch_.outputs[use.operand].operand : launch_.inputs[use.operand].operand;
       std::vector<PyExpr> factors;
       for (const ViewAxis& axis : operand.view) {
-        if (axis.kind == ViewAxis::Kind::kFull)
+        if (axis.kind == ViewAxis::Kind::kFull) {
           factors.push_back(size_expr(operand.binding, axis.array_axis));
+        }
       }
       if (factors.empty()) continue;
       const std::string text = product(1, factors).text;
@@ -218,8 +219,7 @@ class LaunchPrinter {
         case ViewAxis::Kind::kColumn: {
           const std::string width = column_width(operand, axis);
           block.push_back(width);
-          index.push_back(
-              py_binary("//", index_exprs_.print(axis.scalar), py_atom(width)).text);
+          index.push_back(py_binary("//", index_exprs_.print(axis.scalar), py_atom(width)).text);
           break;
         }
       }
@@ -230,8 +230,7 @@ class LaunchPrinter {
       host_.context.imports.math = true;
       const std::string name = binding_name(kernel_, operand.binding);
       out_.line(fmt::format("_check_gather_block({}, {}, {}.dtype, {})", py_string(name),
-                            py_tuple(block), name,
-                            py_string(host_.context.where(operand.range))));
+                            py_tuple(block), name, py_string(host_.context.where(operand.range))));
     }
     return fmt::format("pl.BlockSpec(block_shape={}, index_map=lambda {}: {})", py_tuple(block),
                        fmt::join(grid_params_, ", "), py_tuple(index));
@@ -240,7 +239,7 @@ class LaunchPrinter {
   // The width of the lane-aligned window holding a column (`x_lanes = min(n, 128)`), printed
   // once per array before the call.
   std::string column_width(const Operand& operand, const ViewAxis& axis) {
-    const std::string name = column_width_name(operand);
+    std::string name = column_width_name(operand);
     if (column_widths_.insert(name).second) {
       out_.line(fmt::format("{} = min({}, 128)  # a lane-aligned window holding the column", name,
                             host_.size_text(operand.binding, axis.array_axis, stmt_index_)));
@@ -353,6 +352,7 @@ class LaunchPrinter {
 
   std::string cost_sum(const std::vector<passes::CostTerm>& terms) const {
     std::vector<PyExpr> parts;
+    parts.reserve(terms.size());
     for (const passes::CostTerm& term : terms) {
       parts.push_back(product(term.count, element_factors(term.elements)));
     }
@@ -371,6 +371,7 @@ class LaunchPrinter {
     if (operand.smem) {
       std::vector<PyExpr> factors;
       const int rank = kernel_.bindings[operand.binding].type.rank;
+      factors.reserve(static_cast<size_t>(rank) + 1);
       for (int a = 0; a < rank; ++a) factors.push_back(size_expr(operand.binding, a));
       factors.push_back(itemsize);
       return product(1, factors);

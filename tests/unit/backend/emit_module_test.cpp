@@ -141,14 +141,14 @@ TEST_CASE("a scalar on the last axis reads a column window; scalar-only tensors 
   ir::ExprPtr column = b.load(x, {K::tile(tm), K::scalar(b.ref(j))}, {ir::Dim::tile(tm)}, 4);
   ir::ExprPtr factor = b.load(scale, {K::scalar(ir::IntImm::make(0, {}))}, {}, 4);
   b.kernel().body.push_back(ir::TileLoop::make(
-      {tm}, {vm},
-      {b.store(out, {K::tile(tm)}, b.binary(ir::BinaryOp::kMul, column, factor), 4)},
+      {tm}, {vm}, {b.store(out, {K::tile(tm)}, b.binary(ir::BinaryOp::kMul, column, factor), 4)},
       b.line(3)));
   const std::string text = emit(b).text.value();
   CHECK(contains(text, "_column(x_ref[...], j) * scale_ref[0]"));
   CHECK(contains(text, "x_lanes = min(n, 128)  # a lane-aligned window holding the column\n"));
-  CHECK(contains(text, "pl.BlockSpec(block_shape=(block_m, x_lanes), "
-                       "index_map=lambda tile_m: (tile_m, j // x_lanes))"));
+  CHECK(contains(text,
+                 "pl.BlockSpec(block_shape=(block_m, x_lanes), "
+                 "index_map=lambda tile_m: (tile_m, j // x_lanes))"));
   CHECK(contains(text, "pl.BlockSpec(memory_space=pltpu.SMEM)"));
   CHECK(contains(text, "(x, _smem_array(scale), "));
   CHECK(contains(text, "def _column(block, column):"));
@@ -168,15 +168,16 @@ TEST_CASE("a row gather is a one-hot matmul over a table block whole along the r
   ir::IndexItem gather;
   gather.kind = ir::IndexItem::Kind::kGather;
   gather.scalar = b.load(ids, {K::tile(tb)}, {ir::Dim::tile(tb)}, 4);
-  ir::ExprPtr rows =
-      b.load(w, {gather, K::full()}, {ir::Dim::tile(tb), ir::Dim::full(w, 1)}, 4);
-  b.kernel().body.push_back(ir::TileLoop::make(
-      {tb}, {vb}, {b.store(out, {K::tile(tb), K::full()}, rows, 4)}, b.line(3)));
+  ir::ExprPtr rows = b.load(w, {gather, K::full()}, {ir::Dim::tile(tb), ir::Dim::full(w, 1)}, 4);
+  b.kernel().body.push_back(
+      ir::TileLoop::make({tb}, {vb}, {b.store(out, {K::tile(tb), K::full()}, rows, 4)}, b.line(3)));
   const std::string text = emit(b).text.value();
   CHECK(contains(text, "_gather_rows(w_ref[...], ids_ref[...])"));
-  CHECK(contains(text, "_check_gather_block(\"w\", (w.shape[0], w.shape[1]), w.dtype, \"k.py:4\")"));
-  CHECK(contains(text, "pl.BlockSpec(block_shape=(w.shape[0], w.shape[1]), "
-                       "index_map=lambda tile_b: (0, 0))"));
+  CHECK(
+      contains(text, "_check_gather_block(\"w\", (w.shape[0], w.shape[1]), w.dtype, \"k.py:4\")"));
+  CHECK(contains(text,
+                 "pl.BlockSpec(block_shape=(w.shape[0], w.shape[1]), "
+                 "index_map=lambda tile_b: (0, 0))"));
   CHECK(contains(text, "def _gather_rows(table, index):"));
   CHECK(contains(text, "import math\n"));
 }

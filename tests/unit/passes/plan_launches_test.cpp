@@ -325,8 +325,8 @@ TEST_CASE("tensors read only as scalars go to SMEM whole") {
   ir::ExprPtr row = b.load(x, {K::tile(tm)}, {ir::Dim::tile(tm)}, 4);
   ir::ExprPtr s0 = b.load(scale, {K::scalar(ir::IntImm::make(0, {}))}, {}, 4);
   ir::ExprPtr s1 = b.load(scale, {K::scalar(ir::IntImm::make(1, {}))}, {}, 4);
-  ir::ExprPtr t = b.load(table, {K::scalar(ir::IntImm::make(1, {})),
-                                 K::scalar(ir::IntImm::make(2, {}))}, {}, 4);
+  ir::ExprPtr t = b.load(
+      table, {K::scalar(ir::IntImm::make(1, {})), K::scalar(ir::IntImm::make(2, {}))}, {}, 4);
   ir::ExprPtr value = b.binary(ir::BinaryOp::kAdd, b.binary(ir::BinaryOp::kMul, row, s0),
                                b.binary(ir::BinaryOp::kAdd, s1, t));
   b.kernel().body.push_back(
@@ -399,11 +399,11 @@ struct GatherKernel {
 
 TEST_CASE("gathers keep the gathered axis whole; the indices are an operand of their own") {
   GatherKernel g;
-  ir::ExprPtr rows = g.b.load(g.w, {g.gather(), K::tile(g.te)},
-                              {ir::Dim::tile(g.tb), ir::Dim::tile(g.te)}, 4);
-  g.b.kernel().body.push_back(ir::TileLoop::make(
-      {g.tb, g.te}, {g.vb, g.ve}, {g.b.store(g.out, {K::tile(g.tb), K::tile(g.te)}, rows, 4)},
-      g.b.line(4)));
+  ir::ExprPtr rows =
+      g.b.load(g.w, {g.gather(), K::tile(g.te)}, {ir::Dim::tile(g.tb), ir::Dim::tile(g.te)}, 4);
+  g.b.kernel().body.push_back(
+      ir::TileLoop::make({g.tb, g.te}, {g.vb, g.ve},
+                         {g.b.store(g.out, {K::tile(g.tb), K::tile(g.te)}, rows, 4)}, g.b.line(4)));
   const KernelPlan plan = plan_of(g.b);
   const Launch& launch = plan.launches.at(0);
   REQUIRE(launch.inputs.size() >= 2);
@@ -416,8 +416,7 @@ TEST_CASE("gathers keep the gathered axis whole; the indices are an operand of t
   CHECK(w.view[0].role == AxisRole::kSublane);
   CHECK(w.view[1].kind == ViewAxis::Kind::kTile);
   const std::string dump = print_plan(g.b.kernel(), plan);
-  CHECK(dump.find("w view [:0 gather load ids[tile_b] sublane, tile_e lane]") !=
-        std::string::npos);
+  CHECK(dump.find("w view [:0 gather load ids[tile_b] sublane, tile_e lane]") != std::string::npos);
 }
 
 TEST_CASE("gathers the backend cannot do are precise diagnostics") {
@@ -425,16 +424,16 @@ TEST_CASE("gathers the backend cannot do are precise diagnostics") {
     GatherKernel g;
     ir::ExprPtr value = g.b.load(g.w, {K::tile(g.tb), K::tile(g.te)},
                                  {ir::Dim::tile(g.tb), ir::Dim::tile(g.te)}, 4);
-    g.b.kernel().body.push_back(ir::TileLoop::make(
-        {g.tb, g.te}, {g.vb, g.ve}, {g.b.store(g.out, {g.gather(), K::tile(g.te)}, value, 4)},
-        g.b.line(4)));
+    g.b.kernel().body.push_back(
+        ir::TileLoop::make({g.tb, g.te}, {g.vb, g.ve},
+                           {g.b.store(g.out, {g.gather(), K::tile(g.te)}, value, 4)}, g.b.line(4)));
     CHECK(errors_of(g.b) ==
           "storing into `out` through a tile of indices (a scatter) is not supported yet\n");
   }
   SECTION("a gather with another scalar index") {
     GatherKernel g;
-    ir::ExprPtr value = g.b.load(g.w, {g.gather(), K::scalar(ir::IntImm::make(0, {}))},
-                                 {ir::Dim::tile(g.tb)}, 4);
+    ir::ExprPtr value =
+        g.b.load(g.w, {g.gather(), K::scalar(ir::IntImm::make(0, {}))}, {ir::Dim::tile(g.tb)}, 4);
     g.b.kernel().body.push_back(ir::TileLoop::make(
         {g.tb}, {g.vb}, {g.b.store(g.out, {K::tile(g.tb), K::full()}, value, 4)}, g.b.line(4)));
     CHECK(errors_of(g.b) ==
@@ -469,9 +468,9 @@ TEST_CASE("a gather from a flat view at tile.index * n + col reads whole rows an
   const int tn = b.tile_dim("tile_n", b.ref(n), 0);
   const int vn = b.bind("tile_n", ir::Type::tile({tn}, false), ir::Binding::Origin::kLoopVar);
   const ir::Type index_type = ir::Type::tile_tensor({ir::Dim::tile(tn)}, ir::ScalarType::kInt32);
-  const ir::ExprPtr rows = b.binary(
-      ir::BinaryOp::kMul, ir::TileAttr::make(tn, ir::TileAttrKind::kIndex, index_type, {}),
-      b.ref(v));
+  const ir::ExprPtr rows =
+      b.binary(ir::BinaryOp::kMul, ir::TileAttr::make(tn, ir::TileAttrKind::kIndex, index_type, {}),
+               b.ref(v));
   const ir::ExprPtr label = b.load(labels, {K::tile(tn)}, {ir::Dim::tile(tn)}, 5);
   const int flat = b.bind("flat", index_type, ir::Binding::Origin::kDevice);
   ir::IndexItem gather;
