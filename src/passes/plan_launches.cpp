@@ -706,10 +706,13 @@ class LaunchPlanner {
   // ---- facts ---------------------------------------------------------------------------
 
   void resolve_captures() {
-    // `x.dtype` in the body: the ref's dtype when `x` is an operand, else a captured value.
+    // `x.dtype` in the body: the ref's dtype when `x` is a VMEM operand, else a captured value
+    // (an SMEM ref holds 16-bit arrays widened to 32 bits).
     for (int binding : dtype_queries_) {
       bool operand = false;
-      for (const Input& input : launch_.inputs) operand |= input.operand.binding == binding;
+      for (const Input& input : launch_.inputs) {
+        operand |= input.operand.binding == binding && !input.operand.smem;
+      }
       for (const Output& output : launch_.outputs) operand |= output.operand.binding == binding;
       if (!operand) capture(Capture::Kind::kDtype, binding);
     }

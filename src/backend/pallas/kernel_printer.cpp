@@ -126,6 +126,8 @@ class DeviceContext final : public ExprContext {
       for (const ir::IndexItem& item : load.index) {
         items.push_back(geometry_.print(item.scalar).text);
       }
+      // SMEM holds 32-bit words (`_smem_array` widened narrower arrays); the scalar stays
+      // 32-bit (the TPU's scalar unit has no 16-bit arithmetic): jnp promotes with it.
       return py_atom(fmt::format("{}[{}]", ref, fmt::join(items, ", ")));
     }
     int kernel_axis = 0;
@@ -276,7 +278,7 @@ class DeviceContext final : public ExprContext {
   // The ref through which the kernel sees `binding`, if it is an operand.
   std::string ref_of(int binding) const {
     for (size_t i = 0; i < launch_.inputs.size(); ++i) {
-      if (launch_.inputs[i].operand.binding == binding &&
+      if (launch_.inputs[i].operand.binding == binding && !launch_.inputs[i].operand.smem &&
           launch_.inputs[i].kind != Input::Kind::kAliasedUnread) {
         return names_.inputs[i];
       }
