@@ -152,6 +152,12 @@ def ref_col_sum(x):
     return (f64(x).sum(axis=0).astype(x.dtype),)
 
 
+def ref_first_column_scale(x, scale):
+    # first_column_scale.py: computed in float32, stored in x's dtype
+    v = f64(x)
+    return ((v / v[:, :1] * f64(scale)[0]).astype(x.dtype),)
+
+
 def ref_row_max(x):
     v = f64(x)
     # torch.max(dim) breaks ties towards the first index, as np.argmax does
@@ -410,6 +416,15 @@ SAMPLES: tuple[SampleSpec, ...] = (
         reference=ref_cross_entropy_gather,
         inputs={"logits": remember_shape("logits"), "labels": indices_below("logits", 1)},
         extra_shapes=("logits=9x129:f32,labels=9:i32",),
+    ),
+    SampleSpec(
+        name="first_column_scale",
+        kernel="first_column_scale",
+        configs={"b8x128": (8, 128), "b32x256": (32, 256)},
+        reference=ref_first_column_scale,
+        # rows start away from 0, so the division is well conditioned
+        inputs={"x": uniform(0.5, 2.0), "scale": uniform(0.5, 2.0)},
+        extra_shapes=("x=9x129:f32,scale=1:f32",),
     ),
     SampleSpec(
         name="row_max",
