@@ -5,41 +5,11 @@
 #include <cctype>
 
 #include "autotune/config.h"
+#include "support/quote.h"
 
 namespace helionc::autotune {
 
 namespace {
-
-// A YAML double-quoted scalar.
-std::string quote(std::string_view text) {
-  std::string out = "\"";
-  for (char c : text) {
-    switch (c) {
-      case '"':
-        out += "\\\"";
-        break;
-      case '\\':
-        out += "\\\\";
-        break;
-      case '\n':
-        out += "\\n";
-        break;
-      case '\t':
-        out += "\\t";
-        break;
-      case '\r':
-        out += "\\r";
-        break;
-      default:
-        if (static_cast<unsigned char>(c) < 0x20 || c == 0x7f) {
-          out += fmt::format("\\x{:02x}", static_cast<unsigned char>(c));
-        } else {
-          out += c;
-        }
-    }
-  }
-  return out + "\"";
-}
 
 // Keys stay plain when every YAML reader would read them back as the same string.
 std::string key(std::string_view name) {
@@ -55,7 +25,7 @@ std::string key(std::string_view name) {
                (std::isalpha(static_cast<unsigned char>(name[0])) || name[0] == '_') &&
                std::all_of(name.begin(), name.end(), plain_char) &&
                std::find(std::begin(kSpecial), std::end(kSpecial), lower) == std::end(kSpecial);
-  return plain ? std::string(name) : quote(name);
+  return plain ? std::string(name) : double_quoted(name);
 }
 
 // Shortest text that reads back as the same double, always with a `.`, `e` or exponent so
@@ -92,7 +62,7 @@ std::string config_map(const KernelConfig& config) {
     entries.emplace_back("block_sizes", int_list(config.block_sizes));
   }
   if (!config.pallas_loop_type.empty()) {
-    entries.emplace_back("pallas_loop_type", flow_list(config.pallas_loop_type, quote));
+    entries.emplace_back("pallas_loop_type", flow_list(config.pallas_loop_type, double_quoted));
   }
   if (!config.pallas_load_buffer_count.empty()) {
     entries.emplace_back("pallas_load_buffer_count", int_list(config.pallas_load_buffer_count));
@@ -107,7 +77,7 @@ std::string config_map(const KernelConfig& config) {
     entries.emplace_back("pallas_pre_broadcast", *config.pallas_pre_broadcast ? "true" : "false");
   }
   for (const auto& [name, value] : config.tunables) {
-    entries.emplace_back(name, value.is_string ? quote(value.text) : value.text);
+    entries.emplace_back(name, value.is_string ? double_quoted(value.text) : value.text);
   }
   return flow_map(entries);
 }
@@ -126,9 +96,10 @@ std::string write_config_yaml(const ConfigFile& config, std::string_view header_
                                                                    : newline + 1);
   }
   out += fmt::format("schema_version: {}\n", config.schema_version);
-  out += fmt::format("kernel: {}\n", quote(config.kernel));
-  if (config.source_sha256) out += fmt::format("source_sha256: {}\n", quote(*config.source_sha256));
-  if (config.target) out += fmt::format("target: {}\n", quote(*config.target));
+  out += fmt::format("kernel: {}\n", double_quoted(config.kernel));
+  if (config.source_sha256)
+    out += fmt::format("source_sha256: {}\n", double_quoted(*config.source_sha256));
+  if (config.target) out += fmt::format("target: {}\n", double_quoted(*config.target));
   if (!is_empty(config.default_config)) {
     out += fmt::format("default: {}\n", config_map(config.default_config));
   }
@@ -137,7 +108,7 @@ std::string write_config_yaml(const ConfigFile& config, std::string_view header_
   for (const ShapeEntry& entry : config.configs) {
     std::vector<std::pair<std::string, std::string>> shapes, dtypes;
     for (const auto& [name, dims] : entry.shapes) shapes.emplace_back(name, int_list(dims));
-    for (const auto& [name, dtype] : entry.dtypes) dtypes.emplace_back(name, quote(dtype));
+    for (const auto& [name, dtype] : entry.dtypes) dtypes.emplace_back(name, double_quoted(dtype));
     out += fmt::format("  - shapes: {}\n", flow_map(shapes));
     if (!dtypes.empty()) out += fmt::format("    dtypes: {}\n", flow_map(dtypes));
     out += fmt::format("    config: {}\n", config_map(entry.config));

@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include "support/quote.h"
+
 namespace helionc::backend::pallas {
 
 namespace {
@@ -72,27 +74,6 @@ std::string py_tuple(const std::vector<std::string>& elements) {
   return fmt::format("({})", fmt::join(elements, ", "));
 }
 
-std::string py_string(std::string_view text) {
-  std::string out = "\"";
-  for (char c : text) {
-    switch (c) {
-      case '"':
-        out += "\\\"";
-        break;
-      case '\\':
-        out += "\\\\";
-        break;
-      case '\n':
-        out += "\\n";
-        break;
-      case '\t':
-        out += "\\t";
-        break;
-      default:
-        out += c;
-    }
-  }
-  return out + "\"";
-}
+std::string py_string(std::string_view text) { return double_quoted(text); }
 
 }  // namespace helionc::backend::pallas
