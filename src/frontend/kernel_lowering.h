@@ -135,6 +135,9 @@ class KernelLowering {
   // A static dimension argument of a tile op, made non-negative (`rank_extra` allows one past
   // the end, for unsqueeze).
   int dim_argument(int rank, const SyntaxNode& node, int rank_extra = 0);
+  // A literal True/False argument (`keepdim=`); `message` is the error otherwise. An absent
+  // argument is false.
+  bool bool_argument(const SyntaxNode& node, std::string_view message);
 
   // ---- lower_host_ops.cpp: views (reshape, view, flatten, transpose, permute, unsqueeze,
   // squeeze, contiguous), reductions and casts of whole tensors in host code. Returns null

@@ -178,14 +178,7 @@ ExprPtr KernelLowering::lower_host_method(const ExprPtr& receiver, std::string_v
         args.positional.size() > 0 ? args.positional[0] : args.keyword("dim");
     const SyntaxNode keep_node =
         args.positional.size() > 1 ? args.positional[1] : args.keyword("keepdim");
-    bool keep = false;
-    if (keep_node) {
-      const ExprPtr flag = lower_expr(keep_node);
-      const auto* imm = flag->as<ir::BoolImm>();
-      if (!imm)
-        fail(DiagnosticKind::kTypeMismatch, keep_node.range(), "`keepdim` must be True or False");
-      keep = imm->value;
-    }
+    const bool keep = bool_argument(keep_node, "`keepdim` must be True or False");
     if ((method == "max" || method == "min") && dim_node) {
       unsupported(range,
                   fmt::format("`{}` with a dimension in host code (use `amax`/`amin`)", shown));

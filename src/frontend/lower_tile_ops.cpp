@@ -51,6 +51,14 @@ int KernelLowering::dim_argument(int rank, const SyntaxNode& node, int rank_extr
   return static_cast<int>(imm->value < 0 ? imm->value + limit : imm->value);
 }
 
+bool KernelLowering::bool_argument(const SyntaxNode& node, std::string_view message) {
+  if (!node) return false;
+  const ExprPtr flag = lower_expr(node);
+  const auto* imm = flag->as<ir::BoolImm>();
+  if (!imm) fail(DiagnosticKind::kTypeMismatch, node.range(), std::string(message));
+  return imm->value;
+}
+
 ExprPtr KernelLowering::make_reduction(Intrinsic op, const ExprPtr& value, const SyntaxNode& dim,
                                        const SyntaxNode& keepdim, SourceRange range) {
   if (value->type.kind != TypeKind::kTileTensor) {
@@ -63,14 +71,7 @@ ExprPtr KernelLowering::make_reduction(Intrinsic op, const ExprPtr& value, const
     unsupported(range, fmt::format("`{}` without `dim`", ir::intrinsic_name(op)));
   }
   const int axis = dim_argument(value->type.tile_rank(), dim);
-  bool keep = false;
-  if (keepdim) {
-    ExprPtr flag = lower_expr(keepdim);
-    const auto* imm = flag->as<ir::BoolImm>();
-    if (!imm)
-      fail(DiagnosticKind::kTypeMismatch, keepdim.range(), "`keepdim` must be True or False");
-    keep = imm->value;
-  }
+  const bool keep = bool_argument(keepdim, "`keepdim` must be True or False");
   std::vector<Dim> dims = value->type.dims;
   if (keep) {
     dims[axis] = Dim::unit();

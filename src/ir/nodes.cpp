@@ -22,6 +22,23 @@ int intrinsic_arity(Intrinsic op) {
   return -1;
 }
 
+bool reduces_along_axis(Intrinsic op) {
+  switch (op) {
+    case Intrinsic::kSum:
+    case Intrinsic::kMean:
+    case Intrinsic::kAmax:
+    case Intrinsic::kAmin:
+    case Intrinsic::kProd:
+    case Intrinsic::kArgmax:
+    case Intrinsic::kArgmin:
+    case Intrinsic::kSoftmax:
+    case Intrinsic::kLogSoftmax:
+      return true;
+    default:
+      return false;
+  }
+}
+
 std::string_view unary_op_spelling(UnaryOp op) {
   switch (op) {
     case UnaryOp::kNeg:

@@ -30,6 +30,9 @@ enum class Intrinsic {
 };
 std::string_view intrinsic_name(Intrinsic op);
 int intrinsic_arity(Intrinsic op);  // -1: variadic
+// Reductions and softmax/log_softmax: ops whose second argument is the axis they work along
+// (where padding of a partial block must be masked out).
+bool reduces_along_axis(Intrinsic op);
 
 struct Expr {
   Expr(ExprKind kind, Type type, SourceRange range)

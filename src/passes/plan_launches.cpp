@@ -223,47 +223,32 @@ class LaunchPlanner {
   // What the kernel needs to know about its blocks for an operation: block shapes for
   // creation, masks for reductions along a tiled axis (blocks may run past the loop's range).
   void capture_geometry(const ir::Call& call) {
-    switch (call.op) {
-      case Intrinsic::kFull:
-      case Intrinsic::kBroadcastTo:
-        for (const ir::Dim& dim : call.type.dims) {
-          if (dim.kind == ir::Dim::Kind::kTile) capture(Capture::Kind::kBlock, -1, dim.tile_dim);
-          if (dim.kind == ir::Dim::Kind::kFull) capture(Capture::Kind::kShape, dim.binding);
-          if (dim.kind == ir::Dim::Kind::kVariadic) {
-            unsupported(call.range, "creating a tile of trace-time rank is not supported yet");
-          }
-        }
-        return;
-      case Intrinsic::kSum:
-      case Intrinsic::kMean:
-      case Intrinsic::kAmax:
-      case Intrinsic::kAmin:
-      case Intrinsic::kProd:
-      case Intrinsic::kArgmax:
-      case Intrinsic::kArgmin:
-      case Intrinsic::kSoftmax:
-      case Intrinsic::kLogSoftmax: {
-        const ir::Type& operand = call.args[0]->type;
-        const auto* axis = call.args[1]->as<ir::IntImm>();
-        if (operand.kind != TypeKind::kTileTensor || axis == nullptr) return;
-        if (axis->value < 0 || axis->value >= static_cast<int64_t>(operand.dims.size())) return;
-        const ir::Dim& dim = operand.dims[axis->value];
+    if (call.op == Intrinsic::kFull || call.op == Intrinsic::kBroadcastTo) {
+      for (const ir::Dim& dim : call.type.dims) {
+        if (dim.kind == ir::Dim::Kind::kTile) capture(Capture::Kind::kBlock, -1, dim.tile_dim);
+        if (dim.kind == ir::Dim::Kind::kFull) capture(Capture::Kind::kShape, dim.binding);
         if (dim.kind == ir::Dim::Kind::kVariadic) {
-          unsupported(call.range,
-                      "reducing along a dimension of trace-time rank is not supported yet");
-          return;
+          unsupported(call.range, "creating a tile of trace-time rank is not supported yet");
         }
-        if (dim.kind != ir::Dim::Kind::kTile) return;
-        if (kernel_.tile_dims[dim.tile_dim].block.kind == ir::BlockSource::Kind::kGrid) return;
-        capture_mask_values(dim.tile_dim);
-        for (const ir::Dim& d : operand.dims) {  // the mask's shape
-          if (d.kind == ir::Dim::Kind::kTile) capture(Capture::Kind::kBlock, -1, d.tile_dim);
-          if (d.kind == ir::Dim::Kind::kFull) capture(Capture::Kind::kShape, d.binding);
-        }
-        return;
       }
-      default:
-        return;
+      return;
+    }
+    if (!ir::reduces_along_axis(call.op)) return;
+    const ir::Type& operand = call.args[0]->type;
+    const auto* axis = call.args[1]->as<ir::IntImm>();
+    if (operand.kind != TypeKind::kTileTensor || axis == nullptr) return;
+    if (axis->value < 0 || axis->value >= static_cast<int64_t>(operand.dims.size())) return;
+    const ir::Dim& dim = operand.dims[axis->value];
+    if (dim.kind == ir::Dim::Kind::kVariadic) {
+      unsupported(call.range, "reducing along a dimension of trace-time rank is not supported yet");
+      return;
+    }
+    if (dim.kind != ir::Dim::Kind::kTile) return;
+    if (kernel_.tile_dims[dim.tile_dim].block.kind == ir::BlockSource::Kind::kGrid) return;
+    capture_mask_values(dim.tile_dim);
+    for (const ir::Dim& d : operand.dims) {  // the mask's shape
+      if (d.kind == ir::Dim::Kind::kTile) capture(Capture::Kind::kBlock, -1, d.tile_dim);
+      if (d.kind == ir::Dim::Kind::kFull) capture(Capture::Kind::kShape, d.binding);
     }
   }
 

@@ -253,6 +253,7 @@ PyExpr ExprPrinter::call(const ir::Call& node) {
     for (const ir::ExprPtr& arg : args) texts.push_back(text(arg));
     return texts;
   };
+  if (ir::reduces_along_axis(node.op)) return reduction(node);
   switch (node.op) {
     case Intrinsic::kDtypeOf:
     case Intrinsic::kSize:
@@ -318,16 +319,6 @@ PyExpr ExprPrinter::call(const ir::Call& node) {
     }
     case Intrinsic::kGeluTanh:
       return py_call("jax.nn.gelu", {text(args[0]), "approximate=True"});
-    case Intrinsic::kSum:
-    case Intrinsic::kMean:
-    case Intrinsic::kAmax:
-    case Intrinsic::kAmin:
-    case Intrinsic::kProd:
-    case Intrinsic::kArgmax:
-    case Intrinsic::kArgmin:
-    case Intrinsic::kSoftmax:
-    case Intrinsic::kLogSoftmax:
-      return reduction(node);
     case Intrinsic::kUnsqueeze:
     case Intrinsic::kSqueeze:
     case Intrinsic::kPermute:

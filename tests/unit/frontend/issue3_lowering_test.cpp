@@ -4,15 +4,8 @@
 
 #include "lowering_fixture.h"
 
+using helionc::testing::contains;
 using helionc::testing::lower;
-
-namespace {
-
-bool contains(const std::string& haystack, const std::string& needle) {
-  return haystack.find(needle) != std::string::npos;
-}
-
-}  // namespace
 
 TEST_CASE("a scalar index into a tile value is reported, not dropped") {
   auto result = lower(R"(@helion.kernel

@@ -28,6 +28,10 @@ inline const char* kPrelude =
     "import helion.language as hl\n"
     "\n";
 
+inline bool contains(const std::string& haystack, const std::string& needle) {
+  return haystack.find(needle) != std::string::npos;
+}
+
 inline std::unique_ptr<Lowered> lower(const std::string& body, bool with_prelude = true) {
   auto result = std::make_unique<Lowered>();
   result->file = std::make_unique<SourceFile>("k.py", (with_prelude ? kPrelude : "") + body);

@@ -2,15 +2,8 @@
 
 #include "lowering_fixture.h"
 
+using helionc::testing::contains;
 using helionc::testing::lower;
-
-namespace {
-
-bool contains(const std::string& haystack, const std::string& needle) {
-  return haystack.find(needle) != std::string::npos;
-}
-
-}  // namespace
 
 TEST_CASE("a broadcasting add lowers with a rank-polymorphic tile") {
   auto result = lower(R"(@helion.kernel()
