@@ -1,6 +1,7 @@
 // Operations on tile values beyond elementwise math: reductions (sum, mean, amax, ..., argmax),
 // softmax/log_softmax, shape ops ([:, None], unsqueeze, squeeze, reshape/view, transpose,
-// permute, expand, .T), creation (hl.full, hl.zeros), and tile attributes (tile.index, ...).
+// permute, expand, .T), creation (hl.full, hl.zeros, hl.arange), and tile attributes
+// (tile.index, ...).
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -29,6 +30,65 @@ std::optional<ScalarType> reduction_dtype(Intrinsic op, const std::optional<Scal
     return ScalarType::kInt32;
   }
   return input;
+}
+
+// The tile-tensor dimension a size denotes (Helion's tiles as sizes): a tile or its
+// `.block_size` is the tile's block, `x.size(d)` / `x.shape[d]` all of axis d of x, 1 a unit
+// dimension. Other sizes (a number, a host int) have no dimension helionc can name: nullopt.
+std::optional<Dim> size_dim(const ir::Kernel& kernel, const ExprPtr& size) {
+  const Type& type = size->type;
+  if (type.kind == TypeKind::kTile && type.tile_dims.size() == 1 && !type.variadic) {
+    return Dim::tile(type.tile_dims[0]);
+  }
+  if (const auto* attr = size->as<ir::TileAttr>();
+      attr && attr->attr == ir::TileAttrKind::kBlockSize) {
+    return Dim::tile(attr->tile_dim);
+  }
+  if (const auto* imm = size->as<ir::IntImm>(); imm && imm->value == 1) return Dim::unit();
+  if (const auto* call = size->as<ir::Call>(); call && call->op == Intrinsic::kSize) {
+    const auto* tensor = call->args[0]->as<ir::VarRef>();
+    const auto* axis = call->args[1]->as<ir::IntImm>();
+    if (tensor == nullptr || axis == nullptr) return std::nullopt;
+    const int rank = kernel.bindings[tensor->binding].type.rank;
+    if (rank < 0 || axis->value >= rank || axis->value < -rank) return std::nullopt;
+    return Dim::full(tensor->binding,
+                     static_cast<int>(axis->value < 0 ? axis->value + rank : axis->value));
+  }
+  return std::nullopt;
+}
+
+// The size of dimension `dim` as a device expression: `tile.block_size`, `x.size(d)` or 1.
+ExprPtr size_expr(const ir::Kernel& kernel, const Dim& dim, SourceRange range) {
+  switch (dim.kind) {
+    case Dim::Kind::kTile:
+      return ir::TileAttr::make(dim.tile_dim, ir::TileAttrKind::kBlockSize,
+                                Type::scalar(TypeKind::kInt), range);
+    case Dim::Kind::kFull: {
+      const ir::Binding& tensor = kernel.bindings[dim.binding];
+      return ir::Call::make(
+          Intrinsic::kSize,
+          {ir::VarRef::make(dim.binding, tensor.type, range), ir::IntImm::make(dim.axis, range)},
+          Type::scalar(TypeKind::kInt), range);
+    }
+    default:
+      return ir::IntImm::make(1, range);
+  }
+}
+
+// Whether two dimensions of the same position have the same size for certain: the same tile,
+// or whole axes (two tensors' axes are compared when JAX traces the module, as broadcasting
+// does).
+bool same_extent(const Dim& a, const Dim& b) {
+  if (a.kind == Dim::Kind::kFull && b.kind == Dim::Kind::kFull) return true;
+  return a == b;
+}
+
+std::vector<Dim> non_unit(const std::vector<Dim>& dims) {
+  std::vector<Dim> kept;
+  for (const Dim& dim : dims) {
+    if (dim.kind != Dim::Kind::kUnit) kept.push_back(dim);
+  }
+  return kept;
 }
 
 }  // namespace
@@ -264,7 +324,97 @@ ExprPtr KernelLowering::lower_tile_method(const ExprPtr& receiver, std::string_v
                           Type::tile_tensor(std::move(target), receiver->type.dtype), range);
   }
   if (method == "reshape" || method == "view") {
-    unsupported(range, fmt::format("`{}` on a tile", shown));
+    // Sizes are tiles (their block sizes), tensor sizes, 1 and at most one -1. helionc types
+    // tile shapes by tiles and whole axes, so a reshape may add or remove unit dimensions and
+    // must keep the others, in order; anything else would need a product of sizes.
+    if (receiver->type.tile_rank() < 0) {
+      unsupported(range,
+                  fmt::format("`{}` of a tile whose rank is only known at trace time", shown));
+    }
+    std::vector<SyntaxNode> sizes = args.positional;
+    check_arity(args, shown, 1, 8, {});
+    if (sizes.size() == 1 && (sizes[0].type() == "list" || sizes[0].type() == "tuple")) {
+      sizes = sizes[0].named_children();
+    }
+    std::vector<std::optional<Dim>> target;  // nullopt: the -1
+    std::vector<std::string> spelled;        // for messages
+    int inferred = -1;
+    for (const SyntaxNode& node : sizes) {
+      ExprPtr size = lower_expr(node);
+      if (size->type.kind == TypeKind::kDtype) {
+        unsupported(node.range(), fmt::format("`{}` to a dtype (a bitcast) on a tile", shown));
+      }
+      spelled.emplace_back(node.text());
+      if (const auto* imm = size->as<ir::IntImm>(); imm && imm->value == -1) {
+        if (inferred >= 0) {
+          fail(DiagnosticKind::kBadArgument, node.range(), "only one size can be -1");
+        }
+        inferred = static_cast<int>(target.size());
+        target.emplace_back();
+        continue;
+      }
+      if (size->type.kind != TypeKind::kInt && size->type.kind != TypeKind::kTile) {
+        fail(DiagnosticKind::kTypeMismatch, node.range(),
+             fmt::format("a size must be an integer or a tile, not `{}`",
+                         ir::type_to_string(size->type)));
+      }
+      std::optional<Dim> dim = size_dim(kernel_, size);
+      if (!dim) {
+        unsupported(node.range(),
+                    fmt::format("a `{}` size other than a tile, `tile.block_size`, a tensor's "
+                                "`size(d)`, 1 or -1",
+                                shown));
+      }
+      target.push_back(dim);
+    }
+    const std::vector<Dim> source = non_unit(receiver->type.dims);
+    std::vector<Dim> known;
+    size_t known_before_inferred = 0;
+    for (size_t i = 0; i < target.size(); ++i) {
+      if (!target[i] || target[i]->kind == Dim::Kind::kUnit) continue;
+      known.push_back(*target[i]);
+      if (inferred >= 0 && static_cast<int>(i) < inferred) ++known_before_inferred;
+    }
+    if (inferred >= 0) {
+      // -1 is what the other sizes leave: nothing (a unit dimension) or one of the tile's.
+      if (known.size() == source.size()) {
+        target[inferred] = Dim::unit();
+      } else if (known.size() + 1 == source.size()) {
+        target[inferred] = source[known_before_inferred];
+        known.insert(known.begin() + static_cast<std::ptrdiff_t>(known_before_inferred),
+                     source[known_before_inferred]);
+      }
+    }
+    const std::string from = dims_to_string(kernel_, receiver->type.dims);
+    const std::string to = fmt::format("[{}]", fmt::join(spelled, ", "));
+    if (known.size() != source.size() || (inferred >= 0 && !target[inferred])) {
+      unsupported(range, fmt::format("`{}` of a tile of shape {} to {}, which merges or splits "
+                                     "dimensions (only unit dimensions can be added or removed)",
+                                     shown, from, to));
+    }
+    for (size_t i = 0; i < known.size(); ++i) {
+      if (same_extent(known[i], source[i])) continue;
+      fail(DiagnosticKind::kShapeMismatch, range,
+           fmt::format("cannot prove that `{}` of a tile of shape {} to {} keeps its element "
+                       "count: {} and {} may differ in size{}",
+                       shown, from, to, dims_to_string(kernel_, {source[i]}),
+                       dims_to_string(kernel_, {known[i]}),
+                       known[i].kind == Dim::Kind::kTile && source[i].kind == Dim::Kind::kTile
+                           ? " (to reorder dimensions use `.permute` or `.transpose`)"
+                           : ""));
+    }
+    std::vector<Dim> dims;
+    std::vector<ExprPtr> entries;
+    for (const std::optional<Dim>& dim : target) {
+      dims.push_back(*dim);
+      entries.push_back(size_expr(kernel_, *dim, range));
+    }
+    if (dims == receiver->type.dims) return receiver;
+    const int rank = static_cast<int>(entries.size());
+    return ir::Call::make(
+        Intrinsic::kReshape,
+        {receiver, ir::TupleExpr::make(std::move(entries), Type::shape(rank), range)},
+        Type::tile_tensor(std::move(dims), receiver->type.dtype), range);
   }
   return nullptr;
 }
@@ -304,6 +454,46 @@ ExprPtr KernelLowering::lower_tile_function(const std::string& name, const CallA
     CallArgs rest = args;
     rest.positional.erase(rest.positional.begin());
     return lower_tile_method(lower_expr(args.positional[0]), short_name, rest);
+  }
+  if (name == "helion.language.arange") {
+    // torch.arange in the kernel's index dtype (int32 on TPU). The length must name a
+    // dimension (a tile's block size, a tensor's size, 1): the result is a tile of that shape.
+    if (!in_device()) unsupported(range, "`hl.arange` in host code");
+    check_arity(args, shown, 1, 3, {"dtype"});
+    if (args.positional.size() == 3) {
+      unsupported(range, "`hl.arange` with a step; write `step * hl.arange(length)`");
+    }
+    if (args.positional.size() == 2) {
+      ExprPtr start = lower_expr(args.positional[0]);
+      const auto* zero = start->as<ir::IntImm>();
+      if (zero == nullptr || zero->value != 0) {
+        unsupported(args.positional[0].range(),
+                    "`hl.arange(start, end)` with a start other than 0; write "
+                    "`start + hl.arange(length)`");
+      }
+    }
+    const SyntaxNode length_node = args.positional.back();
+    ExprPtr length = lower_expr(length_node);
+    if (length->type.kind != TypeKind::kInt && length->type.kind != TypeKind::kTile) {
+      fail(DiagnosticKind::kTypeMismatch, length_node.range(),
+           fmt::format("`{}` takes a length, not `{}`", shown, ir::type_to_string(length->type)));
+    }
+    const std::optional<Dim> dim = size_dim(kernel_, length);
+    if (!dim) {
+      unsupported(length_node.range(),
+                  fmt::format("`{}` of a length other than `tile.block_size`, a tensor's "
+                              "`size(d)` or 1 (helionc names every dimension of a tile value)",
+                              shown));
+    }
+    ExprPtr dtype = ir::DtypeImm::make(ScalarType::kInt32, range);
+    if (const SyntaxNode node = args.keyword("dtype")) dtype = lower_dtype_expr(node);
+    const auto* imm = dtype->as<ir::DtypeImm>();
+    if (imm && imm->dtype == ScalarType::kBool) {
+      fail(DiagnosticKind::kTypeMismatch, dtype->range, "`hl.arange` makes numbers, not bools");
+    }
+    Type type = Type::tile_tensor({*dim}, imm ? std::optional(imm->dtype) : std::nullopt);
+    return ir::Call::make(Intrinsic::kArange, {size_expr(kernel_, *dim, length->range), dtype},
+                          std::move(type), range);
   }
   if (name == "helion.language.full" || name == "helion.language.zeros") {
     const bool full = name == "helion.language.full";

@@ -240,6 +240,31 @@ SOFTMAX_TOLERANCE = {BFLOAT16: (3e-2, 1e-4)}
 SUM_TOLERANCE = {np.dtype(np.float32): (1e-5, 1e-3)}
 
 
+# --- hl.arange, tile reshapes, a tile next to a tile of indices -----------------------------
+
+
+def ref_tril(x):
+    # tril.py: the elements on or below the diagonal, zeros elsewhere; x's dtype
+    return (np.tril(x),)
+
+
+def ref_soft_argmax(x):
+    # soft_argmax.py: sum over columns of softmax(row) * column index, in float32
+    return ((np.exp(_log_softmax64(f64(x))) * np.arange(x.shape[-1])).sum(axis=-1).astype(np.float32),)
+
+
+def ref_row_center(x, w):
+    # row_center.py: (rows - mean) * w[row] in x's dtype, and the float32 means
+    v = f64(x)
+    mean = v.mean(axis=-1, keepdims=True)
+    return ((v - mean) * f64(w)[:, None]).astype(x.dtype), mean[:, 0].astype(np.float32)
+
+
+def ref_cross_entropy_pick(logits, labels):
+    # cross_entropy_pick.py: per-row losses, float32 whatever the logits' dtype
+    return (_cross_entropy_losses64(logits, labels).astype(np.float32),)
+
+
 # Thresholds and scalars below are exactly representable in bfloat16, so comparisons against
 # them cannot flip between a kernel that rounds the scalar to the tensor's dtype and the float64
 # reference.
@@ -434,6 +459,39 @@ SAMPLES: tuple[SampleSpec, ...] = (
         # all-negative rows: a padding 0 must never be the maximum
         inputs={"x": uniform(-4.0, -0.5)},
         extra_shapes=("x=1x1:f32", "x=9x129:bf16"),
+    ),
+    SampleSpec(
+        name="tril",
+        kernel="tril",
+        # square and oblong blocks, so block rows and columns start at different indices
+        configs={"b8x128": (8, 128), "b32x256": (32, 256), "b256x128": (256, 128)},
+        reference=ref_tril,
+        extra_shapes=("x=1x1:f32", "x=9x129:bf16", "x=130x7:f32"),
+    ),
+    SampleSpec(
+        name="soft_argmax",
+        kernel="soft_argmax",
+        configs={"b8": (8,), "b32": (32,)},
+        reference=ref_soft_argmax,
+        extra_shapes=("x=1x1:f32", "x=9x129:bf16"),
+        # values up to the row length (~1000): an f32 sum of that many weighted positions
+        tolerance={np.dtype(np.float32): (1e-5, 1e-3)},
+    ),
+    SampleSpec(
+        name="row_center",
+        kernel="row_center",
+        configs={"b8": (8,), "b32": (32,)},
+        reference=ref_row_center,
+        extra_shapes=("x=1x1:f32,w=1:f32", "x=9x129:bf16,w=9:bf16"),
+        tolerance=SUM_TOLERANCE,
+    ),
+    SampleSpec(
+        name="cross_entropy_pick",
+        kernel="cross_entropy_pick",
+        configs={"b8": (8,), "b32": (32,)},
+        reference=ref_cross_entropy_pick,
+        inputs={"logits": remember_shape("logits"), "labels": indices_below("logits", 1)},
+        extra_shapes=("logits=1x1:f32,labels=1:i32", "logits=9x129:bf16,labels=9:i32"),
     ),
 )
 

@@ -1,0 +1,174 @@
+// Lowering of hl.arange, reshape/view of tile values, and the shape of a tile indexed next to a
+// tile of indices (`x[tile_n, idx[tile_n]]`).
+#include <catch2/catch.hpp>
+
+#include "lowering_fixture.h"
+
+using helionc::testing::contains;
+using helionc::testing::lower;
+
+TEST_CASE("hl.arange of a block size or a tensor size is a tile of that dimension") {
+  auto result = lower(R"(@helion.kernel
+def f(x: torch.Tensor) -> torch.Tensor:
+    m, n = x.size()
+    out = torch.empty_like(x)
+    for tile_m, tile_n in hl.tile([m, n]):
+        rows = tile_m.begin + hl.arange(tile_m.block_size)
+        cols = hl.arange(0, tile_n.block_size, dtype=torch.float32)
+        whole = hl.arange(x.size(1))
+        also = hl.arange(x.shape[-1])
+        one = hl.arange(1)
+        out[tile_m, tile_n] = rows[:, None] + cols[None, :] + one
+    return out
+)");
+  INFO(result->errors());
+  REQUIRE_FALSE(result->diags.has_errors());
+  const std::string ir = result->ir();
+  CHECK(contains(ir,
+                 "let rows: tile_tensor<[tile_m] x int32> = (tile_m.begin + "
+                 "arange(tile_m.block_size, int32))"));
+  CHECK(contains(ir,
+                 "let cols: tile_tensor<[tile_n] x float32> = arange(tile_n.block_size, "
+                 "float32)"));
+  CHECK(contains(ir, "let whole: tile_tensor<[x.size(1)] x int32> = arange(size(x, 1), int32)"));
+  CHECK(contains(ir, "let also: tile_tensor<[x.size(1)] x int32> = arange(size(x, 1), int32)"));
+  CHECK(contains(ir, "let one: tile_tensor<[1] x int32> = arange(1, int32)"));
+}
+
+TEST_CASE("hl.arange of a length helionc cannot name as a dimension is reported") {
+  auto result = lower(R"(@helion.kernel
+def f(x: torch.Tensor) -> torch.Tensor:
+    m, n = x.size()
+    out = torch.empty_like(x)
+    for tile_m in hl.tile(m):
+        a = hl.arange(16)
+        b = hl.arange(n)
+        c = hl.arange(4, tile_m.block_size)
+        d = hl.arange(0, tile_m.block_size, 2)
+        e = hl.arange(tile_m.block_size, dtype=torch.bool)
+        out[tile_m, :] = x[tile_m, :]
+    return out
+)");
+  const std::string text = result->errors();
+  CHECK(contains(text,
+                 "k.py:10:23: error: `hl.arange` of a length other than `tile.block_size`, "
+                 "a tensor's `size(d)` or 1"));
+  CHECK(contains(text, "k.py:11:23: error: `hl.arange` of a length other than"));
+  CHECK(contains(text,
+                 "k.py:12:23: error: `hl.arange(start, end)` with a start other than 0; "
+                 "write `start + hl.arange(length)` is not supported yet"));
+  CHECK(contains(text, "k.py:13:13: error: `hl.arange` with a step"));
+  CHECK(contains(text, "k.py:14:48: error: `hl.arange` makes numbers, not bools"));
+}
+
+TEST_CASE("reshape and view of a tile add and remove unit dimensions") {
+  auto result = lower(R"(@helion.kernel
+def f(x: torch.Tensor, w: torch.Tensor) -> torch.Tensor:
+    m, n = x.size()
+    out = torch.empty_like(x)
+    for tile_m in hl.tile(m):
+        rows = x[tile_m, :]
+        col = w[tile_m].reshape(tile_m, 1)
+        col2 = w[tile_m].view(-1, 1)
+        col3 = torch.reshape(w[tile_m], [1, tile_m.block_size, 1])
+        flat = col.view(-1)
+        same = rows.view(tile_m, x.size(1))
+        wide = rows.reshape(1, -1, n)
+        out[tile_m, :] = same + col + col2 + col3[0] + flat[:, None] + wide[0]
+    return out
+)");
+  // `wide` uses the host int `n`: not a size helionc can name.
+  const std::string text = result->errors();
+  CHECK(contains(text, "k.py:16:36: error: a `.reshape()` size other than a tile"));
+  auto ok = lower(R"(@helion.kernel
+def f(x: torch.Tensor, w: torch.Tensor) -> torch.Tensor:
+    m, n = x.size()
+    out = torch.empty_like(x)
+    for tile_m in hl.tile(m):
+        rows = x[tile_m, :]
+        col = w[tile_m].reshape(tile_m, 1)
+        col2 = w[tile_m].view(-1, 1)
+        col3 = torch.reshape(w[tile_m], [1, tile_m.block_size, 1])
+        flat = col.view(-1)
+        same = rows.view(tile_m, x.size(1))
+        wide = rows.reshape(1, -1, x.size(1))
+        out[tile_m, :] = same + col + col2 + flat[:, None] + wide.view(tile_m, -1)
+    return out
+)");
+  INFO(ok->errors());
+  REQUIRE_FALSE(ok->diags.has_errors());
+  const std::string ir = ok->ir();
+  CHECK(contains(ir,
+                 "let col: tile_tensor<[tile_m, 1] x ?> = reshape(load w[tile_m], "
+                 "(tile_m.block_size, 1))"));
+  CHECK(contains(ir,
+                 "let col2: tile_tensor<[tile_m, 1] x ?> = reshape(load w[tile_m], "
+                 "(tile_m.block_size, 1))"));
+  CHECK(contains(ir,
+                 "let col3: tile_tensor<[1, tile_m, 1] x ?> = reshape(load w[tile_m], "
+                 "(1, tile_m.block_size, 1))"));
+  CHECK(contains(ir, "let flat: tile_tensor<[tile_m] x ?> = reshape(col, (tile_m.block_size,))"));
+  // The same shape: no reshape at all.
+  CHECK(contains(ir, "let same: tile_tensor<[tile_m, x.size(1)] x ?> = rows"));
+  CHECK(contains(ir,
+                 "let wide: tile_tensor<[1, tile_m, x.size(1)] x ?> = reshape(rows, (1, "
+                 "tile_m.block_size, size(x, 1)))"));
+}
+
+TEST_CASE("a tile reshape that cannot be proven to keep the element count is rejected") {
+  auto result = lower(R"(@helion.kernel
+def f(x: torch.Tensor) -> torch.Tensor:
+    m, n = x.size()
+    out = torch.empty_like(x)
+    for tile_m, tile_n in hl.tile([m, n]):
+        v = x[tile_m, tile_n]
+        a = v.reshape(tile_n, tile_m)
+        b = v.view(-1)
+        c = v.reshape(tile_m, tile_n, tile_n)
+        d = v.view(-1, -1)
+        e = v.view(torch.int32)
+        f = v.reshape(tile_m, x.size(1))
+        out[tile_m, tile_n] = v
+    return out
+)");
+  const std::string text = result->errors();
+  CHECK(contains(text,
+                 "k.py:11:13: error: cannot prove that `.reshape()` of a tile of shape "
+                 "[tile_m, tile_n] to [tile_n, tile_m] keeps its element count: [tile_m] "
+                 "and [tile_n] may differ in size (to reorder dimensions use `.permute` or "
+                 "`.transpose`)"));
+  CHECK(contains(text,
+                 "k.py:12:13: error: `.view()` of a tile of shape [tile_m, tile_n] to [-1], "
+                 "which merges or splits dimensions (only unit dimensions can be added or "
+                 "removed) is not supported yet"));
+  CHECK(contains(text,
+                 "k.py:13:13: error: `.reshape()` of a tile of shape [tile_m, tile_n] to "
+                 "[tile_m, tile_n, tile_n], which merges or splits dimensions"));
+  CHECK(contains(text, "k.py:14:24: error: only one size can be -1"));
+  CHECK(contains(text, "k.py:15:20: error: `.view()` to a dtype (a bitcast) on a tile"));
+  CHECK(contains(text,
+                 "k.py:16:13: error: cannot prove that `.reshape()` of a tile of shape "
+                 "[tile_m, tile_n] to [tile_m, x.size(1)] keeps its element count: "
+                 "[tile_n] and [x.size(1)] may differ in size\n"));
+}
+
+TEST_CASE("a tile next to a tile of indices indexes independently, as in Helion") {
+  // Helion types `logits[tile_n, labels[tile_n]]` by its indices one after the other (a 1-D
+  // tensor index of a block-size dimension is not broadcast against the tile): [tile_n,
+  // tile_n], every row's logits at every label of the block. One label per row is the
+  // diagonal (or Helion's flat-view form, `logits.view(-1)[tile_n.index * v + labels]`).
+  auto result = lower(R"(@helion.kernel
+def f(logits: torch.Tensor, labels: torch.Tensor) -> torch.Tensor:
+    n, v = logits.size()
+    out = torch.empty([n], dtype=torch.float32, device=logits.device)
+    for tile_n in hl.tile(n):
+        g = logits[tile_n, labels[tile_n]]
+        out[tile_n] = g.sum(-1)
+    return out
+)");
+  INFO(result->errors());
+  REQUIRE_FALSE(result->diags.has_errors());
+  CHECK(contains(result->ir(),
+                 "let g: tile_tensor<[tile_n, tile_n] x ?> = "
+                 "load logits[tile_n, gather load labels[tile_n]]"));
+}
