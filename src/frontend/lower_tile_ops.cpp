@@ -388,9 +388,10 @@ ExprPtr KernelLowering::lower_tile_method(const ExprPtr& receiver, std::string_v
     const std::string from = dims_to_string(kernel_, receiver->type.dims);
     const std::string to = fmt::format("[{}]", fmt::join(spelled, ", "));
     if (known.size() != source.size() || (inferred >= 0 && !target[inferred])) {
-      unsupported(range, fmt::format("`{}` of a tile of shape {} to {}, which merges or splits "
-                                     "dimensions (only unit dimensions can be added or removed)",
-                                     shown, from, to));
+      fail(DiagnosticKind::kUnsupported, range,
+           fmt::format("`{}` of a tile of shape {} to {} merges or splits dimensions, which is "
+                       "not supported yet (only unit dimensions can be added or removed)",
+                       shown, from, to));
     }
     for (size_t i = 0; i < known.size(); ++i) {
       if (same_extent(known[i], source[i])) continue;
@@ -461,15 +462,16 @@ ExprPtr KernelLowering::lower_tile_function(const std::string& name, const CallA
     if (!in_device()) unsupported(range, "`hl.arange` in host code");
     check_arity(args, shown, 1, 3, {"dtype"});
     if (args.positional.size() == 3) {
-      unsupported(range, "`hl.arange` with a step; write `step * hl.arange(length)`");
+      fail(DiagnosticKind::kUnsupported, range,
+           "`hl.arange` with a step is not supported yet; write `step * hl.arange(length)`");
     }
     if (args.positional.size() == 2) {
       ExprPtr start = lower_expr(args.positional[0]);
       const auto* zero = start->as<ir::IntImm>();
       if (zero == nullptr || zero->value != 0) {
-        unsupported(args.positional[0].range(),
-                    "`hl.arange(start, end)` with a start other than 0; write "
-                    "`start + hl.arange(length)`");
+        fail(DiagnosticKind::kUnsupported, args.positional[0].range(),
+             "`hl.arange(start, end)` with a start other than 0 is not supported yet; write "
+             "`start + hl.arange(length)`");
       }
     }
     const SyntaxNode length_node = args.positional.back();
@@ -480,10 +482,12 @@ ExprPtr KernelLowering::lower_tile_function(const std::string& name, const CallA
     }
     const std::optional<Dim> dim = size_dim(kernel_, length);
     if (!dim) {
-      unsupported(length_node.range(),
-                  fmt::format("`{}` of a length other than `tile.block_size`, a tensor's "
-                              "`size(d)` or 1 (helionc names every dimension of a tile value)",
-                              shown));
+      fail(DiagnosticKind::kUnsupported, length_node.range(),
+           fmt::format("`{}` of a length other than `tile.block_size`, a tensor's `size(d)` or "
+                       "1 is not supported yet (every dimension of a tile value is a tile's "
+                       "block or a tensor's axis: write `hl.arange(x.size(1))`, not "
+                       "`hl.arange(n)`)",
+                       shown));
     }
     ExprPtr dtype = ir::DtypeImm::make(ScalarType::kInt32, range);
     if (const SyntaxNode node = args.keyword("dtype")) dtype = lower_dtype_expr(node);
