@@ -152,7 +152,7 @@ TEST_CASE("a scalar on the last axis reads a column window; scalar-only tensors 
   CHECK(contains(text, "pl.BlockSpec(memory_space=pltpu.SMEM)"));
   CHECK(contains(text, "(x, _smem_array(scale), "));
   CHECK(contains(text, "def _column(block, column):"));
-  CHECK(contains(text, "def _smem_array(x):"));
+  CHECK(contains(text, "def _smem_array(x, name=None):"));
 }
 
 TEST_CASE("a row gather is a one-hot matmul over a table block whole along the rows") {
