@@ -155,7 +155,9 @@ class DeviceContext final : public ExprContext {
     const int rank = operand.kernel_rank();
     if (rank == 1) return py_call("_gather_1d", {table, index});
     if (kernel_axis == 0) return py_call("_gather_rows", {table, index});
-    // Indices along the rows: `logits[tile_n, labels[tile_n]]` typed [tile_n].
+    // One index per row: only Helion's flat form (`flat[tile_n.index * v + labels[tile_n]]`,
+    // rewritten by plan_gathers to a [tile_n] load). `logits[tile_n, labels[tile_n]]` itself is
+    // [tile_n, tile_n] in Helion (every row at every label of the block): `_gather_columns`.
     if (load.type.dims.size() == 1) return py_call("_pick_columns", {table, index});
     return py_call("_gather_columns", {table, index});
   }
