@@ -122,6 +122,7 @@ void KernelLowering::lower_params() {
     }
     if (name_node.type() != "identifier")
       unsupported(param.range(), "this kind of kernel parameter");
+    if (lower_callable_param(name_node, annotation, default_node)) continue;
 
     ir::ExprPtr default_value;
     if (default_node) default_value = lower_expr(default_node);

@@ -114,6 +114,35 @@ class KernelLowering {
   void check_arity(const CallArgs& args, std::string_view name, size_t min, size_t max,
                    std::initializer_list<std::string_view> keywords);
 
+  // ---- lower_products.cpp: matrix products (`torch.matmul/mm/bmm/addmm/baddbmm`, `a @ b`,
+  // `a.matmul(b)`, `hl.dot`). Each returns null when `name`/`method` is not a product.
+  ir::ExprPtr lower_product_function(const std::string& name, const CallArgs& args);
+  ir::ExprPtr lower_product_method(const ir::ExprPtr& receiver, std::string_view method,
+                                   const CallArgs& args);
+  // `a @ b` and `torch.matmul(a, b)`: PyTorch's result dtype, float32 accumulation.
+  ir::ExprPtr make_matmul(ir::ExprPtr a, ir::ExprPtr b, std::string_view what, int rank,
+                          SourceRange range);
+  // The product in the accumulation dtype (ir kDot); `rank` 2 or 3, or 0 for either.
+  ir::ExprPtr make_dot(ir::ExprPtr a, ir::ExprPtr b, std::string_view what, int rank,
+                       bool integers, SourceRange range);
+  // `addend + product` in the dtype of the accumulator `acc` (addend null: the product alone).
+  ir::ExprPtr accumulate(const ir::ExprPtr& addend, const ir::ExprPtr& product,
+                         const ir::ExprPtr& acc, SourceRange range);
+  // A dtype-valued expression for the dtype of `value` (a constant when known).
+  ir::ExprPtr dtype_of(const ir::ExprPtr& value, SourceRange range);
+
+  // ---- lower_lambdas.cpp: callable parameters with a lambda default (`epilogue=lambda acc,
+  // tile: acc`), inlined where device code calls them.
+  // Records `name` as a callable parameter when it is one; false otherwise.
+  bool lower_callable_param(const SyntaxNode& name, const SyntaxNode& annotation,
+                            const SyntaxNode& default_node);
+  ir::ExprPtr inline_lambda(int binding, const CallArgs& args);
+  // Inside an inlined lambda body: the argument a parameter name stands for, or an error for a
+  // free variable; null outside lambda bodies and for imported modules.
+  ir::ExprPtr lambda_name(const SyntaxNode& identifier);
+  // Reports a call `f(...)` of a plain name inside an inlined lambda body unless `f` is a builtin.
+  void check_lambda_callee(const SyntaxNode& callee);
+
   // ---- lower_tile_ops.cpp: reductions, normalisations, shape ops and creation on tiles,
   // tile attributes. Each returns null when `name` is not one of its functions.
   ir::ExprPtr lower_tile_method(const ir::ExprPtr& receiver, std::string_view method,
@@ -170,6 +199,14 @@ class KernelLowering {
                    bool variadic, SourceRange range);
   void name_tile_dims(const SyntaxNode& target, const std::vector<int>& dims);
 
+  // ---- lower_inner_loops.cpp
+  // Before an inner loop's body: a `phi` binding for every device value the body rebinds.
+  std::vector<ir::TileLoop::Carry> open_carries(const SyntaxNode& body, SourceRange loop_range);
+  // After it: each carry's `next` (checked against its type before the loop) and `result`.
+  void close_carries(std::vector<ir::TileLoop::Carry>& carries, SourceRange loop_range);
+  // `[tile_m, tile_n] float32`, for messages about carried values.
+  std::string describe(const ir::Type& type) const;
+
   const KernelSyntax& syntax_;
   const ImportTable& imports_;
   DiagnosticEngine& diags_;
@@ -184,6 +221,15 @@ class KernelLowering {
   std::map<int, int> registered_block_sizes_;
   std::map<int, std::string> poisoned_;  // bindings that must not be used (message, or "" to
                                          // stay quiet after an error already reported)
+  // Callable parameters: binding -> its lambda default. Lambda bodies being inlined, innermost
+  // last: the callable's name and its parameters bound to the call's arguments.
+  std::map<int, SyntaxNode> lambdas_;
+  struct LambdaFrame {
+    std::string callable;
+    SourceRange call;
+    std::map<std::string, ir::ExprPtr, std::less<>> arguments;
+  };
+  std::vector<LambdaFrame> lambda_frames_;
   int device_depth_ = 0;
   bool variadic_tunable_seen_ = false;
   bool failed_ = false;

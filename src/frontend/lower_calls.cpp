@@ -57,8 +57,12 @@ ExprPtr KernelLowering::lower_call(const SyntaxNode& node) {
     return lower_method_call(callee.child_by_field("object"),
                              callee.child_by_field("attribute").text(), args);
   }
-  if (callee.type() == "identifier" && !scope_.count(callee.text())) {
-    return lower_builtin_call(callee.text(), args);
+  if (callee.type() == "identifier") {
+    check_lambda_callee(callee);
+    if (auto it = scope_.find(callee.text()); it != scope_.end() && lambdas_.count(it->second)) {
+      return inline_lambda(it->second, args);
+    }
+    if (!scope_.count(callee.text())) return lower_builtin_call(callee.text(), args);
   }
   fail(DiagnosticKind::kUnknownFunction, callee.range(),
        fmt::format("`{}` cannot be called in a kernel", callee.text()));
@@ -232,6 +236,7 @@ ExprPtr KernelLowering::lower_qualified_call(const std::string& name, const Call
     return ir::Call::make(Intrinsic::kBroadcastTensors, std::move(tensors),
                           Type::tuple(std::move(types)), range);
   }
+  if (ExprPtr result = lower_product_function(name, args)) return result;
   if (ExprPtr result = lower_tile_function(name, args)) return result;
   if (name.rfind("math.", 0) == 0) {
     // math.* on static scalars (`math.sqrt(head_dim)`): plain Python at trace time.
@@ -327,6 +332,7 @@ ExprPtr KernelLowering::lower_method_call(const SyntaxNode& receiver_node, std::
     unsupported(range, fmt::format("the tensor method `{}` in host code", shown));
   }
   // Tile tensors.
+  if (ExprPtr result = lower_product_method(receiver, method, args)) return result;
   if (ExprPtr result = lower_tile_method(receiver, method, args)) return result;
   if (auto fn = unary_method(method)) {
     check_arity(args, shown, 0, 0, {});

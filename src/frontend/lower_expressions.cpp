@@ -40,6 +40,7 @@ ExprPtr KernelLowering::lower_expr(const SyntaxNode& node) {
 
 ExprPtr KernelLowering::lower_identifier(const SyntaxNode& node) {
   const std::string_view name = node.text();
+  if (ExprPtr argument = lambda_name(node)) return argument;  // inside an inlined lambda
   auto it = scope_.find(name);
   if (it == scope_.end()) {
     if (imports_.qualified_name(node)) {
@@ -289,7 +290,8 @@ ExprPtr KernelLowering::make_compare(ir::CompareOp op, ExprPtr lhs, ExprPtr rhs,
 ExprPtr KernelLowering::lower_binary(const SyntaxNode& node) {
   const SyntaxNode op_node = node.child_by_field("operator");
   if (op_node.text() == "@") {
-    unsupported(op_node.range(), "matrix multiplication (`@`)");
+    return make_matmul(lower_expr(node.child_by_field("left")),
+                       lower_expr(node.child_by_field("right")), "@", 0, node.range());
   }
   const auto op = binary_operator(op_node.text());
   if (!op) unsupported(op_node.range(), fmt::format("the operator `{}`", op_node.text()));

@@ -1,5 +1,6 @@
 // Tile loops: `for ... in hl.tile(...)` / `hl.grid(...)` at the top level of a kernel (one
-// launch each), their tile dimensions and block sizes, and `hl.register_block_size`.
+// launch each) and inside device code (inner loops, lower_inner_loops.cpp), their tile
+// dimensions and block sizes, and `hl.register_block_size`.
 #include <fmt/format.h>
 
 #include "frontend/kernel_lowering.h"
@@ -26,7 +27,6 @@ void KernelLowering::lower_for(const SyntaxNode& node, ir::Block& out) {
     fail(DiagnosticKind::kUnsupported, iterable.range(),
          "only `for` loops over `hl.tile(...)` or `hl.grid(...)` are supported in a kernel");
   }
-  if (in_device()) unsupported(node.range(), "a nested tile loop (an inner loop)");
   if (node.child_by_field("alternative")) unsupported(node.range(), "`for ... else`");
 
   const std::vector<int> dims = lower_tile_spec(iterable, is_grid);
@@ -68,18 +68,28 @@ void KernelLowering::lower_for(const SyntaxNode& node, ir::Block& out) {
     unsupported(target.range(), "this loop target");
   }
 
+  // An inner loop (inside device code) carries the names its body rebinds.
+  const bool inner = in_device();
+  const SyntaxNode body_node = node.child_by_field("body");
+  std::vector<ir::TileLoop::Carry> carried;
+  if (inner) carried = open_carries(body_node, node.range());
+
   ++device_depth_;
-  ir::Block body = lower_block(node.child_by_field("body"));
+  ir::Block body = lower_block(body_node);
   --device_depth_;
+  const size_t end_of_body = kernel_.bindings.size();
+  if (inner) close_carries(carried, node.range());
 
   // Tiles and device values die with the loop; a later use is an error that points here.
+  // (Carried values live on as the loop's results.)
   const SourceRange end_of_loop = file_.range(node.end_byte(), node.end_byte());
-  for (size_t id = first_binding; id < kernel_.bindings.size(); ++id) {
+  for (size_t id = first_binding; id < end_of_body; ++id) {
     closed_[static_cast<int>(id)] = end_of_loop;
   }
-  ir::StmtPtr loop = ir::TileLoop::make(dims, std::move(vars), std::move(body), node.range());
+  ir::StmtPtr loop = ir::TileLoop::make(dims, std::move(vars), std::move(body), node.range(),
+                                        std::move(carried));
   out.push_back(loop);
-  write_back_views(loop->as<ir::TileLoop>()->body, out);
+  if (!inner) write_back_views(loop->as<ir::TileLoop>()->body, out);
 }
 
 void KernelLowering::name_tile_dims(const SyntaxNode& target, const std::vector<int>& dims) {

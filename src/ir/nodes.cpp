@@ -186,9 +186,9 @@ StmtPtr Store::make(ExprPtr tensor, Index index, ExprPtr value, SourceRange rang
   return std::make_shared<Store>(std::move(tensor), std::move(index), std::move(value), range);
 }
 StmtPtr TileLoop::make(std::vector<int> tile_dims, std::vector<int> loop_vars, Block body,
-                       SourceRange range) {
+                       SourceRange range, std::vector<Carry> carried) {
   return std::make_shared<TileLoop>(std::move(tile_dims), std::move(loop_vars), std::move(body),
-                                    range);
+                                    range, std::move(carried));
 }
 StmtPtr If::make(ExprPtr condition, Block then_body, Block else_body, std::vector<Merge> merges,
                  SourceRange range) {

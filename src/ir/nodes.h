@@ -316,19 +316,33 @@ struct TileDim {
 };
 
 // `for vars in hl.tile(...)`/`hl.grid(...)`. At the top level of a kernel it is one launch
-// (its tile dimensions form the grid); nested loops are inner loops (a later issue).
+// (its tile dimensions form the grid); nested in device code it is an inner loop that runs
+// sequentially inside one kernel invocation.
 struct TileLoop final : Stmt {
+  // A value carried from one iteration of an inner loop to the next: a name bound before the
+  // loop and rebound in its body. The body reads `phi` (`init` on the first iteration, `next`
+  // of the previous one after that); after the loop the name is `result`. In the generated
+  // Python all four bindings share the source name; the IR keeps them apart for SSA.
+  struct Carry {
+    int init = -1;
+    int phi = -1;
+    int next = -1;
+    int result = -1;
+  };
   static constexpr StmtKind kKind = StmtKind::kTileLoop;
   static StmtPtr make(std::vector<int> tile_dims, std::vector<int> loop_vars, Block body,
-                      SourceRange range);
-  TileLoop(std::vector<int> tile_dims, std::vector<int> loop_vars, Block body, SourceRange range)
+                      SourceRange range, std::vector<Carry> carried = {});
+  TileLoop(std::vector<int> tile_dims, std::vector<int> loop_vars, Block body, SourceRange range,
+           std::vector<Carry> carried)
       : Stmt(kKind, range),
         tile_dims(std::move(tile_dims)),
         loop_vars(std::move(loop_vars)),
-        body(std::move(body)) {}
+        body(std::move(body)),
+        carried(std::move(carried)) {}
   const std::vector<int> tile_dims;  // ids into Kernel::tile_dims
   const std::vector<int> loop_vars;  // bindings of the loop targets
   const Block body;
+  const std::vector<Carry> carried;  // inner loops only
 };
 
 // `if cond: ... else: ...` on static values (scalar arguments, sizes). Both host and device

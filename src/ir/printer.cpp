@@ -231,10 +231,17 @@ class IrPrinter {
         const auto& node = *s.as<TileLoop>();
         std::vector<std::string> dims;
         for (int dim : node.tile_dims) dims.push_back(kernel_.tile_dims[dim].name);
+        for (const TileLoop::Carry& carry : node.carried) {
+          out_ += fmt::format("{}carry {} = {} then {}\n", pad, targets({carry.phi}),
+                              names_[carry.init], names_[carry.next]);
+        }
         out_ += fmt::format("{}for {} in tiles({}) {{{}\n", pad, targets(node.loop_vars),
                             fmt::join(dims, ", "), where(s.range));
         block(node.body, depth + 1);
         out_ += pad + "}\n";
+        for (const TileLoop::Carry& carry : node.carried) {
+          out_ += fmt::format("{}let {} = {}\n", pad, targets({carry.result}), names_[carry.next]);
+        }
         return;
       }
       case StmtKind::kIf: {

@@ -70,6 +70,12 @@ class Verifier final : public Visitor {
       }
     }
     for (int var : node.loop_vars) check_binding(var, "loop variable");
+    for (const TileLoop::Carry& carry : node.carried) {
+      for (int binding : {carry.init, carry.phi, carry.next, carry.result}) {
+        check_binding(binding, "carried value");
+      }
+    }
+    if (!node.carried.empty() && depth_ == 0) fail("a launch loop with carried values");
     ++depth_;
     Visitor::visit_node(node);
     --depth_;

@@ -18,6 +18,22 @@ std::string_view axis_role_name(AxisRole role) {
   return "?";
 }
 
+namespace {
+constexpr std::string_view kStrategyNames[kLoopStrategyCount] = {"unroll", "emit_pipeline",
+                                                                 "fori_loop", "grid"};
+}  // namespace
+
+std::string_view loop_strategy_name(LoopStrategy strategy) {
+  return kStrategyNames[static_cast<size_t>(strategy)];
+}
+
+std::optional<LoopStrategy> parse_loop_strategy(std::string_view name) {
+  for (int s = 0; s < kLoopStrategyCount; ++s) {
+    if (kStrategyNames[s] == name) return static_cast<LoopStrategy>(s);
+  }
+  return std::nullopt;
+}
+
 int Operand::kernel_rank() const {
   int rank = 0;
   for (const ViewAxis& axis : view) rank += axis.squeezed ? 0 : 1;
@@ -107,11 +123,29 @@ class PlanPrinter {
   void print_launch(const Launch& launch) {
     std::vector<std::string> grid;
     for (const GridDim& dim : launch.grid) {
-      grid.push_back(fmt::format("{} {}{}{}", tile_name(dim.tile_dim), axis_role_name(dim.role),
-                                 dim.flat ? " flat" : "", dim.partial ? " partial" : ""));
+      grid.push_back(fmt::format("{} {}{}{}{}", tile_name(dim.tile_dim), axis_role_name(dim.role),
+                                 dim.flat ? " flat" : "", dim.partial ? " partial" : "",
+                                 dim.inner_loop >= 0 ? fmt::format(" inner {}", dim.inner_loop)
+                                                     : ""));
     }
     out_ += fmt::format("  launch {}{}: grid [{}]\n", launch.index,
                         launch.variadic ? " any-rank" : "", fmt::join(grid, ", "));
+    for (size_t l = 0; l < launch.inner_loops.size(); ++l) {
+      const InnerLoop& loop = launch.inner_loops[l];
+      std::vector<std::string> strategies;
+      for (int s = 0; s < kLoopStrategyCount; ++s) {
+        const auto strategy = static_cast<LoopStrategy>(s);
+        const std::string& reason = loop.reason_against(strategy);
+        strategies.push_back(reason.empty()
+                                 ? std::string(loop_strategy_name(strategy))
+                                 : fmt::format("no {} ({})", loop_strategy_name(strategy), reason));
+      }
+      const SourceRange& range = loop.loop->range;
+      const uint32_t line = range.valid() ? range.file->line_column(range.begin).line : 0;
+      out_ += fmt::format("    inner loop {} (line {}){}{}: {}\n", l, line,
+                          loop.parent >= 0 ? fmt::format(" in loop {}", loop.parent) : "",
+                          loop.top_level ? " top-level" : "", fmt::join(strategies, "; "));
+    }
     for (size_t i = 0; i < launch.inputs.size(); ++i) {
       const Input& input = launch.inputs[i];
       std::string kind;

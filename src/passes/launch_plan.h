@@ -12,7 +12,9 @@
 // array into the view (`bias[None]`, `x[:, None]`) and outputs back.
 #pragma once
 
+#include <array>
 #include <map>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -120,8 +122,13 @@ struct TileUse {
   AxisRole role = AxisRole::kLeading;
 };
 
+// A tile dimension of a launch: a grid axis of the pallas_call for the dimensions of the
+// launch's own loop; for a dimension of an inner loop (`inner_loop` >= 0) how it runs depends on
+// the loop's strategy (a grid axis only under LoopStrategy::kGrid). The block-rule facts are
+// the same either way.
 struct GridDim {
   int tile_dim = -1;
+  int inner_loop = -1;  // index into Launch::inner_loops, or -1 for the launch's own loop
   std::vector<TileUse> uses;
   // The strictest role among the uses (kLeading when unused); decides the block multiple.
   AxisRole role = AxisRole::kLeading;
@@ -148,10 +155,34 @@ struct LaunchCost {
   std::vector<CostTerm> transcendentals;
 };
 
+// How an inner loop runs (`pallas_loop_type`, pallas-target.md §5).
+enum class LoopStrategy { kUnroll, kEmitPipeline, kForiLoop, kGrid };
+inline constexpr int kLoopStrategyCount = 4;
+std::string_view loop_strategy_name(LoopStrategy strategy);  // "unroll", ...
+std::optional<LoopStrategy> parse_loop_strategy(std::string_view name);
+
+// A tile loop nested in a launch's body, in order of appearance (the order of
+// `pallas_loop_type` entries).
+struct InnerLoop {
+  const ir::TileLoop* loop = nullptr;  // owned by the IR, which outlives the plan
+  int parent = -1;                     // the enclosing inner loop, or -1
+  // Directly in the launch's body (not in another inner loop or an `if`).
+  bool top_level = false;
+  // Why each strategy does not apply to the loop, by LoopStrategy; "" where it applies.
+  std::array<std::string, kLoopStrategyCount> not_applicable;
+
+  const ir::TileLoop& tile_loop() const { return *loop; }
+  const std::string& reason_against(LoopStrategy s) const {
+    return not_applicable[static_cast<size_t>(s)];
+  }
+};
+
 struct Launch {
   int index = 0;                  // k-th launch of the kernel
   ir::StmtPtr loop;               // the ir::TileLoop
-  std::vector<GridDim> grid;      // the loop's tile dimensions, in grid order
+  std::vector<GridDim> grid;      // the loop's tile dimensions, in grid order, then those of
+                                  // the inner loops in order of appearance
+  std::vector<InnerLoop> inner_loops;
   bool variadic = false;          // one `hl.tile(x.size())` dimension: rank known at trace time
   std::vector<Input> inputs;      // in kernel argument order
   std::vector<Output> outputs;    // in kernel argument order, after the inputs

@@ -1,5 +1,7 @@
 #include "passes/plan_costs.h"
 
+#include <algorithm>
+
 namespace helionc::passes {
 
 namespace {
@@ -87,7 +89,23 @@ void count_cost(const ir::Expr& expr, LaunchCost& cost) {
       flops = 1;
       break;
     case ir::ExprKind::kCall: {
-      const Intrinsic op = expr.as<ir::Call>()->op;
+      const auto& call = *expr.as<ir::Call>();
+      const Intrinsic op = call.op;
+      if (op == Intrinsic::kDot) {
+        // 2 * M * N * K: a multiply and an add per result element and contracted index. A
+        // contraction over a tile the result also has (a block-diagonal product) counts the
+        // result only: a block's size is not a cost term.
+        const auto* lhs = call.args[0].get();
+        const auto axis = static_cast<size_t>(call.args[1]->as<ir::IntImm>()->value);
+        std::vector<ir::Dim> dims = expr.type.dims;
+        const ir::Dim& contracted = lhs->type.dims.at(axis);
+        if (std::find(dims.begin(), dims.end(), contracted) == dims.end() ||
+            contracted.kind == ir::Dim::Kind::kFull) {
+          dims.push_back(contracted);
+        }
+        add_term(cost.flops, dims, 2);
+        return;
+      }
       flops = flops_of(op);
       transcendental = is_transcendental(op);
       break;

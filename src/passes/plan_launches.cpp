@@ -9,6 +9,7 @@
 #include "passes/plan_costs.h"
 #include "passes/plan_gathers.h"
 #include "passes/plan_legality.h"
+#include "passes/plan_strategies.h"
 #include "passes/plan_views.h"
 #include "passes/shape_facts.h"
 
@@ -71,6 +72,7 @@ class LaunchPlanner {
     if (failed_) return std::nullopt;
     resolve_captures();
     record_tile_uses(kernel_, facts_, launch_);
+    judge_loop_strategies(kernel_, launch_);
     if (failed_) return std::nullopt;
     return std::move(launch_);
   }
@@ -133,17 +135,52 @@ class LaunchPlanner {
           return;
         }
         walk_expr(branch.condition);
+        ++if_depth_;
         for (const ir::StmtPtr& s : branch.then_body) walk_stmt(*s);
         for (const ir::StmtPtr& s : branch.else_body) walk_stmt(*s);
+        --if_depth_;
         return;
       }
       case ir::StmtKind::kTileLoop:
-        unsupported(stmt.range, "a nested tile loop (an inner loop) is not supported yet");
+        walk_inner_loop(stmt);
         return;
       default:
         unsupported(stmt.range, "this statement is not supported in device code yet");
         return;
     }
+  }
+
+  // A tile loop inside the body: its dimensions join the launch's (after the grid's), its
+  // bounds are kernel values, and its body is part of the launch's body.
+  void walk_inner_loop(const ir::Stmt& stmt) {
+    const auto& loop = *stmt.as<ir::TileLoop>();
+    const int index = static_cast<int>(launch_.inner_loops.size());
+    InnerLoop inner;
+    inner.loop = &loop;
+    inner.parent = current_inner_;
+    inner.top_level = current_inner_ < 0 && if_depth_ == 0;
+    launch_.inner_loops.push_back(std::move(inner));
+    for (int dim : loop.tile_dims) {
+      const ir::TileDim& tile = kernel_.tile_dims[dim];
+      if (tile.block.kind == ir::BlockSource::Kind::kGrid || tile.variadic) {
+        unsupported(tile.range, tile.variadic
+                                    ? "an inner loop of trace-time rank is not supported yet"
+                                    : "an inner `hl.grid` loop is not supported yet; use "
+                                      "`hl.tile(..., block_size=1)`");
+        return;
+      }
+      GridDim grid;
+      grid.tile_dim = dim;
+      grid.inner_loop = index;
+      grid_axis_[dim] = static_cast<int>(launch_.grid.size());
+      launch_.grid.push_back(grid);
+      // The loop's range is computed in the kernel (it may come from the outer tile).
+      capture_mask_values(dim);
+    }
+    const int outer = current_inner_;
+    current_inner_ = index;
+    for (const ir::StmtPtr& s : loop.body) walk_stmt(*s);
+    current_inner_ = outer;
   }
 
   void walk_expr(const ExprPtr& expr) {
@@ -714,6 +751,8 @@ class LaunchPlanner {
   std::vector<Access> accesses_;
   std::vector<int> dtype_queries_;
   std::map<int, ExprPtr> device_values_;  // device binding -> the value it was bound to
+  int current_inner_ = -1;                // the inner loop being walked
+  int if_depth_ = 0;                      // `if`s around the statement being walked
 };
 
 }  // namespace

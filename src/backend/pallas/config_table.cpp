@@ -18,8 +18,8 @@ struct TensorParam {
 class ConfigTables {
  public:
   ConfigTables(const ir::Kernel& kernel, const autotune::ConfigFile* config,
-               DiagnosticEngine& diags)
-      : kernel_(kernel), config_(config), diags_(diags) {
+               KernelLoopTypes& loop_types, DiagnosticEngine& diags)
+      : kernel_(kernel), config_(config), loop_types_(loop_types), diags_(diags) {
     for (const ir::Param& param : kernel.params) {
       const ir::Binding& binding = kernel.bindings[param.binding];
       if (binding.type.kind == ir::TypeKind::kTensor) {
@@ -34,18 +34,21 @@ class ConfigTables {
   bool print(PythonWriter& out) {
     std::vector<std::string> entries;
     // The default: the YAML's `default:`, else the decorator's first config, else built-in.
-    std::string default_config = block_sizes({});
+    autotune::KernelConfig built_in;
+    built_in.range = kernel_.name_range;
     if (!kernel_.builtin_configs.empty()) {
       const ir::BuiltinConfig& builtin = kernel_.builtin_configs.front();
-      autotune::KernelConfig decorated;
-      decorated.block_sizes = builtin.block_sizes;
-      decorated.range = builtin.range;
-      default_config = config_text(decorated);
+      built_in.block_sizes = builtin.block_sizes;
+      built_in.pallas_loop_type = builtin.pallas_loop_type;
+      built_in.range = builtin.range;
+    }
+    std::string default_config;
+    if (config_ && config_->default_config.range.valid()) {
+      default_config = config_text(config_->default_config);
+    } else {
+      default_config = config_text(built_in);
     }
     if (config_) {
-      if (config_->default_config.range.valid()) {
-        default_config = config_text(config_->default_config);
-      }
       for (const autotune::ShapeEntry& entry : config_->configs) {
         if (auto key = entry_key(entry)) {
           entries.push_back(fmt::format("{}: {},", *key, config_text(entry.config)));
@@ -89,10 +92,21 @@ class ConfigTables {
                                config.block_sizes.size(), kernel_.name, tunables,
                                tunables == 1 ? "" : "s"));
     }
-    return block_sizes(config.block_sizes);
+    std::string text = fmt::format("{{\"block_sizes\": {}", block_sizes(config.block_sizes));
+    if (loop_types_.loop_count() > 0 || !config.pallas_loop_type.empty()) {
+      auto where = config.value_ranges.find("pallas_loop_type");
+      const SourceRange range = where != config.value_ranges.end() ? where->second : config.range;
+      if (std::optional<LoopTypes> types =
+              loop_types_.resolve(config.pallas_loop_type, range, diags_)) {
+        text += fmt::format(", \"pallas_loop_type\": {}", KernelLoopTypes::python_tuple(*types));
+      } else {
+        ok_ = false;
+      }
+    }
+    return text + "}";
   }
 
-  // `{"block_sizes": (64, 512)}`, padded with None to one entry per tunable block size.
+  // `(64, 512)`, padded with None to one entry per tunable block size.
   std::string block_sizes(const std::vector<int64_t>& sizes) const {
     std::vector<std::string> items;
     items.reserve(sizes.size());
@@ -100,7 +114,7 @@ class ConfigTables {
     while (items.size() < static_cast<size_t>(kernel_.num_tunable_blocks)) {
       items.emplace_back("None");
     }
-    return fmt::format("{{\"block_sizes\": {}}}", py_tuple(items));
+    return py_tuple(items);
   }
 
   std::optional<std::string> entry_key(const autotune::ShapeEntry& entry) {
@@ -149,6 +163,7 @@ class ConfigTables {
 
   const ir::Kernel& kernel_;
   const autotune::ConfigFile* config_;
+  KernelLoopTypes& loop_types_;
   DiagnosticEngine& diags_;
   std::vector<TensorParam> tensors_;
   bool open_ended_ = false;  // the last tunable block size is rank-polymorphic (takes the rest)
@@ -158,8 +173,9 @@ class ConfigTables {
 }  // namespace
 
 bool print_config_tables(PythonWriter& out, const ir::Kernel& kernel,
-                         const autotune::ConfigFile* config, DiagnosticEngine& diags) {
-  return ConfigTables(kernel, config, diags).print(out);
+                         const autotune::ConfigFile* config, KernelLoopTypes& loop_types,
+                         DiagnosticEngine& diags) {
+  return ConfigTables(kernel, config, loop_types, diags).print(out);
 }
 
 std::string describe_config(const autotune::ConfigFile* config, const ir::Kernel& kernel) {

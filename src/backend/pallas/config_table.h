@@ -12,6 +12,7 @@
 #pragma once
 
 #include "autotune/config.h"
+#include "backend/pallas/loop_types.h"
 #include "ir/nodes.h"
 #include "support/diagnostics.h"
 #include "support/python_writer.h"
@@ -20,9 +21,11 @@ namespace helionc::backend::pallas {
 
 // Checks `config` (may be null: built-in defaults only) against the kernel and prints the two
 // tables. Returns false after reporting a config that does not fit the kernel (kConfigSchema
-// at the YAML's file:line:col).
+// at the YAML's file:line:col). Every config names the strategy of each inner loop
+// (`"pallas_loop_type": ("grid",)`); `loop_types` records the combinations used.
 bool print_config_tables(PythonWriter& out, const ir::Kernel& kernel,
-                         const autotune::ConfigFile* config, DiagnosticEngine& diags);
+                         const autotune::ConfigFile* config, KernelLoopTypes& loop_types,
+                         DiagnosticEngine& diags);
 
 // "x.yaml (default, 2 shape entries)" for the module header; "the decorator's config" or
 // "built-in defaults" without one.

@@ -39,24 +39,40 @@ std::string imports(const OptionalImports& optional) {
 bool print_kernel(PythonWriter& out, EmitContext& context, const ir::Kernel& kernel,
                   const passes::KernelPlan& plan, const autotune::ConfigFile* config) {
   bool ok = true;
-  if (kernel.num_tunable_blocks > 0) {
-    ok &= print_config_tables(out, kernel, config, context.diags);
+  KernelLoopTypes loop_types(kernel, plan);
+  if (kernel.num_tunable_blocks > 0 || loop_types.loop_count() > 0) {
+    ok &= print_config_tables(out, kernel, config, loop_types, context.diags);
     out.blank();
     out.blank();
   } else if (config != nullptr) {
     PythonWriter unused;  // still check the config against the kernel
-    ok &= print_config_tables(unused, kernel, config, context.diags);
+    ok &= print_config_tables(unused, kernel, config, loop_types, context.diags);
   }
+  if (!ok) return false;
   const passes::ShapeFacts facts(kernel);
   std::vector<LaunchNames> names;
   for (const passes::Launch& launch : plan.launches) {
     std::string function = plan.launches.size() == 1
                                ? fmt::format("_{}_kernel", kernel.name)
                                : fmt::format("_{}_kernel_{}", kernel.name, launch.index);
-    names.push_back(name_launch(kernel, launch, std::move(function)));
-    ok &= print_kernel_function(out, context, kernel, facts, launch, names.back());
-    out.blank();
-    out.blank();
+    names.push_back(name_launch(kernel, launch, function));
+    LaunchNames& launch_names = names.back();
+    launch_names.variants = loop_types.variants(launch.index);
+    launch_names.first_loop = loop_types.first_loop(launch.index);
+    for (const LoopTypes& variant : launch_names.variants) {
+      std::string name = function;
+      if (launch_names.variants.size() > 1) {
+        for (passes::LoopStrategy type : variant) {
+          name += fmt::format("_{}", passes::loop_strategy_name(type));
+        }
+      }
+      launch_names.variant_functions.push_back(name);
+    }
+    for (size_t v = 0; v < launch_names.variants.size(); ++v) {
+      ok &= print_kernel_function(out, context, kernel, facts, launch, launch_names, v);
+      out.blank();
+      out.blank();
+    }
   }
   ok &= print_public_function(out, context, kernel, plan, facts, names);
   return ok;

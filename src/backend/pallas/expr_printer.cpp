@@ -253,6 +253,7 @@ PyExpr ExprPrinter::call(const ir::Call& node) {
     for (const ir::ExprPtr& arg : args) texts.push_back(text(arg));
     return texts;
   };
+  if (node.op == Intrinsic::kDot) return dot(node);
   if (ir::reduces_along_axis(node.op)) return reduction(node);
   switch (node.op) {
     case Intrinsic::kDtypeOf:
@@ -365,7 +366,7 @@ PyExpr ExprPrinter::call(const ir::Call& node) {
 
 std::optional<std::string> ExprContext::block_shape(const ir::Expr& expr) { return std::nullopt; }
 
-PyExpr ExprContext::masked_operand(const ir::Call& call, PyExpr value, int axis,
+PyExpr ExprContext::masked_operand(const ir::Expr& operand, PyExpr value, int axis,
                                    std::string_view identity) {
   return value;
 }
@@ -442,7 +443,7 @@ PyExpr ExprPrinter::reduction(const ir::Call& node) {
   std::optional<PyExpr> count;
   if (!all && operand->type.kind == ir::TypeKind::kTileTensor) {
     // Padding past the loop's range must not reach the result.
-    value = context_.masked_operand(node, value, axis, identity);
+    value = context_.masked_operand(*operand, value, axis, identity);
     if (node.op == Intrinsic::kMean) count = context_.valid_count(node, axis);
   }
   if ((node.op == Intrinsic::kArgmax || node.op == Intrinsic::kArgmin) &&
@@ -460,6 +461,45 @@ PyExpr ExprPrinter::reduction(const ir::Call& node) {
     return py_binary("/", py_call("jnp.sum", call_args), *count);
   }
   return py_call(function, call_args);
+}
+
+// A matrix product (ir kDot: lhs, lhs_axis, rhs, rhs_axis, batch) in the accumulation dtype.
+// With both operand dtypes known here: `jax.lax.dot_general` written out (the narrower operand
+// cast to the wider one, HIGHEST precision for float32 and float16 operands, which the default
+// would round to bfloat16, float32 or int32 accumulation);
+// otherwise the `_dot` helper, which takes the same decisions while JAX traces.
+PyExpr ExprPrinter::dot(const ir::Call& node) {
+  const ir::ExprPtr& lhs = node.args[0];
+  const ir::ExprPtr& rhs = node.args[2];
+  const int lhs_axis = int_value(node.args[1]);
+  const int rhs_axis = int_value(node.args[3]);
+  // Padding past the loop's range along the contracted axis must not reach the sums: both
+  // operands are zeroed there (garbage times zero can still be NaN).
+  PyExpr a = context_.masked_operand(*lhs, print(lhs), lhs_axis, "0");
+  PyExpr b = context_.masked_operand(*rhs, print(rhs), rhs_axis, "0");
+  std::string batch = "((), ())";
+  if (const auto* pair = node.args[4]->as<ir::TupleExpr>()) {
+    batch = fmt::format("(({},), ({},))", int_value(pair->elements[0]),
+                        int_value(pair->elements[1]));
+  }
+  const std::string numbers = fmt::format("((({},), ({},)), {})", lhs_axis, rhs_axis, batch);
+  const std::optional<ir::ScalarType> da = lhs->type.dtype;
+  const std::optional<ir::ScalarType> db = rhs->type.dtype;
+  if (!da || !db) {
+    imports_.helpers.insert("dot");
+    return py_call("_dot", {a.text, b.text, numbers});
+  }
+  const ir::ScalarType common = ir::promote(*da, *db);
+  const std::string common_name(ir::jnp_dtype(common));
+  if (*da != common) a = py_atom(fmt::format("{}.astype({})", py_primary(a), common_name));
+  if (*db != common) b = py_atom(fmt::format("{}.astype({})", py_primary(b), common_name));
+  std::vector<std::string> call_args = {a.text, b.text, numbers};
+  if (common == ir::ScalarType::kFloat32 || common == ir::ScalarType::kFloat16) {
+    call_args.emplace_back("precision=jax.lax.Precision.HIGHEST");
+  }
+  call_args.push_back(ir::is_floating(common) ? "preferred_element_type=jnp.float32"
+                                              : "preferred_element_type=jnp.int32");
+  return py_call("jax.lax.dot_general", call_args);
 }
 
 PyExpr ExprPrinter::shape_op(const ir::Call& node) {

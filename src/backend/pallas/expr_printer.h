@@ -33,9 +33,10 @@ class ExprContext {
   // Device code only (the defaults report "not supported"):
   // the shape of a block of values of type `dims`, as a tuple (`(block_m, 128)`);
   virtual std::optional<std::string> block_shape(const ir::Expr& expr);
-  // the operand of a reduction or softmax along `axis`, masked where its block runs past the
-  // loop's range (`identity` fills the padding: "0", "1", "lowest", "highest");
-  virtual PyExpr masked_operand(const ir::Call& call, PyExpr value, int axis,
+  // `value`, the printed `operand` of a reduction, softmax or matrix product along `axis`,
+  // masked where its block runs past the loop's range (`identity` fills the padding: "0", "1",
+  // "lowest", "highest");
+  virtual PyExpr masked_operand(const ir::Expr& operand, PyExpr value, int axis,
                                 std::string_view identity);
   // the number of valid elements along `axis` of a reduction's operand (for `mean`), or
   // nullopt when every element is valid;
@@ -63,6 +64,7 @@ class ExprPrinter {
  private:
   PyExpr call(const ir::Call& call);
   PyExpr reduction(const ir::Call& call);
+  PyExpr dot(const ir::Call& call);
   PyExpr shape_op(const ir::Call& call);
 
  public:

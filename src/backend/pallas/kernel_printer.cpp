@@ -2,9 +2,12 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <map>
+#include <set>
 
 #include "backend/pallas/names.h"
+#include "ir/visitor.h"
 
 namespace helionc::backend::pallas {
 
@@ -20,8 +23,8 @@ using passes::Launch;
 class TileGeometry {
  public:
   TileGeometry(const ir::Kernel& kernel, const Launch& launch, const LaunchNames& names,
-               NameScope& scope)
-      : kernel_(kernel), launch_(launch), names_(names), scope_(scope) {}
+               const LoopTypes& types, NameScope& scope)
+      : kernel_(kernel), launch_(launch), names_(names), types_(types), scope_(scope) {}
 
   void set_printer(ExprPrinter* printer) { printer_ = printer; }
   const std::vector<std::string>& preamble() const { return preamble_; }
@@ -31,6 +34,35 @@ class TileGeometry {
       if (launch_.grid[g].tile_dim == tile_dim) return g;
     }
     HELIONC_UNREACHABLE("a tile dimension outside its launch");
+  }
+
+  // The strategy of the inner loop a tile dimension belongs to (nullopt: the launch's own).
+  std::optional<passes::LoopStrategy> strategy(int tile_dim) const {
+    const int inner = launch_.grid[grid_axis(tile_dim)].inner_loop;
+    if (inner < 0) return std::nullopt;
+    return types_[static_cast<size_t>(inner)];
+  }
+
+  // Whether blocks of `tile_dim` are windows of a block resident in VMEM, read with `pl.ds`.
+  bool windowed(int tile_dim) const { return strategy(tile_dim) == passes::LoopStrategy::kUnroll; }
+
+  // The pallas_call grid: the launch's own dimensions, then those of `grid` inner loops.
+  size_t pallas_axis(int tile_dim) const {
+    size_t axis = 0;
+    for (const passes::GridDim& dim : launch_.grid) {
+      if (dim.tile_dim == tile_dim) return axis;
+      if (dim.inner_loop < 0 || strategy(dim.tile_dim) == passes::LoopStrategy::kGrid) ++axis;
+    }
+    HELIONC_UNREACHABLE("a tile dimension outside its launch");
+  }
+
+  // An inner loop printed as a Python loop: its block index is `step` and the positions of its
+  // blocks are computed at the top of its body (`lines`).
+  void open_loop(int inner, std::string step) { loops_[inner] = {std::move(step), {}}; }
+  std::vector<std::string> close_loop(int inner) {
+    std::vector<std::string> lines = std::move(loops_.at(inner).lines);
+    loops_.erase(inner);
+    return lines;
   }
 
   std::string block(int tile_dim) const {
@@ -43,8 +75,17 @@ class TileGeometry {
     HELIONC_UNREACHABLE("a tile dimension's block size is used but was not captured");
   }
 
+  // The block number along `tile_dim`: a grid index, or an inner loop's step.
   PyExpr program_id(int tile_dim) const {
-    return py_call("pl.program_id", {std::to_string(grid_axis(tile_dim))});
+    if (const Loop* loop = python_loop(tile_dim)) return py_atom(loop->step);
+    return py_call("pl.program_id", {std::to_string(pallas_axis(tile_dim))});
+  }
+
+  PyExpr block_count(int tile_dim) {
+    if (python_loop(tile_dim) != nullptr) {
+      return py_call("pl.cdiv", {extent(tile_dim).text, block(tile_dim)});
+    }
+    return py_call("pl.num_programs", {std::to_string(pallas_axis(tile_dim))});
   }
 
   // `tm_start = pl.program_id(0) * block_tm`: the array index of the block's first element
@@ -55,9 +96,12 @@ class TileGeometry {
     const ir::TileDim& dim = kernel_.tile_dims[tile_dim];
     const PyExpr block = py_atom(this->block(tile_dim));
     PyExpr first = program_id(tile_dim);
-    if (has_begin(dim)) first = py_binary("+", first, py_binary("//", begin(tile_dim), block));
+    // An inner loop's steps already count from the block holding `begin`.
+    if (has_begin(dim) && python_loop(tile_dim) == nullptr) {
+      first = py_binary("+", first, py_binary("//", begin(tile_dim), block));
+    }
     const std::string name = scope_.fresh(safe_local_name(dim.name) + "_start");
-    preamble_.push_back(fmt::format("{} = {}", name, py_binary("*", first, block).text));
+    lines_for(tile_dim).push_back(fmt::format("{} = {}", name, py_binary("*", first, block).text));
     starts_.emplace(tile_dim, name);
     return py_atom(name);
   }
@@ -72,7 +116,7 @@ class TileGeometry {
     const PyExpr value = py_binary("+", start(tile_dim), iota);
     const std::string name =
         scope_.fresh(safe_local_name(kernel_.tile_dims[tile_dim].name) + "_index");
-    preamble_.push_back(fmt::format("{} = {}", name, value.text));
+    lines_for(tile_dim).push_back(fmt::format("{} = {}", name, value.text));
     indices_.emplace(key, name);
     return py_atom(name);
   }
@@ -90,12 +134,34 @@ class TileGeometry {
   PyExpr extent(int tile_dim) { return printer_->print(kernel_.tile_dims[tile_dim].extent); }
 
  private:
+  struct Loop {
+    std::string step;
+    std::vector<std::string> lines;
+  };
+
+  // The Python loop (an open inner loop printed as a loop) a tile dimension belongs to.
+  const Loop* python_loop(int tile_dim) const {
+    const int inner = launch_.grid[grid_axis(tile_dim)].inner_loop;
+    auto it = loops_.find(inner);
+    return inner >= 0 && it != loops_.end() ? &it->second : nullptr;
+  }
+
+  // Where values derived from a tile dimension's position are computed: at the top of the
+  // kernel, or of the inner loop's body.
+  std::vector<std::string>& lines_for(int tile_dim) {
+    const int inner = launch_.grid[grid_axis(tile_dim)].inner_loop;
+    auto it = loops_.find(inner);
+    return inner >= 0 && it != loops_.end() ? it->second.lines : preamble_;
+  }
+
   const ir::Kernel& kernel_;
   const Launch& launch_;
   const LaunchNames& names_;
+  const LoopTypes& types_;
   NameScope& scope_;
   ExprPrinter* printer_ = nullptr;
   std::vector<std::string> preamble_;
+  std::map<int, Loop> loops_;  // open Python loops by inner loop
   std::map<int, std::string> starts_;
   std::map<std::string, std::string> indices_;
 };
@@ -141,7 +207,28 @@ class DeviceContext final : public ExprContext {
       context_.imports.helpers.insert("column");
       return py_call("_column", {ref + "[...]", geometry_.print(axis.scalar).text});
     }
-    return py_atom(ref + "[...]");
+    return py_atom(ref + window(operand));
+  }
+
+  // `[...]`, or `[:, pl.ds(tile_k_start, block_k)]` where an axis is tiled by an inner loop
+  // whose blocks are windows of a block resident in VMEM (the `unroll` strategy).
+  std::string window(const passes::Operand& operand) {
+    std::vector<std::string> items;
+    bool windowed = false;
+    for (const passes::ViewAxis& axis : operand.view) {
+      if (axis.squeezed) continue;
+      if (axis.kind == passes::ViewAxis::Kind::kTile && geometry_.windowed(axis.tile_dim)) {
+        items.push_back(py_call("pl.ds", {geometry_.start(axis.tile_dim).text,
+                                          geometry_.block(axis.tile_dim)})
+                            .text);
+        windowed = true;
+      } else {
+        items.emplace_back(":");
+      }
+    }
+    if (!windowed) return "[...]";
+    while (items.back() == ":") items.pop_back();
+    return fmt::format("[{}]", fmt::join(items, ", "));
   }
 
   // A gather along kernel axis `kernel_axis` of the operand's block (whole along that axis):
@@ -150,7 +237,8 @@ class DeviceContext final : public ExprContext {
   PyExpr gather(const ir::Load& load, const passes::Operand& operand, const std::string& ref,
                 const passes::ViewAxis& axis, int kernel_axis) {
     context_.imports.helpers.insert("gather");
-    const std::string table = ref + "[...]";
+    context_.imports.helpers.insert("dot");  // the one-hot matmuls
+    const std::string table = ref + window(operand);
     const std::string index = geometry_.print(axis.gather).text;
     const int rank = operand.kernel_rank();
     if (rank == 1) return py_call("_gather_1d", {table, index});
@@ -188,15 +276,34 @@ class DeviceContext final : public ExprContext {
     return dims_shape(expr.type.dims);
   }
 
-  // The block shape of values of shape `dims`: block sizes, whole dimensions and 1s.
+  // Whether the planner captured the block size of `tile_dim` (and what masks along it need).
+  bool has_block(int tile_dim) const {
+    for (const Capture& capture : launch_.captures) {
+      if (capture.kind == Capture::Kind::kBlock && capture.tile_dim == tile_dim) return true;
+    }
+    return false;
+  }
+
+  // Whether the planner captured the shape of `binding`.
+  bool has_shape(int binding) const {
+    for (const Capture& capture : launch_.captures) {
+      if (capture.kind == Capture::Kind::kShape && capture.binding == binding) return true;
+    }
+    return false;
+  }
+
+  // The block shape of values of shape `dims`: block sizes, whole dimensions and 1s (nullopt
+  // when one is not known here).
   std::optional<std::string> dims_shape(const std::vector<ir::Dim>& dims) {
     std::vector<std::string> sizes;
     for (const ir::Dim& dim : dims) {
       switch (dim.kind) {
         case ir::Dim::Kind::kTile:
+          if (!has_block(dim.tile_dim)) return std::nullopt;
           sizes.push_back(geometry_.block(dim.tile_dim));
           break;
         case ir::Dim::Kind::kFull:
+          if (!has_shape(dim.binding)) return std::nullopt;
           sizes.push_back(
               fmt::format("{}[{}]", capture(Capture::Kind::kShape, dim.binding), dim.axis));
           break;
@@ -211,8 +318,9 @@ class DeviceContext final : public ExprContext {
   }
 
   // A tile dimension of the launch whose blocks may run past the loop's range, or -1.
-  int partial_tile(const ir::ExprPtr& operand, int axis) const {
-    const ir::Type& type = operand->type;
+  int partial_tile(const ir::ExprPtr& operand, int axis) const { return partial_tile(*operand, axis); }
+  int partial_tile(const ir::Expr& operand, int axis) const {
+    const ir::Type& type = operand.type;
     if (type.kind != ir::TypeKind::kTileTensor || axis < 0 ||
         axis >= static_cast<int>(type.dims.size()) ||
         type.dims[axis].kind != ir::Dim::Kind::kTile) {
@@ -223,15 +331,29 @@ class DeviceContext final : public ExprContext {
     return dim.block.kind == ir::BlockSource::Kind::kGrid ? -1 : tile_dim;
   }
 
-  PyExpr masked_operand(const ir::Call& call, PyExpr value, int axis,
+  PyExpr masked_operand(const ir::Expr& operand, PyExpr value, int axis,
                         std::string_view identity) override {
-    const int tile_dim = partial_tile(call.args[0], axis);
+    const int tile_dim = partial_tile(operand, axis);
     if (tile_dim < 0) return value;
-    const std::optional<std::string> shape = dims_shape(call.args[0]->type.dims);
-    if (!shape) return value;
+    if (!has_block(tile_dim)) {
+      // The planner prepares masks for the first operand of ops that reduce along an axis
+      // (ir::reduces_along_axis); anything else must not silently sum padding.
+      context_.diags.error(DiagnosticKind::kUnsupported, operand.range,
+                           fmt::format("masking the padding of `{}` here is not supported yet",
+                                       kernel_.tile_dims[tile_dim].name));
+      return value;
+    }
+    // The whole block's shape when every block size is known, else a shape that broadcasts
+    // (the block size along `axis`, 1 elsewhere).
+    std::optional<std::string> shape = dims_shape(operand.type.dims);
+    if (!shape) {
+      std::vector<std::string> sizes(operand.type.dims.size(), "1");
+      sizes[static_cast<size_t>(axis)] = geometry_.block(tile_dim);
+      shape = py_tuple(sizes);
+    }
     const PyExpr index = geometry_.index(tile_dim, *shape, axis);
     std::string fill(identity);
-    const std::optional<ir::ScalarType> dtype = call.args[0]->type.dtype;
+    const std::optional<ir::ScalarType> dtype = operand.type.dtype;
     const bool integral = dtype && !ir::is_floating(*dtype);
     if (identity == "lowest") {
       fill = integral ? fmt::format("jnp.iinfo({}).min", ir::jnp_dtype(*dtype)) : "-jnp.inf";
@@ -272,7 +394,7 @@ class DeviceContext final : public ExprContext {
       case ir::TileAttrKind::kId:
         return geometry_.program_id(t);
       case ir::TileAttrKind::kCount:
-        return py_call("pl.num_programs", {std::to_string(geometry_.grid_axis(t))});
+        return geometry_.block_count(t);
     }
     return std::nullopt;
   }
@@ -312,14 +434,17 @@ class DeviceContext final : public ExprContext {
 class KernelPrinter {
  public:
   KernelPrinter(PythonWriter& out, EmitContext& context, const ir::Kernel& kernel,
-                const passes::ShapeFacts& facts, const Launch& launch, const LaunchNames& names)
+                const passes::ShapeFacts& facts, const Launch& launch, const LaunchNames& names,
+                size_t variant)
       : out_(out),
         context_(context),
         kernel_(kernel),
         facts_(facts),
         launch_(launch),
         names_(names),
-        geometry_(kernel, launch, names, scope_),
+        types_(names.variants[variant]),
+        function_(names.variant_functions[variant]),
+        geometry_(kernel, launch, names, types_, scope_),
         device_(context, kernel, launch, names, geometry_),
         exprs_(kernel, device_, context.imports, context.diags) {
     geometry_.set_printer(&exprs_);
@@ -334,6 +459,8 @@ class KernelPrinter {
   bool print() {
     std::vector<std::string> params = names_.inputs;
     params.insert(params.end(), names_.outputs.begin(), names_.outputs.end());
+    name_scratch();
+    for (const auto& [carry, name] : scratch_) params.push_back(name);
     if (!names_.captures.empty()) {
       params.emplace_back("*");
       params.insert(params.end(), names_.captures.begin(), names_.captures.end());
@@ -342,10 +469,9 @@ class KernelPrinter {
     PythonWriter body;
     body_ = &body;
     prepare_store_masks();
-    for (const ir::StmtPtr& stmt : launch_.tile_loop().body) statement(*stmt);
+    statements(launch_.tile_loop().body);
 
-    auto function =
-        out_.block(fmt::format("def {}({}):", names_.kernel_function, fmt::join(params, ", ")));
+    auto function = out_.block(fmt::format("def {}({}):", function_, fmt::join(params, ", ")));
     for (const auto& [binding, axis] : launch_.program_ids) {
       PyExpr index = py_call("pl.program_id", {std::to_string(axis)});
       const ir::TileDim& dim = kernel_.tile_dims[launch_.grid[axis].tile_dim];
@@ -392,9 +518,11 @@ class KernelPrinter {
         const std::string& old = names_.inputs[launch_.outputs[output].aliased_input];
         value = py_call("jnp.where", {masks_[output].text, value, old + "[...]"}).text;
       }
-      body_->line(context_.with_where(fmt::format("{}[...] = {}", ref, value), stmt.range));
+      const std::string window = device_.window(launch_.outputs[output].operand);
+      body_->line(context_.with_where(fmt::format("{}{} = {}", ref, window, value), stmt.range));
       return;
     }
+    if (const auto* loop = stmt.as<ir::TileLoop>()) return python_loop(*loop);
     if (const auto* branch = stmt.as<ir::If>()) {
       if (const auto* fixed = branch->condition->as<ir::BoolImm>()) {
         // Decided by unswitching (the host chose this kernel): only the branch taken.
@@ -418,20 +546,214 @@ class KernelPrinter {
     HELIONC_UNREACHABLE("the planner let an unsupported statement into a kernel body");
   }
 
+  // ---- inner loops ------------------------------------------------------------------------
+
+  int inner_index(const ir::TileLoop& loop) const {
+    for (size_t i = 0; i < launch_.inner_loops.size(); ++i) {
+      if (launch_.inner_loops[i].loop == &loop) return static_cast<int>(i);
+    }
+    HELIONC_UNREACHABLE("an inner loop the planner did not record");
+  }
+
+  const ir::TileLoop* grid_loop() const {
+    for (size_t i = 0; i < launch_.inner_loops.size(); ++i) {
+      if (types_[i] == passes::LoopStrategy::kGrid) return launch_.inner_loops[i].loop;
+    }
+    return nullptr;
+  }
+
+  // Scratch refs for the values the `grid` loop carries (passes::judge_loop_strategies allows
+  // one such loop per launch); the launch printer declares them in the same order.
+  void name_scratch() {
+    if (const ir::TileLoop* loop = grid_loop()) {
+      for (size_t c = 0; c < loop->carried.size(); ++c) {
+        scratch_[static_cast<int>(c)] =
+            scope_.fresh(binding_name(kernel_, loop->carried[c].init) + "_scratch");
+      }
+    }
+  }
+
+  // The statements of the launch's body. After an inner loop that runs as the last grid axis,
+  // the rest runs once, at the loop's last step.
+  void statements(const ir::Block& block) {
+    const ir::TileLoop* grid = grid_loop();
+    for (size_t i = 0; i < block.size(); ++i) {
+      if (block[i].get() != grid) {
+        statement(*block[i]);
+        continue;
+      }
+      grid_steps(*grid);
+      finish_after(*grid, block, i + 1);
+      return;
+    }
+  }
+
+  // The body of a `grid` loop: one step per grid index along its axis. The statements before
+  // it run again at every step (they only read blocks that stay resident); carried values
+  // start from their value before the loop at the first step and live in VMEM scratch.
+  void grid_steps(const ir::TileLoop& loop) {
+    const int dim = loop.tile_dims.front();
+    const std::string step = geometry_.program_id(dim).text;
+    body_->comment(fmt::format("{}: the loop runs as grid axis {} (\"arbitrary\")",
+                               context_.where(loop.range), geometry_.pallas_axis(dim)));
+    if (!loop.carried.empty()) {
+      body_->line(fmt::format("@pl.when({} == 0)", step));
+      {
+        auto init = body_->block(fmt::format("def {}():", scope_.fresh("_first_step")));
+        for (size_t c = 0; c < loop.carried.size(); ++c) {
+          body_->line(fmt::format("{}[...] = {}", scratch_.at(static_cast<int>(c)),
+                                  binding_name(kernel_, loop.carried[c].init)));
+        }
+      }
+      for (size_t c = 0; c < loop.carried.size(); ++c) {
+        body_->line(fmt::format("{} = {}[...]", binding_name(kernel_, loop.carried[c].phi),
+                                scratch_.at(static_cast<int>(c))));
+      }
+    }
+    for (const ir::StmtPtr& s : loop.body) statement(*s);
+    for (size_t c = 0; c < loop.carried.size(); ++c) {
+      body_->line(fmt::format("{}[...] = {}", scratch_.at(static_cast<int>(c)),
+                              binding_name(kernel_, loop.carried[c].next)));
+    }
+  }
+
+  // The statements after a `grid` loop, in a function run at its last step. Values from before
+  // come in as default arguments, so the body may rebind their names.
+  void finish_after(const ir::TileLoop& loop, const ir::Block& block, size_t from) {
+    if (from >= block.size()) return;
+    const ir::Block rest(block.begin() + static_cast<std::ptrdiff_t>(from), block.end());
+    std::vector<std::string> arguments;
+    for (int binding : free_device_values(rest)) {
+      const std::string name = binding_name(kernel_, binding);
+      const std::string argument = fmt::format("{}={}", name, name);
+      if (std::find(arguments.begin(), arguments.end(), argument) == arguments.end()) {
+        arguments.push_back(argument);
+      }
+    }
+    const int dim = loop.tile_dims.front();
+    body_->line(fmt::format("@pl.when({} == {} - 1)", geometry_.program_id(dim).text,
+                            geometry_.block_count(dim).text));
+    auto finish = body_->block(
+        fmt::format("def {}({}):", scope_.fresh("_last_step"), fmt::join(arguments, ", ")));
+    for (const ir::StmtPtr& s : rest) statement(*s);
+  }
+
+  // Device values that `block` reads but does not define, in order of first use.
+  std::vector<int> free_device_values(const ir::Block& block) const {
+    std::vector<int> read;
+    std::set<int> defined;
+    struct Collector : ir::Visitor {
+      const ir::Kernel* kernel;
+      std::vector<int>* read;
+      std::set<int>* defined;
+      void note(int binding) {
+        if (kernel->bindings[binding].origin == ir::Binding::Origin::kDevice) {
+          read->push_back(binding);
+        }
+      }
+      void visit_node(const ir::VarRef& node) override { note(node.binding); }
+      void visit_node(const ir::Let& node) override {
+        ir::Visitor::visit_node(node);
+        defined->insert(node.targets.begin(), node.targets.end());
+      }
+      void visit_node(const ir::TileLoop& node) override {
+        for (const ir::TileLoop::Carry& carry : node.carried) {
+          note(carry.init);
+          defined->insert({carry.phi, carry.next, carry.result});
+        }
+        ir::Visitor::visit_node(node);
+      }
+      void visit_node(const ir::If& node) override {
+        ir::Visitor::visit_node(node);
+        for (const ir::If::Merge& merge : node.merges) defined->insert(merge.result);
+      }
+    } collector;
+    collector.kernel = &kernel_;
+    collector.read = &read;
+    collector.defined = &defined;
+    collector.visit(block);
+    std::vector<int> free;
+    for (int binding : read) {
+      if (!defined.count(binding)) free.push_back(binding);
+    }
+    return free;
+  }
+
+  // An inner loop run as a Python-level `jax.lax.fori_loop` over windows of blocks resident in
+  // VMEM (the `unroll` strategy): carried values are the loop's carry.
+  void python_loop(const ir::TileLoop& loop) {
+    const int inner = inner_index(loop);
+    const int dim = loop.tile_dims.front();
+    const std::string dim_name = safe_local_name(kernel_.tile_dims[dim].name);
+    const std::string step = scope_.fresh(dim_name + "_id");
+    const std::string function = scope_.fresh(dim_name + "_step");
+    std::vector<std::string> phis;
+    std::vector<std::string> nexts;
+    for (const ir::TileLoop::Carry& carry : loop.carried) {
+      phis.push_back(binding_name(kernel_, carry.phi));
+      nexts.push_back(binding_name(kernel_, carry.next));
+    }
+    const auto joined = [](const std::vector<std::string>& names) {
+      return names.empty() ? std::string("carry") : fmt::format("{}", fmt::join(names, ", "));
+    };
+
+    geometry_.open_loop(inner, step);
+    PythonWriter loop_body;
+    PythonWriter* outer = body_;
+    body_ = &loop_body;
+    for (const ir::StmtPtr& s : loop.body) statement(*s);
+    body_ = outer;
+    const std::vector<std::string> lines = geometry_.close_loop(inner);
+
+    {
+      auto def = body_->block(fmt::format("def {}({}, carry):", function, step));
+      if (!phis.empty()) body_->line(fmt::format("{} = carry", joined(phis)));
+      for (const std::string& line : lines) body_->line(line);
+      const std::string text = loop_body.str();
+      if (!text.empty()) body_->line(text.substr(0, text.size() - 1));
+      body_->line(fmt::format("return {}", joined(nexts)));
+    }
+    const ir::TileDim& tile = kernel_.tile_dims[dim];
+    const std::string block = geometry_.block(dim);
+    const std::string first =
+        has_begin(tile) ? py_binary("//", geometry_.begin(dim), py_atom(block)).text : "0";
+    const std::string steps = py_call("pl.cdiv", {geometry_.extent(dim).text, block}).text;
+    const std::string initial = phis.empty()        ? "None"
+                                : phis.size() == 1 ? phis.front()
+                                                   : py_tuple(phis);
+    const std::string call =
+        fmt::format("jax.lax.fori_loop({}, {}, {}, {})", first, steps, function, initial);
+    std::vector<std::string> results;
+    for (const ir::TileLoop::Carry& carry : loop.carried) {
+      results.push_back(binding_name(kernel_, carry.result));
+    }
+    body_->line(context_.with_where(
+        results.empty() ? call : fmt::format("{} = {}", fmt::join(results, ", "), call),
+        loop.range));
+  }
+
   // The value of a store, broadcast to the block and cast to the array's dtype as needed.
   std::string stored_value(const ir::Store& store, const std::string& ref) {
     const ir::Type& type = store.value->type;
     PyExpr value = exprs_.print(store.value);
+    // The shape stored to: the block, or a window of it (an inner loop's resident block).
+    std::string shape = ref + ".shape";
+    const passes::Operand& operand = launch_.outputs[launch_.stores.at(&store)].operand;
+    if (device_.window(operand) != "[...]") {
+      if (std::optional<std::string> window = device_.dims_shape(stored_dims(store))) {
+        shape = *window;
+      }
+    }
     if (type.kind != ir::TypeKind::kTileTensor) {
-      return py_call("jnp.full", {ref + ".shape", value.text, ref + ".dtype"}).text;
+      return py_call("jnp.full", {shape, value.text, ref + ".dtype"}).text;
     }
     const auto* tensor = store.tensor->as<ir::VarRef>();
     const std::vector<ir::Dim> target = stored_dims(store);
     if (!type.variadic && type.dims.size() > target.size()) {
       // PyTorch drops leading unit axes when storing (`out[i, :] = row[None, :]`).
-      value = py_atom(fmt::format("{}.reshape({}.shape)", py_primary(value), ref));
+      value = py_atom(fmt::format("{}.reshape({})", py_primary(value), shape));
     } else if (!same_dims(type.dims, target)) {
-      value = py_call("jnp.broadcast_to", {value.text, ref + ".shape"});
+      value = py_call("jnp.broadcast_to", {value.text, shape});
     }
     const std::optional<ir::ScalarType> array_dtype = kernel_.bindings[tensor->binding].type.dtype;
     if (type.dtype && array_dtype && *type.dtype == *array_dtype) return value.text;
@@ -525,20 +847,23 @@ class KernelPrinter {
   const passes::ShapeFacts& facts_;
   const Launch& launch_;
   const LaunchNames& names_;
+  const LoopTypes& types_;
+  std::string function_;
   NameScope scope_;
   TileGeometry geometry_;
   DeviceContext device_;
   ExprPrinter exprs_;
   PythonWriter* body_ = nullptr;
   std::vector<PyExpr> masks_;  // per output: the in-range condition ("" when not masked)
+  std::map<int, std::string> scratch_;  // carry of the `grid` loop -> its VMEM scratch ref
 };
 
 }  // namespace
 
 bool print_kernel_function(PythonWriter& out, EmitContext& context, const ir::Kernel& kernel,
                            const passes::ShapeFacts& facts, const passes::Launch& launch,
-                           const LaunchNames& names) {
-  return KernelPrinter(out, context, kernel, facts, launch, names).print();
+                           const LaunchNames& names, size_t variant) {
+  return KernelPrinter(out, context, kernel, facts, launch, names, variant).print();
 }
 
 }  // namespace helionc::backend::pallas

@@ -17,9 +17,10 @@
 
 namespace helionc::backend::pallas {
 
-// Returns false after reporting an error.
+// Prints variant `variant` of the launch's kernel (LaunchNames::variants: the strategies of
+// its inner loops). Returns false after reporting an error.
 bool print_kernel_function(PythonWriter& out, EmitContext& context, const ir::Kernel& kernel,
                            const passes::ShapeFacts& facts, const passes::Launch& launch,
-                           const LaunchNames& names);
+                           const LaunchNames& names, size_t variant);
 
 }  // namespace helionc::backend::pallas

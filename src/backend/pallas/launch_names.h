@@ -7,12 +7,19 @@
 #include <vector>
 
 #include "ir/nodes.h"
+#include "backend/pallas/loop_types.h"
 #include "passes/launch_plan.h"
 
 namespace helionc::backend::pallas {
 
 struct LaunchNames {
   std::string kernel_function;        // `_add_kernel`
+  // The inner loops' strategy combinations the configs use, each with its kernel function
+  // (`_matmul_kernel_grid`; just `kernel_function` when there is one combination), and the
+  // position of the launch's first inner loop in a config's `pallas_loop_type`.
+  std::vector<LoopTypes> variants;
+  std::vector<std::string> variant_functions;
+  size_t first_loop = 0;
   std::vector<std::string> inputs;    // ref names, per Launch::inputs
   std::vector<std::string> outputs;   // ref names, per Launch::outputs
   std::vector<std::string> captures;  // keyword names, per Launch::captures

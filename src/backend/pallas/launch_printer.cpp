@@ -5,6 +5,8 @@
 #include <algorithm>
 #include <set>
 
+#include "ir/visitor.h"
+
 namespace helionc::backend::pallas {
 
 namespace {
@@ -42,6 +44,20 @@ class IndexMapContext final : public HostContext {
 };
 
 bool is_grid(const ir::TileDim& dim) { return dim.block.kind == ir::BlockSource::Kind::kGrid; }
+
+// Whether an expression reads a value only the kernel has (`hl.tile(tile_m.begin, ...)`).
+bool reads_kernel_values(const ir::Kernel& kernel, const ir::ExprPtr& expr) {
+  if (!expr) return false;
+  bool found = false;
+  ir::for_each_expr(ir::Block{ir::Return::make({expr}, expr->range)}, [&](const ir::Expr& e) {
+    if (e.kind == ir::ExprKind::kTileAttr) found = true;
+    if (const auto* ref = e.as<ir::VarRef>()) {
+      found = found || kernel.bindings[ref->binding].origin == ir::Binding::Origin::kDevice ||
+              kernel.bindings[ref->binding].origin == ir::Binding::Origin::kLoopVar;
+    }
+  });
+  return found;
+}
 
 PyExpr product(int64_t count, const std::vector<PyExpr>& factors) {
   std::vector<PyExpr> parts;
@@ -82,9 +98,18 @@ class LaunchPrinter {
     }
     for (const passes::GridDim& grid : launch_.grid) {
       const ir::TileDim& dim = kernel_.tile_dims[grid.tile_dim];
-      sizes_.push_back(has_begin(dim)
-                           ? py_binary("-", host_.expr(dim.extent), host_.expr(dim.begin))
-                           : host_.expr(dim.extent));
+      const bool in_kernel =
+          reads_kernel_values(kernel_, dim.begin) || reads_kernel_values(kernel_, dim.extent);
+      in_kernel_bounds_.push_back(in_kernel);
+      if (in_kernel) {
+        // An inner loop over part of an axis that moves with the outer tile: on the host, its
+        // size is the axis's (the loop never runs `unroll`'s resident block past it).
+        sizes_.push_back(size_expr(grid.size_binding, grid.size_axis));
+      } else {
+        sizes_.push_back(has_begin(dim)
+                             ? py_binary("-", host_.expr(dim.extent), host_.expr(dim.begin))
+                             : host_.expr(dim.extent));
+      }
       grid_params_.push_back(safe_local_name(dim.name));
     }
     if (launch_.variadic) {
@@ -92,7 +117,27 @@ class LaunchPrinter {
     } else {
       print_blocks();
     }
-    print_call();
+    if (names_.variants.size() == 1) {
+      print_call(0);
+      return;
+    }
+    // One kernel per combination of inner-loop strategies the configs use.
+    const size_t first = names_.first_loop;
+    const size_t count = launch_.inner_loops.size();
+    const std::string selected =
+        count == 1 ? fmt::format("{}[\"pallas_loop_type\"][{}]", config_, first)
+                   : fmt::format("{}[\"pallas_loop_type\"][{}:{}]", config_, first, first + count);
+    for (size_t v = 0; v < names_.variants.size(); ++v) {
+      const LoopTypes& types = names_.variants[v];
+      const std::string wanted =
+          count == 1 ? py_string(std::string(passes::loop_strategy_name(types.front())))
+                     : KernelLoopTypes::python_tuple(types);
+      auto branch = out_.block(v + 1 == names_.variants.size()
+                                   ? std::string("else:")
+                                   : fmt::format("{} {} == {}:", v == 0 ? "if" : "elif",
+                                                 selected, wanted));
+      print_call(v);
+    }
   }
 
  private:
@@ -121,7 +166,7 @@ class LaunchPrinter {
       const std::string block = host_.local(block_name(dim.name));
       const std::string_view role = grid.flat ? "flat" : passes::axis_role_name(grid.role);
       // A loop over part of an axis gets blocks that are legal for the array's axis.
-      const std::string size = grid.partial && grid.size_binding >= 0
+      const std::string size = (grid.partial || in_kernel_bounds_[g]) && grid.size_binding >= 0
                                    ? host_.size_text(grid.size_binding, grid.size_axis, stmt_index_)
                                    : sizes_[g].text;
       const std::string other = whole_elements(grid);
@@ -129,7 +174,7 @@ class LaunchPrinter {
                             requested_block(dim, false), size, role,
                             other.empty() ? "" : ", " + other));
       blocks_.push_back(block);
-      if (has_begin(dim)) {
+      if (has_begin(dim) && !in_kernel_bounds_[g]) {
         // Blocks are numbered from the array's start: the first is the one holding `begin`.
         first_block_.push_back(py_binary("//", host_.expr(dim.begin), py_atom(block)));
         steps_.push_back(py_binary("-", py_call("pl.cdiv", {host_.text(dim.extent), block}),
@@ -181,8 +226,32 @@ class LaunchPrinter {
   std::string grid_text() const {
     if (launch_.variadic) return grid_;
     std::vector<std::string> steps;
-    for (const PyExpr& step : steps_) steps.push_back(step.text);
+    for (size_t g = 0; g < steps_.size(); ++g) {
+      if (on_grid(g)) steps.push_back(steps_[g].text);
+    }
     return py_tuple(steps);
+  }
+
+  // The strategy of the inner loop of launch dimension `g` in the variant being printed.
+  std::optional<passes::LoopStrategy> strategy(size_t g) const {
+    const int inner = launch_.grid[g].inner_loop;
+    if (inner < 0) return std::nullopt;
+    return (*types_)[static_cast<size_t>(inner)];
+  }
+
+  // Whether launch dimension `g` is an axis of the pallas_call's grid.
+  bool on_grid(size_t g) const {
+    const auto type = strategy(g);
+    return !type || *type == passes::LoopStrategy::kGrid;
+  }
+
+  // The index maps' parameters: one per grid axis.
+  std::string index_params() const {
+    std::vector<std::string> params;
+    for (size_t g = 0; g < grid_params_.size(); ++g) {
+      if (on_grid(g)) params.push_back(grid_params_[g]);
+    }
+    return fmt::format("{}", fmt::join(params, ", "));
   }
 
   // ---- operands --------------------------------------------------------------------------
@@ -198,6 +267,16 @@ class LaunchPrinter {
       switch (axis.kind) {
         case ViewAxis::Kind::kTile: {
           const size_t g = grid_axis(axis.tile_dim);
+          if (!on_grid(g)) {
+            // The inner loop reads windows of the whole axis, resident in VMEM, padded to
+            // whole blocks so that the last window stays inside the block.
+            const std::string size =
+                host_.size_text(operand.binding, axis.array_axis, stmt_index_);
+            block.push_back(
+                py_binary("*", py_call("pl.cdiv", {size, blocks_[g]}), py_atom(blocks_[g])).text);
+            index.emplace_back("0");
+            break;
+          }
           block.push_back(blocks_[g]);
           index.push_back(first_block_[g].text.empty()
                               ? grid_params_[g]
@@ -233,7 +312,7 @@ class LaunchPrinter {
                             py_tuple(block), name, py_string(host_.context.where(operand.range))));
     }
     return fmt::format("pl.BlockSpec(block_shape={}, index_map=lambda {}: {})", py_tuple(block),
-                       fmt::join(grid_params_, ", "), py_tuple(index));
+                       index_params(), py_tuple(index));
   }
 
   // The width of the lane-aligned window holding a column (`x_lanes = min(n, 128)`), printed
@@ -335,7 +414,7 @@ class LaunchPrinter {
     }
     // Computed once per grid step along the dimensions the value is not tiled by.
     for (size_t g = 0; g < launch_.grid.size(); ++g) {
-      if (!covered[g]) factors.push_back(steps_text(g));
+      if (!covered[g] && launch_.grid[g].inner_loop < 0) factors.push_back(steps_text(g));
     }
     return factors;
   }
@@ -450,7 +529,8 @@ class LaunchPrinter {
 
   // ---- the call --------------------------------------------------------------------------
 
-  void print_call() {
+  void print_call(size_t variant) {
+    types_ = &names_.variants[variant];
     std::vector<std::string> targets;
     std::vector<std::string> after;  // lines that reshape results back
     const bool single = launch_.outputs.size() == 1;
@@ -490,7 +570,7 @@ class LaunchPrinter {
       }
     }
 
-    std::string function = names_.kernel_function;
+    std::string function = names_.variant_functions[variant];
     if (!launch_.captures.empty()) {
       host_.context.imports.functools = true;
       std::vector<std::string> bound = {function};
@@ -517,9 +597,15 @@ class LaunchPrinter {
       function = py_call("functools.partial", bound).text;
     }
 
-    const std::string semantics =
-        launch_.variadic ? fmt::format("(\"parallel\",) * len({})", grid_)
-                         : py_tuple(std::vector<std::string>(launch_.grid.size(), "\"parallel\""));
+    std::vector<std::string> axes;
+    for (size_t g = 0; g < launch_.grid.size(); ++g) {
+      // A grid axis that carries values from step to step is "arbitrary" (runs in order).
+      if (on_grid(g)) axes.emplace_back(strategy(g) ? "\"arbitrary\"" : "\"parallel\"");
+    }
+    const std::string semantics = launch_.variadic
+                                      ? fmt::format("(\"parallel\",) * len({})", grid_)
+                                      : py_tuple(axes);
+    const std::vector<std::string> scratch = scratch_shapes();
     const std::string name =
         launches_ == 1 ? kernel_.name : fmt::format("{}_{}", kernel_.name, launch_.index);
 
@@ -538,6 +624,7 @@ class LaunchPrinter {
       } else {
         sequence("out_specs=(", out_specs, ")");
       }
+      if (!scratch.empty()) sequence("scratch_shapes=[", scratch, "]");
       if (!aliases.empty()) {
         out_.line(fmt::format("input_output_aliases={{{}}},", fmt::join(aliases, ", ")));
       }
@@ -558,6 +645,36 @@ class LaunchPrinter {
     for (const passes::Output& output : launch_.outputs) {
       host_.declared.erase(output.operand.binding);
     }
+  }
+
+  // VMEM scratch for the values a `grid` loop carries from step to step, in the order of
+  // its carries (the kernel printer names them in the same order).
+  std::vector<std::string> scratch_shapes() const {
+    std::vector<std::string> shapes;
+    for (size_t i = 0; i < launch_.inner_loops.size(); ++i) {
+      if ((*types_)[i] != passes::LoopStrategy::kGrid) continue;
+      for (const ir::TileLoop::Carry& carry : launch_.inner_loops[i].loop->carried) {
+        const ir::Type& type = kernel_.bindings[carry.init].type;
+        std::vector<std::string> dims;
+        for (const ir::Dim& dim : type.dims) {
+          switch (dim.kind) {
+            case ir::Dim::Kind::kTile:
+              dims.push_back(blocks_[grid_axis(dim.tile_dim)]);
+              break;
+            case ir::Dim::Kind::kFull:
+              dims.push_back(host_.size_text(dim.binding, dim.axis, stmt_index_));
+              break;
+            case ir::Dim::Kind::kUnit:
+            case ir::Dim::Kind::kVariadic:  // judge_loop_strategies rules it out
+              dims.emplace_back("1");
+              break;
+          }
+        }
+        shapes.push_back(fmt::format("pltpu.VMEM({}, {})", py_tuple(dims),
+                                     ir::jnp_dtype(*type.dtype)));
+      }
+    }
+    return shapes;
   }
 
   // `head item, item close,` on one line when it fits, else one item per line.
@@ -598,6 +715,8 @@ class LaunchPrinter {
   std::vector<PyExpr> steps_;             // per grid axis: the number of grid steps
   std::vector<PyExpr> first_block_;       // per grid axis: `begin // block` (empty for none)
   std::string view_, grid_, tile_spec_;   // rank-polymorphic launches
+  std::vector<bool> in_kernel_bounds_;    // per dimension: bounds computed in the kernel
+  const LoopTypes* types_ = nullptr;      // the variant being printed
   std::set<std::string> column_widths_;   // column window widths printed so far
 };
 

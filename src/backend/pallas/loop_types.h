@@ -1,0 +1,52 @@
+// The strategies (`pallas_loop_type`, pallas-target.md §5) of a kernel's inner loops under each
+// config the module is compiled with. A config lists one strategy per inner loop of the whole
+// kernel, in order of appearance; a launch prints one kernel variant per distinct combination
+// of its own loops' strategies that some config uses.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "passes/launch_plan.h"
+#include "support/diagnostics.h"
+
+namespace helionc::backend::pallas {
+
+using LoopTypes = std::vector<passes::LoopStrategy>;
+
+class KernelLoopTypes {
+ public:
+  KernelLoopTypes(const ir::Kernel& kernel, const passes::KernelPlan& plan);
+
+  size_t loop_count() const { return loops_.size(); }
+
+  // The strategies a config asks for (`requested`, may be shorter than the loop count: the
+  // rest take their defaults), after checking that each applies; the error quotes the reason
+  // at `range`. Every successful result is remembered as a variant of the launches.
+  std::optional<LoopTypes> resolve(const std::vector<std::string>& requested, SourceRange range,
+                                   DiagnosticEngine& diags);
+
+  // The distinct strategy combinations of `launch`'s inner loops (launch-local order) that
+  // resolved configs use, the default's first. One empty combination for a launch without
+  // inner loops.
+  std::vector<LoopTypes> variants(int launch) const;
+
+  // The position of `launch`'s first inner loop among the kernel's.
+  size_t first_loop(int launch) const;
+
+  // Python for the tuple of strategy names: `("grid", "unroll")`.
+  static std::string python_tuple(const LoopTypes& types);
+
+ private:
+  struct Loop {
+    int launch = -1;
+    int inner = -1;  // index into Launch::inner_loops
+  };
+  const ir::Kernel& kernel_;
+  const passes::KernelPlan& plan_;
+  std::vector<Loop> loops_;
+  std::vector<LoopTypes> resolved_;  // kernel-level, in order of first resolution
+};
+
+}  // namespace helionc::backend::pallas

@@ -1,0 +1,103 @@
+// Inner loops: a `for` over `hl.tile(...)` inside device code runs sequentially within one
+// kernel invocation. Names bound before the loop and rebound in its body are carried from one
+// iteration to the next (ir::TileLoop::Carry); everything else the body binds dies with it.
+#include <fmt/format.h>
+
+#include <algorithm>
+
+#include "frontend/kernel_lowering.h"
+#include "frontend/type_rules.h"
+
+namespace helionc::frontend {
+
+using ir::Binding;
+using ir::Type;
+using ir::TypeKind;
+
+namespace {
+
+// The identifiers a block assigns to, in nested blocks too (`acc = ...`, `acc += ...`,
+// `m_i, l_i = ...`), in source order and once each.
+void collect_assigned_names(const SyntaxNode& node, std::vector<std::string>& names) {
+  const std::string_view type = node.type();
+  if (type == "lambda" || type == "function_definition") return;
+  if (type == "assignment" || type == "augmented_assignment") {
+    const SyntaxNode target = node.child_by_field("left");
+    std::vector<SyntaxNode> targets;
+    if (target.type() == "identifier") {
+      targets.push_back(target);
+    } else if (target.type() == "pattern_list" || target.type() == "tuple_pattern") {
+      targets = target.named_children();
+    }
+    for (const SyntaxNode& name : targets) {
+      if (name.type() != "identifier") continue;
+      std::string text(name.text());
+      if (std::find(names.begin(), names.end(), text) == names.end()) names.push_back(text);
+    }
+  }
+  for (const SyntaxNode& child : node.named_children()) collect_assigned_names(child, names);
+}
+
+}  // namespace
+
+std::string KernelLowering::describe(const ir::Type& type) const {
+  if (type.kind != TypeKind::kTileTensor || type.variadic) {
+    return fmt::format("`{}`", ir::type_to_string(type));
+  }
+  return fmt::format("{} {}", dims_to_string(kernel_, type.dims),
+                     type.dtype ? ir::dtype_name(*type.dtype) : "(dtype known at trace time)");
+}
+
+std::vector<ir::TileLoop::Carry> KernelLowering::open_carries(const SyntaxNode& body,
+                                                              SourceRange loop_range) {
+  std::vector<std::string> assigned;
+  collect_assigned_names(body, assigned);
+  std::vector<ir::TileLoop::Carry> carries;
+  for (const std::string& name : assigned) {
+    auto it = scope_.find(name);
+    if (it == scope_.end()) continue;
+    const int init = it->second;
+    const Binding& before = binding(init);
+    // Only values of the device code are carried; a loop-local rebinding of a host value or a
+    // tile would shadow it, which the body's own checks report.
+    if (before.origin != Binding::Origin::kDevice || closed_.count(init) ||
+        poisoned_.count(init)) {
+      continue;
+    }
+    ir::TileLoop::Carry carry;
+    carry.init = init;
+    carry.phi = bind(name, before.type, Binding::Origin::kDevice, loop_range);
+    carries.push_back(carry);
+  }
+  return carries;
+}
+
+void KernelLowering::close_carries(std::vector<ir::TileLoop::Carry>& carries,
+                                   SourceRange loop_range) {
+  for (ir::TileLoop::Carry& carry : carries) {
+    const std::string& name = binding(carry.init).name;
+    carry.next = scope_.at(name);
+    const Type& start = binding(carry.init).type;
+    const Type& end = binding(carry.next).type;
+    const bool poisoned = poisoned_.count(carry.next) > 0;
+    if (!poisoned && !closed_.count(carry.next)) {
+      // Closed: the name was rebound only inside a nested loop, which reported it.
+      const bool same_shape =
+          start.kind == end.kind && start.dims == end.dims && start.variadic == end.variadic;
+      const bool same_dtype = !start.dtype || !end.dtype || *start.dtype == *end.dtype;
+      if (!same_shape || !same_dtype) {
+        diags_
+            .error(DiagnosticKind::kTypeMismatch, binding(carry.next).range,
+                   fmt::format("`{}` is carried around the loop but changes from {} to {} in its "
+                               "body; keep its shape and dtype (e.g. with `.to()`)",
+                               name, describe(start), describe(end)))
+            .note(binding(carry.init).range, "its value before the loop is bound here");
+        failed_ = true;
+      }
+    }
+    carry.result = bind(name, start, Binding::Origin::kDevice, loop_range);
+    if (poisoned) poisoned_[carry.result] = "";
+  }
+}
+
+}  // namespace helionc::frontend
