@@ -168,6 +168,9 @@ struct InnerLoop {
   int parent = -1;                     // the enclosing inner loop, or -1
   // Directly in the launch's body (not in another inner loop or an `if`).
   bool top_level = false;
+  // Inputs (indices into Launch::inputs) tiled by the loop's dimension: what `emit_pipeline`
+  // and `fori_loop` stream from HBM (`pl.ANY`) into VMEM buffers.
+  std::vector<int> streamed_inputs;
   // Why each strategy does not apply to the loop, by LoopStrategy; "" where it applies.
   std::array<std::string, kLoopStrategyCount> not_applicable;
 

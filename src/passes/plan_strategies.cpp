@@ -56,6 +56,75 @@ std::string against_grid(const ir::Kernel& kernel, const Launch& launch, size_t 
   return "";
 }
 
+// Whether a statement list stores into an array (directly or in a nested block).
+bool stores_anything(const ir::Block& block) {
+  for (const ir::StmtPtr& stmt : block) {
+    if (stmt->kind == ir::StmtKind::kStore) return true;
+    if (const auto* loop = stmt->as<ir::TileLoop>(); loop && stores_anything(loop->body)) {
+      return true;
+    }
+    if (const auto* branch = stmt->as<ir::If>();
+        branch && (stores_anything(branch->then_body) || stores_anything(branch->else_body))) {
+      return true;
+    }
+  }
+  return false;
+}
+
+// The inputs tiled by inner loop `index`'s dimension.
+std::vector<int> streamed_inputs(const Launch& launch, int index) {
+  std::vector<int> inputs;
+  for (size_t i = 0; i < launch.inputs.size(); ++i) {
+    for (const ViewAxis& axis : launch.inputs[i].operand.view) {
+      if (axis.kind != ViewAxis::Kind::kTile) continue;
+      bool ours = false;
+      for (const GridDim& dim : launch.grid) {
+        ours |= dim.tile_dim == axis.tile_dim && dim.inner_loop == index;
+      }
+      if (ours) {
+        inputs.push_back(static_cast<int>(i));
+        break;
+      }
+    }
+  }
+  return inputs;
+}
+
+// Why the loop's inputs cannot be streamed from HBM by hand-written DMAs or emit_pipeline.
+std::string against_streaming(const ir::Kernel& kernel, const Launch& launch, size_t index) {
+  const InnerLoop& inner = launch.inner_loops[index];
+  const ir::TileLoop& loop = inner.tile_loop();
+  if (loop.tile_dims.size() != 1) return "it has more than one dimension";
+  for (const InnerLoop& other : launch.inner_loops) {
+    if (other.parent == static_cast<int>(index)) return "it contains another inner loop";
+  }
+  if (stores_anything(loop.body)) {
+    return "it stores into an array (only the loop's reads are streamed)";
+  }
+  if (inner.streamed_inputs.empty()) return "no input is tiled by the loop";
+  for (int i : inner.streamed_inputs) {
+    const Input& input = launch.inputs[static_cast<size_t>(i)];
+    const Operand& operand = input.operand;
+    const std::string& name = kernel.bindings[operand.binding].name;
+    if (input.kind != Input::Kind::kRead || operand.smem || operand.variadic || operand.reshaped) {
+      return fmt::format("`{}` is not read through a plain block", name);
+    }
+    for (const ViewAxis& axis : operand.view) {
+      if (axis.gather || (axis.kind != ViewAxis::Kind::kTile && axis.kind != ViewAxis::Kind::kFull)) {
+        return fmt::format("`{}` is indexed with more than tiles and `:`", name);
+      }
+      if (axis.kind != ViewAxis::Kind::kTile) continue;
+      for (const GridDim& dim : launch.grid) {
+        if (dim.tile_dim == axis.tile_dim && dim.inner_loop >= 0 &&
+            dim.inner_loop != static_cast<int>(index)) {
+          return fmt::format("`{}` is also tiled by another inner loop", name);
+        }
+      }
+    }
+  }
+  return "";
+}
+
 }  // namespace
 
 void judge_loop_strategies(const ir::Kernel& kernel, Launch& launch) {
@@ -66,8 +135,11 @@ void judge_loop_strategies(const ir::Kernel& kernel, Launch& launch) {
     };
     reason(LoopStrategy::kUnroll) = "";
     reason(LoopStrategy::kGrid) = against_grid(kernel, launch, i);
-    reason(LoopStrategy::kEmitPipeline) = "helionc does not generate `emit_pipeline` loops yet";
-    reason(LoopStrategy::kForiLoop) = "helionc does not generate `fori_loop` DMA loops yet";
+    inner.streamed_inputs = streamed_inputs(launch, static_cast<int>(i));
+    const std::string streaming = against_streaming(kernel, launch, i);
+    reason(LoopStrategy::kEmitPipeline) =
+        streaming.empty() ? "helionc does not generate `emit_pipeline` loops yet" : streaming;
+    reason(LoopStrategy::kForiLoop) = streaming;
   }
 }
 

@@ -207,8 +207,15 @@ class DeviceContext final : public ExprContext {
       context_.imports.helpers.insert("column");
       return py_call("_column", {ref + "[...]", geometry_.print(axis.scalar).text});
     }
+    if (auto streamed = streamed_.find(use.index); !use.output && streamed != streamed_.end()) {
+      return py_atom(streamed->second);  // a block copied into VMEM by a `fori_loop` loop
+    }
     return py_atom(ref + window(operand));
   }
+
+  // While a `fori_loop` loop is printed: its streamed inputs are read from their buffers.
+  void stream(int input, std::string buffer) { streamed_[input] = std::move(buffer); }
+  void stop_streaming() { streamed_.clear(); }
 
   // `[...]`, or `[:, pl.ds(tile_k_start, block_k)]` where an axis is tiled by an inner loop
   // whose blocks are windows of a block resident in VMEM (the `unroll` strategy).
@@ -429,9 +436,15 @@ class DeviceContext final : public ExprContext {
   const Launch& launch_;
   const LaunchNames& names_;
   TileGeometry& geometry_;
+  std::map<int, std::string> streamed_;  // input -> the VMEM buffer slot holding its block
 };
 
 class KernelPrinter {
+  struct Dma {
+    std::vector<std::string> buffers;  // per streamed input: (slots, *block) VMEM
+    std::string semaphores;            // (streamed inputs, slots) DMA semaphores
+  };
+
  public:
   KernelPrinter(PythonWriter& out, EmitContext& context, const ir::Kernel& kernel,
                 const passes::ShapeFacts& facts, const Launch& launch, const LaunchNames& names,
@@ -461,6 +474,10 @@ class KernelPrinter {
     params.insert(params.end(), names_.outputs.begin(), names_.outputs.end());
     name_scratch();
     for (const auto& [carry, name] : scratch_) params.push_back(name);
+    for (const auto& [inner, dma] : dma_) {
+      params.insert(params.end(), dma.buffers.begin(), dma.buffers.end());
+      params.push_back(dma.semaphores);
+    }
     if (!names_.captures.empty()) {
       params.emplace_back("*");
       params.insert(params.end(), names_.captures.begin(), names_.captures.end());
@@ -564,12 +581,25 @@ class KernelPrinter {
 
   // Scratch refs for the values the `grid` loop carries (passes::judge_loop_strategies allows
   // one such loop per launch); the launch printer declares them in the same order.
+  // Then, per `fori_loop` inner loop in order, the VMEM buffers of its streamed inputs and
+  // their DMA semaphores.
   void name_scratch() {
     if (const ir::TileLoop* loop = grid_loop()) {
       for (size_t c = 0; c < loop->carried.size(); ++c) {
         scratch_[static_cast<int>(c)] =
             scope_.fresh(binding_name(kernel_, loop->carried[c].init) + "_scratch");
       }
+    }
+    for (size_t i = 0; i < launch_.inner_loops.size(); ++i) {
+      if (types_[i] != passes::LoopStrategy::kForiLoop) continue;
+      const passes::InnerLoop& inner = launch_.inner_loops[i];
+      Dma& dma = dma_[static_cast<int>(i)];
+      for (int input : inner.streamed_inputs) {
+        const int binding = launch_.inputs[static_cast<size_t>(input)].operand.binding;
+        dma.buffers.push_back(scope_.fresh(binding_name(kernel_, binding) + "_buffers"));
+      }
+      const int dim = inner.loop->tile_dims.front();
+      dma.semaphores = scope_.fresh(safe_local_name(kernel_.tile_dims[dim].name) + "_copies");
     }
   }
 
@@ -697,13 +727,34 @@ class KernelPrinter {
       return names.empty() ? std::string("carry") : fmt::format("{}", fmt::join(names, ", "));
     };
 
+    const ir::TileDim& tile = kernel_.tile_dims[dim];
+    const std::string block = geometry_.block(dim);
+    const std::string first =
+        has_begin(tile) ? py_binary("//", geometry_.begin(dim), py_atom(block)).text : "0";
+    const std::string steps = py_call("pl.cdiv", {geometry_.extent(dim).text, block}).text;
+
     geometry_.open_loop(inner, step);
+    const auto dma = dma_.find(inner);
+    std::string slot;
+    if (dma != dma_.end()) {
+      slot = scope_.fresh(dim_name + "_slot");
+      const passes::InnerLoop& info = launch_.inner_loops[static_cast<size_t>(inner)];
+      for (size_t b = 0; b < info.streamed_inputs.size(); ++b) {
+        device_.stream(info.streamed_inputs[b], fmt::format("{}[{}]", dma->second.buffers[b], slot));
+      }
+    }
     PythonWriter loop_body;
     PythonWriter* outer = body_;
     body_ = &loop_body;
     for (const ir::StmtPtr& s : loop.body) statement(*s);
     body_ = outer;
-    const std::vector<std::string> lines = geometry_.close_loop(inner);
+    std::vector<std::string> lines = geometry_.close_loop(inner);
+    DmaNames names;
+    if (dma != dma_.end()) {
+      names = dma_prologue(inner, dim, first, steps, dma->second);
+      lines.insert(lines.begin(), dma_step_lines(names, step, slot));
+      device_.stop_streaming();
+    }
 
     {
       auto def = body_->block(fmt::format("def {}({}, carry):", function, step));
@@ -713,16 +764,12 @@ class KernelPrinter {
       if (!text.empty()) body_->line(text.substr(0, text.size() - 1));
       body_->line(fmt::format("return {}", joined(nexts)));
     }
-    const ir::TileDim& tile = kernel_.tile_dims[dim];
-    const std::string block = geometry_.block(dim);
-    const std::string first =
-        has_begin(tile) ? py_binary("//", geometry_.begin(dim), py_atom(block)).text : "0";
-    const std::string steps = py_call("pl.cdiv", {geometry_.extent(dim).text, block}).text;
     const std::string initial = phis.empty()        ? "None"
                                 : phis.size() == 1 ? phis.front()
                                                    : py_tuple(phis);
-    const std::string call =
-        fmt::format("jax.lax.fori_loop({}, {}, {}, {})", first, steps, function, initial);
+    const std::string call = fmt::format("jax.lax.fori_loop({}, {}, {}, {})",
+                                         names.first.empty() ? first : names.first,
+                                         names.last.empty() ? steps : names.last, function, initial);
     std::vector<std::string> results;
     for (const ir::TileLoop::Carry& carry : loop.carried) {
       results.push_back(binding_name(kernel_, carry.result));
@@ -730,6 +777,84 @@ class KernelPrinter {
     body_->line(context_.with_where(
         results.empty() ? call : fmt::format("{} = {}", fmt::join(results, ", "), call),
         loop.range));
+  }
+
+  struct DmaNames {
+    std::string copies;  // the function making a step's copy descriptors
+    std::string first, last, slots;
+  };
+
+  // A `fori_loop` inner loop copies its inputs' blocks from HBM into `slots` VMEM buffers by
+  // hand, `slots - 1` blocks ahead of the step computing on them. Before the loop: the
+  // function describing one step's copies, and the copies of the first blocks.
+  DmaNames dma_prologue(int inner, int dim, const std::string& first, const std::string& steps,
+                        const Dma& dma) {
+    const std::string dim_name = safe_local_name(kernel_.tile_dims[dim].name);
+    DmaNames names;
+    names.copies = scope_.fresh(dim_name + "_dma");
+    names.first = scope_.fresh(dim_name + "_first");
+    names.last = scope_.fresh(dim_name + "_end");
+    names.slots = scope_.fresh(dim_name + "_slots");
+    const passes::InnerLoop& info = launch_.inner_loops[static_cast<size_t>(inner)];
+    body_->comment(fmt::format(
+        "{}: blocks of {} are copied from HBM into {} VMEM slots, one step ahead per extra slot",
+        context_.where(info.loop->range), fmt::join(dma.buffers, ", "), names.slots));
+    const std::string block_index = scope_.fresh(dim_name + "_block");
+    const std::string slot = scope_.fresh("slot");
+    {
+      auto def = body_->block(fmt::format("def {}({}, {}):", names.copies, block_index, slot));
+      std::vector<std::string> copies;
+      for (size_t b = 0; b < info.streamed_inputs.size(); ++b) {
+        const int input = info.streamed_inputs[b];
+        const passes::Operand& operand = launch_.inputs[static_cast<size_t>(input)].operand;
+        std::vector<std::string> window;
+        for (const passes::ViewAxis& axis : operand.view) {
+          if (axis.kind != passes::ViewAxis::Kind::kTile) {
+            window.emplace_back(":");
+            continue;
+          }
+          const std::string size = geometry_.block(axis.tile_dim);
+          const std::string start =
+              axis.tile_dim == dim ? py_binary("*", py_atom(block_index), py_atom(size)).text
+                                   : geometry_.start(axis.tile_dim).text;
+          window.push_back(py_call("pl.ds", {start, size}).text);
+        }
+        copies.push_back(fmt::format(
+            "pltpu.make_async_copy({}.at[{}], {}.at[{}], {}.at[{}, {}])",
+            names_.inputs[static_cast<size_t>(input)], fmt::join(window, ", "), dma.buffers[b],
+            slot, dma.semaphores, b, slot));
+      }
+      body_->line(fmt::format("return {}", py_tuple(copies)));
+    }
+    body_->line(fmt::format("{} = {}", names.first, first));
+    body_->line(fmt::format("{} = {}", names.last, steps));
+    body_->line(fmt::format("{} = {}.shape[0]", names.slots, dma.buffers.front()));
+    const std::string ahead = scope_.fresh("ahead");
+    auto prologue = body_->block(fmt::format("for {} in range({} - 1):", ahead, names.slots));
+    body_->line(fmt::format("@pl.when({} + {} < {})", names.first, ahead, names.last));
+    auto start = body_->block(fmt::format("def {}():", scope_.fresh("_prefetch")));
+    auto copies = body_->block(fmt::format("for copy in {}({} + {}, {}):", names.copies,
+                                           names.first, ahead, ahead));
+    body_->line("copy.start()");
+    return names;
+  }
+
+  // At the top of a step: start the copy `slots - 1` blocks ahead, then wait for this step's.
+  std::string dma_step_lines(const DmaNames& names, const std::string& step,
+                             const std::string& slot) {
+    const std::string ahead = scope_.fresh("ahead");
+    return fmt::format(
+        "{slot} = ({step} - {first}) % {slots}\n"
+        "{ahead} = {step} + {slots} - 1\n"
+        "@pl.when({ahead} < {last})\n"
+        "def {prefetch}():\n"
+        "    for copy in {copies}({ahead}, ({slot} + {slots} - 1) % {slots}):\n"
+        "        copy.start()\n"
+        "for copy in {copies}({step}, {slot}):\n"
+        "    copy.wait()",
+        fmt::arg("slot", slot), fmt::arg("step", step), fmt::arg("first", names.first),
+        fmt::arg("slots", names.slots), fmt::arg("ahead", ahead), fmt::arg("last", names.last),
+        fmt::arg("prefetch", scope_.fresh("_prefetch")), fmt::arg("copies", names.copies));
   }
 
   // The value of a store, broadcast to the block and cast to the array's dtype as needed.
@@ -856,6 +981,7 @@ class KernelPrinter {
   PythonWriter* body_ = nullptr;
   std::vector<PyExpr> masks_;  // per output: the in-range condition ("" when not masked)
   std::map<int, std::string> scratch_;  // carry of the `grid` loop -> its VMEM scratch ref
+  std::map<int, Dma> dma_;  // `fori_loop` inner loops
 };
 
 }  // namespace

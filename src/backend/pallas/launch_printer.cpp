@@ -343,7 +343,7 @@ class LaunchPrinter {
     if (operand.variadic) return fmt::format("{}.reshape({})", name, view_);
     if (operand.smem) {
       host_.context.imports.helpers.insert("smem_array");
-      return fmt::format("_smem_array({})", name);
+      return fmt::format("_smem_array({}, {})", name, py_string(name));
     }
     if (!operand.reshaped) return name;
     return name + view_subscript(operand, "None");
@@ -552,7 +552,16 @@ class LaunchPrinter {
 
     std::vector<std::string> arguments;
     std::vector<std::string> in_specs;
-    for (const Input& input : launch_.inputs) {
+    for (size_t i = 0; i < launch_.inputs.size(); ++i) {
+      const Input& input = launch_.inputs[i];
+      if (streamed(static_cast<int>(i))) {
+        // Left in HBM: the kernel copies its blocks by hand, so it must not read past the end.
+        host_.context.imports.helpers.insert("dma");
+        arguments.push_back(fmt::format("_pad_to_blocks({}, {})", argument(input.operand),
+                                        py_tuple(operand_blocks(input.operand))));
+        in_specs.emplace_back("pl.BlockSpec(memory_space=pl.ANY)");
+        continue;
+      }
       arguments.push_back(argument(input.operand));
       in_specs.push_back(input.kind == Input::Kind::kAliasedUnread
                              ? "pl.BlockSpec(memory_space=pl.ANY)"
@@ -628,8 +637,12 @@ class LaunchPrinter {
       if (!aliases.empty()) {
         out_.line(fmt::format("input_output_aliases={{{}}},", fmt::join(aliases, ", ")));
       }
-      out_.line(
-          fmt::format("compiler_params=pltpu.CompilerParams(dimension_semantics={}),", semantics));
+      // A kernel without tunables has no config (and so no `vmem_limit_bytes`).
+      const std::string vmem_limit =
+          config_.empty() ? ""
+                          : fmt::format(", vmem_limit_bytes={}.get(\"vmem_limit_bytes\")", config_);
+      out_.line(fmt::format("compiler_params=pltpu.CompilerParams(dimension_semantics={}{}),",
+                            semantics, vmem_limit));
       {
         auto cost = out_.block("cost_estimate=pl.CostEstimate(");
         out_.line(fmt::format("flops={},", cost_sum(launch_.cost.flops)));
@@ -647,10 +660,33 @@ class LaunchPrinter {
     }
   }
 
+  // Whether input `input` is streamed from HBM by a `fori_loop` loop of the variant.
+  bool streamed(int input) const {
+    for (size_t i = 0; i < launch_.inner_loops.size(); ++i) {
+      if ((*types_)[i] != passes::LoopStrategy::kForiLoop) continue;
+      const std::vector<int>& inputs = launch_.inner_loops[i].streamed_inputs;
+      if (std::find(inputs.begin(), inputs.end(), input) != inputs.end()) return true;
+    }
+    return false;
+  }
+
+  // The block of each array axis of a plain tiled operand (1 for whole axes: no padding).
+  std::vector<std::string> operand_blocks(const Operand& operand) const {
+    std::vector<std::string> blocks;
+    for (const ViewAxis& axis : operand.view) {
+      blocks.push_back(axis.kind == ViewAxis::Kind::kTile ? blocks_[grid_axis(axis.tile_dim)]
+                                                          : "1");
+    }
+    return blocks;
+  }
+
   // VMEM scratch for the values a `grid` loop carries from step to step, in the order of
-  // its carries (the kernel printer names them in the same order).
+  // its carries, then per `fori_loop` loop the VMEM slots of its streamed inputs and their
+  // DMA semaphores (the kernel printer names them in the same order).
   std::vector<std::string> scratch_shapes() const {
     std::vector<std::string> shapes;
+    dma_scratch(shapes);
+    size_t carries = 0;  // the grid loop's scratch comes first
     for (size_t i = 0; i < launch_.inner_loops.size(); ++i) {
       if ((*types_)[i] != passes::LoopStrategy::kGrid) continue;
       for (const ir::TileLoop::Carry& carry : launch_.inner_loops[i].loop->carried) {
@@ -670,11 +706,34 @@ class LaunchPrinter {
               break;
           }
         }
-        shapes.push_back(fmt::format("pltpu.VMEM({}, {})", py_tuple(dims),
-                                     ir::jnp_dtype(*type.dtype)));
+        shapes.insert(shapes.begin() + static_cast<std::ptrdiff_t>(carries++),
+                      fmt::format("pltpu.VMEM({}, {})", py_tuple(dims),
+                                  ir::jnp_dtype(*type.dtype)));
       }
     }
     return shapes;
+  }
+
+  void dma_scratch(std::vector<std::string>& shapes) const {
+    for (size_t i = 0; i < launch_.inner_loops.size(); ++i) {
+      if ((*types_)[i] != passes::LoopStrategy::kForiLoop) continue;
+      const passes::InnerLoop& loop = launch_.inner_loops[i];
+      const std::string slots =
+          fmt::format("_load_buffers({}, {})", config_, names_.first_loop + i);
+      for (int input : loop.streamed_inputs) {
+        const Operand& operand = launch_.inputs[static_cast<size_t>(input)].operand;
+        std::vector<std::string> dims = {slots};
+        for (const ViewAxis& axis : operand.view) {
+          dims.push_back(axis.kind == ViewAxis::Kind::kTile
+                             ? blocks_[grid_axis(axis.tile_dim)]
+                             : host_.size_text(operand.binding, axis.array_axis, stmt_index_));
+        }
+        shapes.push_back(fmt::format("pltpu.VMEM({}, {}.dtype)", py_tuple(dims),
+                                     binding_name(kernel_, operand.binding)));
+      }
+      shapes.push_back(fmt::format("pltpu.SemaphoreType.DMA(({}, {}))",
+                                   loop.streamed_inputs.size(), slots));
+    }
   }
 
   // `head item, item close,` on one line when it fits, else one item per line.

@@ -16,7 +16,8 @@ def _interpret(interpret):
     """The `interpret=` of pl.pallas_call for a public function's `interpret` argument.
 
     None interprets unless JAX's default backend is a TPU, True forces the interpreter, False
-    compiles for the TPU, and "tpu" simulates one (pltpu.InterpretParams()).
+    compiles for the TPU, and "tpu" simulates one (pltpu.InterpretParams()); a
+    pltpu.InterpretParams is passed through (e.g. with detect_races=True).
     """
     if interpret is None:
         return jax.default_backend() != "tpu"
@@ -24,6 +25,8 @@ def _interpret(interpret):
         if interpret != "tpu":
             raise ValueError(f"interpret must be None, True, False or 'tpu', not {interpret!r}")
         return pltpu.InterpretParams()
+    if isinstance(interpret, pltpu.InterpretParams):
+        return interpret
     return bool(interpret)
 
 
@@ -146,7 +149,7 @@ def add(x, y, *, interpret=None):
         grid=grid,
         in_specs=[tile_spec, tile_spec],
         out_specs=tile_spec,
-        compiler_params=pltpu.CompilerParams(dimension_semantics=("parallel",) * len(grid)),
+        compiler_params=pltpu.CompilerParams(dimension_semantics=("parallel",) * len(grid), vmem_limit_bytes=config.get("vmem_limit_bytes")),
         cost_estimate=pl.CostEstimate(
             flops=math.prod(out.shape),
             transcendentals=0,

@@ -14,7 +14,8 @@ def _interpret(interpret):
     """The `interpret=` of pl.pallas_call for a public function's `interpret` argument.
 
     None interprets unless JAX's default backend is a TPU, True forces the interpreter, False
-    compiles for the TPU, and "tpu" simulates one (pltpu.InterpretParams()).
+    compiles for the TPU, and "tpu" simulates one (pltpu.InterpretParams()); a
+    pltpu.InterpretParams is passed through (e.g. with detect_races=True).
     """
     if interpret is None:
         return jax.default_backend() != "tpu"
@@ -22,6 +23,8 @@ def _interpret(interpret):
         if interpret != "tpu":
             raise ValueError(f"interpret must be None, True, False or 'tpu', not {interpret!r}")
         return pltpu.InterpretParams()
+    if isinstance(interpret, pltpu.InterpretParams):
+        return interpret
     return bool(interpret)
 
 
@@ -148,7 +151,7 @@ def bias_gelu(x, bias, *, interpret=None):
             pl.BlockSpec(block_shape=(None, block_n), index_map=lambda tile_m, tile_n: (0, tile_n)),
         ],
         out_specs=pl.BlockSpec(block_shape=(block_m, block_n), index_map=lambda tile_m, tile_n: (tile_m, tile_n)),
-        compiler_params=pltpu.CompilerParams(dimension_semantics=("parallel", "parallel")),
+        compiler_params=pltpu.CompilerParams(dimension_semantics=("parallel", "parallel"), vmem_limit_bytes=config.get("vmem_limit_bytes")),
         cost_estimate=pl.CostEstimate(
             flops=5 * m * n,
             transcendentals=m * n,

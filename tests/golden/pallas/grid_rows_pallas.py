@@ -14,7 +14,8 @@ def _interpret(interpret):
     """The `interpret=` of pl.pallas_call for a public function's `interpret` argument.
 
     None interprets unless JAX's default backend is a TPU, True forces the interpreter, False
-    compiles for the TPU, and "tpu" simulates one (pltpu.InterpretParams()).
+    compiles for the TPU, and "tpu" simulates one (pltpu.InterpretParams()); a
+    pltpu.InterpretParams is passed through (e.g. with detect_races=True).
     """
     if interpret is None:
         return jax.default_backend() != "tpu"
@@ -22,6 +23,8 @@ def _interpret(interpret):
         if interpret != "tpu":
             raise ValueError(f"interpret must be None, True, False or 'tpu', not {interpret!r}")
         return pltpu.InterpretParams()
+    if isinstance(interpret, pltpu.InterpretParams):
+        return interpret
     return bool(interpret)
 
 

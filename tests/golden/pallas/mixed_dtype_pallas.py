@@ -16,7 +16,8 @@ def _interpret(interpret):
     """The `interpret=` of pl.pallas_call for a public function's `interpret` argument.
 
     None interprets unless JAX's default backend is a TPU, True forces the interpreter, False
-    compiles for the TPU, and "tpu" simulates one (pltpu.InterpretParams()).
+    compiles for the TPU, and "tpu" simulates one (pltpu.InterpretParams()); a
+    pltpu.InterpretParams is passed through (e.g. with detect_races=True).
     """
     if interpret is None:
         return jax.default_backend() != "tpu"
@@ -24,6 +25,8 @@ def _interpret(interpret):
         if interpret != "tpu":
             raise ValueError(f"interpret must be None, True, False or 'tpu', not {interpret!r}")
         return pltpu.InterpretParams()
+    if isinstance(interpret, pltpu.InterpretParams):
+        return interpret
     return bool(interpret)
 
 
@@ -153,7 +156,7 @@ def geglu(x, y, scale=1.0, *, interpret=None):
             pl.BlockSpec(block_shape=(block_m, block_n), index_map=lambda tile_m, tile_n: (tile_m, tile_n)),
         ],
         out_specs=pl.BlockSpec(block_shape=(block_m, block_n), index_map=lambda tile_m, tile_n: (tile_m, tile_n)),
-        compiler_params=pltpu.CompilerParams(dimension_semantics=("parallel", "parallel")),
+        compiler_params=pltpu.CompilerParams(dimension_semantics=("parallel", "parallel"), vmem_limit_bytes=config.get("vmem_limit_bytes")),
         cost_estimate=pl.CostEstimate(
             flops=7 * m * n,
             transcendentals=m * n,

@@ -100,7 +100,7 @@ TEST_CASE("bias_relu: BlockSpecs of a 2-D grid and a (1, n) view of the bias") {
                  "tile_m, tile_n: (tile_m, tile_n)),\n"));
   CHECK(contains(text,
                  "compiler_params=pltpu.CompilerParams(dimension_semantics=(\"parallel\", "
-                 "\"parallel\")),\n"));
+                 "\"parallel\"), vmem_limit_bytes=config.get(\"vmem_limit_bytes\")),\n"));
   CHECK(contains(text, "            flops=2 * m * n,\n            transcendentals=0,\n"));
   CHECK(contains(text, "    )(x, bias[None])\n"));
   CHECK(contains(
@@ -150,7 +150,7 @@ TEST_CASE("a scalar on the last axis reads a column window; scalar-only tensors 
                  "pl.BlockSpec(block_shape=(block_m, x_lanes), "
                  "index_map=lambda tile_m: (tile_m, j // x_lanes))"));
   CHECK(contains(text, "pl.BlockSpec(memory_space=pltpu.SMEM)"));
-  CHECK(contains(text, "(x, _smem_array(scale), "));
+  CHECK(contains(text, "(x, _smem_array(scale, \"scale\"), "));
   CHECK(contains(text, "def _column(block, column):"));
   CHECK(contains(text, "def _smem_array(x, name=None):"));
 }
