@@ -1,0 +1,71 @@
+// Inner loops: carried values (ir::TileLoop::Carry) and what dies with the loop.
+#include <catch2/catch.hpp>
+
+#include "lowering_fixture.h"
+
+namespace helionc::testing {
+namespace {
+
+const char* kRowSums =
+    "@helion.kernel()\n"
+    "def row_sums(x: torch.Tensor) -> torch.Tensor:\n"
+    "    m, n = x.size()\n"
+    "    out = torch.empty([m], dtype=torch.float32, device=x.device)\n"
+    "    for tile_m in hl.tile(m):\n"
+    "        acc = hl.zeros([tile_m], dtype=torch.float32)\n"
+    "        big = hl.full([tile_m], float('-inf'), dtype=torch.float32)\n"
+    "        for tile_n in hl.tile(n):\n"
+    "            row = x[tile_m, tile_n].to(torch.float32)\n"
+    "            acc += row.sum(-1)\n"
+    "            big = torch.maximum(big, row.amax(-1))\n"
+    "        out[tile_m] = acc + big\n"
+    "    return out\n";
+
+TEST_CASE("names rebound in an inner loop are carried, each with its own bindings") {
+  auto lowered = lower(kRowSums);
+  INFO(lowered->errors());
+  REQUIRE_FALSE(lowered->diags.has_errors());
+  const std::string ir = lowered->ir();
+  INFO(ir);
+  CHECK(contains(ir, "carry acc.1: tile_tensor<[tile_m] x float32> = acc then acc.2"));
+  CHECK(contains(ir, "carry big.1: tile_tensor<[tile_m] x float32> = big then big.2"));
+  CHECK(contains(ir, "let acc.3: tile_tensor<[tile_m] x float32> = acc.2"));
+  CHECK(contains(ir, "store out[tile_m] = (acc.3 + big.3)"));
+}
+
+TEST_CASE("a value bound only inside an inner loop is not visible after it") {
+  auto lowered = lower(
+      "@helion.kernel()\n"
+      "def f(x: torch.Tensor) -> torch.Tensor:\n"
+      "    m, n = x.size()\n"
+      "    out = torch.empty([m], dtype=torch.float32, device=x.device)\n"
+      "    for tile_m in hl.tile(m):\n"
+      "        acc = hl.zeros([tile_m], dtype=torch.float32)\n"
+      "        for tile_n in hl.tile(n):\n"
+      "            part = x[tile_m, tile_n].sum(-1)\n"
+      "            acc = acc + part\n"
+      "        out[tile_m] = acc + part\n"
+      "    return out\n");
+  CHECK(lowered->diags.has_errors());
+  CHECK(contains(lowered->errors(), "`part`"));
+}
+
+TEST_CASE("a carried value must keep its shape") {
+  auto lowered = lower(
+      "@helion.kernel()\n"
+      "def f(x: torch.Tensor) -> torch.Tensor:\n"
+      "    m, n = x.size()\n"
+      "    out = torch.empty([m], dtype=torch.float32, device=x.device)\n"
+      "    for tile_m in hl.tile(m):\n"
+      "        acc = hl.zeros([tile_m], dtype=torch.float32)\n"
+      "        for tile_n in hl.tile(n):\n"
+      "            acc = acc[:, None] + x[tile_m, tile_n]\n"
+      "        out[tile_m] = acc\n"
+      "    return out\n");
+  CHECK(contains(lowered->errors(),
+                 "`acc` is carried around the loop but changes from [tile_m] float32 to "
+                 "[tile_m, tile_n]"));
+}
+
+}  // namespace
+}  // namespace helionc::testing
