@@ -9,7 +9,10 @@
 #include <memory>
 
 #include "autotune/config.h"
+#include "autotune/legality.h"
+#include "autotune/targets.h"
 #include "backend/pallas/emit_module.h"
+#include "driver/report.h"
 #include "driver/version.h"
 #include "frontend/frontend.h"
 #include "ir/printer.h"
@@ -48,8 +51,33 @@ DiagnosticOptions diagnostic_options(const DriverOptions& options) {
 // a C compiler's object files; standard output for IR dumps and for standard input.
 std::string output_path(const DriverOptions& options) {
   if (options.output) return *options.output;
-  if (options.emit == EmitKind::kIr || options.input == "-") return "-";
+  if (options.emit != EmitKind::kPallas || options.input == "-") return "-";
   return std::filesystem::path(options.input).stem().string() + "_pallas.py";
+}
+
+// A `vmem_limit_bytes` above the target's physical VMEM is an error at the value.
+void check_vmem_limits(const autotune::ConfigFile& config, const std::string& target_name,
+                       DiagnosticEngine& diags) {
+  const autotune::TargetInfo* target = autotune::find_target(target_name);
+  if (target == nullptr) return;  // the command line only accepts known targets
+  autotune::check_vmem_limit(config.default_config, *target, diags);
+  for (const autotune::ShapeEntry& entry : config.configs) {
+    autotune::check_vmem_limit(entry.config, *target, diags);
+  }
+}
+
+// The same for the configs written in the kernels' decorators.
+void check_builtin_vmem_limits(const ir::Module& module, const std::string& target_name,
+                               DiagnosticEngine& diags) {
+  const autotune::TargetInfo* target = autotune::find_target(target_name);
+  if (target == nullptr) return;
+  for (const ir::Kernel& kernel : module.kernels) {
+    for (const ir::BuiltinConfig& builtin : kernel.builtin_configs) {
+      autotune::KernelConfig config;
+      config.vmem_limit_bytes = builtin.vmem_limit_bytes;
+      autotune::check_vmem_limit(config, *target, diags, builtin.range);
+    }
+  }
 }
 
 // Matches each --config file to the kernel it names; unknown kernels are errors.
@@ -73,6 +101,7 @@ std::vector<std::optional<autotune::ConfigFile>> load_configs(const DriverOption
         continue;
       }
       autotune::check_config_provenance(*config, sha256, options.target, diags);
+      check_vmem_limits(*config, options.target, diags);
       configs[i] = std::move(config);
       break;
     }
@@ -121,6 +150,7 @@ int run_compile(const DriverOptions& options) {
   frontend_options.kernel_name = options.kernel;
   ir::Module module = frontend::lower_file(*tree, frontend_options, diags);
   auto configs = load_configs(options, module, sha256, diags);
+  check_builtin_vmem_limits(module, options.target, diags);
   if (diags.has_errors()) return finish(diags);
 
   passes::PipelineOptions pipeline_options;
@@ -135,6 +165,22 @@ int run_compile(const DriverOptions& options) {
   std::string output;
   if (options.emit == EmitKind::kIr) {
     output = passes::dump_state(scheduled->module, scheduled->plans);
+  } else if (options.emit == EmitKind::kReport) {
+    ReportInput input;
+    input.module = &scheduled->module;
+    input.plans = &scheduled->plans;
+    input.configs = &configs;
+    input.target = autotune::find_target(options.target);
+    input.shapes = &options.shapes;
+    HELIONC_CHECK(input.target != nullptr, "an unknown --target passed the command line");
+    Expected<std::string> report = report_resources(input, diags);
+    if (!report) {
+      std::fputs(diags.render().c_str(), stderr);
+      std::fprintf(stderr, "helionc: error: %s\n", report.error().c_str());
+      return kExitUsageError;
+    }
+    if (diags.has_errors()) return finish(diags);
+    output = std::move(*report);
   } else {
     auto templates = options.template_dir ? TemplateSet::from_directory(*options.template_dir)
                                           : Expected<TemplateSet>(TemplateSet::embedded());

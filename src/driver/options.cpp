@@ -5,18 +5,32 @@
 
 #include <cstdio>
 
+#include "support/file_io.h"
+
+#include "autotune/targets.h"
 #include "driver/version.h"
 #include "parse/syntax_tree.h"
 
 namespace helionc::driver {
 
 const std::vector<std::string>& target_names() {
-  static const std::vector<std::string> kTargets = {"tpu-v4", "tpu-v5e", "tpu-v5p", "tpu-v6e",
-                                                    "tpu-v7x"};
+  static const std::vector<std::string> kTargets = [] {
+    std::vector<std::string> names;
+    for (const autotune::TargetInfo& target : autotune::builtin_targets()) {
+      names.push_back(target.name);
+    }
+    return names;
+  }();
   return kTargets;
 }
 
 namespace {
+
+int usage_error(const std::string& message) {
+  std::fprintf(stderr, "helionc: error: %s\nTry 'helionc --help' for more information.\n",
+               message.c_str());
+  return kExitUsageError;
+}
 
 // GCC-style warning flags (-Werror, -Wfoo, -Wno-foo) are taken out before CLI11 sees argv,
 // since CLI11 has no notion of an option name that embeds its value.
@@ -61,8 +75,18 @@ std::variant<DriverOptions, int> parse_command_line(int argc, char** argv) {
   std::string emit = "pallas";
   std::string color = "auto";
   std::string diagnostics_format = "text";
-  app.add_option("--emit", emit, "what to write: pallas (default) or ir")
-      ->check(CLI::IsMember({"pallas", "ir"}));
+  std::optional<std::string> shapes;
+  std::optional<std::string> shapes_file;
+  app.add_option("--emit", emit,
+                 "what to write: pallas (default), ir, or report (resources per launch and "
+                 "config: grid, VMEM, HBM bytes, flops)")
+      ->check(CLI::IsMember({"pallas", "ir", "report"}));
+  app.add_option("--shapes", shapes,
+                 "argument shapes for --emit report: 'x=4096x4096:bf16,y=4096:bf16;x=...' "
+                 "(';' separates calls)");
+  app.add_option("--shapes-file", shapes_file,
+                 "read --shapes from FILE (one or more calls a line, '#' comments)")
+      ->check(CLI::ExistingFile);
   app.add_option("--template-dir", options.template_dir,
                  "read module templates from DIR instead of the built-in ones");
   app.add_option("--color", color, "colour diagnostics: auto (default), always, never")
@@ -87,11 +111,28 @@ std::variant<DriverOptions, int> parse_command_line(int argc, char** argv) {
     std::puts(e.what());
     return kExitSuccess;
   } catch (const CLI::ParseError& e) {
-    std::fprintf(stderr, "helionc: error: %s\nTry 'helionc --help' for more information.\n",
-                 e.what());
-    return kExitUsageError;
+    return usage_error(e.what());
   }
-  options.emit = emit == "ir" ? EmitKind::kIr : EmitKind::kPallas;
+  options.emit = emit == "ir"       ? EmitKind::kIr
+                 : emit == "report" ? EmitKind::kReport
+                                    : EmitKind::kPallas;
+  if (shapes) {
+    Expected<std::vector<ShapeSet>> parsed = parse_shapes(*shapes, "--shapes");
+    if (!parsed) return usage_error(parsed.error());
+    options.shapes = std::move(*parsed);
+  }
+  if (shapes_file) {
+    Expected<std::string> text = read_file(*shapes_file);
+    if (!text) return usage_error(fmt::format("--shapes-file: {}", text.error()));
+    Expected<std::vector<ShapeSet>> parsed = parse_shapes_file(*text, *shapes_file);
+    if (!parsed) return usage_error(parsed.error());
+    for (ShapeSet& set : *parsed) options.shapes.push_back(std::move(set));
+  }
+  if ((shapes || shapes_file) && options.emit != EmitKind::kReport) {
+    return usage_error(fmt::format("{} is only used with `--emit report` (autotuning is not "
+                                   "implemented yet)",
+                                   shapes ? "--shapes" : "--shapes-file"));
+  }
   options.color = color == "always"  ? ColorMode::kAlways
                   : color == "never" ? ColorMode::kNever
                                      : ColorMode::kAuto;

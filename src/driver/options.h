@@ -7,11 +7,12 @@
 #include <variant>
 #include <vector>
 
+#include "driver/shapes.h"
 #include "support/diagnostics.h"
 
 namespace helionc::driver {
 
-enum class EmitKind { kPallas, kIr };
+enum class EmitKind { kPallas, kIr, kReport };
 enum class ColorMode { kAuto, kAlways, kNever };
 
 struct DriverOptions {
@@ -28,6 +29,8 @@ struct DriverOptions {
   bool warnings_as_errors = false;
   std::vector<std::pair<std::string, bool>> warning_flags;  // -W<name> / -Wno-<name>
   std::string dump_after;                                   // --dump-after=PASS
+  // --shapes and --shapes-file, in that order (only with --emit report for now).
+  std::vector<ShapeSet> shapes;
 };
 
 // Exit statuses (documented in the man page and README).
@@ -37,7 +40,7 @@ inline constexpr int kExitUsageError = 2;
 
 std::variant<DriverOptions, int> parse_command_line(int argc, char** argv);
 
-// The supported --target names, in order of generation.
+// The supported --target names, in order of generation (configs/targets/*.yaml).
 const std::vector<std::string>& target_names();
 
 }  // namespace helionc::driver

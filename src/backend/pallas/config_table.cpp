@@ -40,6 +40,7 @@ class ConfigTables {
       const ir::BuiltinConfig& builtin = kernel_.builtin_configs.front();
       built_in.block_sizes = builtin.block_sizes;
       built_in.pallas_loop_type = builtin.pallas_loop_type;
+      built_in.vmem_limit_bytes = builtin.vmem_limit_bytes;
       built_in.range = builtin.range;
     }
     std::string default_config;
@@ -102,6 +103,11 @@ class ConfigTables {
       } else {
         ok_ = false;
       }
+    }
+    if (config.vmem_limit_bytes) {
+      // Passed to every launch's pltpu.CompilerParams (checked against the target's VMEM by
+      // autotune::check_vmem_limit when the config is loaded).
+      text += fmt::format(", \"vmem_limit_bytes\": {}", *config.vmem_limit_bytes);
     }
     return text + "}";
   }

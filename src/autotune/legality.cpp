@@ -1,0 +1,71 @@
+#include "autotune/legality.h"
+
+#include <fmt/format.h>
+
+#include <cmath>
+
+namespace helionc::autotune {
+
+passes::LaunchChoices launch_choices(const KernelConfig& config,
+                                     const std::vector<passes::LoopStrategy>& kernel_strategies,
+                                     size_t first_loop, const passes::Launch& launch) {
+  passes::LaunchChoices choices;
+  for (int64_t size : config.block_sizes) choices.block_sizes.emplace_back(size);
+  for (size_t i = 0; i < launch.inner_loops.size(); ++i) {
+    const size_t k = first_loop + i;
+    choices.strategies.push_back(k < kernel_strategies.size() ? kernel_strategies[k]
+                                                              : passes::LoopStrategy::kUnroll);
+    choices.buffer_counts.push_back(k < config.pallas_load_buffer_count.size()
+                                        ? config.pallas_load_buffer_count[k]
+                                        : passes::kDefaultBufferCount);
+  }
+  return choices;
+}
+
+LaunchVerdict judge_launch(const passes::LaunchResources& resources, const TargetInfo& target,
+                           std::optional<int64_t> vmem_limit_bytes) {
+  LaunchVerdict verdict;
+  verdict.vmem_capacity = vmem_limit_bytes ? *vmem_limit_bytes : target.vmem_bytes;
+  verdict.capacity_source =
+      vmem_limit_bytes ? "vmem_limit_bytes" : fmt::format("{} VMEM", target.name);
+  if (resources.vmem_bytes > verdict.vmem_capacity) {
+    verdict.fits = false;
+    verdict.reason = fmt::format("needs {} of VMEM, more than the {} of {}",
+                                 format_bytes(resources.vmem_bytes),
+                                 format_bytes(verdict.vmem_capacity), verdict.capacity_source);
+  } else if (resources.smem_bytes > target.smem_bytes) {
+    verdict.fits = false;
+    verdict.reason =
+        fmt::format("needs {} of SMEM, more than the {} of {} SMEM",
+                    format_bytes(resources.smem_bytes), format_bytes(target.smem_bytes), target.name);
+  }
+  return verdict;
+}
+
+bool check_vmem_limit(const KernelConfig& config, const TargetInfo& target,
+                      DiagnosticEngine& diags, SourceRange range) {
+  if (!config.vmem_limit_bytes || *config.vmem_limit_bytes <= target.vmem_bytes) return true;
+  auto where = config.value_ranges.find("vmem_limit_bytes");
+  if (where != config.value_ranges.end()) range = where->second;
+  diags.error(DiagnosticKind::kConfigSchema, range,
+              fmt::format("`vmem_limit_bytes` is {} ({}), more than the {} ({} bytes) of VMEM "
+                          "per core of `{}`",
+                          *config.vmem_limit_bytes, format_bytes(*config.vmem_limit_bytes),
+                          format_bytes(target.vmem_bytes), target.vmem_bytes, target.name));
+  return false;
+}
+
+std::string format_bytes(int64_t bytes) {
+  static constexpr const char* kUnits[] = {"B", "KiB", "MiB", "GiB", "TiB"};
+  double value = static_cast<double>(bytes);
+  size_t unit = 0;
+  while (std::fabs(value) >= 1024 && unit + 1 < std::size(kUnits)) {
+    value /= 1024;
+    ++unit;
+  }
+  if (unit == 0) return fmt::format("{} B", bytes);
+  if (value == std::floor(value)) return fmt::format("{:.0f} {}", value, kUnits[unit]);
+  return fmt::format("{:.1f} {}", value, kUnits[unit]);
+}
+
+}  // namespace helionc::autotune

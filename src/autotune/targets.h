@@ -1,0 +1,63 @@
+// TPU generations as data: the figures of pallas-target.md §6 (VMEM and SMEM capacity, MXU
+// shape, peak bf16 throughput, HBM bandwidth, cores) live in configs/targets/NAME.yaml, one
+// file per `--target`, and nowhere else. The files are embedded into the binary at build time
+// (cmake/EmbedTemplates.cmake), so an installed helionc needs no data files; the VMEM checks,
+// `--emit report` and (later) the cost model read them through this header, and the tests
+// read the same figures from here rather than writing them down again.
+//
+//   schema_version: 1
+//   target: tpu-v7x
+//   device_kind: "TPU7x"            # jax's device_kind
+//   vmem_bytes: 67108864            # per TensorCore
+//   smem_bytes: 1048576
+//   mxu: {count: 2, rows: 256, cols: 256}
+//   bf16_peak_tflops: 2307          # per chip
+//   hbm_bandwidth_gb_s: 7380        # per chip
+//   cores_per_chip: 2
+//   megacore: false
+//   grid_step_overhead_us: 0.35
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "support/diagnostics.h"
+#include "support/source.h"
+
+namespace helionc::autotune {
+
+struct TargetInfo {
+  std::string name;         // "tpu-v7x" (the `--target` spelling)
+  std::string device_kind;  // "TPU7x"
+  int64_t vmem_bytes = 0;   // per TensorCore
+  int64_t smem_bytes = 0;
+  int mxu_count = 0;
+  int mxu_rows = 0;
+  int mxu_cols = 0;
+  double bf16_peak_tflops = 0;    // per chip
+  double hbm_bandwidth_gb_s = 0;  // per chip
+  int cores_per_chip = 0;
+  bool megacore = false;
+  double grid_step_overhead_us = 0;
+};
+
+// Reads one target file; problems are reported at their file:line:col (kConfigSchema, or
+// kConfigSyntax for YAML syntax) and give nullopt. Every key is required.
+std::optional<TargetInfo> parse_target_text(std::shared_ptr<const SourceFile> file,
+                                            DiagnosticEngine& diags);
+
+// The built-in targets (configs/targets/*.yaml), in file-name order, which is the order of
+// generations. A broken built-in file is a helionc bug (an internal error).
+const std::vector<TargetInfo>& builtin_targets();
+
+// The built-in target of that name, or null.
+const TargetInfo* find_target(std::string_view name);
+
+// "tpu-v4, tpu-v5e, ..." for messages.
+std::string target_name_list();
+
+}  // namespace helionc::autotune

@@ -1,0 +1,414 @@
+#include "driver/report.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <filesystem>
+
+#include "autotune/legality.h"
+#include "backend/pallas/config_table.h"
+#include "backend/pallas/loop_types.h"
+#include "passes/host_values.h"
+#include "passes/launch_resources.h"
+#include "support/python_writer.h"
+
+namespace helionc::driver {
+
+namespace {
+
+using passes::LoopStrategy;
+
+// 1234567 -> "1,234,567".
+std::string grouped(int64_t value) {
+  std::string digits = std::to_string(value < 0 ? -value : value);
+  std::string result;
+  for (size_t i = 0; i < digits.size(); ++i) {
+    if (i > 0 && (digits.size() - i) % 3 == 0) result += ',';
+    result += digits[i];
+  }
+  return value < 0 ? "-" + result : result;
+}
+
+std::string bytes_text(int64_t bytes) {
+  return fmt::format("{} B ({})", grouped(bytes), autotune::format_bytes(bytes));
+}
+
+// "mm.py:11" for a range.
+std::string where(const SourceRange& range) {
+  if (!range.valid()) return "";
+  const LineColumn position = range.file->line_column(range.begin);
+  return fmt::format("{}:{}", std::filesystem::path(range.file->path()).filename().string(),
+                     position.line);
+}
+
+// Left-aligned columns, two spaces apart, no trailing blanks.
+class Table {
+ public:
+  explicit Table(std::vector<std::string> header) { rows_.push_back(std::move(header)); }
+  void add(std::vector<std::string> row) { rows_.push_back(std::move(row)); }
+  std::string render(std::string_view indent) const {
+    std::vector<size_t> widths;
+    for (const auto& row : rows_) {
+      widths.resize(std::max(widths.size(), row.size()), 0);
+      for (size_t c = 0; c < row.size(); ++c) widths[c] = std::max(widths[c], row[c].size());
+    }
+    std::string text;
+    for (const auto& row : rows_) {
+      std::string line(indent);
+      for (size_t c = 0; c < row.size(); ++c) {
+        line += row[c];
+        if (c + 1 < row.size()) line += std::string(widths[c] - row[c].size() + 2, ' ');
+      }
+      while (!line.empty() && line.back() == ' ') line.pop_back();
+      text += line + "\n";
+    }
+    return text;
+  }
+
+ private:
+  std::vector<std::vector<std::string>> rows_;
+};
+
+struct TensorParam {
+  std::string name;
+  int binding = -1;
+  int rank = -1;
+  bool optional = false;
+};
+
+std::vector<TensorParam> tensor_params(const ir::Kernel& kernel) {
+  std::vector<TensorParam> tensors;
+  for (const ir::Param& param : kernel.params) {
+    const ir::Binding& binding = kernel.bindings[param.binding];
+    if (binding.type.kind == ir::TypeKind::kTensor) {
+      tensors.push_back({binding.name, param.binding, binding.type.rank, binding.type.optional});
+    }
+  }
+  return tensors;
+}
+
+// One config to report, with the shapes to report it for.
+struct ReportedConfig {
+  std::string label;
+  autotune::KernelConfig config;
+  SourceRange loop_type_range;
+  std::vector<ShapeSet> shapes;
+  std::string no_shapes;  // why there are none ("" when there are)
+  bool dtypes_assumed = false;  // a YAML entry without dtypes: float32 assumed
+};
+
+std::string config_summary(const autotune::KernelConfig& config, size_t tunables) {
+  std::vector<std::string> parts;
+  std::vector<std::string> sizes;
+  for (size_t i = 0; i < std::max(tunables, config.block_sizes.size()); ++i) {
+    sizes.push_back(i < config.block_sizes.size() ? std::to_string(config.block_sizes[i])
+                                                  : "default");
+  }
+  if (!sizes.empty()) parts.push_back(fmt::format("block_sizes [{}]", fmt::join(sizes, ", ")));
+  if (!config.pallas_loop_type.empty()) {
+    parts.push_back(fmt::format("pallas_loop_type [{}]", fmt::join(config.pallas_loop_type, ", ")));
+  }
+  if (!config.pallas_load_buffer_count.empty()) {
+    parts.push_back(fmt::format("pallas_load_buffer_count [{}]",
+                                fmt::join(config.pallas_load_buffer_count, ", ")));
+  }
+  if (config.vmem_limit_bytes) {
+    parts.push_back(fmt::format("vmem_limit_bytes {}", *config.vmem_limit_bytes));
+  }
+  return parts.empty() ? "no tunables" : fmt::format("{}", fmt::join(parts, "; "));
+}
+
+class KernelReport {
+ public:
+  KernelReport(const ir::Kernel& kernel, const passes::KernelPlan& plan,
+               const autotune::ConfigFile* config, const autotune::TargetInfo& target,
+               DiagnosticEngine& diags)
+      : kernel_(kernel), plan_(plan), config_(config), target_(target), diags_(diags),
+        tensors_(tensor_params(kernel)) {}
+
+  // Whether `set` is a call of this kernel: every name a tensor parameter, ranks matching.
+  // Sets an explanation when it is not.
+  bool accepts(const ShapeSet& set, std::string& why) const {
+    for (const TensorShape& tensor : set.tensors) {
+      auto param = std::find_if(tensors_.begin(), tensors_.end(),
+                                [&](const TensorParam& p) { return p.name == tensor.name; });
+      if (param == tensors_.end()) {
+        why = fmt::format("`{}` is not a tensor parameter of kernel `{}` ({})", tensor.name,
+                          kernel_.name, param_list());
+        return false;
+      }
+      if (param->rank >= 0 && static_cast<size_t>(param->rank) != tensor.dims.size()) {
+        why = fmt::format("`{}` has {} dimensions in kernel `{}`, but `{}` gives it {}",
+                          tensor.name, param->rank, kernel_.name, set.text, tensor.dims.size());
+        return false;
+      }
+    }
+    for (const TensorParam& param : tensors_) {
+      const bool given = std::any_of(set.tensors.begin(), set.tensors.end(),
+                                     [&](const TensorShape& t) { return t.name == param.name; });
+      if (!given && !param.optional) {
+        why = fmt::format("`{}` gives no shape for `{}` of kernel `{}`", set.text, param.name,
+                          kernel_.name);
+        return false;
+      }
+    }
+    return true;
+  }
+
+  std::optional<std::string> print(const std::vector<ShapeSet>& shapes) {
+    backend::pallas::KernelLoopTypes loop_types(kernel_, plan_);
+    // The configs are checked against the kernel exactly as for the module.
+    PythonWriter unused;
+    if (!backend::pallas::print_config_tables(unused, kernel_, config_, loop_types, diags_)) {
+      return std::nullopt;
+    }
+    std::string text = fmt::format("kernel {} ({})\n", kernel_.name, where(kernel_.name_range));
+    for (const ReportedConfig& reported : configs(shapes)) {
+      text += fmt::format("  config {}: {}\n", reported.label,
+                          config_summary(reported.config,
+                                         static_cast<size_t>(kernel_.num_tunable_blocks)));
+      if (reported.shapes.empty()) {
+        text += fmt::format("    {}\n", reported.no_shapes);
+        continue;
+      }
+      auto strategies = loop_types.resolve(reported.config.pallas_loop_type,
+                                           reported.loop_type_range, diags_);
+      if (!strategies) return std::nullopt;
+      for (const ShapeSet& set : reported.shapes) {
+        text += shapes_report(reported.config, *strategies, loop_types, set,
+                              reported.dtypes_assumed);
+      }
+    }
+    return text;
+  }
+
+ private:
+  std::string param_list() const {
+    std::vector<std::string> names;
+    for (const TensorParam& p : tensors_) names.push_back(p.name);
+    return names.empty() ? "no tensor parameters" : fmt::format("{}", fmt::join(names, ", "));
+  }
+
+  std::vector<ReportedConfig> configs(const std::vector<ShapeSet>& shapes) const {
+    std::vector<ReportedConfig> result;
+    ReportedConfig fallback;
+    if (config_ && config_->default_config.range.valid()) {
+      fallback.label = fmt::format("default ({})", where(config_->default_config.range));
+      fallback.config = config_->default_config;
+    } else if (!kernel_.builtin_configs.empty()) {
+      const ir::BuiltinConfig& builtin = kernel_.builtin_configs.front();
+      fallback.label = fmt::format("default (the decorator's, {})", where(builtin.range));
+      fallback.config.block_sizes = builtin.block_sizes;
+      fallback.config.pallas_loop_type = builtin.pallas_loop_type;
+      fallback.config.pallas_load_buffer_count = builtin.pallas_load_buffer_count;
+      fallback.config.vmem_limit_bytes = builtin.vmem_limit_bytes;
+      fallback.config.range = builtin.range;
+    } else {
+      fallback.label = "default (built-in)";
+      fallback.config.range = kernel_.name_range;
+    }
+    fallback.loop_type_range = range_of(fallback.config, "pallas_loop_type");
+    for (const ShapeSet& set : shapes) {
+      std::string why;
+      if (accepts(set, why)) fallback.shapes.push_back(set);
+    }
+    if (fallback.shapes.empty()) {
+      std::vector<std::string> example;
+      for (const TensorParam& p : tensors_) {
+        std::vector<std::string> dims(static_cast<size_t>(std::max(p.rank, 1)), "N");
+        example.push_back(fmt::format("{}={}:bf16", p.name, fmt::join(dims, "x")));
+      }
+      fallback.no_shapes =
+          fmt::format("no figures: the default config needs shapes, e.g. --shapes '{}'",
+                      fmt::join(example, ","));
+    }
+    result.push_back(std::move(fallback));
+    if (config_) {
+      for (size_t i = 0; i < config_->configs.size(); ++i) {
+        const autotune::ShapeEntry& entry = config_->configs[i];
+        ReportedConfig reported;
+        reported.label = fmt::format("{} ({})", i + 1, where(entry.range));
+        reported.config = entry.config;
+        reported.loop_type_range = range_of(entry.config, "pallas_loop_type");
+        ShapeSet set;
+        std::vector<std::string> items;
+        for (const TensorParam& param : tensors_) {
+          auto shape = entry.shapes.find(param.name);
+          if (shape == entry.shapes.end()) continue;
+          TensorShape tensor;
+          tensor.name = param.name;
+          tensor.dims = shape->second;
+          auto dtype = entry.dtypes.find(param.name);
+          if (dtype != entry.dtypes.end()) {
+            tensor.dtype = dtype_named(dtype->second);
+          } else {
+            reported.dtypes_assumed = true;
+          }
+          set.tensors.push_back(std::move(tensor));
+        }
+        set.text = format_shape_set(set);
+        reported.shapes.push_back(std::move(set));
+        result.push_back(std::move(reported));
+      }
+    }
+    return result;
+  }
+
+  static SourceRange range_of(const autotune::KernelConfig& config, const std::string& key) {
+    auto it = config.value_ranges.find(key);
+    return it != config.value_ranges.end() ? it->second : config.range;
+  }
+
+  static ir::ScalarType dtype_named(const std::string& name) {
+    for (ir::ScalarType type :
+         {ir::ScalarType::kBool, ir::ScalarType::kUInt8, ir::ScalarType::kInt8,
+          ir::ScalarType::kInt16, ir::ScalarType::kInt32, ir::ScalarType::kFloat16,
+          ir::ScalarType::kBFloat16, ir::ScalarType::kFloat32}) {
+      if (ir::dtype_name(type) == name) return type;
+    }
+    return ir::ScalarType::kFloat32;
+  }
+
+  std::string shapes_report(const autotune::KernelConfig& config,
+                            const std::vector<LoopStrategy>& strategies,
+                            const backend::pallas::KernelLoopTypes& loop_types,
+                            const ShapeSet& set, bool dtypes_assumed) const {
+    std::string text =
+        fmt::format("    shapes {}{}\n", set.text,
+                    dtypes_assumed ? "  (the entry gives no dtypes: float32 assumed)" : "");
+    std::map<int, passes::ConcreteTensor> args;
+    for (const TensorShape& tensor : set.tensors) {
+      for (const TensorParam& param : tensors_) {
+        if (param.name == tensor.name) args[param.binding] = {tensor.dims, tensor.dtype};
+      }
+    }
+    const passes::HostValues values(kernel_, std::move(args));
+    std::vector<std::string> problems;
+    for (const passes::Launch& launch : plan_.launches) {
+      const size_t first = loop_types.first_loop(launch.index);
+      const passes::LaunchChoices choices =
+          autotune::launch_choices(config, strategies, first, launch);
+      text += launch_report(launch, choices, values, config, problems);
+    }
+    text += fmt::format("      verdict: {}\n", problems.empty() ? "fits"
+                                                                : fmt::format("DOES NOT FIT: {}",
+                                                                              fmt::join(problems, "; ")));
+    return text;
+  }
+
+  std::string launch_report(const passes::Launch& launch, const passes::LaunchChoices& choices,
+                            const passes::HostValues& values,
+                            const autotune::KernelConfig& config,
+                            std::vector<std::string>& problems) const {
+    std::string text =
+        fmt::format("      launch {} ({})", launch.index, where(launch.tile_loop().range));
+    Expected<passes::LaunchResources> resources =
+        passes::account_launch(kernel_, launch, values, choices);
+    if (!resources) {
+      problems.push_back(fmt::format("launch {} could not be accounted", launch.index));
+      return text + fmt::format(": not computed: {}\n", resources.error());
+    }
+    std::vector<std::string> axes;
+    for (size_t a = 0; a < resources->grid.size(); ++a) {
+      axes.push_back(fmt::format("{} {}", resources->grid_names[a], resources->grid[a]));
+    }
+    text += fmt::format(": grid ({}) = {} step{}\n", fmt::join(axes, ", "),
+                        grouped(resources->grid_steps), resources->grid_steps == 1 ? "" : "s");
+    std::vector<std::string> blocks;
+    for (size_t g = 0; g < launch.grid.size(); ++g) {
+      const ir::TileDim& dim = kernel_.tile_dims[launch.grid[g].tile_dim];
+      blocks.push_back(fmt::format("{} {} ({} block{})", dim.name, resources->blocks[g],
+                                   resources->dim_steps[g],
+                                   resources->dim_steps[g] == 1 ? "" : "s"));
+    }
+    if (!blocks.empty()) text += fmt::format("        blocks: {}\n", fmt::join(blocks, ", "));
+    Table table({"operand", "kind", "memory", "block", "dtype", "buffers", "VMEM bytes",
+                 "HBM bytes", "note"});
+    for (const passes::OperandResources& r : resources->operands) {
+      static constexpr const char* kKinds[] = {"input", "output", "scratch", "stream"};
+      std::vector<std::string> dims;
+      for (int64_t d : r.block) dims.push_back(std::to_string(d));
+      const bool moves = r.kind == passes::OperandResources::Kind::kInput ||
+                         r.kind == passes::OperandResources::Kind::kOutput;
+      table.add({r.name, kKinds[static_cast<int>(r.kind)], r.memory,
+                 dims.empty() ? "()" : fmt::format("{}", fmt::join(dims, "x")),
+                 std::string(ir::dtype_name(r.dtype)),
+                 r.buffers == 0 ? "-" : std::to_string(r.buffers),
+                 r.memory == "SMEM" ? fmt::format("(SMEM {})", grouped(r.smem_bytes))
+                                    : grouped(r.vmem_bytes),
+                 moves ? grouped(r.hbm_bytes) : "-", r.note});
+    }
+    text += table.render("        ");
+    const autotune::LaunchVerdict verdict =
+        autotune::judge_launch(*resources, target_, config.vmem_limit_bytes);
+    if (!verdict.fits) problems.push_back(fmt::format("launch {} {}", launch.index, verdict.reason));
+    text += fmt::format("        VMEM {} of {} ({}): {}\n", bytes_text(resources->vmem_bytes),
+                        autotune::format_bytes(verdict.vmem_capacity), verdict.capacity_source,
+                        verdict.fits ? "fits" : "DOES NOT FIT");
+    if (resources->smem_bytes > 0) {
+      text += fmt::format("        SMEM {} of {}\n", bytes_text(resources->smem_bytes),
+                          autotune::format_bytes(target_.smem_bytes));
+    }
+    text += fmt::format("        HBM  {}\n", bytes_text(resources->hbm_bytes));
+    text += fmt::format("        flops {}, transcendentals {}\n", grouped(resources->flops),
+                        grouped(resources->transcendentals));
+    for (size_t i = 0; i < launch.inner_loops.size(); ++i) {
+      const passes::InnerLoop& inner = launch.inner_loops[i];
+      std::vector<std::string> dims;
+      for (int d : inner.tile_loop().tile_dims) dims.push_back(kernel_.tile_dims[d].name);
+      text += fmt::format("        inner loop {} ({}, {}): {}", i, where(inner.loop->range),
+                          fmt::join(dims, ", "), passes::loop_strategy_name(choices.strategies[i]));
+      const auto strategy = choices.strategies[i];
+      if (strategy == LoopStrategy::kEmitPipeline || strategy == LoopStrategy::kForiLoop) {
+        text += fmt::format(" ({} buffer{})", choices.buffer_counts[i],
+                            choices.buffer_counts[i] == 1 ? "" : "s");
+      }
+      text += "\n";
+      for (int s = 0; s < passes::kLoopStrategyCount; ++s) {
+        const auto other = static_cast<LoopStrategy>(s);
+        if (other == strategy) continue;
+        const std::string& reason = inner.reason_against(other);
+        text += fmt::format("          {}: {}\n", passes::loop_strategy_name(other),
+                            reason.empty() ? "applies" : "does not apply: " + reason);
+      }
+    }
+    return text;
+  }
+
+  const ir::Kernel& kernel_;
+  const passes::KernelPlan& plan_;
+  const autotune::ConfigFile* config_;
+  const autotune::TargetInfo& target_;
+  DiagnosticEngine& diags_;
+  std::vector<TensorParam> tensors_;
+};
+
+}  // namespace
+
+Expected<std::string> report_resources(const ReportInput& input, DiagnosticEngine& diags) {
+  const ir::Module& module = *input.module;
+  const autotune::TargetInfo& target = *input.target;
+  std::string text = fmt::format("# resources per launch for target {}: {} VMEM, {} SMEM per core\n",
+                                 target.name, autotune::format_bytes(target.vmem_bytes),
+                                 autotune::format_bytes(target.smem_bytes));
+  std::vector<KernelReport> reports;
+  for (size_t k = 0; k < module.kernels.size(); ++k) {
+    const auto& config = (*input.configs)[k];
+    reports.emplace_back(module.kernels[k], (*input.plans)[k], config ? &*config : nullptr, target,
+                         diags);
+  }
+  // Every --shapes call must be a call of some kernel.
+  for (const ShapeSet& set : *input.shapes) {
+    std::string why;
+    bool accepted = false;
+    for (const KernelReport& report : reports) accepted = accepted || report.accepts(set, why);
+    if (!accepted) return Error{fmt::format("--shapes call `{}`: {}", set.text, why)};
+  }
+  for (KernelReport& report : reports) {
+    text += "\n";
+    if (auto kernel_text = report.print(*input.shapes)) text += *kernel_text;
+  }
+  return text;
+}
+
+}  // namespace helionc::driver

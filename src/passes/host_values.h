@@ -1,0 +1,46 @@
+// Host values under concrete arguments: the sizes and dtypes the host code of a kernel computes
+// when it is called with tensors of given shapes and dtypes (`m, k = x.size()`,
+// `torch.empty([m, n], dtype=x.dtype)`). The generated module learns them only while JAX
+// traces; resource accounting (launch_resources.h) and `--emit report` need them at compile
+// time for the shapes a config entry or `--shapes` names. Values the host code computes in
+// ways this evaluator does not follow (scalar arguments, data it cannot see) are nullopt.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <vector>
+
+#include "ir/nodes.h"
+#include "passes/shape_facts.h"
+
+namespace helionc::passes {
+
+struct ConcreteTensor {
+  std::vector<int64_t> shape;
+  ir::ScalarType dtype = ir::ScalarType::kFloat32;
+};
+
+class HostValues {
+ public:
+  // `args`: tensor parameters by binding (Kernel::params[i].binding).
+  HostValues(const ir::Kernel& kernel, std::map<int, ConcreteTensor> args);
+
+  const ir::Kernel& kernel() const { return kernel_; }
+  std::optional<int64_t> int_value(const ir::ExprPtr& expr) const;
+  std::optional<int64_t> axis_size(int tensor_binding, int axis) const;
+  std::optional<ir::ScalarType> dtype(int tensor_binding) const;
+
+ private:
+  std::optional<int64_t> resolve(const SizeKey& key) const;
+  std::optional<int64_t> shape_element(const ir::ExprPtr& shape, int axis, int depth) const;
+  std::optional<int64_t> eval_int(const ir::ExprPtr& expr, int depth) const;
+  std::optional<ir::ScalarType> eval_dtype(const ir::ExprPtr& expr, int depth) const;
+  std::optional<ir::ScalarType> binding_dtype(int binding, int depth) const;
+
+  const ir::Kernel& kernel_;
+  ShapeFacts facts_;
+  std::map<int, ConcreteTensor> args_;
+};
+
+}  // namespace helionc::passes

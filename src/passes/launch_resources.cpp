@@ -1,0 +1,461 @@
+#include "passes/launch_resources.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <set>
+
+#include "ir/visitor.h"
+#include "passes/legal_block.h"
+
+namespace helionc::passes {
+
+namespace {
+
+// Thrown inside the accountant when a figure cannot be computed; caught in account_launch.
+struct Unknown {
+  std::string what;
+};
+
+int64_t checked_mul(int64_t a, int64_t b) {
+  int64_t result = 0;
+  if (__builtin_mul_overflow(a, b, &result)) throw Unknown{"a figure overflows 64 bits"};
+  return result;
+}
+
+int64_t cdiv(int64_t a, int64_t b) { return b <= 0 ? 0 : (a + b - 1) / b; }
+
+int64_t floor_div(int64_t a, int64_t b) {
+  int64_t q = a / b;
+  if ((a % b != 0) && ((a < 0) != (b < 0))) --q;
+  return q;
+}
+
+bool has_begin(const ir::TileDim& dim) {
+  if (!dim.begin) return false;
+  const auto* imm = dim.begin->as<ir::IntImm>();
+  return imm == nullptr || imm->value != 0;
+}
+
+// Whether a bound reads a value only the kernel has (`hl.tile(tile_m.begin, ...)`); the
+// module then sizes the dimension by the array axis it tiles (launch_printer.cpp does the same).
+bool reads_kernel_values(const ir::Kernel& kernel, const ir::ExprPtr& expr) {
+  if (!expr) return false;
+  bool found = false;
+  ir::for_each_expr(ir::Block{ir::Return::make({expr}, expr->range)}, [&](const ir::Expr& e) {
+    if (e.kind == ir::ExprKind::kTileAttr) found = true;
+    if (const auto* ref = e.as<ir::VarRef>()) {
+      const auto origin = kernel.bindings[ref->binding].origin;
+      found = found || origin == ir::Binding::Origin::kDevice ||
+              origin == ir::Binding::Origin::kLoopVar;
+    }
+  });
+  return found;
+}
+
+class Accountant {
+ public:
+  Accountant(const ir::Kernel& kernel, const Launch& launch, const HostValues& values,
+             const LaunchChoices& choices)
+      : kernel_(kernel), launch_(launch), values_(values), choices_(choices) {}
+
+  LaunchResources run() {
+    if (launch_.variadic) {
+      throw Unknown{"the launch tiles `hl.tile(x.size())`, whose rank is only known at trace time"};
+    }
+    if (choices_.strategies.size() != launch_.inner_loops.size()) {
+      throw Unknown{"the config gives no strategy for every inner loop"};
+    }
+    dims();
+    for (const Input& input : launch_.inputs) {
+      if (input.kind == Input::Kind::kAliasedUnread) {
+        OperandResources r;
+        r.kind = OperandResources::Kind::kInput;
+        r.name = name(input.operand.binding);
+        r.memory = "ANY";
+        r.note = "aliased to the output, not copied";
+        r.dtype = dtype(input.operand.binding);
+        result_.operands.push_back(std::move(r));
+        continue;
+      }
+      operand(input.operand, OperandResources::Kind::kInput);
+    }
+    for (const Output& output : launch_.outputs) {
+      operand(output.operand, OperandResources::Kind::kOutput);
+    }
+    scratch();
+    for (const OperandResources& r : result_.operands) {
+      result_.vmem_bytes += r.vmem_bytes;
+      result_.smem_bytes += r.smem_bytes;
+      result_.hbm_bytes += r.hbm_bytes;
+    }
+    result_.flops = cost(launch_.cost.flops);
+    result_.transcendentals = cost(launch_.cost.transcendentals);
+    return std::move(result_);
+  }
+
+ private:
+  int64_t need(std::optional<int64_t> value, const std::string& what) const {
+    if (!value) throw Unknown{what + " is not known at compile time"};
+    return *value;
+  }
+
+  std::string name(int binding) const { return kernel_.bindings[binding].name; }
+
+  int64_t axis_size(int binding, int axis) const {
+    return need(values_.axis_size(binding, axis),
+                fmt::format("the size of axis {} of `{}`", axis, name(binding)));
+  }
+
+  ir::ScalarType dtype(int binding) const {
+    auto type = values_.dtype(binding);
+    if (!type) {
+      throw Unknown{fmt::format("the dtype of `{}` is not known at compile time", name(binding))};
+    }
+    return *type;
+  }
+
+  int64_t host_int(const ir::ExprPtr& expr, const std::string& what) const {
+    return need(values_.int_value(expr), what);
+  }
+
+  // ---- dimensions -----------------------------------------------------------------------
+
+  void dims() {
+    for (const GridDim& grid : launch_.grid) {
+      const ir::TileDim& dim = kernel_.tile_dims[grid.tile_dim];
+      if (dim.variadic) throw Unknown{"a tile dimension's rank is only known at trace time"};
+      const bool in_kernel =
+          reads_kernel_values(kernel_, dim.begin) || reads_kernel_values(kernel_, dim.extent);
+      int64_t size = 0;
+      if (in_kernel) {
+        if (grid.size_binding < 0) {
+          throw Unknown{fmt::format("the extent of `{}` is only known in the kernel", dim.name)};
+        }
+        size = axis_size(grid.size_binding, grid.size_axis);
+      } else {
+        size = host_int(dim.extent, fmt::format("the extent of `{}`", dim.name));
+        if (has_begin(dim)) size -= host_int(dim.begin, fmt::format("the start of `{}`", dim.name));
+      }
+      sizes_.push_back(std::max<int64_t>(size, 0));
+      in_kernel_.push_back(in_kernel);
+    }
+    for (size_t g = 0; g < launch_.grid.size(); ++g) {
+      const GridDim& grid = launch_.grid[g];
+      const ir::TileDim& dim = kernel_.tile_dims[grid.tile_dim];
+      if (dim.block.kind == ir::BlockSource::Kind::kGrid) {
+        blocks_.push_back(1);
+        steps_.push_back(sizes_[g]);
+        continue;
+      }
+      std::optional<int64_t> requested;
+      if (dim.block.kind == ir::BlockSource::Kind::kFixed) {
+        requested = host_int(dim.block.size, fmt::format("the block size of `{}`", dim.name));
+      } else if (dim.block.tunable >= 0 &&
+                 static_cast<size_t>(dim.block.tunable) < choices_.block_sizes.size()) {
+        requested = choices_.block_sizes[static_cast<size_t>(dim.block.tunable)];
+      }
+      const int64_t legal_size = (grid.partial || in_kernel_[g]) && grid.size_binding >= 0
+                                     ? axis_size(grid.size_binding, grid.size_axis)
+                                     : sizes_[g];
+      const int64_t block = legal_block(requested, legal_size, block_role(grid), whole_elements(grid));
+      blocks_.push_back(block);
+      if (has_begin(dim) && !in_kernel_[g]) {
+        const int64_t extent = host_int(dim.extent, fmt::format("the extent of `{}`", dim.name));
+        const int64_t begin = host_int(dim.begin, fmt::format("the start of `{}`", dim.name));
+        steps_.push_back(block <= 0 ? 0 : cdiv(extent, block) - floor_div(begin, block));
+      } else {
+        steps_.push_back(cdiv(sizes_[g], block));
+      }
+    }
+    for (size_t g = 0; g < launch_.grid.size(); ++g) {
+      if (!on_grid(g)) continue;
+      result_.grid_names.push_back(kernel_.tile_dims[launch_.grid[g].tile_dim].name);
+      result_.grid.push_back(steps_[g]);
+      result_.grid_steps = checked_mul(result_.grid_steps, steps_[g]);
+    }
+    result_.blocks = blocks_;
+    result_.dim_steps = steps_;
+  }
+
+  // The elements a dimension's operands span along whole dimensions (launch_printer's
+  // `whole_elements`): the `other` of `_legal_block`.
+  int64_t whole_elements(const GridDim& grid) const {
+    int64_t most = 1;
+    bool any = false;
+    for (const TileUse& use : grid.uses) {
+      const Operand& operand =
+          use.output ? launch_.outputs[use.operand].operand : launch_.inputs[use.operand].operand;
+      int64_t product = 1;
+      bool full = false;
+      for (const ViewAxis& axis : operand.view) {
+        if (axis.kind != ViewAxis::Kind::kFull) continue;
+        full = true;
+        product = checked_mul(product, axis_size(operand.binding, axis.array_axis));
+      }
+      if (full) most = any ? std::max(most, product) : product;
+      any = any || full;
+    }
+    return most;
+  }
+
+  std::optional<LoopStrategy> strategy(size_t g) const {
+    const int inner = launch_.grid[g].inner_loop;
+    if (inner < 0) return std::nullopt;
+    return choices_.strategies[static_cast<size_t>(inner)];
+  }
+
+  bool on_grid(size_t g) const {
+    const auto s = strategy(g);
+    return !s || *s == LoopStrategy::kGrid;
+  }
+
+  bool streamed(size_t g) const {
+    const auto s = strategy(g);
+    return s && (*s == LoopStrategy::kEmitPipeline || *s == LoopStrategy::kForiLoop);
+  }
+
+  int64_t buffer_count(size_t g) const {
+    const auto inner = static_cast<size_t>(launch_.grid[g].inner_loop);
+    return inner < choices_.buffer_counts.size() ? choices_.buffer_counts[inner]
+                                                 : kDefaultBufferCount;
+  }
+
+  size_t grid_axis(int tile_dim) const {
+    for (size_t g = 0; g < launch_.grid.size(); ++g) {
+      if (launch_.grid[g].tile_dim == tile_dim) return g;
+    }
+    throw Unknown{"an operand tiled by a dimension outside its launch"};
+  }
+
+  // Launch dimensions of the hl.grid loop variables a scalar index uses.
+  std::vector<size_t> scalar_grid_axes(const ir::ExprPtr& scalar) const {
+    std::vector<size_t> axes;
+    const ir::TileLoop& loop = launch_.tile_loop();
+    if (!scalar) return axes;
+    ir::for_each_expr(ir::Block{ir::Return::make({scalar}, scalar->range)},
+                      [&](const ir::Expr& e) {
+                        const auto* ref = e.as<ir::VarRef>();
+                        if (ref == nullptr) return;
+                        for (size_t i = 0; i < loop.loop_vars.size() && i < loop.tile_dims.size();
+                             ++i) {
+                          if (loop.loop_vars[i] != ref->binding) continue;
+                          const size_t g = grid_axis(loop.tile_dims[i]);
+                          if (std::find(axes.begin(), axes.end(), g) == axes.end()) {
+                            axes.push_back(g);
+                          }
+                        }
+                      });
+    return axes;
+  }
+
+  // ---- operands -------------------------------------------------------------------------
+
+  void operand(const Operand& operand, OperandResources::Kind kind) {
+    OperandResources r;
+    r.kind = kind;
+    r.name = name(operand.binding);
+    r.dtype = dtype(operand.binding);
+    const int64_t itemsize = ir::dtype_bits(r.dtype) / 8;
+    if (operand.variadic) throw Unknown{"an operand's rank is only known at trace time"};
+    if (operand.smem) {
+      // The whole array in SMEM as 32-bit words (prelude `_smem_array`), copied once.
+      const int rank = kernel_.bindings[operand.binding].type.rank;
+      int64_t elements = 1;
+      for (int a = 0; a < rank; ++a) {
+        const int64_t size = axis_size(operand.binding, a);
+        elements = checked_mul(elements, size);
+        r.block.push_back(size);
+      }
+      r.memory = "SMEM";
+      r.buffers = 1;
+      r.smem_bytes = checked_mul(elements, 4);
+      r.hbm_bytes = checked_mul(elements, itemsize);
+      result_.operands.push_back(std::move(r));
+      return;
+    }
+    std::vector<int64_t> block;  // as the kernel sees it
+    int64_t block_elements = 1;
+    int64_t moved = 1;  // elements moved over the grid, before re-fetches
+    std::set<size_t> used;
+    std::vector<std::string> streamed_over, resident_along;
+    for (const ViewAxis& axis : operand.view) {
+      switch (axis.kind) {
+        case ViewAxis::Kind::kTile: {
+          const size_t g = grid_axis(axis.tile_dim);
+          const std::string& dim_name = kernel_.tile_dims[axis.tile_dim].name;
+          int64_t extent = blocks_[g];
+          if (on_grid(g)) {
+            used.insert(g);
+            moved = checked_mul(moved, sizes_[g]);
+          } else if (streamed(g)) {
+            streamed_over.push_back(dim_name);
+            moved = checked_mul(moved, sizes_[g]);
+          } else {
+            // `unroll`: the whole axis stays in VMEM, padded to whole blocks.
+            const int64_t size = axis_size(operand.binding, axis.array_axis);
+            extent = checked_mul(cdiv(size, blocks_[g]), blocks_[g]);
+            resident_along.push_back(dim_name);
+            moved = checked_mul(moved, size);
+          }
+          block.push_back(extent);
+          break;
+        }
+        case ViewAxis::Kind::kFull: {
+          const int64_t size = axis_size(operand.binding, axis.array_axis);
+          block.push_back(size);
+          moved = checked_mul(moved, size);
+          break;
+        }
+        case ViewAxis::Kind::kScalar:
+          for (size_t g : scalar_grid_axes(axis.scalar)) {
+            used.insert(g);
+            moved = checked_mul(moved, steps_[g]);
+          }
+          break;
+        case ViewAxis::Kind::kUnit:
+          if (!axis.squeezed) block.push_back(1);
+          break;
+        case ViewAxis::Kind::kColumn: {
+          const int64_t width = std::min<int64_t>(axis_size(operand.binding, axis.array_axis), 128);
+          block.push_back(width);
+          moved = checked_mul(moved, width);
+          for (size_t g : scalar_grid_axes(axis.scalar)) used.insert(g);
+          break;
+        }
+      }
+    }
+    for (int64_t extent : block) block_elements = checked_mul(block_elements, extent);
+    // Re-fetches: every grid axis before the last one the block index depends on (with more
+    // than one step) changes the block index when it advances.
+    std::optional<size_t> last;
+    for (size_t g = 0; g < launch_.grid.size(); ++g) {
+      if (on_grid(g) && used.contains(g) && steps_[g] > 1) last = g;
+    }
+    if (last) {
+      for (size_t g = 0; g < *last; ++g) {
+        if (on_grid(g) && !used.contains(g)) moved = checked_mul(moved, steps_[g]);
+      }
+    }
+    r.hbm_bytes = checked_mul(moved, itemsize);
+    r.block = block;
+    if (!streamed_over.empty()) {
+      // The BlockSpec leaves the array in HBM; the loop streams blocks into VMEM buffers.
+      r.memory = "ANY";
+      r.note = fmt::format("streamed over {}", fmt::join(streamed_over, ", "));
+      OperandResources stream;
+      stream.kind = OperandResources::Kind::kStream;
+      stream.name = r.name;
+      stream.memory = "VMEM";
+      stream.dtype = r.dtype;
+      stream.block = block;
+      stream.note = fmt::format("buffers for {}", fmt::join(streamed_over, ", "));
+      int64_t buffers = kDefaultBufferCount;
+      for (size_t g = 0; g < launch_.grid.size(); ++g) {
+        if (streamed(g)) buffers = buffer_count(g);
+      }
+      stream.buffers = buffers;
+      stream.vmem_bytes = checked_mul(checked_mul(block_elements, itemsize), buffers);
+      result_.operands.push_back(std::move(r));
+      result_.operands.push_back(std::move(stream));
+      return;
+    }
+    r.memory = "VMEM";
+    if (!resident_along.empty()) {
+      r.note = fmt::format("{} resident", fmt::join(resident_along, ", "));
+    }
+    r.buffers = 2;  // Pallas double-buffers every BlockSpec operand
+    r.vmem_bytes = checked_mul(checked_mul(block_elements, itemsize), r.buffers);
+    result_.operands.push_back(std::move(r));
+  }
+
+  // VMEM scratch for values carried by inner loops that do not run inside one kernel body
+  // invocation's registers: `grid` (across grid steps), `emit_pipeline` and `fori_loop`.
+  void scratch() {
+    for (size_t i = 0; i < launch_.inner_loops.size(); ++i) {
+      if (choices_.strategies[i] == LoopStrategy::kUnroll) continue;
+      for (const ir::TileLoop::Carry& carry : launch_.inner_loops[i].loop->carried) {
+        const ir::Binding& binding = kernel_.bindings[carry.init];
+        if (!binding.type.dtype) {
+          throw Unknown{fmt::format("the dtype of the carried value `{}` is only known at trace time",
+                                    binding.name)};
+        }
+        OperandResources r;
+        r.kind = OperandResources::Kind::kScratch;
+        r.name = binding.name;
+        r.memory = "VMEM";
+        r.note = fmt::format("carried by {}", loop_strategy_name(choices_.strategies[i]));
+        r.dtype = *binding.type.dtype;
+        r.buffers = 1;
+        int64_t elements = 1;
+        for (const ir::Dim& dim : binding.type.dims) {
+          int64_t extent = 1;
+          if (dim.kind == ir::Dim::Kind::kTile) {
+            extent = blocks_[grid_axis(dim.tile_dim)];
+          } else if (dim.kind == ir::Dim::Kind::kFull) {
+            extent = axis_size(dim.binding, dim.axis);
+          }
+          r.block.push_back(extent);
+          elements = checked_mul(elements, extent);
+        }
+        r.vmem_bytes = checked_mul(elements, ir::dtype_bits(r.dtype) / 8);
+        result_.operands.push_back(std::move(r));
+      }
+    }
+  }
+
+  // ---- work -----------------------------------------------------------------------------
+
+  int64_t cost(const std::vector<CostTerm>& terms) const {
+    int64_t total = 0;
+    for (const CostTerm& term : terms) {
+      int64_t value = term.count;
+      std::vector<bool> covered(launch_.grid.size(), false);
+      for (const ir::Dim& dim : term.elements) {
+        switch (dim.kind) {
+          case ir::Dim::Kind::kTile: {
+            const size_t g = grid_axis(dim.tile_dim);
+            covered[g] = true;
+            value = checked_mul(value, sizes_[g]);
+            break;
+          }
+          case ir::Dim::Kind::kFull:
+            value = checked_mul(value, axis_size(dim.binding, dim.axis));
+            break;
+          case ir::Dim::Kind::kVariadic:
+            throw Unknown{"a value's rank is only known at trace time"};
+          case ir::Dim::Kind::kUnit:
+            break;
+        }
+      }
+      for (size_t g = 0; g < launch_.grid.size(); ++g) {
+        if (!covered[g] && launch_.grid[g].inner_loop < 0) value = checked_mul(value, steps_[g]);
+      }
+      if (__builtin_add_overflow(total, value, &total)) throw Unknown{"flops overflow 64 bits"};
+    }
+    return total;
+  }
+
+  const ir::Kernel& kernel_;
+  const Launch& launch_;
+  const HostValues& values_;
+  const LaunchChoices& choices_;
+  std::vector<int64_t> sizes_;  // per launch dimension: the elements it covers
+  std::vector<int64_t> blocks_;
+  std::vector<int64_t> steps_;
+  std::vector<bool> in_kernel_;
+  LaunchResources result_;
+};
+
+}  // namespace
+
+Expected<LaunchResources> account_launch(const ir::Kernel& kernel, const Launch& launch,
+                                         const HostValues& values, const LaunchChoices& choices) {
+  try {
+    return Accountant(kernel, launch, values, choices).run();
+  } catch (const Unknown& unknown) {
+    return Error{unknown.what};
+  }
+}
+
+}  // namespace helionc::passes

@@ -1,0 +1,86 @@
+// Resource accounting per launch (issue 4): for concrete argument shapes and one config, what
+// a `pl.pallas_call` of the generated module will use. `--emit report` prints it; the config
+// legality check (autotune/legality.h) and, later, the cost model read it.
+//
+// - Blocks: each tile dimension's block exactly as the module computes it while tracing
+//   (legal_block.h mirrors the prelude's `_legal_block`).
+// - Grid: the launch's own tile dimensions, plus inner loops run as `grid` (the last,
+//   "arbitrary" axes); steps per axis and in all.
+// - VMEM bytes: every BlockSpec operand in VMEM holds its block twice (Pallas double-buffers
+//   inputs and outputs); `unroll` keeps the looped axis resident (`cdiv(size, block) * block`);
+//   `grid`, `emit_pipeline` and `fori_loop` keep the loop's carried values in VMEM scratch
+//   (once); `emit_pipeline` and `fori_loop` leave the looped operands in HBM (`pl.ANY`) and
+//   stream their inner blocks through `pallas_load_buffer_count` VMEM buffers (default 2).
+//   SMEM operands and `pl.ANY` operands take no VMEM; SMEM operands are counted as SMEM bytes
+//   (whole arrays as 32-bit words, as the module passes them). Bytes are those of the logical
+//   blocks: Mosaic's layout padding (rows to 8·32/bits sublanes, lanes to 128) and its internal
+//   scratch are not counted, so the figure is a lower bound of what a TPU compile allocates.
+// - HBM bytes: the blocks fetched (inputs) and written back (outputs) over the grid. Pallas
+//   skips a copy when consecutive grid steps use the same block, so an operand moves its
+//   covered part of the array once per combination of the grid axes up to the last one its
+//   block index depends on; edge blocks are clipped to the array.
+// - Flops and transcendentals: the launch's CostTerms (Launch::cost) evaluated like the
+//   module's `pl.CostEstimate`: a term's tiled dimensions count their whole extent, and a term
+//   is repeated over the launch's own grid axes it is not tiled by.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "passes/host_values.h"
+#include "passes/launch_plan.h"
+#include "support/expected.h"
+
+namespace helionc::passes {
+
+// One config as it applies to one launch.
+struct LaunchChoices {
+  // By tunable index (BlockSource::tunable); missing or nullopt entries take the default.
+  std::vector<std::optional<int64_t>> block_sizes;
+  // One per inner loop of the launch (Launch::inner_loops order), already checked to apply.
+  std::vector<LoopStrategy> strategies;
+  // One per inner loop of the launch; missing entries are 2. Used by the streaming strategies.
+  std::vector<int64_t> buffer_counts;
+};
+
+inline constexpr int64_t kDefaultBufferCount = 2;
+
+struct OperandResources {
+  enum class Kind { kInput, kOutput, kScratch, kStream };
+  Kind kind = Kind::kInput;
+  std::string name;          // the source name of the array or carried value
+  std::string memory;        // "VMEM", "SMEM", "ANY" (HBM, not copied by the BlockSpec)
+  std::string note;          // e.g. "tile_k resident", "streamed over tile_k"
+  std::vector<int64_t> block;  // the block shape as the kernel sees it (squeezed axes left out)
+  ir::ScalarType dtype = ir::ScalarType::kFloat32;
+  int64_t buffers = 0;
+  int64_t vmem_bytes = 0;
+  int64_t smem_bytes = 0;
+  int64_t hbm_bytes = 0;
+};
+
+struct LaunchResources {
+  // Per launch dimension (Launch::grid order): the block, and the number of blocks.
+  std::vector<int64_t> blocks;
+  std::vector<int64_t> dim_steps;
+  // The pallas_call's grid: the names of its axes (tile dimensions) and their steps.
+  std::vector<std::string> grid_names;
+  std::vector<int64_t> grid;
+  int64_t grid_steps = 1;
+  std::vector<OperandResources> operands;  // inputs, outputs, scratch, stream buffers
+  int64_t vmem_bytes = 0;
+  int64_t smem_bytes = 0;
+  int64_t hbm_bytes = 0;
+  int64_t flops = 0;
+  int64_t transcendentals = 0;
+};
+
+// The resources of `launch` under `choices` for the argument shapes `values` was made with.
+// An error names what could not be computed (a size the host code computes from a scalar
+// argument, a launch whose rank is only known at trace time, ...).
+Expected<LaunchResources> account_launch(const ir::Kernel& kernel, const Launch& launch,
+                                         const HostValues& values, const LaunchChoices& choices);
+
+}  // namespace helionc::passes

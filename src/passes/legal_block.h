@@ -1,0 +1,32 @@
+// The block size the generated module uses for a tile dimension, computed in C++: a mirror of
+// templates/prelude.py.tmpl's `_default_block` and `_legal_block`, which pick it while JAX
+// traces. Resource accounting (launch_resources.h) and the autotuner need the block the module
+// will really use; tests/unit/passes/legal_block_test.cpp runs the prelude's Python on a table
+// of cases and compares, so the two cannot drift apart unnoticed.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string_view>
+
+#include "passes/launch_plan.h"
+
+namespace helionc::passes {
+
+// The prelude's roles (`_BLOCK_MULTIPLES` keys): an axis role, or "flat" for a lane dimension
+// with no tiled rows (GridDim::flat).
+enum class BlockRole { kLeading, kSublane, kLane, kFlat };
+std::string_view block_role_name(BlockRole role);  // "leading", "sublane", "lane", "flat"
+BlockRole block_role(const GridDim& grid);
+
+// `_default_block(size, role, other)`: the block used when a config gives none; `other` is
+// the number of elements a block spans along whole (untiled) dimensions.
+int64_t default_block(int64_t size, BlockRole role, int64_t other = 1);
+
+// `_legal_block(requested, size, role, other)`: `requested` (nullopt: the default) kept when
+// legal, else the whole dimension when it is at least as large or no larger than the role's
+// multiple, else rounded down to the multiple (at least one multiple).
+int64_t legal_block(std::optional<int64_t> requested, int64_t size, BlockRole role,
+                    int64_t other = 1);
+
+}  // namespace helionc::passes
