@@ -23,6 +23,24 @@ bool reads_kernel_values(const ir::Kernel& kernel, const ir::ExprPtr& expr) {
   return found;
 }
 
+// Why the loop's carried values cannot live in VMEM scratch between steps, or "".
+std::string against_scratch(const ir::Kernel& kernel, const ir::TileLoop& loop) {
+  for (const ir::TileLoop::Carry& carry : loop.carried) {
+    const ir::Binding& value = kernel.bindings[carry.init];
+    if (value.type.kind != ir::TypeKind::kTileTensor || value.type.variadic) {
+      return fmt::format("the carried value `{}` is not a tile of static rank (it would live in "
+                         "VMEM scratch)",
+                         value.name);
+    }
+    if (!value.type.dtype) {
+      return fmt::format("the dtype of the carried value `{}` is only known at trace time (its "
+                         "VMEM scratch is declared on the host)",
+                         value.name);
+    }
+  }
+  return "";
+}
+
 // Why the loop cannot become the last grid axis, or "".
 std::string against_grid(const ir::Kernel& kernel, const Launch& launch, size_t index) {
   const InnerLoop& inner = launch.inner_loops[index];
@@ -40,20 +58,7 @@ std::string against_grid(const ir::Kernel& kernel, const Launch& launch, size_t 
       return "its bounds depend on the outer tile, and a grid has the same length at every step";
     }
   }
-  for (const ir::TileLoop::Carry& carry : loop.carried) {
-    const ir::Binding& value = kernel.bindings[carry.init];
-    if (value.type.kind != ir::TypeKind::kTileTensor || value.type.variadic) {
-      return fmt::format("the carried value `{}` is not a tile of static rank (it would live in "
-                         "VMEM scratch)",
-                         value.name);
-    }
-    if (!value.type.dtype) {
-      return fmt::format("the dtype of the carried value `{}` is only known at trace time (its "
-                         "VMEM scratch is declared on the host)",
-                         value.name);
-    }
-  }
-  return "";
+  return against_scratch(kernel, loop);
 }
 
 // Whether a statement list stores into an array (directly or in a nested block).
@@ -138,7 +143,7 @@ void judge_loop_strategies(const ir::Kernel& kernel, Launch& launch) {
     inner.streamed_inputs = streamed_inputs(launch, static_cast<int>(i));
     const std::string streaming = against_streaming(kernel, launch, i);
     reason(LoopStrategy::kEmitPipeline) =
-        streaming.empty() ? "helionc does not generate `emit_pipeline` loops yet" : streaming;
+        streaming.empty() ? against_scratch(kernel, inner.tile_loop()) : streaming;
     reason(LoopStrategy::kForiLoop) = streaming;
   }
 }

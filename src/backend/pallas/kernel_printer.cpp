@@ -81,6 +81,16 @@ class TileGeometry {
     return py_call("pl.program_id", {std::to_string(pallas_axis(tile_dim))});
   }
 
+  // The block number along `tile_dim` counted from the array's start (an index map's value).
+  PyExpr block_index(int tile_dim) {
+    const ir::TileDim& dim = kernel_.tile_dims[tile_dim];
+    PyExpr index = program_id(tile_dim);
+    if (has_begin(dim) && python_loop(tile_dim) == nullptr) {
+      index = py_binary("+", index, py_binary("//", begin(tile_dim), py_atom(block(tile_dim))));
+    }
+    return index;
+  }
+
   PyExpr block_count(int tile_dim) {
     if (python_loop(tile_dim) != nullptr) {
       return py_call("pl.cdiv", {extent(tile_dim).text, block(tile_dim)});
@@ -440,9 +450,12 @@ class DeviceContext final : public ExprContext {
 };
 
 class KernelPrinter {
+  // The scratch refs of an inner loop that streams its inputs.
   struct Dma {
-    std::vector<std::string> buffers;  // per streamed input: (slots, *block) VMEM
-    std::string semaphores;            // (streamed inputs, slots) DMA semaphores
+    std::vector<std::string> buffers;  // `fori_loop`: per streamed input, (slots, *block) VMEM
+    std::string semaphores;            // `fori_loop`: (streamed inputs, slots) DMA semaphores
+    std::vector<std::string> carries;  // `emit_pipeline`: per carried value, VMEM
+    std::string counter;               // `emit_pipeline`: (1,) int32 SMEM, the step's block
   };
 
  public:
@@ -476,7 +489,9 @@ class KernelPrinter {
     for (const auto& [carry, name] : scratch_) params.push_back(name);
     for (const auto& [inner, dma] : dma_) {
       params.insert(params.end(), dma.buffers.begin(), dma.buffers.end());
-      params.push_back(dma.semaphores);
+      if (!dma.semaphores.empty()) params.push_back(dma.semaphores);
+      params.insert(params.end(), dma.carries.begin(), dma.carries.end());
+      if (!dma.counter.empty()) params.push_back(dma.counter);
     }
     if (!names_.captures.empty()) {
       params.emplace_back("*");
@@ -539,7 +554,12 @@ class KernelPrinter {
       body_->line(context_.with_where(fmt::format("{}{} = {}", ref, window, value), stmt.range));
       return;
     }
-    if (const auto* loop = stmt.as<ir::TileLoop>()) return python_loop(*loop);
+    if (const auto* loop = stmt.as<ir::TileLoop>()) {
+      if (types_[static_cast<size_t>(inner_index(*loop))] == passes::LoopStrategy::kEmitPipeline) {
+        return pipeline_loop(*loop);
+      }
+      return python_loop(*loop);
+    }
     if (const auto* branch = stmt.as<ir::If>()) {
       if (const auto* fixed = branch->condition->as<ir::BoolImm>()) {
         // Decided by unswitching (the host chose this kernel): only the branch taken.
@@ -591,8 +611,18 @@ class KernelPrinter {
       }
     }
     for (size_t i = 0; i < launch_.inner_loops.size(); ++i) {
-      if (types_[i] != passes::LoopStrategy::kForiLoop) continue;
       const passes::InnerLoop& inner = launch_.inner_loops[i];
+      const std::string dim_name =
+          safe_local_name(kernel_.tile_dims[inner.loop->tile_dims.front()].name);
+      if (types_[i] == passes::LoopStrategy::kEmitPipeline) {
+        Dma& pipeline = dma_[static_cast<int>(i)];
+        for (const ir::TileLoop::Carry& carry : inner.loop->carried) {
+          pipeline.carries.push_back(scope_.fresh(binding_name(kernel_, carry.init) + "_scratch"));
+        }
+        pipeline.counter = scope_.fresh(dim_name + "_counter");
+        continue;
+      }
+      if (types_[i] != passes::LoopStrategy::kForiLoop) continue;
       Dma& dma = dma_[static_cast<int>(i)];
       for (int input : inner.streamed_inputs) {
         const int binding = launch_.inputs[static_cast<size_t>(input)].operand.binding;
@@ -777,6 +807,113 @@ class KernelPrinter {
     body_->line(context_.with_where(
         results.empty() ? call : fmt::format("{} = {}", fmt::join(results, ", "), call),
         loop.range));
+  }
+
+  // An inner loop run by `pltpu.emit_pipeline` (the `emit_pipeline` strategy): Pallas streams
+  // the blocks of its inputs from HBM, double-buffered, and calls the step function on each;
+  // carried values live in VMEM scratch and the step's block number in SMEM meanwhile.
+  void pipeline_loop(const ir::TileLoop& loop) {
+    const int inner = inner_index(loop);
+    const passes::InnerLoop& info = launch_.inner_loops[static_cast<size_t>(inner)];
+    const Dma& scratch = dma_.at(inner);
+    const int dim = loop.tile_dims.front();
+    const std::string dim_name = safe_local_name(kernel_.tile_dims[dim].name);
+    const std::string step = scope_.fresh(dim_name + "_id");
+    const std::string function = scope_.fresh(dim_name + "_step");
+    const ir::TileDim& tile = kernel_.tile_dims[dim];
+    const std::string block = geometry_.block(dim);
+    const std::string first =
+        has_begin(tile) ? py_binary("//", geometry_.begin(dim), py_atom(block)).text : "0";
+    const std::string steps = py_call("pl.cdiv", {geometry_.extent(dim).text, block}).text;
+
+    // The pipeline's blocks: the loop's own dimension moves, the outer tile's stay. Index maps
+    // run in the pipeline's own grid, so the outer blocks' numbers are taken before it.
+    const std::string pipeline_index = scope_.fresh("j");
+    std::map<int, std::string> outer_blocks;
+    std::vector<std::string> before;
+    const auto outer_block = [&](int tile_dim) {
+      auto it = outer_blocks.find(tile_dim);
+      if (it != outer_blocks.end()) return it->second;
+      const std::string name =
+          scope_.fresh(safe_local_name(kernel_.tile_dims[tile_dim].name) + "_block");
+      before.push_back(fmt::format("{} = {}", name, geometry_.block_index(tile_dim).text));
+      return outer_blocks.emplace(tile_dim, name).first->second;
+    };
+    std::vector<std::string> block_params;
+    std::vector<std::string> specs;
+    std::vector<std::string> refs;
+    for (int input : info.streamed_inputs) {
+      const passes::Operand& operand = launch_.inputs[static_cast<size_t>(input)].operand;
+      const std::string& ref = names_.inputs[static_cast<size_t>(input)];
+      block_params.push_back(scope_.fresh(binding_name(kernel_, operand.binding) + "_block"));
+      device_.stream(input, block_params.back() + "[...]");
+      std::vector<std::string> shape;
+      std::vector<std::string> index;
+      for (size_t a = 0; a < operand.view.size(); ++a) {
+        const passes::ViewAxis& axis = operand.view[a];
+        if (axis.kind != passes::ViewAxis::Kind::kTile) {
+          shape.push_back(fmt::format("{}.shape[{}]", ref, a));
+          index.emplace_back("0");
+          continue;
+        }
+        shape.push_back(geometry_.block(axis.tile_dim));
+        index.push_back(axis.tile_dim == dim
+                            ? (first == "0" ? pipeline_index
+                                            : py_binary("+", py_atom(pipeline_index),
+                                                        py_atom(first))
+                                                  .text)
+                            : outer_block(axis.tile_dim));
+      }
+      specs.push_back(fmt::format("pl.BlockSpec(block_shape={}, index_map=lambda {}: {})",
+                                  py_tuple(shape), pipeline_index, py_tuple(index)));
+      refs.push_back(ref);
+    }
+
+    geometry_.open_loop(inner, step);
+    PythonWriter loop_body;
+    PythonWriter* outer = body_;
+    body_ = &loop_body;
+    for (const ir::StmtPtr& s : loop.body) statement(*s);
+    body_ = outer;
+    const std::vector<std::string> lines = geometry_.close_loop(inner);
+    device_.stop_streaming();
+
+    body_->comment(fmt::format("{}: pltpu.emit_pipeline streams the blocks of {} from HBM",
+                               context_.where(loop.range), fmt::join(refs, ", ")));
+    for (const std::string& line : before) body_->line(line);
+    for (size_t c = 0; c < loop.carried.size(); ++c) {
+      body_->line(fmt::format("{}[...] = {}", scratch.carries[c],
+                              binding_name(kernel_, loop.carried[c].init)));
+    }
+    body_->line(fmt::format("{}[0] = {}", scratch.counter, first));
+    {
+      auto def =
+          body_->block(fmt::format("def {}({}):", function, fmt::join(block_params, ", ")));
+      body_->line(fmt::format("{} = {}[0]", step, scratch.counter));
+      for (size_t c = 0; c < loop.carried.size(); ++c) {
+        body_->line(fmt::format("{} = {}[...]", binding_name(kernel_, loop.carried[c].phi),
+                                scratch.carries[c]));
+      }
+      for (const std::string& line : lines) body_->line(line);
+      const std::string text = loop_body.str();
+      if (!text.empty()) body_->line(text.substr(0, text.size() - 1));
+      for (size_t c = 0; c < loop.carried.size(); ++c) {
+        body_->line(fmt::format("{}[...] = {}", scratch.carries[c],
+                                binding_name(kernel_, loop.carried[c].next)));
+      }
+      body_->line(fmt::format("{}[0] = {} + 1", scratch.counter, step));
+    }
+    const std::string grid =
+        first == "0" ? steps : py_binary("-", py_atom(steps), py_atom(first)).text;
+    context_.imports.helpers.insert("pipeline");
+    body_->line(context_.with_where(
+        fmt::format("_emit_pipeline({}, ({},), [{}], ({},))", function, grid,
+                    fmt::join(specs, ", "), fmt::join(refs, ", ")),
+        loop.range));
+    for (size_t c = 0; c < loop.carried.size(); ++c) {
+      body_->line(fmt::format("{} = {}[...]", binding_name(kernel_, loop.carried[c].result),
+                              scratch.carries[c]));
+    }
   }
 
   struct DmaNames {

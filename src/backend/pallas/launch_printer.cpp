@@ -660,10 +660,14 @@ class LaunchPrinter {
     }
   }
 
-  // Whether input `input` is streamed from HBM by a `fori_loop` loop of the variant.
+  // Whether input `input` is streamed from HBM by a `fori_loop` or `emit_pipeline` loop of the
+  // variant.
   bool streamed(int input) const {
     for (size_t i = 0; i < launch_.inner_loops.size(); ++i) {
-      if ((*types_)[i] != passes::LoopStrategy::kForiLoop) continue;
+      if ((*types_)[i] != passes::LoopStrategy::kForiLoop &&
+          (*types_)[i] != passes::LoopStrategy::kEmitPipeline) {
+        continue;
+      }
       const std::vector<int>& inputs = launch_.inner_loops[i].streamed_inputs;
       if (std::find(inputs.begin(), inputs.end(), input) != inputs.end()) return true;
     }
@@ -690,34 +694,46 @@ class LaunchPrinter {
     for (size_t i = 0; i < launch_.inner_loops.size(); ++i) {
       if ((*types_)[i] != passes::LoopStrategy::kGrid) continue;
       for (const ir::TileLoop::Carry& carry : launch_.inner_loops[i].loop->carried) {
-        const ir::Type& type = kernel_.bindings[carry.init].type;
-        std::vector<std::string> dims;
-        for (const ir::Dim& dim : type.dims) {
-          switch (dim.kind) {
-            case ir::Dim::Kind::kTile:
-              dims.push_back(blocks_[grid_axis(dim.tile_dim)]);
-              break;
-            case ir::Dim::Kind::kFull:
-              dims.push_back(host_.size_text(dim.binding, dim.axis, stmt_index_));
-              break;
-            case ir::Dim::Kind::kUnit:
-            case ir::Dim::Kind::kVariadic:  // judge_loop_strategies rules it out
-              dims.emplace_back("1");
-              break;
-          }
-        }
         shapes.insert(shapes.begin() + static_cast<std::ptrdiff_t>(carries++),
-                      fmt::format("pltpu.VMEM({}, {})", py_tuple(dims),
-                                  ir::jnp_dtype(*type.dtype)));
+                      carry_scratch(carry));
       }
     }
     return shapes;
   }
 
+  // `pltpu.VMEM((block_m, block_n), jnp.float32)` for a carried value.
+  std::string carry_scratch(const ir::TileLoop::Carry& carry) const {
+    const ir::Type& type = kernel_.bindings[carry.init].type;
+    std::vector<std::string> dims;
+    for (const ir::Dim& dim : type.dims) {
+      switch (dim.kind) {
+        case ir::Dim::Kind::kTile:
+          dims.push_back(blocks_[grid_axis(dim.tile_dim)]);
+          break;
+        case ir::Dim::Kind::kFull:
+          dims.push_back(host_.size_text(dim.binding, dim.axis, stmt_index_));
+          break;
+        case ir::Dim::Kind::kUnit:
+        case ir::Dim::Kind::kVariadic:  // judge_loop_strategies rules it out
+          dims.emplace_back("1");
+          break;
+      }
+    }
+    return fmt::format("pltpu.VMEM({}, {})", py_tuple(dims), ir::jnp_dtype(*type.dtype));
+  }
+
   void dma_scratch(std::vector<std::string>& shapes) const {
     for (size_t i = 0; i < launch_.inner_loops.size(); ++i) {
-      if ((*types_)[i] != passes::LoopStrategy::kForiLoop) continue;
       const passes::InnerLoop& loop = launch_.inner_loops[i];
+      if ((*types_)[i] == passes::LoopStrategy::kEmitPipeline) {
+        // Carried values in VMEM, the step's block number in SMEM.
+        for (const ir::TileLoop::Carry& carry : loop.loop->carried) {
+          shapes.push_back(carry_scratch(carry));
+        }
+        shapes.emplace_back("pltpu.SMEM((1,), jnp.int32)");
+        continue;
+      }
+      if ((*types_)[i] != passes::LoopStrategy::kForiLoop) continue;
       const std::string slots =
           fmt::format("_load_buffers({}, {})", config_, names_.first_loop + i);
       for (int input : loop.streamed_inputs) {
