@@ -60,8 +60,7 @@ std::vector<ir::TileLoop::Carry> KernelLowering::open_carries(const SyntaxNode& 
     const Binding& before = binding(init);
     // Only values of the device code are carried; a loop-local rebinding of a host value or a
     // tile would shadow it, which the body's own checks report.
-    if (before.origin != Binding::Origin::kDevice || closed_.count(init) ||
-        poisoned_.count(init)) {
+    if (before.origin != Binding::Origin::kDevice || closed_.count(init) || poisoned_.count(init)) {
       continue;
     }
     ir::TileLoop::Carry carry;

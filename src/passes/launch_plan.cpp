@@ -123,10 +123,10 @@ class PlanPrinter {
   void print_launch(const Launch& launch) {
     std::vector<std::string> grid;
     for (const GridDim& dim : launch.grid) {
-      grid.push_back(fmt::format("{} {}{}{}{}", tile_name(dim.tile_dim), axis_role_name(dim.role),
-                                 dim.flat ? " flat" : "", dim.partial ? " partial" : "",
-                                 dim.inner_loop >= 0 ? fmt::format(" inner {}", dim.inner_loop)
-                                                     : ""));
+      grid.push_back(
+          fmt::format("{} {}{}{}{}", tile_name(dim.tile_dim), axis_role_name(dim.role),
+                      dim.flat ? " flat" : "", dim.partial ? " partial" : "",
+                      dim.inner_loop >= 0 ? fmt::format(" inner {}", dim.inner_loop) : ""));
     }
     out_ += fmt::format("  launch {}{}: grid [{}]\n", launch.index,
                         launch.variadic ? " any-rank" : "", fmt::join(grid, ", "));

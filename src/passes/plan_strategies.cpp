@@ -28,14 +28,16 @@ std::string against_scratch(const ir::Kernel& kernel, const ir::TileLoop& loop) 
   for (const ir::TileLoop::Carry& carry : loop.carried) {
     const ir::Binding& value = kernel.bindings[carry.init];
     if (value.type.kind != ir::TypeKind::kTileTensor || value.type.variadic) {
-      return fmt::format("the carried value `{}` is not a tile of static rank (it would live in "
-                         "VMEM scratch)",
-                         value.name);
+      return fmt::format(
+          "the carried value `{}` is not a tile of static rank (it would live in "
+          "VMEM scratch)",
+          value.name);
     }
     if (!value.type.dtype) {
-      return fmt::format("the dtype of the carried value `{}` is only known at trace time (its "
-                         "VMEM scratch is declared on the host)",
-                         value.name);
+      return fmt::format(
+          "the dtype of the carried value `{}` is only known at trace time (its "
+          "VMEM scratch is declared on the host)",
+          value.name);
     }
   }
   return "";
@@ -115,7 +117,8 @@ std::string against_streaming(const ir::Kernel& kernel, const Launch& launch, si
       return fmt::format("`{}` is not read through a plain block", name);
     }
     for (const ViewAxis& axis : operand.view) {
-      if (axis.gather || (axis.kind != ViewAxis::Kind::kTile && axis.kind != ViewAxis::Kind::kFull)) {
+      if (axis.gather ||
+          (axis.kind != ViewAxis::Kind::kTile && axis.kind != ViewAxis::Kind::kFull)) {
         return fmt::format("`{}` is indexed with more than tiles and `:`", name);
       }
       if (axis.kind != ViewAxis::Kind::kTile) continue;

@@ -6,448 +6,20 @@
 #include <map>
 #include <set>
 
+#include "backend/pallas/device_context.h"
 #include "backend/pallas/names.h"
+#include "backend/pallas/tile_geometry.h"
 #include "ir/visitor.h"
 
 namespace helionc::backend::pallas {
 
 namespace {
 
+using kernel_body::DeviceContext;
+using kernel_body::TileGeometry;
 using passes::Capture;
 using passes::Input;
 using passes::Launch;
-
-// Where the current blocks lie in the arrays: per tile dimension the element index of the
-// block's first element, element indices along an axis, and the loop's range. Each value is
-// computed once, in lines at the top of the kernel (the preamble).
-class TileGeometry {
- public:
-  TileGeometry(const ir::Kernel& kernel, const Launch& launch, const LaunchNames& names,
-               const LoopTypes& types, NameScope& scope)
-      : kernel_(kernel), launch_(launch), names_(names), types_(types), scope_(scope) {}
-
-  void set_printer(ExprPrinter* printer) { printer_ = printer; }
-  const std::vector<std::string>& preamble() const { return preamble_; }
-
-  size_t grid_axis(int tile_dim) const {
-    for (size_t g = 0; g < launch_.grid.size(); ++g) {
-      if (launch_.grid[g].tile_dim == tile_dim) return g;
-    }
-    HELIONC_UNREACHABLE("a tile dimension outside its launch");
-  }
-
-  // The strategy of the inner loop a tile dimension belongs to (nullopt: the launch's own).
-  std::optional<passes::LoopStrategy> strategy(int tile_dim) const {
-    const int inner = launch_.grid[grid_axis(tile_dim)].inner_loop;
-    if (inner < 0) return std::nullopt;
-    return types_[static_cast<size_t>(inner)];
-  }
-
-  // Whether blocks of `tile_dim` are windows of a block resident in VMEM, read with `pl.ds`.
-  bool windowed(int tile_dim) const { return strategy(tile_dim) == passes::LoopStrategy::kUnroll; }
-
-  // The pallas_call grid: the launch's own dimensions, then those of `grid` inner loops.
-  size_t pallas_axis(int tile_dim) const {
-    size_t axis = 0;
-    for (const passes::GridDim& dim : launch_.grid) {
-      if (dim.tile_dim == tile_dim) return axis;
-      if (dim.inner_loop < 0 || strategy(dim.tile_dim) == passes::LoopStrategy::kGrid) ++axis;
-    }
-    HELIONC_UNREACHABLE("a tile dimension outside its launch");
-  }
-
-  // An inner loop printed as a Python loop: its block index is `step` and the positions of its
-  // blocks are computed at the top of its body (`lines`).
-  void open_loop(int inner, std::string step) { loops_[inner] = {std::move(step), {}}; }
-  std::vector<std::string> close_loop(int inner) {
-    std::vector<std::string> lines = std::move(loops_.at(inner).lines);
-    loops_.erase(inner);
-    return lines;
-  }
-
-  std::string block(int tile_dim) const {
-    for (size_t i = 0; i < launch_.captures.size(); ++i) {
-      if (launch_.captures[i].kind == Capture::Kind::kBlock &&
-          launch_.captures[i].tile_dim == tile_dim) {
-        return names_.captures[i];
-      }
-    }
-    HELIONC_UNREACHABLE("a tile dimension's block size is used but was not captured");
-  }
-
-  // The block number along `tile_dim`: a grid index, or an inner loop's step.
-  PyExpr program_id(int tile_dim) const {
-    if (const Loop* loop = python_loop(tile_dim)) return py_atom(loop->step);
-    return py_call("pl.program_id", {std::to_string(pallas_axis(tile_dim))});
-  }
-
-  // The block number along `tile_dim` counted from the array's start (an index map's value).
-  PyExpr block_index(int tile_dim) {
-    const ir::TileDim& dim = kernel_.tile_dims[tile_dim];
-    PyExpr index = program_id(tile_dim);
-    if (has_begin(dim) && python_loop(tile_dim) == nullptr) {
-      index = py_binary("+", index, py_binary("//", begin(tile_dim), py_atom(block(tile_dim))));
-    }
-    return index;
-  }
-
-  PyExpr block_count(int tile_dim) {
-    if (python_loop(tile_dim) != nullptr) {
-      return py_call("pl.cdiv", {extent(tile_dim).text, block(tile_dim)});
-    }
-    return py_call("pl.num_programs", {std::to_string(pallas_axis(tile_dim))});
-  }
-
-  // `tm_start = pl.program_id(0) * block_tm`: the array index of the block's first element
-  // (blocks are numbered from the array's start, the first holding the loop's start).
-  PyExpr start(int tile_dim) {
-    auto it = starts_.find(tile_dim);
-    if (it != starts_.end()) return py_atom(it->second);
-    const ir::TileDim& dim = kernel_.tile_dims[tile_dim];
-    const PyExpr block = py_atom(this->block(tile_dim));
-    PyExpr first = program_id(tile_dim);
-    // An inner loop's steps already count from the block holding `begin`.
-    if (has_begin(dim) && python_loop(tile_dim) == nullptr) {
-      first = py_binary("+", first, py_binary("//", begin(tile_dim), block));
-    }
-    const std::string name = scope_.fresh(safe_local_name(dim.name) + "_start");
-    lines_for(tile_dim).push_back(fmt::format("{} = {}", name, py_binary("*", first, block).text));
-    starts_.emplace(tile_dim, name);
-    return py_atom(name);
-  }
-
-  // The array indices of the elements of a block of `shape` along `axis`.
-  PyExpr index(int tile_dim, const std::string& shape, int axis) {
-    const std::string key = fmt::format("{}|{}|{}", tile_dim, shape, axis);
-    auto it = indices_.find(key);
-    if (it != indices_.end()) return py_atom(it->second);
-    const PyExpr iota =
-        py_call("jax.lax.broadcasted_iota", {"jnp.int32", shape, std::to_string(axis)});
-    const PyExpr value = py_binary("+", start(tile_dim), iota);
-    const std::string name =
-        scope_.fresh(safe_local_name(kernel_.tile_dims[tile_dim].name) + "_index");
-    lines_for(tile_dim).push_back(fmt::format("{} = {}", name, value.text));
-    indices_.emplace(key, name);
-    return py_atom(name);
-  }
-
-  // Whether `index` lies in the loop's range.
-  PyExpr in_range(int tile_dim, const PyExpr& index) {
-    const ir::TileDim& dim = kernel_.tile_dims[tile_dim];
-    PyExpr below_end = py_binary("<", index, printer_->print(dim.extent));
-    if (!has_begin(dim)) return below_end;
-    return py_binary("&", py_binary(">=", index, begin(tile_dim)), below_end);
-  }
-
-  PyExpr print(const ir::ExprPtr& expr) { return printer_->print(expr); }
-  PyExpr begin(int tile_dim) { return printer_->print(kernel_.tile_dims[tile_dim].begin); }
-  PyExpr extent(int tile_dim) { return printer_->print(kernel_.tile_dims[tile_dim].extent); }
-
- private:
-  struct Loop {
-    std::string step;
-    std::vector<std::string> lines;
-  };
-
-  // The Python loop (an open inner loop printed as a loop) a tile dimension belongs to.
-  const Loop* python_loop(int tile_dim) const {
-    const int inner = launch_.grid[grid_axis(tile_dim)].inner_loop;
-    auto it = loops_.find(inner);
-    return inner >= 0 && it != loops_.end() ? &it->second : nullptr;
-  }
-
-  // Where values derived from a tile dimension's position are computed: at the top of the
-  // kernel, or of the inner loop's body.
-  std::vector<std::string>& lines_for(int tile_dim) {
-    const int inner = launch_.grid[grid_axis(tile_dim)].inner_loop;
-    auto it = loops_.find(inner);
-    return inner >= 0 && it != loops_.end() ? it->second.lines : preamble_;
-  }
-
-  const ir::Kernel& kernel_;
-  const Launch& launch_;
-  const LaunchNames& names_;
-  const LoopTypes& types_;
-  NameScope& scope_;
-  ExprPrinter* printer_ = nullptr;
-  std::vector<std::string> preamble_;
-  std::map<int, Loop> loops_;  // open Python loops by inner loop
-  std::map<int, std::string> starts_;
-  std::map<std::string, std::string> indices_;
-};
-
-class DeviceContext final : public ExprContext {
- public:
-  DeviceContext(EmitContext& context, const ir::Kernel& kernel, const Launch& launch,
-                const LaunchNames& names, TileGeometry& geometry)
-      : context_(context), kernel_(kernel), launch_(launch), names_(names), geometry_(geometry) {}
-
-  PyExpr var(const ir::VarRef& ref) override {
-    const auto origin = kernel_.bindings[ref.binding].origin;
-    if (origin == ir::Binding::Origin::kDevice || origin == ir::Binding::Origin::kLoopVar) {
-      return py_atom(binding_name(kernel_, ref.binding));
-    }
-    return py_atom(capture(Capture::Kind::kValue, ref.binding));
-  }
-
-  PyExpr load(const ir::Load& load) override {
-    const passes::RefUse use = launch_.loads.at(&load);
-    const std::string& ref = use.output ? names_.outputs[use.index] : names_.inputs[use.index];
-    const passes::Operand& operand =
-        use.output ? launch_.outputs[use.index].operand : launch_.inputs[use.index].operand;
-    if (operand.smem) {
-      // A scalar read from SMEM: `scale_ref[0]`, `table_ref[i, j]`.
-      std::vector<std::string> items;
-      items.reserve(load.index.size());
-      for (const ir::IndexItem& item : load.index) {
-        items.push_back(geometry_.print(item.scalar).text);
-      }
-      // SMEM holds 32-bit words (`_smem_array` widened narrower arrays); the scalar stays
-      // 32-bit (the TPU's scalar unit has no 16-bit arithmetic): jnp promotes with it.
-      return py_atom(fmt::format("{}[{}]", ref, fmt::join(items, ", ")));
-    }
-    int kernel_axis = 0;
-    for (const passes::ViewAxis& axis : operand.view) {
-      if (axis.gather) return gather(load, operand, ref, axis, kernel_axis);
-      kernel_axis += axis.squeezed ? 0 : 1;
-    }
-    for (const passes::ViewAxis& axis : operand.view) {
-      if (axis.kind != passes::ViewAxis::Kind::kColumn) continue;
-      // The block is a window of lanes holding the column: select it.
-      context_.imports.helpers.insert("column");
-      return py_call("_column", {ref + "[...]", geometry_.print(axis.scalar).text});
-    }
-    if (auto streamed = streamed_.find(use.index); !use.output && streamed != streamed_.end()) {
-      return py_atom(streamed->second);  // a block copied into VMEM by a `fori_loop` loop
-    }
-    return py_atom(ref + window(operand));
-  }
-
-  // While a `fori_loop` loop is printed: its streamed inputs are read from their buffers.
-  void stream(int input, std::string buffer) { streamed_[input] = std::move(buffer); }
-  void stop_streaming() { streamed_.clear(); }
-
-  // `[...]`, or `[:, pl.ds(tile_k_start, block_k)]` where an axis is tiled by an inner loop
-  // whose blocks are windows of a block resident in VMEM (the `unroll` strategy).
-  std::string window(const passes::Operand& operand) {
-    std::vector<std::string> items;
-    bool windowed = false;
-    for (const passes::ViewAxis& axis : operand.view) {
-      if (axis.squeezed) continue;
-      if (axis.kind == passes::ViewAxis::Kind::kTile && geometry_.windowed(axis.tile_dim)) {
-        items.push_back(py_call("pl.ds", {geometry_.start(axis.tile_dim).text,
-                                          geometry_.block(axis.tile_dim)})
-                            .text);
-        windowed = true;
-      } else {
-        items.emplace_back(":");
-      }
-    }
-    if (!windowed) return "[...]";
-    while (items.back() == ":") items.pop_back();
-    return fmt::format("[{}]", fmt::join(items, ", "));
-  }
-
-  // A gather along kernel axis `kernel_axis` of the operand's block (whole along that axis):
-  // `_gather_1d` for a rank-1 table, `_gather_rows` / `_gather_columns` for the outer gathers of
-  // a rank-2 one, `_pick_columns` when the indices run along the rows (one element per row).
-  PyExpr gather(const ir::Load& load, const passes::Operand& operand, const std::string& ref,
-                const passes::ViewAxis& axis, int kernel_axis) {
-    context_.imports.helpers.insert("gather");
-    context_.imports.helpers.insert("dot");  // the one-hot matmuls
-    const std::string table = ref + window(operand);
-    const std::string index = geometry_.print(axis.gather).text;
-    const int rank = operand.kernel_rank();
-    if (rank == 1) return py_call("_gather_1d", {table, index});
-    if (kernel_axis == 0) return py_call("_gather_rows", {table, index});
-    // One index per row: only Helion's flat form (`flat[tile_n.index * v + labels[tile_n]]`,
-    // rewritten by plan_gathers to a [tile_n] load). `logits[tile_n, labels[tile_n]]` itself is
-    // [tile_n, tile_n] in Helion (every row at every label of the block): `_gather_columns`.
-    if (load.type.dims.size() == 1) return py_call("_pick_columns", {table, index});
-    return py_call("_gather_columns", {table, index});
-  }
-
-  PyExpr tensor_query(ir::Intrinsic op, const ir::VarRef& tensor,
-                      const ir::ExprPtr& axis) override {
-    if (op == ir::Intrinsic::kDtypeOf) {
-      if (std::string ref = ref_of(tensor.binding); !ref.empty()) return py_atom(ref + ".dtype");
-      return py_atom(capture(Capture::Kind::kDtype, tensor.binding));
-    }
-    const std::string shape = capture(Capture::Kind::kShape, tensor.binding);
-    switch (op) {
-      case ir::Intrinsic::kSize: {
-        const auto* imm = axis ? axis->as<ir::IntImm>() : nullptr;
-        return py_atom(fmt::format("{}[{}]", shape, imm ? imm->value : 0));
-      }
-      case ir::Intrinsic::kNumel:
-        context_.imports.math = true;
-        return py_call("math.prod", {shape});
-      case ir::Intrinsic::kNdim:
-        return py_call("len", {shape});
-      default:
-        return py_atom(shape);
-    }
-  }
-
-  std::optional<std::string> block_shape(const ir::Expr& expr) override {
-    return dims_shape(expr.type.dims);
-  }
-
-  // Whether the planner captured the block size of `tile_dim` (and what masks along it need).
-  bool has_block(int tile_dim) const {
-    for (const Capture& capture : launch_.captures) {
-      if (capture.kind == Capture::Kind::kBlock && capture.tile_dim == tile_dim) return true;
-    }
-    return false;
-  }
-
-  // Whether the planner captured the shape of `binding`.
-  bool has_shape(int binding) const {
-    for (const Capture& capture : launch_.captures) {
-      if (capture.kind == Capture::Kind::kShape && capture.binding == binding) return true;
-    }
-    return false;
-  }
-
-  // The block shape of values of shape `dims`: block sizes, whole dimensions and 1s (nullopt
-  // when one is not known here).
-  std::optional<std::string> dims_shape(const std::vector<ir::Dim>& dims) {
-    std::vector<std::string> sizes;
-    for (const ir::Dim& dim : dims) {
-      switch (dim.kind) {
-        case ir::Dim::Kind::kTile:
-          if (!has_block(dim.tile_dim)) return std::nullopt;
-          sizes.push_back(geometry_.block(dim.tile_dim));
-          break;
-        case ir::Dim::Kind::kFull:
-          if (!has_shape(dim.binding)) return std::nullopt;
-          sizes.push_back(
-              fmt::format("{}[{}]", capture(Capture::Kind::kShape, dim.binding), dim.axis));
-          break;
-        case ir::Dim::Kind::kUnit:
-          sizes.emplace_back("1");
-          break;
-        case ir::Dim::Kind::kVariadic:
-          return std::nullopt;
-      }
-    }
-    return py_tuple(sizes);
-  }
-
-  // A tile dimension of the launch whose blocks may run past the loop's range, or -1.
-  int partial_tile(const ir::ExprPtr& operand, int axis) const { return partial_tile(*operand, axis); }
-  int partial_tile(const ir::Expr& operand, int axis) const {
-    const ir::Type& type = operand.type;
-    if (type.kind != ir::TypeKind::kTileTensor || axis < 0 ||
-        axis >= static_cast<int>(type.dims.size()) ||
-        type.dims[axis].kind != ir::Dim::Kind::kTile) {
-      return -1;
-    }
-    const int tile_dim = type.dims[axis].tile_dim;
-    const ir::TileDim& dim = kernel_.tile_dims[tile_dim];
-    return dim.block.kind == ir::BlockSource::Kind::kGrid ? -1 : tile_dim;
-  }
-
-  PyExpr masked_operand(const ir::Expr& operand, PyExpr value, int axis,
-                        std::string_view identity) override {
-    const int tile_dim = partial_tile(operand, axis);
-    if (tile_dim < 0) return value;
-    if (!has_block(tile_dim)) {
-      // The planner prepares masks for the first operand of ops that reduce along an axis
-      // (ir::reduces_along_axis); anything else must not silently sum padding.
-      context_.diags.error(DiagnosticKind::kUnsupported, operand.range,
-                           fmt::format("masking the padding of `{}` here is not supported yet",
-                                       kernel_.tile_dims[tile_dim].name));
-      return value;
-    }
-    // The whole block's shape when every block size is known, else a shape that broadcasts
-    // (the block size along `axis`, 1 elsewhere).
-    std::optional<std::string> shape = dims_shape(operand.type.dims);
-    if (!shape) {
-      std::vector<std::string> sizes(operand.type.dims.size(), "1");
-      sizes[static_cast<size_t>(axis)] = geometry_.block(tile_dim);
-      shape = py_tuple(sizes);
-    }
-    const PyExpr index = geometry_.index(tile_dim, *shape, axis);
-    std::string fill(identity);
-    const std::optional<ir::ScalarType> dtype = operand.type.dtype;
-    const bool integral = dtype && !ir::is_floating(*dtype);
-    if (identity == "lowest") {
-      fill = integral ? fmt::format("jnp.iinfo({}).min", ir::jnp_dtype(*dtype)) : "-jnp.inf";
-    } else if (identity == "highest") {
-      fill = integral ? fmt::format("jnp.iinfo({}).max", ir::jnp_dtype(*dtype)) : "jnp.inf";
-    }
-    return py_call("jnp.where", {geometry_.in_range(tile_dim, index).text, value.text, fill});
-  }
-
-  std::optional<PyExpr> valid_count(const ir::Call& call, int axis) override {
-    const int tile_dim = partial_tile(call.args[0], axis);
-    if (tile_dim < 0) return std::nullopt;
-    const PyExpr start = geometry_.start(tile_dim);
-    const PyExpr block = py_atom(geometry_.block(tile_dim));
-    const PyExpr end = py_call(
-        "jnp.minimum", {py_binary("+", start, block).text, geometry_.extent(tile_dim).text});
-    const PyExpr first = has_begin(kernel_.tile_dims[tile_dim])
-                             ? py_call("jnp.maximum", {start.text, geometry_.begin(tile_dim).text})
-                             : start;
-    return py_binary("-", end, first);
-  }
-
-  std::optional<PyExpr> tile_attr(const ir::TileAttr& attr) override {
-    const int t = attr.tile_dim;
-    const bool begins = has_begin(kernel_.tile_dims[t]);
-    switch (attr.attr) {
-      case ir::TileAttrKind::kIndex:
-        return geometry_.index(t, py_tuple({geometry_.block(t)}), 0);
-      case ir::TileAttrKind::kBegin:
-        return begins ? py_call("jnp.maximum", {geometry_.start(t).text, geometry_.begin(t).text})
-                      : geometry_.start(t);
-      case ir::TileAttrKind::kEnd:
-        return py_call("jnp.minimum",
-                       {py_binary("+", geometry_.start(t), py_atom(geometry_.block(t))).text,
-                        geometry_.extent(t).text});
-      case ir::TileAttrKind::kBlockSize:
-        return py_atom(geometry_.block(t));
-      case ir::TileAttrKind::kId:
-        return geometry_.program_id(t);
-      case ir::TileAttrKind::kCount:
-        return geometry_.block_count(t);
-    }
-    return std::nullopt;
-  }
-
-  // The ref through which the kernel sees `binding`, if it is an operand.
-  std::string ref_of(int binding) const {
-    for (size_t i = 0; i < launch_.inputs.size(); ++i) {
-      if (launch_.inputs[i].operand.binding == binding && !launch_.inputs[i].operand.smem &&
-          launch_.inputs[i].kind != Input::Kind::kAliasedUnread) {
-        return names_.inputs[i];
-      }
-    }
-    for (size_t o = 0; o < launch_.outputs.size(); ++o) {
-      if (launch_.outputs[o].operand.binding == binding) return names_.outputs[o];
-    }
-    return "";
-  }
-
- private:
-  std::string capture(Capture::Kind kind, int binding) const {
-    for (size_t i = 0; i < launch_.captures.size(); ++i) {
-      if (launch_.captures[i].kind == kind && launch_.captures[i].binding == binding) {
-        return names_.captures[i];
-      }
-    }
-    HELIONC_UNREACHABLE(fmt::format("`{}` is used in device code but was not captured",
-                                    kernel_.bindings[binding].name));
-  }
-
-  EmitContext& context_;
-  const ir::Kernel& kernel_;
-  const Launch& launch_;
-  const LaunchNames& names_;
-  TileGeometry& geometry_;
-  std::map<int, std::string> streamed_;  // input -> the VMEM buffer slot holding its block
-};
 
 class KernelPrinter {
   // The scratch refs of an inner loop that streams its inputs.
@@ -770,7 +342,8 @@ class KernelPrinter {
       slot = scope_.fresh(dim_name + "_slot");
       const passes::InnerLoop& info = launch_.inner_loops[static_cast<size_t>(inner)];
       for (size_t b = 0; b < info.streamed_inputs.size(); ++b) {
-        device_.stream(info.streamed_inputs[b], fmt::format("{}[{}]", dma->second.buffers[b], slot));
+        device_.stream(info.streamed_inputs[b],
+                       fmt::format("{}[{}]", dma->second.buffers[b], slot));
       }
     }
     PythonWriter loop_body;
@@ -794,12 +367,12 @@ class KernelPrinter {
       if (!text.empty()) body_->line(text.substr(0, text.size() - 1));
       body_->line(fmt::format("return {}", joined(nexts)));
     }
-    const std::string initial = phis.empty()        ? "None"
+    const std::string initial = phis.empty()       ? "None"
                                 : phis.size() == 1 ? phis.front()
                                                    : py_tuple(phis);
-    const std::string call = fmt::format("jax.lax.fori_loop({}, {}, {}, {})",
-                                         names.first.empty() ? first : names.first,
-                                         names.last.empty() ? steps : names.last, function, initial);
+    const std::string call =
+        fmt::format("jax.lax.fori_loop({}, {}, {}, {})", names.first.empty() ? first : names.first,
+                    names.last.empty() ? steps : names.last, function, initial);
     std::vector<std::string> results;
     for (const ir::TileLoop::Carry& carry : loop.carried) {
       results.push_back(binding_name(kernel_, carry.result));
@@ -858,10 +431,9 @@ class KernelPrinter {
         }
         shape.push_back(geometry_.block(axis.tile_dim));
         index.push_back(axis.tile_dim == dim
-                            ? (first == "0" ? pipeline_index
-                                            : py_binary("+", py_atom(pipeline_index),
-                                                        py_atom(first))
-                                                  .text)
+                            ? (first == "0"
+                                   ? pipeline_index
+                                   : py_binary("+", py_atom(pipeline_index), py_atom(first)).text)
                             : outer_block(axis.tile_dim));
       }
       specs.push_back(fmt::format("pl.BlockSpec(block_shape={}, index_map=lambda {}: {})",
@@ -887,8 +459,7 @@ class KernelPrinter {
     }
     body_->line(fmt::format("{}[0] = {}", scratch.counter, first));
     {
-      auto def =
-          body_->block(fmt::format("def {}({}):", function, fmt::join(block_params, ", ")));
+      auto def = body_->block(fmt::format("def {}({}):", function, fmt::join(block_params, ", ")));
       body_->line(fmt::format("{} = {}[0]", step, scratch.counter));
       for (size_t c = 0; c < loop.carried.size(); ++c) {
         body_->line(fmt::format("{} = {}[...]", binding_name(kernel_, loop.carried[c].phi),
@@ -906,10 +477,10 @@ class KernelPrinter {
     const std::string grid =
         first == "0" ? steps : py_binary("-", py_atom(steps), py_atom(first)).text;
     context_.imports.helpers.insert("pipeline");
-    body_->line(context_.with_where(
-        fmt::format("_emit_pipeline({}, ({},), [{}], ({},))", function, grid,
-                    fmt::join(specs, ", "), fmt::join(refs, ", ")),
-        loop.range));
+    body_->line(
+        context_.with_where(fmt::format("_emit_pipeline({}, ({},), [{}], ({},))", function, grid,
+                                        fmt::join(specs, ", "), fmt::join(refs, ", ")),
+                            loop.range));
     for (size_t c = 0; c < loop.carried.size(); ++c) {
       body_->line(fmt::format("{} = {}[...]", binding_name(kernel_, loop.carried[c].result),
                               scratch.carries[c]));
@@ -951,15 +522,15 @@ class KernelPrinter {
             continue;
           }
           const std::string size = geometry_.block(axis.tile_dim);
-          const std::string start =
-              axis.tile_dim == dim ? py_binary("*", py_atom(block_index), py_atom(size)).text
-                                   : geometry_.start(axis.tile_dim).text;
+          const std::string start = axis.tile_dim == dim
+                                        ? py_binary("*", py_atom(block_index), py_atom(size)).text
+                                        : geometry_.start(axis.tile_dim).text;
           window.push_back(py_call("pl.ds", {start, size}).text);
         }
-        copies.push_back(fmt::format(
-            "pltpu.make_async_copy({}.at[{}], {}.at[{}], {}.at[{}, {}])",
-            names_.inputs[static_cast<size_t>(input)], fmt::join(window, ", "), dma.buffers[b],
-            slot, dma.semaphores, b, slot));
+        copies.push_back(fmt::format("pltpu.make_async_copy({}.at[{}], {}.at[{}], {}.at[{}, {}])",
+                                     names_.inputs[static_cast<size_t>(input)],
+                                     fmt::join(window, ", "), dma.buffers[b], slot, dma.semaphores,
+                                     b, slot));
       }
       body_->line(fmt::format("return {}", py_tuple(copies)));
     }
@@ -970,8 +541,8 @@ class KernelPrinter {
     auto prologue = body_->block(fmt::format("for {} in range({} - 1):", ahead, names.slots));
     body_->line(fmt::format("@pl.when({} + {} < {})", names.first, ahead, names.last));
     auto start = body_->block(fmt::format("def {}():", scope_.fresh("_prefetch")));
-    auto copies = body_->block(fmt::format("for copy in {}({} + {}, {}):", names.copies,
-                                           names.first, ahead, ahead));
+    auto copies = body_->block(
+        fmt::format("for copy in {}({} + {}, {}):", names.copies, names.first, ahead, ahead));
     body_->line("copy.start()");
     return names;
   }
@@ -1116,9 +687,9 @@ class KernelPrinter {
   DeviceContext device_;
   ExprPrinter exprs_;
   PythonWriter* body_ = nullptr;
-  std::vector<PyExpr> masks_;  // per output: the in-range condition ("" when not masked)
+  std::vector<PyExpr> masks_;           // per output: the in-range condition ("" when not masked)
   std::map<int, std::string> scratch_;  // carry of the `grid` loop -> its VMEM scratch ref
-  std::map<int, Dma> dma_;  // `fori_loop` inner loops
+  std::map<int, Dma> dma_;              // `fori_loop` inner loops
 };
 
 }  // namespace

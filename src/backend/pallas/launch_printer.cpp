@@ -132,10 +132,10 @@ class LaunchPrinter {
       const std::string wanted =
           count == 1 ? py_string(std::string(passes::loop_strategy_name(types.front())))
                      : KernelLoopTypes::python_tuple(types);
-      auto branch = out_.block(v + 1 == names_.variants.size()
-                                   ? std::string("else:")
-                                   : fmt::format("{} {} == {}:", v == 0 ? "if" : "elif",
-                                                 selected, wanted));
+      auto branch =
+          out_.block(v + 1 == names_.variants.size()
+                         ? std::string("else:")
+                         : fmt::format("{} {} == {}:", v == 0 ? "if" : "elif", selected, wanted));
       print_call(v);
     }
   }
@@ -270,8 +270,7 @@ class LaunchPrinter {
           if (!on_grid(g)) {
             // The inner loop reads windows of the whole axis, resident in VMEM, padded to
             // whole blocks so that the last window stays inside the block.
-            const std::string size =
-                host_.size_text(operand.binding, axis.array_axis, stmt_index_);
+            const std::string size = host_.size_text(operand.binding, axis.array_axis, stmt_index_);
             block.push_back(
                 py_binary("*", py_call("pl.cdiv", {size, blocks_[g]}), py_atom(blocks_[g])).text);
             index.emplace_back("0");
@@ -611,9 +610,8 @@ class LaunchPrinter {
       // A grid axis that carries values from step to step is "arbitrary" (runs in order).
       if (on_grid(g)) axes.emplace_back(strategy(g) ? "\"arbitrary\"" : "\"parallel\"");
     }
-    const std::string semantics = launch_.variadic
-                                      ? fmt::format("(\"parallel\",) * len({})", grid_)
-                                      : py_tuple(axes);
+    const std::string semantics =
+        launch_.variadic ? fmt::format("(\"parallel\",) * len({})", grid_) : py_tuple(axes);
     const std::vector<std::string> scratch = scratch_shapes();
     const std::string name =
         launches_ == 1 ? kernel_.name : fmt::format("{}_{}", kernel_.name, launch_.index);
@@ -747,8 +745,8 @@ class LaunchPrinter {
         shapes.push_back(fmt::format("pltpu.VMEM({}, {}.dtype)", py_tuple(dims),
                                      binding_name(kernel_, operand.binding)));
       }
-      shapes.push_back(fmt::format("pltpu.SemaphoreType.DMA(({}, {}))",
-                                   loop.streamed_inputs.size(), slots));
+      shapes.push_back(
+          fmt::format("pltpu.SemaphoreType.DMA(({}, {}))", loop.streamed_inputs.size(), slots));
     }
   }
 

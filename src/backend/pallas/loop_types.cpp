@@ -42,7 +42,7 @@ std::optional<LoopTypes> KernelLoopTypes::resolve(const std::vector<std::string>
       // The default: a grid axis where that works (Pallas pipelines the loop's blocks), else
       // the operands stay resident in VMEM.
       types.push_back(loop.reason_against(LoopStrategy::kGrid).empty() ? LoopStrategy::kGrid
-                                                                        : LoopStrategy::kUnroll);
+                                                                       : LoopStrategy::kUnroll);
       continue;
     }
     const std::optional<LoopStrategy> strategy = passes::parse_loop_strategy(requested[i]);

@@ -1,0 +1,183 @@
+// TileGeometry: where a kernel's blocks lie. Part of the kernel printer (kernel_printer.cpp);
+// included only there.
+#pragma once
+
+#include <fmt/format.h>
+
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "backend/pallas/emit_context.h"
+#include "backend/pallas/expr_printer.h"
+#include "backend/pallas/launch_names.h"
+#include "backend/pallas/names.h"
+#include "backend/pallas/py_expr.h"
+
+namespace helionc::backend::pallas::kernel_body {
+
+using passes::Capture;
+using passes::Input;
+using passes::Launch;
+
+// Where the current blocks lie in the arrays: per tile dimension the element index of the
+// block's first element, element indices along an axis, and the loop's range. Each value is
+// computed once, in lines at the top of the kernel (the preamble).
+class TileGeometry {
+ public:
+  TileGeometry(const ir::Kernel& kernel, const Launch& launch, const LaunchNames& names,
+               const LoopTypes& types, NameScope& scope)
+      : kernel_(kernel), launch_(launch), names_(names), types_(types), scope_(scope) {}
+
+  void set_printer(ExprPrinter* printer) { printer_ = printer; }
+  const std::vector<std::string>& preamble() const { return preamble_; }
+
+  size_t grid_axis(int tile_dim) const {
+    for (size_t g = 0; g < launch_.grid.size(); ++g) {
+      if (launch_.grid[g].tile_dim == tile_dim) return g;
+    }
+    HELIONC_UNREACHABLE("a tile dimension outside its launch");
+  }
+
+  // The strategy of the inner loop a tile dimension belongs to (nullopt: the launch's own).
+  std::optional<passes::LoopStrategy> strategy(int tile_dim) const {
+    const int inner = launch_.grid[grid_axis(tile_dim)].inner_loop;
+    if (inner < 0) return std::nullopt;
+    return types_[static_cast<size_t>(inner)];
+  }
+
+  // Whether blocks of `tile_dim` are windows of a block resident in VMEM, read with `pl.ds`.
+  bool windowed(int tile_dim) const { return strategy(tile_dim) == passes::LoopStrategy::kUnroll; }
+
+  // The pallas_call grid: the launch's own dimensions, then those of `grid` inner loops.
+  size_t pallas_axis(int tile_dim) const {
+    size_t axis = 0;
+    for (const passes::GridDim& dim : launch_.grid) {
+      if (dim.tile_dim == tile_dim) return axis;
+      if (dim.inner_loop < 0 || strategy(dim.tile_dim) == passes::LoopStrategy::kGrid) ++axis;
+    }
+    HELIONC_UNREACHABLE("a tile dimension outside its launch");
+  }
+
+  // An inner loop printed as a Python loop: its block index is `step` and the positions of its
+  // blocks are computed at the top of its body (`lines`).
+  void open_loop(int inner, std::string step) { loops_[inner] = {std::move(step), {}}; }
+  std::vector<std::string> close_loop(int inner) {
+    std::vector<std::string> lines = std::move(loops_.at(inner).lines);
+    loops_.erase(inner);
+    return lines;
+  }
+
+  std::string block(int tile_dim) const {
+    for (size_t i = 0; i < launch_.captures.size(); ++i) {
+      if (launch_.captures[i].kind == Capture::Kind::kBlock &&
+          launch_.captures[i].tile_dim == tile_dim) {
+        return names_.captures[i];
+      }
+    }
+    HELIONC_UNREACHABLE("a tile dimension's block size is used but was not captured");
+  }
+
+  // The block number along `tile_dim`: a grid index, or an inner loop's step.
+  PyExpr program_id(int tile_dim) const {
+    if (const Loop* loop = python_loop(tile_dim)) return py_atom(loop->step);
+    return py_call("pl.program_id", {std::to_string(pallas_axis(tile_dim))});
+  }
+
+  // The block number along `tile_dim` counted from the array's start (an index map's value).
+  PyExpr block_index(int tile_dim) {
+    const ir::TileDim& dim = kernel_.tile_dims[tile_dim];
+    PyExpr index = program_id(tile_dim);
+    if (has_begin(dim) && python_loop(tile_dim) == nullptr) {
+      index = py_binary("+", index, py_binary("//", begin(tile_dim), py_atom(block(tile_dim))));
+    }
+    return index;
+  }
+
+  PyExpr block_count(int tile_dim) {
+    if (python_loop(tile_dim) != nullptr) {
+      return py_call("pl.cdiv", {extent(tile_dim).text, block(tile_dim)});
+    }
+    return py_call("pl.num_programs", {std::to_string(pallas_axis(tile_dim))});
+  }
+
+  // `tm_start = pl.program_id(0) * block_tm`: the array index of the block's first element
+  // (blocks are numbered from the array's start, the first holding the loop's start).
+  PyExpr start(int tile_dim) {
+    auto it = starts_.find(tile_dim);
+    if (it != starts_.end()) return py_atom(it->second);
+    const ir::TileDim& dim = kernel_.tile_dims[tile_dim];
+    const PyExpr block = py_atom(this->block(tile_dim));
+    PyExpr first = program_id(tile_dim);
+    // An inner loop's steps already count from the block holding `begin`.
+    if (has_begin(dim) && python_loop(tile_dim) == nullptr) {
+      first = py_binary("+", first, py_binary("//", begin(tile_dim), block));
+    }
+    const std::string name = scope_.fresh(safe_local_name(dim.name) + "_start");
+    lines_for(tile_dim).push_back(fmt::format("{} = {}", name, py_binary("*", first, block).text));
+    starts_.emplace(tile_dim, name);
+    return py_atom(name);
+  }
+
+  // The array indices of the elements of a block of `shape` along `axis`.
+  PyExpr index(int tile_dim, const std::string& shape, int axis) {
+    const std::string key = fmt::format("{}|{}|{}", tile_dim, shape, axis);
+    auto it = indices_.find(key);
+    if (it != indices_.end()) return py_atom(it->second);
+    const PyExpr iota =
+        py_call("jax.lax.broadcasted_iota", {"jnp.int32", shape, std::to_string(axis)});
+    const PyExpr value = py_binary("+", start(tile_dim), iota);
+    const std::string name =
+        scope_.fresh(safe_local_name(kernel_.tile_dims[tile_dim].name) + "_index");
+    lines_for(tile_dim).push_back(fmt::format("{} = {}", name, value.text));
+    indices_.emplace(key, name);
+    return py_atom(name);
+  }
+
+  // Whether `index` lies in the loop's range.
+  PyExpr in_range(int tile_dim, const PyExpr& index) {
+    const ir::TileDim& dim = kernel_.tile_dims[tile_dim];
+    PyExpr below_end = py_binary("<", index, printer_->print(dim.extent));
+    if (!has_begin(dim)) return below_end;
+    return py_binary("&", py_binary(">=", index, begin(tile_dim)), below_end);
+  }
+
+  PyExpr print(const ir::ExprPtr& expr) { return printer_->print(expr); }
+  PyExpr begin(int tile_dim) { return printer_->print(kernel_.tile_dims[tile_dim].begin); }
+  PyExpr extent(int tile_dim) { return printer_->print(kernel_.tile_dims[tile_dim].extent); }
+
+ private:
+  struct Loop {
+    std::string step;
+    std::vector<std::string> lines;
+  };
+
+  // The Python loop (an open inner loop printed as a loop) a tile dimension belongs to.
+  const Loop* python_loop(int tile_dim) const {
+    const int inner = launch_.grid[grid_axis(tile_dim)].inner_loop;
+    auto it = loops_.find(inner);
+    return inner >= 0 && it != loops_.end() ? &it->second : nullptr;
+  }
+
+  // Where values derived from a tile dimension's position are computed: at the top of the
+  // kernel, or of the inner loop's body.
+  std::vector<std::string>& lines_for(int tile_dim) {
+    const int inner = launch_.grid[grid_axis(tile_dim)].inner_loop;
+    auto it = loops_.find(inner);
+    return inner >= 0 && it != loops_.end() ? it->second.lines : preamble_;
+  }
+
+  const ir::Kernel& kernel_;
+  const Launch& launch_;
+  const LaunchNames& names_;
+  const LoopTypes& types_;
+  NameScope& scope_;
+  ExprPrinter* printer_ = nullptr;
+  std::vector<std::string> preamble_;
+  std::map<int, Loop> loops_;  // open Python loops by inner loop
+  std::map<int, std::string> starts_;
+  std::map<std::string, std::string> indices_;
+};
+
+}  // namespace helionc::backend::pallas::kernel_body
