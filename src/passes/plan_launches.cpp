@@ -569,6 +569,14 @@ class LaunchPlanner {
           const ViewAxis& axis = output.operand.view[a];
           if (axis.kind == ViewAxis::Kind::kTile &&
               !covers(axis.tile_dim, binding, axis.array_axis)) {
+            if (launch_.grid[static_cast<size_t>(grid_axis_.at(axis.tile_dim))].inner_loop >= 0) {
+              unsupported(output.operand.range,
+                          fmt::format("storing into `{}` from an inner loop that may not cover "
+                                      "its axis {} is not supported yet (allocate it with "
+                                      "`torch.empty` or loop over the whole axis)",
+                                      name(binding), axis.array_axis));
+              break;
+            }
             output.masked_axes.push_back(static_cast<int>(a));
             capture_mask_values(axis.tile_dim);
           }
