@@ -55,8 +55,8 @@ bool KernelLowering::lower_callable_param(const SyntaxNode& name, const SyntaxNo
       unsupported(param.range(), "a lambda parameter other than a plain name");
     }
   }
-  const int id = bind(std::string(name.text()), Type::none(), ir::Binding::Origin::kParam,
-                      name.range());
+  const int id =
+      bind(std::string(name.text()), Type::none(), ir::Binding::Origin::kParam, name.range());
   lambdas_.emplace(id, default_node);
   poisoned_[id] = fmt::format(
       "`{}` is a callable parameter: helionc inlines its lambda where it is called, so it can "
@@ -114,8 +114,8 @@ ExprPtr KernelLowering::lambda_name(const SyntaxNode& identifier) {
           ? diags_.error(DiagnosticKind::kUndefinedName, identifier.range(),
                          fmt::format("`{}` in the lambda default of `{}` is not the kernel's "
                                      "`{}`: a default is evaluated where the kernel is defined "
-                                     "and sees only module-level names; pass the value as an "
-                                     "argument of the call",
+                                     "and sees only module-level names; give the lambda a "
+                                     "parameter for it and pass it in the call",
                                      name, frame.callable, name))
           : diags_.error(DiagnosticKind::kUnsupported, identifier.range(),
                          fmt::format("the module-level name `{}` in the lambda default of `{}` "

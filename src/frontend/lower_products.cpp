@@ -30,9 +30,8 @@ namespace {
 // `i` of `value` comes from.
 ExprPtr strip_permutes(const ExprPtr& value, std::vector<int>& order) {
   const auto* call = value->as<ir::Call>();
-  const auto* tuple = call && call->op == Intrinsic::kPermute
-                          ? call->args[1]->as<ir::TupleExpr>()
-                          : nullptr;
+  const auto* tuple =
+      call && call->op == Intrinsic::kPermute ? call->args[1]->as<ir::TupleExpr>() : nullptr;
   if (tuple == nullptr) {
     order.resize(value->type.dims.size());
     std::iota(order.begin(), order.end(), 0);
@@ -247,7 +246,9 @@ ExprPtr KernelLowering::lower_product_function(const std::string& name, const Ca
            fmt::format("the accumulator of `{}` must hold floating-point values, not `{}`", shown,
                        ir::dtype_name(*acc->type.dtype)));
     }
-    const auto merged = broadcast_dims(acc->type.dims, dot->type.dims);
+    // The product's dims first: whole axes of two tensors (`q.size(2)`, `v.size(2)`) merge to
+    // the product's, and their equality is checked when JAX traces the module.
+    const auto merged = broadcast_dims(dot->type.dims, acc->type.dims);
     if (!merged || *merged != dot->type.dims) {
       fail(DiagnosticKind::kShapeMismatch, acc->range,
            fmt::format("the accumulator of shape {} does not broadcast to the product's shape {}",

@@ -33,6 +33,7 @@ bool reduces_along_axis(Intrinsic op) {
     case Intrinsic::kArgmin:
     case Intrinsic::kSoftmax:
     case Intrinsic::kLogSoftmax:
+    case Intrinsic::kDot:  // along the contracted axis of its first operand
       return true;
     default:
       return false;

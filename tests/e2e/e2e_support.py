@@ -162,10 +162,18 @@ def read_shapes_file(path: pathlib.Path) -> list[Call]:
 
 @dataclasses.dataclass(frozen=True)
 class KernelSignature:
+    """A kernel's parameters as the generated public function must have them.
+
+    A parameter whose default is a lambda (Helion's `epilogue=lambda acc, tile: acc`) is compiled
+    into the kernel by helionc and is not a parameter of the generated function: it is listed in
+    `inlined`, not in `params`.
+    """
+
     name: str
     params: tuple[str, ...]
     defaults: dict  # parameter name -> literal default value
     annotations: dict  # parameter name -> annotation source text
+    inlined: tuple[str, ...] = ()  # parameters with a lambda default
 
 
 def _is_kernel_decorator(node: ast.expr) -> bool:
@@ -185,12 +193,12 @@ def kernels_in(path: pathlib.Path) -> list[KernelSignature]:
     for node in tree.body:
         if isinstance(node, ast.FunctionDef) and any(_is_kernel_decorator(d) for d in node.decorator_list):
             args = node.args.args
-            params = tuple(a.arg for a in args)
-            defaults = {
-                a.arg: ast.literal_eval(d) for a, d in zip(args[len(args) - len(node.args.defaults):], node.args.defaults)
-            }
+            with_defaults = list(zip(args[len(args) - len(node.args.defaults):], node.args.defaults))
+            inlined = tuple(a.arg for a, d in with_defaults if isinstance(d, ast.Lambda))
+            params = tuple(a.arg for a in args if a.arg not in inlined)
+            defaults = {a.arg: ast.literal_eval(d) for a, d in with_defaults if a.arg not in inlined}
             annotations = {a.arg: ast.unparse(a.annotation) if a.annotation else "" for a in args}
-            found.append(KernelSignature(node.name, params, defaults, annotations))
+            found.append(KernelSignature(node.name, params, defaults, annotations, inlined))
     return found
 
 

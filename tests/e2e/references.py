@@ -268,6 +268,36 @@ def ref_cross_entropy_pick(logits, labels):
 # Thresholds and scalars below are exactly representable in bfloat16, so comparisons against
 # them cannot flip between a kernel that rounds the scalar to the tensor's dtype and the float64
 # reference.
+# --- issue 4: matrix products with the contracted dimension kept whole -------------------------
+# Products accumulate in float32 (float32 operands at full precision) and round once to the
+# result dtype, which agrees with "float64, then round once" within the tolerances; float32
+# results get atol 1e-4 (PRODUCT_TOLERANCE): a float32 sum of up to 512 products of order-1 values.
+
+PRODUCT_TOLERANCE = {np.dtype(np.float32): (1e-5, 1e-4)}
+
+
+def ref_matmul(x, y):
+    # torch.matmul of one dtype keeps it (the epilogue default is the identity).
+    return ((f64(x) @ f64(y)).astype(torch_promote(x.dtype, y.dtype)),)
+
+
+def ref_linear_relu(x, w, bias):
+    return (np.maximum(f64(x) @ f64(w).T + f64(bias), 0.0).astype(x.dtype),)
+
+
+def ref_block_diag_matmul(x, w):
+    # Column blocks of 128 (the whole of n when n <= 128, which is the same thing).
+    a, b = f64(x), f64(w)
+    out = np.empty_like(a)
+    for j in range(0, a.shape[1], 128):
+        out[:, j : j + 128] = a[:, j : j + 128] @ b[j : j + 128, j : j + 128]
+    return (out.astype(x.dtype),)
+
+
+def ref_attention_scores(q, k, scale):
+    return ((scale * np.einsum("bmd,bnd->bmn", f64(q), f64(k))).astype(np.float32),)
+
+
 SAMPLES: tuple[SampleSpec, ...] = (
     SampleSpec(
         name="add",
@@ -492,6 +522,43 @@ SAMPLES: tuple[SampleSpec, ...] = (
         reference=ref_cross_entropy_pick,
         inputs={"logits": remember_shape("logits"), "labels": indices_below("logits", 1)},
         extra_shapes=("logits=1x1:f32,labels=1:i32", "logits=9x129:bf16,labels=9:i32"),
+    ),
+    SampleSpec(
+        name="matmul_whole_k",
+        kernel="matmul",
+        configs={"b8x128": (8, 128), "b64x256": (64, 256)},
+        reference=ref_matmul,
+        extra_shapes=("x=1x1:f32,y=1x1:f32", "x=7x5:bf16,y=5x3:bf16", "x=9x130:f32,y=130x129:f32"),
+        tolerance=PRODUCT_TOLERANCE,
+    ),
+    SampleSpec(
+        name="linear_relu_whole_k",
+        kernel="linear_relu",
+        configs={"b8x128": (8, 128), "b32x256": (32, 256)},
+        reference=ref_linear_relu,
+        extra_shapes=("x=1x1:f32,w=1x1:f32,bias=1:f32", "x=9x130:bf16,w=129x130:bf16,bias=129:bf16"),
+        tolerance=PRODUCT_TOLERANCE,
+    ),
+    SampleSpec(
+        name="block_diag_matmul",
+        kernel="block_diag_matmul",
+        # block_size=[None, 128]: one tunable block size (rows). The contracted dimension is the
+        # column tile itself, whose last block is partial when n % 128 != 0: its padding (NaN in
+        # the interpreter) must be masked out of the sums.
+        configs={"b8": (8,), "b64": (64,)},
+        reference=ref_block_diag_matmul,
+        extra_shapes=("x=1x1:f32,w=1x1:f32", "x=9x130:bf16,w=130x130:bf16", "x=20x257:f32,w=257x257:f32"),
+        tolerance=PRODUCT_TOLERANCE,
+    ),
+    SampleSpec(
+        name="bmm_whole_k",
+        kernel="attention_scores",
+        # block sizes for the batch, m and n tiles
+        configs={"b1x8x128": (1, 8, 128), "b2x32x256": (2, 32, 256)},
+        reference=ref_attention_scores,
+        scalars=({}, {"scale": 0.5}),
+        extra_shapes=("q=1x1x1:f32,k=1x1x1:f32", "q=3x9x16:bf16,k=3x129x16:bf16"),
+        tolerance=PRODUCT_TOLERANCE,
     ),
 )
 

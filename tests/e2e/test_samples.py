@@ -192,10 +192,16 @@ def test_tpu_interpret_mode(helionc, spec):
 
 @pytest.mark.parametrize("spec", SAMPLES, ids=lambda s: s.name)
 def test_signature(helionc, spec):
-    """Same parameters (names, order, defaults) as the kernel, plus keyword-only interpret=None."""
+    """Same parameters (names, order, defaults) as the kernel, plus keyword-only interpret=None.
+
+    A parameter with a lambda default (`epilogue=lambda acc, tile: acc`) is compiled in and must
+    not appear at all: a callable the generated function would ignore must not be accepted.
+    """
     fn = compiled(helionc, spec, None)
     kernel = kernel_of(spec)
     params = list(inspect.signature(fn).parameters.values())
+    for name in kernel.inlined:
+        assert name not in {p.name for p in params}, f"{name} is compiled in, not a parameter"
     positional = [p for p in params if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)]
     assert [p.name for p in positional] == list(kernel.params)
     for p in positional:

@@ -479,8 +479,8 @@ PyExpr ExprPrinter::dot(const ir::Call& node) {
   PyExpr b = context_.masked_operand(*rhs, print(rhs), rhs_axis, "0");
   std::string batch = "((), ())";
   if (const auto* pair = node.args[4]->as<ir::TupleExpr>()) {
-    batch = fmt::format("(({},), ({},))", int_value(pair->elements[0]),
-                        int_value(pair->elements[1]));
+    batch =
+        fmt::format("(({},), ({},))", int_value(pair->elements[0]), int_value(pair->elements[1]));
   }
   const std::string numbers = fmt::format("((({},), ({},)), {})", lhs_axis, rhs_axis, batch);
   const std::optional<ir::ScalarType> da = lhs->type.dtype;
