@@ -327,13 +327,14 @@ class Accountant {
     }
     for (int64_t extent : block) block_elements = checked_mul(block_elements, extent);
     // Re-fetches: every grid axis before the last one the block index depends on (with more
-    // than one step) changes the block index when it advances.
+    // than one step) changes the block index when it advances. A streamed operand is copied
+    // by the kernel body itself, at every grid step.
     std::optional<size_t> last;
     for (size_t g = 0; g < launch_.grid.size(); ++g) {
-      if (on_grid(g) && used.contains(g) && steps_[g] > 1) last = g;
+      if (on_grid(g) && ((used.contains(g) && steps_[g] > 1) || !streamed_over.empty())) last = g;
     }
     if (last) {
-      for (size_t g = 0; g < *last; ++g) {
+      for (size_t g = 0; g <= *last; ++g) {
         if (on_grid(g) && !used.contains(g)) moved = checked_mul(moved, steps_[g]);
       }
     }

@@ -1,0 +1,263 @@
+// Resource accounting (passes/launch_resources.h) and the legality decision
+// (autotune/legality.h) on kernels compiled from source, against figures computed by hand.
+#include <catch2/catch.hpp>
+
+#include "autotune/legality.h"
+#include "autotune/targets.h"
+#include "frontend/lowering_fixture.h"
+#include "passes/host_values.h"
+#include "passes/launch_resources.h"
+#include "passes/pipeline.h"
+
+namespace helionc {
+namespace {
+
+using passes::LoopStrategy;
+
+constexpr int64_t KiB = 1024;
+constexpr int64_t MiB = 1024 * KiB;
+
+// The matmul of issue 4: an inner loop over k carrying an f32 accumulator.
+const char* kMatmul = R"(@helion.kernel(static_shapes=True)
+def matmul(x: torch.Tensor, y: torch.Tensor) -> torch.Tensor:
+    m, k = x.size()
+    k2, n = y.size()
+    out = torch.empty([m, n], dtype=x.dtype, device=x.device)
+    for tile_m, tile_n in hl.tile([m, n]):
+        acc = hl.zeros([tile_m, tile_n], dtype=torch.float32)
+        for tile_k in hl.tile(k):
+            acc = torch.addmm(acc, x[tile_m, tile_k], y[tile_k, tile_n])
+        out[tile_m, tile_n] = acc.to(x.dtype)
+    return out
+)";
+
+// A row softmax: one launch, the row kept whole (`x[tile_m, :]`), a 1-D tile elsewhere.
+const char* kSoftmax = R"(@helion.kernel()
+def softmax(x: torch.Tensor) -> torch.Tensor:
+    n, _m = x.size()
+    out = torch.empty_like(x)
+    for tile_n in hl.tile(n):
+        values = x[tile_n, :]
+        amax = torch.amax(values, dim=1, keepdim=True)
+        exp = torch.exp(values - amax)
+        out[tile_n, :] = exp / torch.sum(exp, dim=1, keepdim=True)
+    return out
+)";
+
+struct Compiled {
+  std::unique_ptr<testing::Lowered> lowered;
+  std::optional<passes::PipelineResult> result;
+
+  const ir::Kernel& kernel() const { return result->module.kernels.front(); }
+  const passes::Launch& launch() const { return result->plans.front().launches.front(); }
+
+  // The kernel's tensor parameters, in order, with these shapes and dtypes.
+  passes::HostValues values(std::vector<passes::ConcreteTensor> tensors) const {
+    std::map<int, passes::ConcreteTensor> args;
+    size_t next = 0;
+    for (const ir::Param& param : kernel().params) {
+      if (kernel().bindings[param.binding].type.kind != ir::TypeKind::kTensor) continue;
+      args[param.binding] = tensors.at(next++);
+    }
+    return passes::HostValues(kernel(), std::move(args));
+  }
+};
+
+Compiled compile(const char* source) {
+  Compiled compiled;
+  compiled.lowered = testing::lower(source);
+  INFO(compiled.lowered->errors());
+  REQUIRE_FALSE(compiled.lowered->diags.has_errors());
+  compiled.result = passes::run_pipeline(std::move(compiled.lowered->module), {},
+                                         compiled.lowered->diags);
+  INFO(compiled.lowered->errors());
+  REQUIRE(compiled.result);
+  return compiled;
+}
+
+passes::LaunchResources account(const Compiled& compiled, const passes::HostValues& values,
+                                const passes::LaunchChoices& choices) {
+  auto resources = passes::account_launch(compiled.kernel(), compiled.launch(), values, choices);
+  INFO((resources ? std::string() : resources.error()));
+  REQUIRE(resources);
+  return *resources;
+}
+
+const passes::OperandResources& operand(const passes::LaunchResources& r,
+                                        const std::string& name,
+                                        passes::OperandResources::Kind kind) {
+  for (const auto& o : r.operands) {
+    if (o.name == name && o.kind == kind) return o;
+  }
+  FAIL("no operand " << name);
+  return r.operands.front();
+}
+
+using Kind = passes::OperandResources::Kind;
+const passes::ConcreteTensor kBf16Square = {{1024, 1024}, ir::ScalarType::kBFloat16};
+
+TEST_CASE("matmul 1024x1024x1024 bf16, blocks 128/128/256, k as the last grid axis") {
+  const Compiled mm = compile(kMatmul);
+  const auto values = mm.values({kBf16Square, kBf16Square});
+  passes::LaunchChoices choices;
+  choices.block_sizes = {128, 128, 256};
+  choices.strategies = {LoopStrategy::kGrid};
+  const passes::LaunchResources r = account(mm, values, choices);
+
+  // grid (m/128, n/128, k/256) = (8, 8, 4)
+  CHECK(r.grid == std::vector<int64_t>{8, 8, 4});
+  CHECK(r.grid_names == std::vector<std::string>{"tile_m", "tile_n", "tile_k"});
+  CHECK(r.grid_steps == 256);
+  // VMEM, double-buffered blocks: x (128, 256) bf16 = 64 KiB x 2; y (256, 128) = 64 KiB x 2;
+  // out (128, 128) bf16 = 32 KiB x 2; the f32 accumulator (128, 128) once = 64 KiB.
+  CHECK(operand(r, "x", Kind::kInput).vmem_bytes == 128 * KiB);
+  CHECK(operand(r, "y", Kind::kInput).vmem_bytes == 128 * KiB);
+  CHECK(operand(r, "out", Kind::kOutput).vmem_bytes == 64 * KiB);
+  CHECK(operand(r, "acc", Kind::kScratch).vmem_bytes == 64 * KiB);
+  CHECK(r.vmem_bytes == 384 * KiB);
+  // HBM: x's block index (i, kk) changes at every step, and it is read again for each of the 8
+  // values of j: 8 x 2 MiB; y's (kk, j) likewise for each i: 8 x 2 MiB; out's (i, j) stays
+  // put while kk runs (the last axis), so it is written once: 2 MiB. 34 MiB in all.
+  CHECK(operand(r, "x", Kind::kInput).hbm_bytes == 16 * MiB);
+  CHECK(operand(r, "y", Kind::kInput).hbm_bytes == 16 * MiB);
+  CHECK(operand(r, "out", Kind::kOutput).hbm_bytes == 2 * MiB);
+  CHECK(r.hbm_bytes == 34 * MiB);
+  // The plan's terms are 2 x [tile_m, tile_n] (the accumulator's add and zeros) and
+  // 2 x [tile_m, tile_n, tile_k] (the products): 2 * 1024^2 + 2 * 1024^3.
+  CHECK(r.flops == 2 * (int64_t{1} << 20) + 2 * (int64_t{1} << 30));
+  CHECK(r.transcendentals == 0);
+}
+
+TEST_CASE("matmul, the same blocks with k unrolled: x and y resident along k") {
+  const Compiled mm = compile(kMatmul);
+  const auto values = mm.values({kBf16Square, kBf16Square});
+  passes::LaunchChoices choices;
+  choices.block_sizes = {128, 128, 256};
+  choices.strategies = {LoopStrategy::kUnroll};
+  const passes::LaunchResources r = account(mm, values, choices);
+  CHECK(r.grid == std::vector<int64_t>{8, 8});
+  // x (128, cdiv(1024, 256) * 256 = 1024) bf16 = 256 KiB x 2, y likewise, out 32 KiB x 2;
+  // no scratch (the accumulator is a value of one kernel invocation).
+  CHECK(operand(r, "x", Kind::kInput).block == std::vector<int64_t>{128, 1024});
+  CHECK(r.vmem_bytes == 2 * 512 * KiB + 64 * KiB);
+  // x's block (i, 0) stays put while j runs: read once, 2 MiB; y's (0, j) changes with j, so
+  // it is read again for each i: 8 x 2 MiB; out 2 MiB.
+  CHECK(operand(r, "x", Kind::kInput).hbm_bytes == 2 * MiB);
+  CHECK(operand(r, "y", Kind::kInput).hbm_bytes == 16 * MiB);
+  CHECK(r.hbm_bytes == 20 * MiB);
+}
+
+TEST_CASE("matmul with k streamed by fori_loop: inputs in HBM, 3 VMEM slots each") {
+  const Compiled mm = compile(kMatmul);
+  if (!mm.launch().inner_loops.front().reason_against(LoopStrategy::kForiLoop).empty()) {
+    FAIL("fori_loop does not apply: "
+         << mm.launch().inner_loops.front().reason_against(LoopStrategy::kForiLoop));
+  }
+  const auto values = mm.values({kBf16Square, kBf16Square});
+  passes::LaunchChoices choices;
+  choices.block_sizes = {128, 128, 256};
+  choices.strategies = {LoopStrategy::kForiLoop};
+  choices.buffer_counts = {3};
+  const passes::LaunchResources r = account(mm, values, choices);
+  CHECK(r.grid == std::vector<int64_t>{8, 8});
+  CHECK(operand(r, "x", Kind::kInput).memory == "ANY");
+  CHECK(operand(r, "x", Kind::kInput).vmem_bytes == 0);
+  // Slots: x (128, 256) bf16 = 64 KiB x 3, y (256, 128) = 64 KiB x 3; out 32 KiB x 2; the
+  // carried accumulator 64 KiB.
+  CHECK(operand(r, "x", Kind::kStream).vmem_bytes == 192 * KiB);
+  CHECK(operand(r, "y", Kind::kStream).buffers == 3);
+  CHECK(r.vmem_bytes == 2 * 192 * KiB + 64 * KiB + 64 * KiB);
+  // Streamed over k at every outer step: x's rows i once per (i, j), all of k: 8 x 2 MiB.
+  CHECK(operand(r, "x", Kind::kInput).hbm_bytes == 16 * MiB);
+}
+
+TEST_CASE("blocks follow _legal_block: defaults, rounding, whole dimensions") {
+  const Compiled mm = compile(kMatmul);
+  // m = 1000 (not a multiple of 8): a requested 100 rounds down to 96; n = 200 < 256 is kept
+  // whole when 256 is asked for; k = 300 defaults to 300 (no config entry: min(512, 300)).
+  const auto values = mm.values({{{1000, 300}, ir::ScalarType::kFloat32},
+                                 {{300, 200}, ir::ScalarType::kFloat32}});
+  passes::LaunchChoices choices;
+  choices.block_sizes = {100, 256};
+  choices.strategies = {LoopStrategy::kGrid};
+  const passes::LaunchResources r = account(mm, values, choices);
+  CHECK(r.blocks == std::vector<int64_t>{96, 200, 300});
+  CHECK(r.grid == std::vector<int64_t>{11, 1, 1});
+  // The edge block of m is clipped: out moves exactly 1000 x 200 f32.
+  CHECK(operand(r, "out", Kind::kOutput).hbm_bytes == 1000 * 200 * 4);
+}
+
+TEST_CASE("softmax: a whole row per block, transcendentals counted per element") {
+  const Compiled sm = compile(kSoftmax);
+  const auto values = sm.values({{{4096, 1024}, ir::ScalarType::kFloat32}});
+  passes::LaunchChoices choices;  // the default block: 512 * 256 elements / 1024 = 128 rows
+  const passes::LaunchResources r = account(sm, values, choices);
+  CHECK(r.blocks == std::vector<int64_t>{128});
+  CHECK(r.grid == std::vector<int64_t>{32});
+  CHECK(r.vmem_bytes == 2 * (2 * 128 * 1024 * 4));  // x and out, 512 KiB blocks, twice each
+  CHECK(r.hbm_bytes == 2 * 4096 * 1024 * 4);
+  CHECK(r.transcendentals == 4096 * 1024);
+}
+
+TEST_CASE("sizes the host code cannot know are reported, not guessed") {
+  const Compiled mm = compile(kMatmul);
+  const auto values = mm.values({kBf16Square, kBf16Square});
+  std::map<int, passes::ConcreteTensor> none;
+  const passes::HostValues unknown(mm.kernel(), none);
+  passes::LaunchChoices choices;
+  choices.strategies = {LoopStrategy::kGrid};
+  auto r = passes::account_launch(mm.kernel(), mm.launch(), unknown, choices);
+  REQUIRE_FALSE(r);
+  CHECK(r.error() == "the extent of `tile_m` is not known at compile time");
+}
+
+TEST_CASE("legality: target VMEM, or vmem_limit_bytes when the config sets it") {
+  const autotune::TargetInfo& v7x = *autotune::find_target("tpu-v7x");
+  passes::LaunchResources r;
+  r.vmem_bytes = v7x.vmem_bytes;
+  CHECK(autotune::judge_launch(r, v7x, std::nullopt).fits);
+  r.vmem_bytes = v7x.vmem_bytes + 1;
+  const autotune::LaunchVerdict over = autotune::judge_launch(r, v7x, std::nullopt);
+  CHECK_FALSE(over.fits);
+  CHECK(over.vmem_capacity == v7x.vmem_bytes);
+  CHECK(over.reason.find("tpu-v7x VMEM") != std::string::npos);
+  r.vmem_bytes = 32 * MiB;
+  CHECK(autotune::judge_launch(r, v7x, 32 * MiB).fits);
+  const autotune::LaunchVerdict limited = autotune::judge_launch(r, v7x, 16 * MiB);
+  CHECK_FALSE(limited.fits);
+  CHECK(limited.reason == "needs 32 MiB of VMEM, more than the 16 MiB of vmem_limit_bytes");
+  r.vmem_bytes = 0;
+  r.smem_bytes = v7x.smem_bytes + 4;
+  CHECK_FALSE(autotune::judge_launch(r, v7x, std::nullopt).fits);
+}
+
+TEST_CASE("a vmem_limit_bytes above the target's VMEM is an error at the value") {
+  auto file = std::make_shared<const SourceFile>(
+      "c.yaml",
+      "schema_version: 1\nkernel: k\ndefault: {block_sizes: [8], vmem_limit_bytes: 99999999999}\n");
+  DiagnosticEngine diags;
+  auto config = autotune::parse_config_text(file, diags);
+  REQUIRE(config);
+  for (const autotune::TargetInfo& target : autotune::builtin_targets()) {
+    DiagnosticEngine check;
+    CHECK_FALSE(autotune::check_vmem_limit(config->default_config, target, check));
+    REQUIRE(check.diagnostics().size() == 1);
+    INFO(check.render());
+    CHECK(check.render().find("c.yaml:3:47: error: `vmem_limit_bytes` is 99999999999") == 0);
+  }
+  autotune::KernelConfig fits;
+  fits.vmem_limit_bytes = autotune::find_target("tpu-v4")->vmem_bytes;
+  DiagnosticEngine quiet;
+  CHECK(autotune::check_vmem_limit(fits, *autotune::find_target("tpu-v4"), quiet));
+  CHECK_FALSE(quiet.has_errors());
+}
+
+TEST_CASE("format_bytes") {
+  CHECK(autotune::format_bytes(100) == "100 B");
+  CHECK(autotune::format_bytes(384 * KiB) == "384 KiB");
+  CHECK(autotune::format_bytes(1536 * KiB) == "1.5 MiB");
+  CHECK(autotune::format_bytes(64 * MiB) == "64 MiB");
+}
+
+}  // namespace
+}  // namespace helionc
