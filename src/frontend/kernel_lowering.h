@@ -204,6 +204,8 @@ class KernelLowering {
   std::vector<ir::TileLoop::Carry> open_carries(const SyntaxNode& body, SourceRange loop_range);
   // After it: each carry's `next` (checked against its type before the loop) and `result`.
   void close_carries(std::vector<ir::TileLoop::Carry>& carries, SourceRange loop_range);
+  // `for i in hl.static_range(...)` in device code (unrolled while JAX traces).
+  void lower_static_range(const SyntaxNode& node, ir::Block& out);
   // `[tile_m, tile_n] float32`, for messages about carried values.
   std::string describe(const ir::Type& type) const;
 

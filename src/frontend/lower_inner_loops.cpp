@@ -40,6 +40,46 @@ void collect_assigned_names(const SyntaxNode& node, std::vector<std::string>& na
 
 }  // namespace
 
+void KernelLowering::lower_static_range(const SyntaxNode& node, ir::Block& out) {
+  const SyntaxNode call = node.child_by_field("right");
+  const SyntaxNode target = node.child_by_field("left");
+  if (!in_device()) {
+    unsupported(node.range(), "`hl.static_range` outside device code (use `range` on the host)");
+  }
+  if (node.child_by_field("alternative")) unsupported(node.range(), "`for ... else`");
+  if (target.type() != "identifier") unsupported(target.range(), "this loop target");
+  const CallArgs args = split_args(call);
+  check_arity(args, "hl.static_range", 1, 3, {});
+  // Bounds run on the host while JAX traces: ints known there.
+  std::vector<ir::ExprPtr> bounds;
+  for (const SyntaxNode& arg : args.positional) {
+    ir::ExprPtr bound = lower_expr(arg);
+    if (bound->type.kind != TypeKind::kInt) {
+      fail(DiagnosticKind::kTypeMismatch, arg.range(),
+           "`hl.static_range` takes ints known before the kernel runs (sizes, constants)");
+    }
+    bounds.push_back(std::move(bound));
+  }
+  ir::ExprPtr begin = bounds.size() > 1 ? bounds[0] : ir::IntImm::make(0, call.range());
+  ir::ExprPtr end = bounds.size() > 1 ? bounds[1] : bounds[0];
+  ir::ExprPtr step = bounds.size() > 2 ? bounds[2] : ir::IntImm::make(1, call.range());
+
+  const size_t first_binding = kernel_.bindings.size();
+  const int var = bind(std::string(target.text()), Type::scalar(TypeKind::kInt),
+                       Binding::Origin::kDevice, target.range());
+  const SyntaxNode body_node = node.child_by_field("body");
+  std::vector<ir::TileLoop::Carry> carried = open_carries(body_node, node.range());
+  ir::Block body = lower_block(body_node);
+  const size_t end_of_body = kernel_.bindings.size();
+  close_carries(carried, node.range());
+  const SourceRange end_of_loop = file_.range(node.end_byte(), node.end_byte());
+  for (size_t id = first_binding; id < end_of_body; ++id) {
+    closed_[static_cast<int>(id)] = end_of_loop;
+  }
+  out.push_back(ir::StaticLoop::make(var, std::move(begin), std::move(end), std::move(step),
+                                     std::move(body), std::move(carried), node.range()));
+}
+
 std::string KernelLowering::describe(const ir::Type& type) const {
   if (type.kind != TypeKind::kTileTensor || type.variadic) {
     return fmt::format("`{}`", ir::type_to_string(type));

@@ -21,9 +21,7 @@ void KernelLowering::lower_for(const SyntaxNode& node, ir::Block& out) {
   const bool is_tile = callee == "helion.language.tile";
   const bool is_grid = callee == "helion.language.grid";
   if (!is_tile && !is_grid) {
-    if (callee == "helion.language.static_range") {
-      unsupported(iterable.range(), "`hl.static_range`");
-    }
+    if (callee == "helion.language.static_range") return lower_static_range(node, out);
     fail(DiagnosticKind::kUnsupported, iterable.range(),
          "only `for` loops over `hl.tile(...)` or `hl.grid(...)` are supported in a kernel");
   }

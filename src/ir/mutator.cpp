@@ -143,6 +143,18 @@ StmtPtr Mutator::mutate_node(const TileLoop& node, const StmtPtr& self) {
                         node.carried);
 }
 
+StmtPtr Mutator::mutate_node(const StaticLoop& node, const StmtPtr& self) {
+  ExprPtr begin = mutate(node.begin);
+  ExprPtr end = mutate(node.end);
+  ExprPtr step = mutate(node.step);
+  Block body = mutate(node.body);
+  if (begin == node.begin && end == node.end && step == node.step && same(body, node.body)) {
+    return self;
+  }
+  return StaticLoop::make(node.var, std::move(begin), std::move(end), std::move(step),
+                          std::move(body), node.carried, node.range);
+}
+
 StmtPtr Mutator::mutate_node(const If& node, const StmtPtr& self) {
   ExprPtr condition = mutate(node.condition);
   Block then_body = mutate(node.then_body);

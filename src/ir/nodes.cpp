@@ -191,6 +191,11 @@ StmtPtr TileLoop::make(std::vector<int> tile_dims, std::vector<int> loop_vars, B
   return std::make_shared<TileLoop>(std::move(tile_dims), std::move(loop_vars), std::move(body),
                                     range, std::move(carried));
 }
+StmtPtr StaticLoop::make(int var, ExprPtr begin, ExprPtr end, ExprPtr step, Block body,
+                         std::vector<TileLoop::Carry> carried, SourceRange range) {
+  return std::make_shared<StaticLoop>(var, std::move(begin), std::move(end), std::move(step),
+                                      std::move(body), std::move(carried), range);
+}
 StmtPtr If::make(ExprPtr condition, Block then_body, Block else_body, std::vector<Merge> merges,
                  SourceRange range) {
   return std::make_shared<If>(std::move(condition), std::move(then_body), std::move(else_body),

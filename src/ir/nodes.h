@@ -345,6 +345,30 @@ struct TileLoop final : Stmt {
   const std::vector<Carry> carried;  // inner loops only
 };
 
+// `for i in hl.static_range(begin, end, step)` in device code: a Python `for` over a host
+// range in the kernel, so JAX unrolls it while tracing; `var` is a Python int there. Values
+// rebound in the body are carried as in an inner tile loop (the same bindings scheme).
+struct StaticLoop final : Stmt {
+  static constexpr StmtKind kKind = StmtKind::kStaticLoop;
+  static StmtPtr make(int var, ExprPtr begin, ExprPtr end, ExprPtr step, Block body,
+                      std::vector<TileLoop::Carry> carried, SourceRange range);
+  StaticLoop(int var, ExprPtr begin, ExprPtr end, ExprPtr step, Block body,
+             std::vector<TileLoop::Carry> carried, SourceRange range)
+      : Stmt(kKind, range),
+        var(var),
+        begin(std::move(begin)),
+        end(std::move(end)),
+        step(std::move(step)),
+        body(std::move(body)),
+        carried(std::move(carried)) {}
+  const int var;
+  const ExprPtr begin;  // host ints
+  const ExprPtr end;
+  const ExprPtr step;
+  const Block body;
+  const std::vector<TileLoop::Carry> carried;
+};
+
 // `if cond: ... else: ...` on static values (scalar arguments, sizes). Both host and device
 // code may branch; the generated Python keeps the `if`, which runs while JAX traces.
 struct If final : Stmt {

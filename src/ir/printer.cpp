@@ -244,6 +244,22 @@ class IrPrinter {
         }
         return;
       }
+      case StmtKind::kStaticLoop: {
+        const auto& node = *s.as<StaticLoop>();
+        for (const TileLoop::Carry& carry : node.carried) {
+          out_ += fmt::format("{}carry {} = {} then {}\n", pad, targets({carry.phi}),
+                              names_[carry.init], names_[carry.next]);
+        }
+        out_ += fmt::format("{}for {} in static_range({}, {}, {}) {{{}\n", pad,
+                            targets({node.var}), expr(node.begin), expr(node.end),
+                            expr(node.step), where(s.range));
+        block(node.body, depth + 1);
+        out_ += pad + "}\n";
+        for (const TileLoop::Carry& carry : node.carried) {
+          out_ += fmt::format("{}let {} = {}\n", pad, targets({carry.result}), names_[carry.next]);
+        }
+        return;
+      }
       case StmtKind::kIf: {
         const auto& node = *s.as<If>();
         out_ += fmt::format("{}if {} {{{}\n", pad, expr(node.condition), where(s.range));

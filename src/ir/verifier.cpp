@@ -61,6 +61,17 @@ class Verifier final : public Visitor {
     Visitor::visit_node(node);
   }
 
+  void visit_node(const StaticLoop& node) override {
+    check_binding(node.var, "static loop variable");
+    for (const TileLoop::Carry& carry : node.carried) {
+      for (int binding : {carry.init, carry.phi, carry.next, carry.result}) {
+        check_binding(binding, "carried value");
+      }
+    }
+    if (depth_ == 0) fail("a static loop outside device code");
+    Visitor::visit_node(node);
+  }
+
   void visit_node(const TileLoop& node) override {
     for (int dim : node.tile_dims) {
       if (dim < 0 || dim >= static_cast<int>(kernel_.tile_dims.size())) {

@@ -63,6 +63,12 @@ void Visitor::visit_node(const Store& node) {
   visit(node.value);
 }
 void Visitor::visit_node(const TileLoop& node) { visit(node.body); }
+void Visitor::visit_node(const StaticLoop& node) {
+  visit(node.begin);
+  visit(node.end);
+  visit(node.step);
+  visit(node.body);
+}
 void Visitor::visit_node(const If& node) {
   visit(node.condition);
   visit(node.then_body);

@@ -144,6 +144,17 @@ class LaunchPlanner {
       case ir::StmtKind::kTileLoop:
         walk_inner_loop(stmt);
         return;
+      case ir::StmtKind::kStaticLoop: {
+        // A Python `for` in the kernel over host ints (unrolled while JAX traces).
+        const auto& loop = *stmt.as<ir::StaticLoop>();
+        walk_expr(loop.begin);
+        walk_expr(loop.end);
+        walk_expr(loop.step);
+        ++if_depth_;  // an inner loop in it is not directly in the launch's body
+        for (const ir::StmtPtr& s : loop.body) walk_stmt(*s);
+        --if_depth_;
+        return;
+      }
       default:
         unsupported(stmt.range, "this statement is not supported in device code yet");
         return;

@@ -47,7 +47,8 @@ std::string against_scratch(const ir::Kernel& kernel, const ir::TileLoop& loop) 
 std::string against_grid(const ir::Kernel& kernel, const Launch& launch, size_t index) {
   const InnerLoop& inner = launch.inner_loops[index];
   if (!inner.top_level) {
-    return inner.parent >= 0 ? "it is nested in another inner loop" : "it is inside an `if`";
+    return inner.parent >= 0 ? "it is nested in another inner loop"
+                             : "it is inside an `if` or an `hl.static_range` loop";
   }
   if (index > 0) {
     return "another inner loop runs before it (that loop would run again at every grid step)";
@@ -68,6 +69,9 @@ bool stores_anything(const ir::Block& block) {
   for (const ir::StmtPtr& stmt : block) {
     if (stmt->kind == ir::StmtKind::kStore) return true;
     if (const auto* loop = stmt->as<ir::TileLoop>(); loop && stores_anything(loop->body)) {
+      return true;
+    }
+    if (const auto* loop = stmt->as<ir::StaticLoop>(); loop && stores_anything(loop->body)) {
       return true;
     }
     if (const auto* branch = stmt->as<ir::If>();

@@ -142,6 +142,9 @@ class HostPrinter {
       case ir::StmtKind::kStore:
         context_.diags.error(DiagnosticKind::kInternal, stmt.range, "a store in host code");
         return;
+      case ir::StmtKind::kStaticLoop:
+        context_.diags.error(DiagnosticKind::kInternal, stmt.range, "a static loop in host code");
+        return;
     }
   }
 

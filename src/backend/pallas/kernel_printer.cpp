@@ -126,6 +126,22 @@ class KernelPrinter {
       body_->line(context_.with_where(fmt::format("{}{} = {}", ref, window, value), stmt.range));
       return;
     }
+    if (const auto* loop = stmt.as<ir::StaticLoop>()) {
+      // Python's own loop: JAX unrolls it while tracing; carried names are just rebound.
+      const bool unit_step = loop->step->as<ir::IntImm>() && loop->step->as<ir::IntImm>()->value == 1;
+      const bool zero_start =
+          loop->begin->as<ir::IntImm>() && loop->begin->as<ir::IntImm>()->value == 0;
+      std::vector<std::string> bounds;
+      if (!zero_start || !unit_step) bounds.push_back(exprs_.text(loop->begin));
+      bounds.push_back(exprs_.text(loop->end));
+      if (!unit_step) bounds.push_back(exprs_.text(loop->step));
+      auto block = body_->block(context_.with_where(
+          fmt::format("for {} in range({}):", binding_name(kernel_, loop->var),
+                      fmt::join(bounds, ", ")),
+          stmt.range));
+      for (const ir::StmtPtr& s : loop->body) statement(*s);
+      return;
+    }
     if (const auto* loop = stmt.as<ir::TileLoop>()) {
       if (types_[static_cast<size_t>(inner_index(*loop))] == passes::LoopStrategy::kEmitPipeline) {
         return pipeline_loop(*loop);
@@ -298,6 +314,14 @@ class KernelPrinter {
       void visit_node(const ir::If& node) override {
         ir::Visitor::visit_node(node);
         for (const ir::If::Merge& merge : node.merges) defined->insert(merge.result);
+      }
+      void visit_node(const ir::StaticLoop& node) override {
+        defined->insert(node.var);
+        for (const ir::TileLoop::Carry& carry : node.carried) {
+          note(carry.init);
+          defined->insert({carry.phi, carry.next, carry.result});
+        }
+        ir::Visitor::visit_node(node);
       }
     } collector;
     collector.kernel = &kernel_;

@@ -67,5 +67,36 @@ TEST_CASE("a carried value must keep its shape") {
                  "[tile_m, tile_n]"));
 }
 
+TEST_CASE("hl.static_range is a loop over host ints whose rebound names are carried") {
+  auto lowered = lower(
+      "@helion.kernel()\n"
+      "def poly(x: torch.Tensor, terms: hl.constexpr = 4) -> torch.Tensor:\n"
+      "    m, n = x.size()\n"
+      "    out = torch.empty_like(x)\n"
+      "    for tile_m, tile_n in hl.tile([m, n]):\n"
+      "        v = x[tile_m, tile_n]\n"
+      "        acc = v * 0\n"
+      "        for i in hl.static_range(1, terms):\n"
+      "            acc = acc + v * i\n"
+      "        out[tile_m, tile_n] = acc\n"
+      "    return out\n");
+  INFO(lowered->errors());
+  REQUIRE_FALSE(lowered->diags.has_errors());
+  const std::string ir = lowered->ir();
+  INFO(ir);
+  CHECK(contains(ir, "for i: int in static_range(1, terms, 1) {"));
+  CHECK(contains(ir, "= acc then acc.2"));
+}
+
+TEST_CASE("hl.static_range needs host ints and device code") {
+  auto outside = lower(
+      "@helion.kernel()\n"
+      "def f(x: torch.Tensor) -> torch.Tensor:\n"
+      "    for i in hl.static_range(4):\n"
+      "        pass\n"
+      "    return x\n");
+  CHECK(contains(outside->errors(), "outside device code"));
+}
+
 }  // namespace
 }  // namespace helionc::testing
