@@ -283,29 +283,35 @@ class KernelReport {
       }
     }
     const passes::HostValues values(kernel_, std::move(args));
-    std::vector<std::string> problems;
+    std::vector<std::string> problems;  // launches that do not fit
+    std::vector<std::string> unknown;   // launches that could not be accounted
     for (const passes::Launch& launch : plan_.launches) {
       const size_t first = loop_types.first_loop(launch.index);
       const passes::LaunchChoices choices =
           autotune::launch_choices(config, strategies, first, launch);
-      text += launch_report(launch, choices, values, config, problems);
+      text += launch_report(launch, choices, values, config, problems, unknown);
     }
-    text += fmt::format("      verdict: {}\n", problems.empty() ? "fits"
-                                                                : fmt::format("DOES NOT FIT: {}",
-                                                                              fmt::join(problems, "; ")));
+    std::string verdict = "fits";
+    if (!problems.empty()) {
+      verdict = fmt::format("DOES NOT FIT: {}", fmt::join(problems, "; "));
+    } else if (!unknown.empty()) {
+      verdict = fmt::format("unknown: {} not accounted", fmt::join(unknown, ", "));
+    }
+    text += fmt::format("      verdict: {}\n", verdict);
     return text;
   }
 
   std::string launch_report(const passes::Launch& launch, const passes::LaunchChoices& choices,
                             const passes::HostValues& values,
                             const autotune::KernelConfig& config,
-                            std::vector<std::string>& problems) const {
+                            std::vector<std::string>& problems,
+                            std::vector<std::string>& unknown) const {
     std::string text =
         fmt::format("      launch {} ({})", launch.index, where(launch.tile_loop().range));
     Expected<passes::LaunchResources> resources =
         passes::account_launch(kernel_, launch, values, choices);
     if (!resources) {
-      problems.push_back(fmt::format("launch {} could not be accounted", launch.index));
+      unknown.push_back(fmt::format("launch {}", launch.index));
       return text + fmt::format(": not computed: {}\n", resources.error());
     }
     std::vector<std::string> axes;

@@ -6,6 +6,8 @@ Categories (one ctest test each):
   ir           tests/golden/ir/NAME.py           -> NAME.ir          (`--emit ir -o -`, exit 0)
   pallas       tests/golden/pallas/NAME.py       -> NAME_pallas.py   (the module, exit 0;
                with tests/golden/pallas/NAME.yaml passed as `--config` when it exists)
+  report       tests/golden/report/NAME.py       -> NAME.report      (`--emit report -o -`,
+               exit 0; NAME.yaml as `--config` when it exists; `--shapes` in RUN-ARGS)
   diagnostics  tests/golden/diagnostics/fail_NAME.py and/or fail_NAME.yaml -> fail_NAME.stderr
                (`--color never`, exit 1, nothing on stdout, no output file created); a
                `fail_NAME.yaml` without a `fail_NAME.py` is compiled against config_kernel.py
@@ -39,7 +41,7 @@ from pathlib import Path
 
 GOLDEN_DIR = Path(__file__).resolve().parent
 REPO_ROOT = GOLDEN_DIR.parent.parent
-CATEGORIES = ("ir", "pallas", "diagnostics", "properties")
+CATEGORIES = ("ir", "pallas", "report", "diagnostics", "properties")
 CONFIG_KERNEL = "config_kernel.py"  # the kernel a lone fail_NAME.yaml is checked against
 RUN_ARGS_PREFIX = "# RUN-ARGS:"
 TIMEOUT_S = 60
@@ -151,8 +153,8 @@ class Runner:
 
     # ---- the categories -------------------------------------------------------------------
 
-    def check_ir(self, case: Case) -> None:
-        result = self.run(case, ["--emit", "ir", "-o", "-"])
+    def check_ir(self, case: Case, emit: str = "ir") -> None:
+        result = self.run(case, ["--emit", emit, "-o", "-"])
         if self.crashed(case, result, 0):
             return
         assert case.expected_out is not None
@@ -275,7 +277,7 @@ def success_cases(category: str) -> list[Case]:
             continue  # an expected module
         config = kernel.with_suffix(".yaml")
         config = config if config.exists() else None
-        out_suffix = ".ir" if category == "ir" else "_pallas.py"
+        out_suffix = {"ir": ".ir", "report": ".report"}.get(category, "_pallas.py")
         cases.append(Case(
             name=f"{category}/{kernel.stem}", kernel=kernel, config=config,
             extra_args=run_args(kernel) + run_args(config),
@@ -306,7 +308,7 @@ def diagnostic_cases() -> list[Case]:
 def stale_expectations() -> list[str]:
     """Expected files whose input is gone: they would otherwise rot unnoticed."""
     stale = []
-    for category, suffix in (("ir", ".ir"), ("pallas", "_pallas.py")):
+    for category, suffix in (("ir", ".ir"), ("pallas", "_pallas.py"), ("report", ".report")):
         folder = GOLDEN_DIR / category
         for expected in folder.glob("*" + suffix):
             stem = expected.name[: -len(suffix)]
@@ -351,10 +353,13 @@ def main() -> int:
     counts = {}
     for category in categories:
         before = (runner.passed, len(runner.failures))
-        if category in ("ir", "pallas"):
+        if category in ("ir", "pallas", "report"):
             cases = selected(success_cases(category))
             for case in cases:
-                (runner.check_ir if category == "ir" else runner.check_pallas)(case)
+                if category == "pallas":
+                    runner.check_pallas(case)
+                else:
+                    runner.check_ir(case, category)
         elif category == "diagnostics":
             cases = selected(diagnostic_cases())
             for case in cases:
