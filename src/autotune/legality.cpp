@@ -30,20 +30,20 @@ LaunchVerdict judge_launch(const passes::LaunchResources& resources, const Targe
       vmem_limit_bytes ? "vmem_limit_bytes" : fmt::format("{} VMEM", target.name);
   if (resources.vmem_bytes > verdict.vmem_capacity) {
     verdict.fits = false;
-    verdict.reason = fmt::format("needs {} of VMEM, more than the {} of {}",
-                                 format_bytes(resources.vmem_bytes),
-                                 format_bytes(verdict.vmem_capacity), verdict.capacity_source);
+    verdict.reason =
+        fmt::format("needs {} of VMEM, more than the {} of {}", format_bytes(resources.vmem_bytes),
+                    format_bytes(verdict.vmem_capacity), verdict.capacity_source);
   } else if (resources.smem_bytes > target.smem_bytes) {
     verdict.fits = false;
-    verdict.reason =
-        fmt::format("needs {} of SMEM, more than the {} of {} SMEM",
-                    format_bytes(resources.smem_bytes), format_bytes(target.smem_bytes), target.name);
+    verdict.reason = fmt::format("needs {} of SMEM, more than the {} of {} SMEM",
+                                 format_bytes(resources.smem_bytes),
+                                 format_bytes(target.smem_bytes), target.name);
   }
   return verdict;
 }
 
-bool check_vmem_limit(const KernelConfig& config, const TargetInfo& target,
-                      DiagnosticEngine& diags, SourceRange range) {
+bool check_vmem_limit(const KernelConfig& config, const TargetInfo& target, DiagnosticEngine& diags,
+                      SourceRange range) {
   if (!config.vmem_limit_bytes || *config.vmem_limit_bytes <= target.vmem_bytes) return true;
   auto where = config.value_ranges.find("vmem_limit_bytes");
   if (where != config.value_ranges.end()) range = where->second;

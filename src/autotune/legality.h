@@ -26,7 +26,7 @@ passes::LaunchChoices launch_choices(const KernelConfig& config,
 
 struct LaunchVerdict {
   bool fits = true;
-  int64_t vmem_capacity = 0;  // what the launch's VMEM is compared with
+  int64_t vmem_capacity = 0;    // what the launch's VMEM is compared with
   std::string capacity_source;  // "tpu-v7x VMEM" or "vmem_limit_bytes"
   std::string reason;           // why it does not fit ("" when it does)
 };
@@ -39,8 +39,8 @@ LaunchVerdict judge_launch(const passes::LaunchResources& resources, const Targe
 // Reports (kConfigSchema, at the value's file:line:col) a `vmem_limit_bytes` above the
 // target's physical VMEM; `range` is used when the config has no range for the key (built-in
 // configs). Returns false after an error.
-bool check_vmem_limit(const KernelConfig& config, const TargetInfo& target,
-                      DiagnosticEngine& diags, SourceRange range = {});
+bool check_vmem_limit(const KernelConfig& config, const TargetInfo& target, DiagnosticEngine& diags,
+                      SourceRange range = {});
 
 // "384 KiB", "64 MiB", "1.5 GiB", "100 B": bytes in binary units, one decimal when needed.
 std::string format_bytes(int64_t bytes);

@@ -47,8 +47,7 @@ class TargetLoader {
     const std::map<std::string, std::function<void(const YAML::Node&)>> keys = {
         {"schema_version",
          [&](const YAML::Node& v) {
-           reader_.read_int(v, "`schema_version`", kTargetSchemaVersion, kTargetSchemaVersion,
-                            "1");
+           reader_.read_int(v, "`schema_version`", kTargetSchemaVersion, kTargetSchemaVersion, "1");
          }},
         {"target", [&](const YAML::Node& v) { string(v, "target", info.name); }},
         {"device_kind", [&](const YAML::Node& v) { string(v, "device_kind", info.device_kind); }},
@@ -102,8 +101,8 @@ class TargetLoader {
     if (auto text = reader_.read_string(node, what)) out = *text;
   }
   void integer(const YAML::Node& node, std::string_view what, int64_t& out) {
-    if (auto value = reader_.read_int(node, fmt::format("`{}`", what), 1, INT64_MAX,
-                                      "a positive integer")) {
+    if (auto value =
+            reader_.read_int(node, fmt::format("`{}`", what), 1, INT64_MAX, "a positive integer")) {
       out = *value;
     }
   }
@@ -116,9 +115,8 @@ class TargetLoader {
   void number(const YAML::Node& node, std::string_view what, double& out) {
     const std::optional<double> value = YamlReader::as_number(node);
     if (!value || *value <= 0) {
-      reader_.error(reader_.range_of(node),
-                    fmt::format("`{}` must be a positive number, not {}", what,
-                                reader_.describe(node)));
+      reader_.error(reader_.range_of(node), fmt::format("`{}` must be a positive number, not {}",
+                                                        what, reader_.describe(node)));
       return;
     }
     out = *value;

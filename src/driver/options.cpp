@@ -129,9 +129,10 @@ std::variant<DriverOptions, int> parse_command_line(int argc, char** argv) {
     for (ShapeSet& set : *parsed) options.shapes.push_back(std::move(set));
   }
   if ((shapes || shapes_file) && options.emit != EmitKind::kReport) {
-    return usage_error(fmt::format("{} is only used with `--emit report` (autotuning is not "
-                                   "implemented yet)",
-                                   shapes ? "--shapes" : "--shapes-file"));
+    return usage_error(
+        fmt::format("{} is only used with `--emit report` (autotuning is not "
+                    "implemented yet)",
+                    shapes ? "--shapes" : "--shapes-file"));
   }
   options.color = color == "always"  ? ColorMode::kAlways
                   : color == "never" ? ColorMode::kNever

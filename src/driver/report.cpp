@@ -93,7 +93,7 @@ struct ReportedConfig {
   autotune::KernelConfig config;
   SourceRange loop_type_range;
   std::vector<ShapeSet> shapes;
-  std::string no_shapes;  // why there are none ("" when there are)
+  std::string no_shapes;        // why there are none ("" when there are)
   bool dtypes_assumed = false;  // a YAML entry without dtypes: float32 assumed
 };
 
@@ -123,7 +123,11 @@ class KernelReport {
   KernelReport(const ir::Kernel& kernel, const passes::KernelPlan& plan,
                const autotune::ConfigFile* config, const autotune::TargetInfo& target,
                DiagnosticEngine& diags)
-      : kernel_(kernel), plan_(plan), config_(config), target_(target), diags_(diags),
+      : kernel_(kernel),
+        plan_(plan),
+        config_(config),
+        target_(target),
+        diags_(diags),
         tensors_(tensor_params(kernel)) {}
 
   // Whether `set` is a call of this kernel: every name a tensor parameter, ranks matching.
@@ -164,19 +168,19 @@ class KernelReport {
     }
     std::string text = fmt::format("kernel {} ({})\n", kernel_.name, where(kernel_.name_range));
     for (const ReportedConfig& reported : configs(shapes)) {
-      text += fmt::format("  config {}: {}\n", reported.label,
-                          config_summary(reported.config,
-                                         static_cast<size_t>(kernel_.num_tunable_blocks)));
+      text += fmt::format(
+          "  config {}: {}\n", reported.label,
+          config_summary(reported.config, static_cast<size_t>(kernel_.num_tunable_blocks)));
       if (reported.shapes.empty()) {
         text += fmt::format("    {}\n", reported.no_shapes);
         continue;
       }
-      auto strategies = loop_types.resolve(reported.config.pallas_loop_type,
-                                           reported.loop_type_range, diags_);
+      auto strategies =
+          loop_types.resolve(reported.config.pallas_loop_type, reported.loop_type_range, diags_);
       if (!strategies) return std::nullopt;
       for (const ShapeSet& set : reported.shapes) {
-        text += shapes_report(reported.config, *strategies, loop_types, set,
-                              reported.dtypes_assumed);
+        text +=
+            shapes_report(reported.config, *strategies, loop_types, set, reported.dtypes_assumed);
       }
     }
     return text;
@@ -271,8 +275,8 @@ class KernelReport {
 
   std::string shapes_report(const autotune::KernelConfig& config,
                             const std::vector<LoopStrategy>& strategies,
-                            const backend::pallas::KernelLoopTypes& loop_types,
-                            const ShapeSet& set, bool dtypes_assumed) const {
+                            const backend::pallas::KernelLoopTypes& loop_types, const ShapeSet& set,
+                            bool dtypes_assumed) const {
     std::string text =
         fmt::format("    shapes {}{}\n", set.text,
                     dtypes_assumed ? "  (the entry gives no dtypes: float32 assumed)" : "");
@@ -302,8 +306,7 @@ class KernelReport {
   }
 
   std::string launch_report(const passes::Launch& launch, const passes::LaunchChoices& choices,
-                            const passes::HostValues& values,
-                            const autotune::KernelConfig& config,
+                            const passes::HostValues& values, const autotune::KernelConfig& config,
                             std::vector<std::string>& problems,
                             std::vector<std::string>& unknown) const {
     std::string text =
@@ -347,7 +350,8 @@ class KernelReport {
     text += table.render("        ");
     const autotune::LaunchVerdict verdict =
         autotune::judge_launch(*resources, target_, config.vmem_limit_bytes);
-    if (!verdict.fits) problems.push_back(fmt::format("launch {} {}", launch.index, verdict.reason));
+    if (!verdict.fits)
+      problems.push_back(fmt::format("launch {} {}", launch.index, verdict.reason));
     text += fmt::format("        VMEM {} of {} ({}): {}\n", bytes_text(resources->vmem_bytes),
                         autotune::format_bytes(verdict.vmem_capacity), verdict.capacity_source,
                         verdict.fits ? "fits" : "DOES NOT FIT");
@@ -394,9 +398,9 @@ class KernelReport {
 Expected<std::string> report_resources(const ReportInput& input, DiagnosticEngine& diags) {
   const ir::Module& module = *input.module;
   const autotune::TargetInfo& target = *input.target;
-  std::string text = fmt::format("# resources per launch for target {}: {} VMEM, {} SMEM per core\n",
-                                 target.name, autotune::format_bytes(target.vmem_bytes),
-                                 autotune::format_bytes(target.smem_bytes));
+  std::string text = fmt::format(
+      "# resources per launch for target {}: {} VMEM, {} SMEM per core\n", target.name,
+      autotune::format_bytes(target.vmem_bytes), autotune::format_bytes(target.smem_bytes));
   std::vector<KernelReport> reports;
   for (size_t k = 0; k < module.kernels.size(); ++k) {
     const auto& config = (*input.configs)[k];

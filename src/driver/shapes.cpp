@@ -17,19 +17,19 @@ struct DtypeSpelling {
 };
 
 constexpr DtypeSpelling kDtypes[] = {
-    {"bf16", ir::ScalarType::kBFloat16}, {"bfloat16", ir::ScalarType::kBFloat16},
-    {"f16", ir::ScalarType::kFloat16},   {"float16", ir::ScalarType::kFloat16},
-    {"half", ir::ScalarType::kFloat16},  {"f32", ir::ScalarType::kFloat32},
+    {"bf16", ir::ScalarType::kBFloat16},   {"bfloat16", ir::ScalarType::kBFloat16},
+    {"f16", ir::ScalarType::kFloat16},     {"float16", ir::ScalarType::kFloat16},
+    {"half", ir::ScalarType::kFloat16},    {"f32", ir::ScalarType::kFloat32},
     {"float32", ir::ScalarType::kFloat32}, {"float", ir::ScalarType::kFloat32},
-    {"i8", ir::ScalarType::kInt8},       {"int8", ir::ScalarType::kInt8},
-    {"u8", ir::ScalarType::kUInt8},      {"uint8", ir::ScalarType::kUInt8},
-    {"i16", ir::ScalarType::kInt16},     {"int16", ir::ScalarType::kInt16},
-    {"i32", ir::ScalarType::kInt32},     {"int32", ir::ScalarType::kInt32},
-    {"int", ir::ScalarType::kInt32},     {"bool", ir::ScalarType::kBool},
+    {"i8", ir::ScalarType::kInt8},         {"int8", ir::ScalarType::kInt8},
+    {"u8", ir::ScalarType::kUInt8},        {"uint8", ir::ScalarType::kUInt8},
+    {"i16", ir::ScalarType::kInt16},       {"int16", ir::ScalarType::kInt16},
+    {"i32", ir::ScalarType::kInt32},       {"int32", ir::ScalarType::kInt32},
+    {"int", ir::ScalarType::kInt32},       {"bool", ir::ScalarType::kBool},
 };
 
-constexpr std::string_view k64Bit[] = {"f64", "float64", "double", "i64", "int64",
-                                       "long", "u64", "uint64"};
+constexpr std::string_view k64Bit[] = {"f64",   "float64", "double", "i64",
+                                       "int64", "long",    "u64",    "uint64"};
 
 std::string_view trim(std::string_view text) {
   while (!text.empty() && std::isspace(static_cast<unsigned char>(text.front()))) {
@@ -79,8 +79,8 @@ Expected<TensorShape> parse_tensor(std::string_view item, std::string_view origi
   TensorShape tensor;
   tensor.name = std::string(trim(item.substr(0, eq)));
   if (!is_identifier(tensor.name)) {
-    return Error{fmt::format("{}: `{}` is not a parameter name (in `{}`)", origin, tensor.name,
-                             item)};
+    return Error{
+        fmt::format("{}: `{}` is not a parameter name (in `{}`)", origin, tensor.name, item)};
   }
   const std::string_view rest = item.substr(eq + 1);
   const size_t colon = rest.rfind(':');
@@ -97,9 +97,10 @@ Expected<TensorShape> parse_tensor(std::string_view item, std::string_view origi
       int64_t value = 0;
       const auto [ptr, ec] = std::from_chars(dim.data(), dim.data() + dim.size(), value);
       if (dim.empty() || ec != std::errc() || ptr != dim.data() + dim.size() || value <= 0) {
-        return Error{fmt::format("{}: dimension `{}` of `{}` is not a positive integer "
-                                 "(dimensions are joined by `x`, e.g. `4096x4096`)",
-                                 origin, dim, tensor.name)};
+        return Error{
+            fmt::format("{}: dimension `{}` of `{}` is not a positive integer "
+                        "(dimensions are joined by `x`, e.g. `4096x4096`)",
+                        origin, dim, tensor.name)};
       }
       tensor.dims.push_back(value);
       if (end == std::string_view::npos) break;
@@ -116,9 +117,10 @@ Expected<TensorShape> parse_tensor(std::string_view item, std::string_view origi
     return Error{fmt::format("{}: dtype `{}` of `{}` is 64-bit; TPUs have no 64-bit types", origin,
                              dtype, tensor.name)};
   }
-  return Error{fmt::format("{}: unknown dtype `{}` for `{}`; expected bf16, f16, f32, i8, u8, "
-                           "i16, i32 or bool",
-                           origin, dtype, tensor.name)};
+  return Error{
+      fmt::format("{}: unknown dtype `{}` for `{}`; expected bf16, f16, f32, i8, u8, "
+                  "i16, i32 or bool",
+                  origin, dtype, tensor.name)};
 }
 
 Expected<ShapeSet> parse_set(std::string_view call, std::string_view origin) {
@@ -134,8 +136,8 @@ Expected<ShapeSet> parse_set(std::string_view call, std::string_view origin) {
       if (!tensor) return Error{tensor.error()};
       for (const TensorShape& other : set.tensors) {
         if (other.name == tensor->name) {
-          return Error{fmt::format("{}: `{}` is given twice in `{}`", origin, other.name,
-                                   set.text)};
+          return Error{
+              fmt::format("{}: `{}` is given twice in `{}`", origin, other.name, set.text)};
         }
       }
       set.tensors.push_back(std::move(*tensor));
@@ -196,8 +198,8 @@ std::string format_shape_set(const ShapeSet& set) {
   for (const TensorShape& tensor : set.tensors) {
     std::vector<std::string> dims;
     for (int64_t dim : tensor.dims) dims.push_back(std::to_string(dim));
-    items.push_back(fmt::format("{}={}:{}", tensor.name, fmt::join(dims, "x"),
-                                short_name(tensor.dtype)));
+    items.push_back(
+        fmt::format("{}={}:{}", tensor.name, fmt::join(dims, "x"), short_name(tensor.dtype)));
   }
   return fmt::format("{}", fmt::join(items, ","));
 }

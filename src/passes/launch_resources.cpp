@@ -158,7 +158,8 @@ class Accountant {
       const int64_t legal_size = (grid.partial || in_kernel_[g]) && grid.size_binding >= 0
                                      ? axis_size(grid.size_binding, grid.size_axis)
                                      : sizes_[g];
-      const int64_t block = legal_block(requested, legal_size, block_role(grid), whole_elements(grid));
+      const int64_t block =
+          legal_block(requested, legal_size, block_role(grid), whole_elements(grid));
       blocks_.push_back(block);
       if (has_begin(dim) && !in_kernel_[g]) {
         const int64_t extent = host_int(dim.extent, fmt::format("the extent of `{}`", dim.name));
@@ -233,19 +234,17 @@ class Accountant {
     std::vector<size_t> axes;
     const ir::TileLoop& loop = launch_.tile_loop();
     if (!scalar) return axes;
-    ir::for_each_expr(ir::Block{ir::Return::make({scalar}, scalar->range)},
-                      [&](const ir::Expr& e) {
-                        const auto* ref = e.as<ir::VarRef>();
-                        if (ref == nullptr) return;
-                        for (size_t i = 0; i < loop.loop_vars.size() && i < loop.tile_dims.size();
-                             ++i) {
-                          if (loop.loop_vars[i] != ref->binding) continue;
-                          const size_t g = grid_axis(loop.tile_dims[i]);
-                          if (std::find(axes.begin(), axes.end(), g) == axes.end()) {
-                            axes.push_back(g);
-                          }
-                        }
-                      });
+    ir::for_each_expr(ir::Block{ir::Return::make({scalar}, scalar->range)}, [&](const ir::Expr& e) {
+      const auto* ref = e.as<ir::VarRef>();
+      if (ref == nullptr) return;
+      for (size_t i = 0; i < loop.loop_vars.size() && i < loop.tile_dims.size(); ++i) {
+        if (loop.loop_vars[i] != ref->binding) continue;
+        const size_t g = grid_axis(loop.tile_dims[i]);
+        if (std::find(axes.begin(), axes.end(), g) == axes.end()) {
+          axes.push_back(g);
+        }
+      }
+    });
     return axes;
   }
 
@@ -378,8 +377,8 @@ class Accountant {
       for (const ir::TileLoop::Carry& carry : launch_.inner_loops[i].loop->carried) {
         const ir::Binding& binding = kernel_.bindings[carry.init];
         if (!binding.type.dtype) {
-          throw Unknown{fmt::format("the dtype of the carried value `{}` is only known at trace time",
-                                    binding.name)};
+          throw Unknown{fmt::format(
+              "the dtype of the carried value `{}` is only known at trace time", binding.name)};
         }
         OperandResources r;
         r.kind = OperandResources::Kind::kScratch;

@@ -50,9 +50,9 @@ inline constexpr int64_t kDefaultBufferCount = 2;
 struct OperandResources {
   enum class Kind { kInput, kOutput, kScratch, kStream };
   Kind kind = Kind::kInput;
-  std::string name;          // the source name of the array or carried value
-  std::string memory;        // "VMEM", "SMEM", "ANY" (HBM, not copied by the BlockSpec)
-  std::string note;          // e.g. "tile_k resident", "streamed over tile_k"
+  std::string name;            // the source name of the array or carried value
+  std::string memory;          // "VMEM", "SMEM", "ANY" (HBM, not copied by the BlockSpec)
+  std::string note;            // e.g. "tile_k resident", "streamed over tile_k"
   std::vector<int64_t> block;  // the block shape as the kernel sees it (squeezed axes left out)
   ir::ScalarType dtype = ir::ScalarType::kFloat32;
   int64_t buffers = 0;

@@ -62,8 +62,7 @@ int64_t default_block(int64_t size, BlockRole role, int64_t other) {
   return std::min({facts(role).default_block, std::max<int64_t>(1, kBlockElements / other), size});
 }
 
-int64_t legal_block(std::optional<int64_t> requested, int64_t size, BlockRole role,
-                    int64_t other) {
+int64_t legal_block(std::optional<int64_t> requested, int64_t size, BlockRole role, int64_t other) {
   const int64_t wanted = requested ? *requested : default_block(size, role, other);
   const int64_t multiple = facts(role).multiple;
   if (wanted >= size || size <= multiple) return size;

@@ -28,7 +28,8 @@ std::string error_of(std::string_view text) {
 }
 
 TEST_CASE("--shapes: calls, tensors, dimensions and dtypes") {
-  auto parsed = parse_shapes(" x=4096x1024:bf16 , y=1024:float32; x=8x8:f16,y=8:half;s=:i32", "--shapes");
+  auto parsed =
+      parse_shapes(" x=4096x1024:bf16 , y=1024:float32; x=8x8:f16,y=8:half;s=:i32", "--shapes");
   REQUIRE(parsed);
   REQUIRE(parsed->size() == 3);
   const ShapeSet& first = (*parsed)[0];
@@ -54,8 +55,9 @@ TEST_CASE("--shapes: each mistake is named precisely") {
   CHECK(error_of("x=0x8:bf16").find("dimension `0` of `x`") != std::string::npos);
   CHECK(error_of("x=8x:bf16").find("dimension `` of `x`") != std::string::npos);
   CHECK(error_of("x=8:f64") == "--shapes: dtype `f64` of `x` is 64-bit; TPUs have no 64-bit types");
-  CHECK(error_of("x=8:bf17") ==
-        "--shapes: unknown dtype `bf17` for `x`; expected bf16, f16, f32, i8, u8, i16, i32 or bool");
+  CHECK(
+      error_of("x=8:bf17") ==
+      "--shapes: unknown dtype `bf17` for `x`; expected bf16, f16, f32, i8, u8, i16, i32 or bool");
   CHECK(error_of("x=8:f32,x=9:f32") == "--shapes: `x` is given twice in `x=8:f32,x=9:f32`");
   CHECK(error_of("1x=8:f32") == "--shapes: `1x` is not a parameter name (in `1x=8:f32`)");
   CHECK(error_of(" ; ") ==
@@ -63,8 +65,8 @@ TEST_CASE("--shapes: each mistake is named precisely") {
 }
 
 TEST_CASE("--shapes-file: lines, comments, errors with the line") {
-  auto parsed = parse_shapes_file("# matmul\nx=8x8:f32,y=8x8:f32  # small\n\nx=16x16:bf16,y=16x16:bf16\n",
-                                  "m.shapes");
+  auto parsed = parse_shapes_file(
+      "# matmul\nx=8x8:f32,y=8x8:f32  # small\n\nx=16x16:bf16,y=16x16:bf16\n", "m.shapes");
   REQUIRE(parsed);
   CHECK(parsed->size() == 2);
   auto bad = parse_shapes_file("x=8:f32\nx=8:f99\n", "m.shapes");
@@ -79,8 +81,7 @@ TEST_CASE("the command line: --emit report, --shapes, and their usage errors") {
   CHECK(options.emit == EmitKind::kReport);
   CHECK(options.shapes.size() == 2);
   // A malformed --shapes, or --shapes without --emit report, is a usage error.
-  CHECK(std::get<int>(parse({"k.py", "--emit", "report", "--shapes", "x=8:q"})) ==
-        kExitUsageError);
+  CHECK(std::get<int>(parse({"k.py", "--emit", "report", "--shapes", "x=8:q"})) == kExitUsageError);
   CHECK(std::get<int>(parse({"k.py", "--shapes", "x=8:f32"})) == kExitUsageError);
   CHECK(std::get<int>(parse({"k.py", "--emit", "report", "--shapes-file", "/no/such/file"})) ==
         kExitUsageError);
@@ -91,16 +92,16 @@ TEST_CASE("the command line: --emit report, --shapes, and their usage errors") {
     std::ofstream out(file);
     out << "x=8x8:f32  # one call\n";
   }
-  auto from_file = parse({"k.py", "--emit", "report", "--shapes", "x=4:f32", "--shapes-file",
-                          file.string()});
+  auto from_file =
+      parse({"k.py", "--emit", "report", "--shapes", "x=4:f32", "--shapes-file", file.string()});
   std::filesystem::remove(file);
   REQUIRE(std::holds_alternative<DriverOptions>(from_file));
   CHECK(std::get<DriverOptions>(from_file).shapes.size() == 2);
 }
 
 TEST_CASE("--target accepts exactly the built-in targets") {
-  CHECK(target_names() == std::vector<std::string>{"tpu-v4", "tpu-v5e", "tpu-v5p", "tpu-v6e",
-                                                   "tpu-v7x"});
+  CHECK(target_names() ==
+        std::vector<std::string>{"tpu-v4", "tpu-v5e", "tpu-v5p", "tpu-v6e", "tpu-v7x"});
   for (const std::string& target : target_names()) {
     CHECK(std::holds_alternative<DriverOptions>(parse({"k.py", "--target", target})));
   }

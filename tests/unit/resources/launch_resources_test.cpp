@@ -68,8 +68,8 @@ Compiled compile(const char* source) {
   compiled.lowered = testing::lower(source);
   INFO(compiled.lowered->errors());
   REQUIRE_FALSE(compiled.lowered->diags.has_errors());
-  compiled.result = passes::run_pipeline(std::move(compiled.lowered->module), {},
-                                         compiled.lowered->diags);
+  compiled.result =
+      passes::run_pipeline(std::move(compiled.lowered->module), {}, compiled.lowered->diags);
   INFO(compiled.lowered->errors());
   REQUIRE(compiled.result);
   return compiled;
@@ -83,8 +83,7 @@ passes::LaunchResources account(const Compiled& compiled, const passes::HostValu
   return *resources;
 }
 
-const passes::OperandResources& operand(const passes::LaunchResources& r,
-                                        const std::string& name,
+const passes::OperandResources& operand(const passes::LaunchResources& r, const std::string& name,
                                         passes::OperandResources::Kind kind) {
   for (const auto& o : r.operands) {
     if (o.name == name && o.kind == kind) return o;
@@ -175,8 +174,8 @@ TEST_CASE("blocks follow _legal_block: defaults, rounding, whole dimensions") {
   const Compiled mm = compile(kMatmul);
   // m = 1000 (not a multiple of 8): a requested 100 rounds down to 96; n = 200 < 256 is kept
   // whole when 256 is asked for; k = 300 defaults to 300 (no config entry: min(512, 300)).
-  const auto values = mm.values({{{1000, 300}, ir::ScalarType::kFloat32},
-                                 {{300, 200}, ir::ScalarType::kFloat32}});
+  const auto values =
+      mm.values({{{1000, 300}, ir::ScalarType::kFloat32}, {{300, 200}, ir::ScalarType::kFloat32}});
   passes::LaunchChoices choices;
   choices.block_sizes = {100, 256};
   choices.strategies = {LoopStrategy::kGrid};

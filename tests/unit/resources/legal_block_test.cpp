@@ -26,14 +26,14 @@ struct Case {
 
 std::vector<Case> cases() {
   std::vector<Case> table;
-  const std::vector<std::optional<int64_t>> requests = {std::nullopt, 1, 7, 8, 9, 64, 96, 100,
-                                                        127, 128, 129, 200, 256, 300, 512,
-                                                        1000, 1024, 5000, 8192, 100000};
-  const std::vector<int64_t> sizes = {1, 2, 7, 8, 9, 100, 127, 128, 129, 130, 255, 256, 300,
-                                      1000, 1024, 4096, 5000, 65536, 1000003};
+  const std::vector<std::optional<int64_t>> requests = {
+      std::nullopt, 1,   7,   8,   9,   64,   96,   100,  127,  128,
+      129,          200, 256, 300, 512, 1000, 1024, 5000, 8192, 100000};
+  const std::vector<int64_t> sizes = {1,   2,   7,   8,    9,    100,  127,  128,   129,    130,
+                                      255, 256, 300, 1000, 1024, 4096, 5000, 65536, 1000003};
   const std::vector<int64_t> others = {1, 3, 300, 1024, 131072, 1000000};
-  for (BlockRole role : {BlockRole::kLeading, BlockRole::kSublane, BlockRole::kLane,
-                         BlockRole::kFlat}) {
+  for (BlockRole role :
+       {BlockRole::kLeading, BlockRole::kSublane, BlockRole::kLane, BlockRole::kFlat}) {
     for (const auto& requested : requests) {
       for (int64_t size : sizes) {
         // `other` only matters for the default; vary it there.
@@ -84,8 +84,8 @@ TEST_CASE("legal_block agrees with the prelude's _legal_block") {
           "    requested = None if requested == 'None' else int(requested)\n"
           "    print(legal(requested, int(size), role, int(other)))\n";
   }
-  const std::string output = run(fmt::format("'{}' '{}' '{}' '{}'", HELIONC_PYTHON,
-                                             script.string(), prelude.string(), input.string()));
+  const std::string output = run(fmt::format("'{}' '{}' '{}' '{}'", HELIONC_PYTHON, script.string(),
+                                             prelude.string(), input.string()));
   std::filesystem::remove(input);
   std::filesystem::remove(script);
   std::istringstream lines(output);
@@ -105,7 +105,7 @@ TEST_CASE("legal_block agrees with the prelude's _legal_block") {
 
 TEST_CASE("legal_block on hand-picked cases") {
   CHECK(legal_block(100, 1000, BlockRole::kSublane) == 96);
-  CHECK(legal_block(100, 1000, BlockRole::kLane) == 128);  // at least one multiple
+  CHECK(legal_block(100, 1000, BlockRole::kLane) == 128);    // at least one multiple
   CHECK(legal_block(2048, 1000, BlockRole::kLane) == 1000);  // the whole dimension
   CHECK(legal_block(std::nullopt, 100000, BlockRole::kFlat) == 8192);
   CHECK(legal_block(std::nullopt, 4096, BlockRole::kFlat) == 4096);
