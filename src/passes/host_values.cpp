@@ -44,7 +44,53 @@ std::optional<int64_t> HostValues::axis_size(int binding, int axis) const {
   if (def == nullptr) def = facts_.definition(binding);
   if (def == nullptr) return std::nullopt;
   if (const auto* alloc = def->as<ir::Alloc>()) return shape_element(alloc->shape, axis, 0);
+  if (const auto* let = def->as<ir::Let>(); let && let->targets.size() == 1) {
+    if (const auto* call = let->value->as<ir::Call>();
+        call && call->op == ir::Intrinsic::kReshape && call->args.size() == 2) {
+      return reshaped_axis(*call, axis, 0);
+    }
+  }
   return std::nullopt;
+}
+
+bool HostValues::absent_optional(int binding) const {
+  const ir::Binding& b = kernel_.bindings[binding];
+  return b.origin == ir::Binding::Origin::kParam && b.type.optional && !args_.contains(binding);
+}
+
+// Axis `axis` of `x.reshape(shape)`: the shape's entry, or for its `-1` the element count of x
+// over the product of the other entries.
+std::optional<int64_t> HostValues::reshaped_axis(const ir::Call& reshape, int axis,
+                                                 int depth) const {
+  const auto* tuple = reshape.args[1]->as<ir::TupleExpr>();
+  if (tuple == nullptr || depth > kMaxDepth) return std::nullopt;
+  const int rank = static_cast<int>(tuple->elements.size());
+  if (axis < 0 || axis >= rank) return std::nullopt;
+  auto entry = eval_int(tuple->elements[static_cast<size_t>(axis)], depth + 1);
+  if (!entry || *entry != -1) return entry;
+  const auto* base = reshape.args[0]->as<ir::VarRef>();
+  if (base == nullptr) return std::nullopt;
+  int base_rank = kernel_.bindings[base->binding].type.rank;
+  if (base_rank < 0) {
+    // A rank known only at trace time: the call's, for a parameter.
+    auto arg = args_.find(facts_.shape_root(base->binding));
+    if (arg == args_.end()) return std::nullopt;
+    base_rank = static_cast<int>(arg->second.shape.size());
+  }
+  int64_t elements = 1;
+  for (int a = 0; a < base_rank; ++a) {
+    auto size = axis_size(base->binding, a);
+    if (!size) return std::nullopt;
+    elements *= *size;
+  }
+  int64_t others = 1;
+  for (int a = 0; a < rank; ++a) {
+    if (a == axis) continue;
+    auto size = eval_int(tuple->elements[static_cast<size_t>(a)], depth + 1);
+    if (!size || *size <= 0) return std::nullopt;
+    others *= *size;
+  }
+  return elements / others;
 }
 
 std::optional<int64_t> HostValues::int_value(const ir::ExprPtr& expr) const {

@@ -30,10 +30,13 @@ class HostValues {
   std::optional<int64_t> int_value(const ir::ExprPtr& expr) const;
   std::optional<int64_t> axis_size(int tensor_binding, int axis) const;
   std::optional<ir::ScalarType> dtype(int tensor_binding) const;
+  // An optional tensor parameter (`torch.Tensor | None`) the call leaves out.
+  bool absent_optional(int binding) const;
 
  private:
   std::optional<int64_t> resolve(const SizeKey& key) const;
   std::optional<int64_t> shape_element(const ir::ExprPtr& shape, int axis, int depth) const;
+  std::optional<int64_t> reshaped_axis(const ir::Call& reshape, int axis, int depth) const;
   std::optional<int64_t> eval_int(const ir::ExprPtr& expr, int depth) const;
   std::optional<ir::ScalarType> eval_dtype(const ir::ExprPtr& expr, int depth) const;
   std::optional<ir::ScalarType> binding_dtype(int binding, int depth) const;

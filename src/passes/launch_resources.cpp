@@ -102,12 +102,21 @@ class Accountant {
 
   std::string name(int binding) const { return kernel_.bindings[binding].name; }
 
+  void check_given(int binding) const {
+    if (values_.absent_optional(binding)) {
+      throw Unknown{fmt::format("`{}` is None in this call (the launch runs only when it is given)",
+                                name(binding))};
+    }
+  }
+
   int64_t axis_size(int binding, int axis) const {
+    check_given(binding);
     return need(values_.axis_size(binding, axis),
                 fmt::format("the size of axis {} of `{}`", axis, name(binding)));
   }
 
   ir::ScalarType dtype(int binding) const {
+    check_given(binding);
     auto type = values_.dtype(binding);
     if (!type) {
       throw Unknown{fmt::format("the dtype of `{}` is not known at compile time", name(binding))};

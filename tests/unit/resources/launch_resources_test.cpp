@@ -260,3 +260,36 @@ TEST_CASE("format_bytes") {
 
 }  // namespace
 }  // namespace helionc
+
+namespace helionc {
+namespace {
+
+TEST_CASE("sizes through reshape(-1, ...) of a trace-time-rank input, and absent optionals") {
+  const Compiled k = compile(R"(@helion.kernel()
+def rows(x: torch.Tensor, bias: torch.Tensor | None = None) -> torch.Tensor:
+    n = x.size(-1)
+    flat = x.reshape([-1, n])
+    out = torch.empty_like(flat)
+    for tile_r, tile_c in hl.tile([flat.size(0), n]):
+        out[tile_r, tile_c] = flat[tile_r, tile_c] * 2.0
+    if bias is not None:
+        for tile_r, tile_c in hl.tile([flat.size(0), n]):
+            out[tile_r, tile_c] = out[tile_r, tile_c] + bias[tile_c]
+    return out
+)");
+  // x is 2 x 3 x 40 x 256: flat is (240, 256); default blocks (240 whole, 256 whole).
+  std::map<int, passes::ConcreteTensor> args;
+  args[k.kernel().params[0].binding] = {{2, 3, 40, 256}, ir::ScalarType::kFloat32};
+  const passes::HostValues values(k.kernel(), args);
+  const passes::LaunchResources r = account(k, values, {});
+  CHECK(r.blocks == std::vector<int64_t>{240, 256});
+  CHECK(r.hbm_bytes == 2 * 240 * 256 * 4);
+  // The second launch reads `bias`, which this call leaves out.
+  const passes::Launch& second = k.result->plans.front().launches.at(1);
+  auto missing = passes::account_launch(k.kernel(), second, values, {});
+  REQUIRE_FALSE(missing);
+  CHECK(missing.error() == "`bias` is None in this call (the launch runs only when it is given)");
+}
+
+}  // namespace
+}  // namespace helionc
