@@ -40,6 +40,7 @@ class ConfigTables {
       const ir::BuiltinConfig& builtin = kernel_.builtin_configs.front();
       built_in.block_sizes = builtin.block_sizes;
       built_in.pallas_loop_type = builtin.pallas_loop_type;
+      built_in.pallas_load_buffer_count = builtin.pallas_load_buffer_count;
       built_in.vmem_limit_bytes = builtin.vmem_limit_bytes;
       built_in.range = builtin.range;
     }
@@ -103,6 +104,12 @@ class ConfigTables {
       } else {
         ok_ = false;
       }
+    }
+    if (!config.pallas_load_buffer_count.empty()) {
+      // One entry per inner loop of the kernel; the prelude's `_load_buffers` reads it.
+      std::vector<std::string> counts;
+      for (int64_t count : config.pallas_load_buffer_count) counts.push_back(std::to_string(count));
+      text += fmt::format(", \"pallas_load_buffer_count\": {}", py_tuple(counts));
     }
     if (config.vmem_limit_bytes) {
       // Passed to every launch's pltpu.CompilerParams (checked against the target's VMEM by
