@@ -91,6 +91,7 @@ class PlanPrinter {
         case ViewAxis::Kind::kFull:
           a = fmt::format(":{}", axis.array_axis);
           if (axis.gather) a += fmt::format(" gather {}", ir::print_expr(kernel_, axis.gather));
+          if (axis.dma_ids >= 0) a += fmt::format(" or dma with input {}", axis.dma_ids);
           break;
         case ViewAxis::Kind::kScalar:
           a = fmt::format("{}@{}", ir::print_expr(kernel_, axis.scalar), axis.array_axis);
@@ -145,6 +146,28 @@ class PlanPrinter {
       out_ += fmt::format("    inner loop {} (line {}){}{}: {}\n", l, line,
                           loop.parent >= 0 ? fmt::format(" in loop {}", loop.parent) : "",
                           loop.top_level ? " top-level" : "", fmt::join(strategies, "; "));
+      // Where the operands the loop tiles live under each strategy.
+      std::vector<std::string> streamed;
+      for (int input : loop.streamed_inputs) {
+        streamed.push_back(
+            kernel_.bindings[launch.inputs[static_cast<size_t>(input)].operand.binding].name);
+      }
+      if (!streamed.empty()) {
+        out_ += fmt::format(
+            "      tiles {}: unroll = whole axis resident in VMEM, grid = VMEM blocks, "
+            "emit_pipeline/fori_loop = pl.ANY (HBM) copied into VMEM buffers\n",
+            fmt::join(streamed, ", "));
+      }
+      if (!loop.tile_loop().carried.empty()) {
+        std::vector<std::string> carried;
+        for (const ir::TileLoop::Carry& carry : loop.tile_loop().carried) {
+          carried.push_back(kernel_.bindings[carry.init].name);
+        }
+        out_ += fmt::format(
+            "      carries {}: unroll/fori_loop = loop carry (vregs), grid/emit_pipeline = VMEM "
+            "scratch\n",
+            fmt::join(carried, ", "));
+      }
     }
     for (size_t i = 0; i < launch.inputs.size(); ++i) {
       const Input& input = launch.inputs[i];
@@ -160,6 +183,9 @@ class PlanPrinter {
           kind = fmt::format("aliased whole for output {}", input.output);
           break;
       }
+      if (input.gather_ids_of >= 0) {
+        kind += fmt::format(", the indices of input {}'s dma gather", input.gather_ids_of);
+      }
       out_ += fmt::format("    input {}: {} ({})\n", i, operand(input.operand), kind);
     }
     for (size_t o = 0; o < launch.outputs.size(); ++o) {
@@ -174,7 +200,7 @@ class PlanPrinter {
           masked);
     }
     for (const Capture& capture : launch.captures) {
-      static constexpr const char* kKinds[] = {"value", "dtype", "shape", "block"};
+      static constexpr const char* kKinds[] = {"value", "dtype", "shape", "block", "gather_by_dma"};
       out_ += fmt::format("    capture {} {}\n", kKinds[static_cast<int>(capture.kind)],
                           capture.kind == Capture::Kind::kBlock
                               ? tile_name(capture.tile_dim)

@@ -460,6 +460,11 @@ class LaunchPrinter {
       switch (axis.kind) {
         case ViewAxis::Kind::kTile: {
           const size_t g = grid_axis(axis.tile_dim);
+          if (strategy(g) == passes::LoopStrategy::kUnroll) {
+            // The whole axis stays resident: fetched once per block of the other axes.
+            factors.push_back(size_expr(operand.binding, axis.array_axis));
+            break;
+          }
           used[g] = true;
           factors.push_back(sizes_[g]);
           break;
