@@ -42,6 +42,7 @@ class ConfigTables {
       built_in.pallas_loop_type = builtin.pallas_loop_type;
       built_in.pallas_load_buffer_count = builtin.pallas_load_buffer_count;
       built_in.vmem_limit_bytes = builtin.vmem_limit_bytes;
+      built_in.loop_orders = builtin.loop_orders;
       built_in.range = builtin.range;
     }
     std::string default_config;
@@ -110,6 +111,17 @@ class ConfigTables {
       std::vector<std::string> counts;
       for (int64_t count : config.pallas_load_buffer_count) counts.push_back(std::to_string(count));
       text += fmt::format(", \"pallas_load_buffer_count\": {}", py_tuple(counts));
+    }
+    if (!config.loop_orders.empty()) {
+      // One permutation per multi-dimensional top-level tile loop (prelude `_loop_order`).
+      std::vector<std::string> orders;
+      for (const std::vector<int64_t>& order : config.loop_orders) {
+        std::vector<std::string> dims;
+        for (int64_t dim : order) dims.push_back(std::to_string(dim));
+        orders.push_back(py_tuple(dims));
+      }
+      text += fmt::format(", \"loop_orders\": {}", py_tuple(orders));
+      loop_types_.loop_orders_given = true;
     }
     if (config.vmem_limit_bytes) {
       // Passed to every launch's pltpu.CompilerParams (checked against the target's VMEM by

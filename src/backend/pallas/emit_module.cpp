@@ -51,6 +51,7 @@ bool print_kernel(PythonWriter& out, EmitContext& context, const ir::Kernel& ker
   if (!ok) return false;
   const passes::ShapeFacts facts(kernel);
   std::vector<LaunchNames> names;
+  int multi_dimensional = 0;  // `loop_orders` has one entry per such launch, in order
   for (const passes::Launch& launch : plan.launches) {
     std::string function = plan.launches.size() == 1
                                ? fmt::format("_{}_kernel", kernel.name)
@@ -59,6 +60,13 @@ bool print_kernel(PythonWriter& out, EmitContext& context, const ir::Kernel& ker
     LaunchNames& launch_names = names.back();
     launch_names.variants = loop_types.variants(launch.index);
     launch_names.first_loop = loop_types.first_loop(launch.index);
+    if (!launch.variadic && launch.tile_loop().tile_dims.size() > 1) {
+      if (loop_types.loop_orders_given) {
+        launch_names.loop_order = "grid_order";
+        launch_names.loop_order_entry = multi_dimensional;
+      }
+      ++multi_dimensional;
+    }
     for (const LoopTypes& variant : launch_names.variants) {
       std::string name = function;
       if (launch_names.variants.size() > 1) {

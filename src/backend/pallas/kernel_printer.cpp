@@ -65,10 +65,10 @@ class KernelPrinter {
       params.insert(params.end(), dma.carries.begin(), dma.carries.end());
       if (!dma.counter.empty()) params.push_back(dma.counter);
     }
-    if (!names_.captures.empty()) {
-      params.emplace_back("*");
-      params.insert(params.end(), names_.captures.begin(), names_.captures.end());
-    }
+    name_gather_scratch(params);
+    if (!names_.captures.empty() || !names_.loop_order.empty()) params.emplace_back("*");
+    params.insert(params.end(), names_.captures.begin(), names_.captures.end());
+    if (!names_.loop_order.empty()) params.push_back(names_.loop_order);
     // The body first: it tells which block positions and indices the preamble must compute.
     PythonWriter body;
     body_ = &body;
@@ -77,7 +77,7 @@ class KernelPrinter {
 
     auto function = out_.block(fmt::format("def {}({}):", function_, fmt::join(params, ", ")));
     for (const auto& [binding, axis] : launch_.program_ids) {
-      PyExpr index = py_call("pl.program_id", {std::to_string(axis)});
+      PyExpr index = geometry_.program_id(launch_.grid[axis].tile_dim);
       const ir::TileDim& dim = kernel_.tile_dims[launch_.grid[axis].tile_dim];
       if (has_begin(dim)) index = py_binary("+", exprs_.print(dim.begin), index);
       out_.line(fmt::format("{} = {}", binding_name(kernel_, binding), index.text));

@@ -20,6 +20,10 @@ struct LaunchNames {
   std::vector<LoopTypes> variants;
   std::vector<std::string> variant_functions;
   size_t first_loop = 0;
+  // When configs set `loop_orders` and the launch's own loop has several dimensions: the
+  // keyword through which the kernel gets the grid's order, and which `loop_orders` entry it is.
+  std::string loop_order;
+  int loop_order_entry = -1;
   std::vector<std::string> inputs;    // ref names, per Launch::inputs
   std::vector<std::string> outputs;   // ref names, per Launch::outputs
   std::vector<std::string> captures;  // keyword names, per Launch::captures

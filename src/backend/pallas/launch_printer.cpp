@@ -116,6 +116,13 @@ class LaunchPrinter {
       print_any_rank_tiling();
     } else {
       print_blocks();
+      print_gather_plans();
+    }
+    if (!names_.loop_order.empty()) {
+      host_.context.imports.helpers.insert("loop_order");
+      order_ = host_.local("grid_order");
+      out_.line(fmt::format("{} = _loop_order({}, {}, {})", order_, config_,
+                            names_.loop_order_entry, launch_.tile_loop().tile_dims.size()));
     }
     if (names_.variants.size() == 1) {
       print_call(0);
@@ -223,13 +230,61 @@ class LaunchPrinter {
         tile_spec_, block_shape, index, view_, index, index));
   }
 
+  // Row gathers that may copy their rows by DMA (passes::dma_gathers): the path, chosen from
+  // the sizes while JAX traces, and for DMA a column block that divides the table's rows.
+  void print_gather_plans() {
+    for (size_t i = 0; i < launch_.inputs.size(); ++i) {
+      const Operand& table = launch_.inputs[i].operand;
+      const int ids = dma_ids(table);
+      if (ids < 0) continue;
+      const Operand& indices = launch_.inputs[static_cast<size_t>(ids)].operand;
+      const std::string name = binding_name(kernel_, table.binding);
+      const std::string flag = host_.local(name + "_by_dma");
+      gather_flags_[static_cast<int>(i)] = flag;
+      const std::string rows = blocks_[grid_axis(indices.index.front().tile_dim)];
+      host_.context.imports.helpers.insert("gather");
+      host_.context.imports.math = true;
+      const ViewAxis& columns = table.view[1];
+      if (columns.kind == ViewAxis::Kind::kTile) {
+        const std::string block = blocks_[grid_axis(columns.tile_dim)];
+        out_.line(fmt::format("{}, {} = _gather_plan({}, {}, {})", flag, block, name, rows, block));
+      } else {
+        out_.line(fmt::format("{} = _gather_plan({}, {}, {})[0]", flag, name, rows,
+                              host_.size_text(table.binding, columns.array_axis, stmt_index_)));
+      }
+    }
+  }
+
+  // The input holding the indices of a row gather that may copy by DMA, or -1.
+  static int dma_ids(const Operand& operand) {
+    for (const ViewAxis& axis : operand.view) {
+      if (axis.dma_ids >= 0) return axis.dma_ids;
+    }
+    return -1;
+  }
+
   std::string grid_text() const {
     if (launch_.variadic) return grid_;
-    std::vector<std::string> steps;
+    std::vector<std::string> own;  // the launch loop's dimensions
+    std::vector<std::string> inner;
     for (size_t g = 0; g < steps_.size(); ++g) {
-      if (on_grid(g)) steps.push_back(steps_[g].text);
+      if (!on_grid(g)) continue;
+      (launch_.grid[g].inner_loop < 0 ? own : inner).push_back(steps_[g].text);
     }
-    return py_tuple(steps);
+    if (order_.empty()) {
+      own.insert(own.end(), inner.begin(), inner.end());
+      return py_tuple(own);
+    }
+    // `loop_orders`: the loop's own dimensions in the config's order, inner grid axes last.
+    const std::string ordered = py_call("_in_order", {py_tuple(own), order_}).text;
+    return inner.empty() ? ordered : py_binary("+", py_atom(ordered), py_atom(py_tuple(inner))).text;
+  }
+
+  // `lambda tile_m, tile_n: (tile_m, tile_n)`, taking the grid's indices in the configured
+  // order when `loop_orders` reorders the grid.
+  std::string index_map(const std::vector<std::string>& index) const {
+    const std::string map = fmt::format("lambda {}: {}", index_params(), py_tuple(index));
+    return order_.empty() ? map : py_call("_in_loop_order", {map, order_}).text;
   }
 
   // The strategy of the inner loop of launch dimension `g` in the variant being printed.
@@ -584,9 +639,10 @@ class LaunchPrinter {
     }
 
     std::string function = names_.variant_functions[variant];
-    if (!launch_.captures.empty()) {
+    if (!launch_.captures.empty() || !order_.empty()) {
       host_.context.imports.functools = true;
       std::vector<std::string> bound = {function};
+      if (!order_.empty()) bound.push_back(fmt::format("{}={}", names_.loop_order, order_));
       for (size_t i = 0; i < launch_.captures.size(); ++i) {
         const passes::Capture& capture = launch_.captures[i];
         const std::string value =
@@ -795,7 +851,9 @@ class LaunchPrinter {
   std::string view_, grid_, tile_spec_;   // rank-polymorphic launches
   std::vector<bool> in_kernel_bounds_;    // per dimension: bounds computed in the kernel
   const LoopTypes* types_ = nullptr;      // the variant being printed
+  std::string order_;                     // the grid's order (`loop_orders`), or ""
   std::set<std::string> column_widths_;   // column window widths printed so far
+  std::map<int, std::string> gather_flags_;  // table input -> `w_by_dma` (row gathers by DMA)
 };
 
 }  // namespace

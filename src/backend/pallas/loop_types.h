@@ -38,6 +38,10 @@ class KernelLoopTypes {
   // Python for the tuple of strategy names: `("grid", "unroll")`.
   static std::string python_tuple(const LoopTypes& types);
 
+  // Some config sets `loop_orders`: the module orders the grids of multi-dimensional launches
+  // at trace time (otherwise they run as written, with no ordering code).
+  bool loop_orders_given = false;
+
  private:
   struct Loop {
     int launch = -1;

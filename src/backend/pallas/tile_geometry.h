@@ -60,6 +60,14 @@ class TileGeometry {
     HELIONC_UNREACHABLE("a tile dimension outside its launch");
   }
 
+  // The grid axis of `tile_dim` as the kernel computes it: `1`, or `grid_order.index(1)` when
+  // the configs reorder the grid of a multi-dimensional launch (`loop_orders`).
+  std::string axis_text(int tile_dim) const {
+    const size_t axis = pallas_axis(tile_dim);
+    const bool reordered = !names_.loop_order.empty() && axis < launch_.tile_loop().tile_dims.size();
+    return reordered ? fmt::format("{}.index({})", names_.loop_order, axis) : std::to_string(axis);
+  }
+
   // An inner loop printed as a Python loop: its block index is `step` and the positions of its
   // blocks are computed at the top of its body (`lines`).
   void open_loop(int inner, std::string step) { loops_[inner] = {std::move(step), {}}; }
@@ -82,7 +90,7 @@ class TileGeometry {
   // The block number along `tile_dim`: a grid index, or an inner loop's step.
   PyExpr program_id(int tile_dim) const {
     if (const Loop* loop = python_loop(tile_dim)) return py_atom(loop->step);
-    return py_call("pl.program_id", {std::to_string(pallas_axis(tile_dim))});
+    return py_call("pl.program_id", {axis_text(tile_dim)});
   }
 
   // The block number along `tile_dim` counted from the array's start (an index map's value).
@@ -99,7 +107,7 @@ class TileGeometry {
     if (python_loop(tile_dim) != nullptr) {
       return py_call("pl.cdiv", {extent(tile_dim).text, block(tile_dim)});
     }
-    return py_call("pl.num_programs", {std::to_string(pallas_axis(tile_dim))});
+    return py_call("pl.num_programs", {axis_text(tile_dim)});
   }
 
   // `tm_start = pl.program_id(0) * block_tm`: the array index of the block's first element
