@@ -48,6 +48,10 @@ struct ViewAxis {
   // kFull only: the kernel gathers along this axis with this integer tile tensor (`w[ids, :]`),
   // so the block keeps the whole axis in VMEM (a one-hot compare or matmul in the kernel).
   ir::ExprPtr gather;
+  // A row gather `w[ids[tile_b], tile_e]` whose rows may instead be copied from HBM by DMA
+  // (plan_gathers.h; which of the two is decided at trace time, from the sizes): the input
+  // (Launch::inputs) holding `ids` whole in SMEM, else -1.
+  int dma_ids = -1;
   AxisRole role = AxisRole::kLeading;
 };
 
@@ -80,6 +84,9 @@ struct Input {
   Kind kind = Kind::kRead;
   Operand operand;
   int output = -1;  // the aliased output (aliased kinds)
+  // An SMEM copy of the indices of the row gather from input `gather_ids_of` (ViewAxis::dma_ids),
+  // passed only when that gather copies its rows by DMA (else a one-element placeholder).
+  int gather_ids_of = -1;
 };
 
 struct Output {
@@ -108,10 +115,13 @@ struct Capture {
     kDtype,  // `binding.dtype` of a tensor the kernel does not take as an operand
     kShape,  // `binding.shape` of a tensor (sizes used in the body)
     kBlock,  // the block size of tile dimension `tile_dim` (for masks)
+    kGatherByDma,  // whether the row gather from input `input` copies its rows by DMA (a bool
+                   // decided at trace time; ViewAxis::dma_ids)
   };
   Kind kind = Kind::kValue;
   int binding = -1;
   int tile_dim = -1;  // kBlock
+  int input = -1;     // kGatherByDma
 };
 
 // One use of a tile dimension by an operand axis (the legality facts).

@@ -1,5 +1,7 @@
 #include "passes/plan_gathers.h"
 
+#include <algorithm>
+
 namespace helionc::passes {
 
 using ir::ExprPtr;
@@ -69,6 +71,78 @@ std::optional<FlatPick> flat_pick(const ir::Kernel& kernel, const ShapeFacts& fa
     }
   }
   return std::nullopt;
+}
+
+namespace {
+
+// The launch's own grid dimension `tile_dim` (not an inner loop's), or nullptr.
+const GridDim* own_grid_dim(const Launch& launch, int tile_dim) {
+  for (const GridDim& dim : launch.grid) {
+    if (dim.tile_dim == tile_dim) return dim.inner_loop < 0 ? &dim : nullptr;
+  }
+  return nullptr;
+}
+
+bool written_by(const Launch& launch, int binding) {
+  return std::any_of(launch.outputs.begin(), launch.outputs.end(),
+                     [&](const Output& output) { return output.operand.binding == binding; });
+}
+
+// `ids[tile_b]`: a load of a 1-D integer input at one tile of the launch's own loop.
+const ir::Load* ids_load(const ir::Kernel& kernel, const Launch& launch, const ExprPtr& index) {
+  const auto* load = index->as<ir::Load>();
+  if (load == nullptr || load->index.size() != 1 ||
+      load->index[0].kind != IndexItem::Kind::kTile ||
+      own_grid_dim(launch, load->index[0].tile_dim) == nullptr) {
+    return nullptr;
+  }
+  const auto* ref = load->tensor->as<ir::VarRef>();
+  if (ref == nullptr || written_by(launch, ref->binding)) return nullptr;
+  const ir::Binding& ids = kernel.bindings[ref->binding];
+  if (ids.origin != ir::Binding::Origin::kParam && ids.origin != ir::Binding::Origin::kHost) {
+    return nullptr;
+  }
+  // An index array's dtype may be known only at trace time.
+  if (ids.type.variadic || ids.type.rank != 1 ||
+      (ids.type.dtype && !ir::is_integral(*ids.type.dtype))) {
+    return nullptr;
+  }
+  return load;
+}
+
+}  // namespace
+
+std::vector<DmaGather> dma_gathers(const ir::Kernel& kernel, const Launch& launch) {
+  std::vector<DmaGather> found;
+  if (launch.variadic) return found;
+  for (size_t i = 0; i < launch.inputs.size(); ++i) {
+    const Input& input = launch.inputs[i];
+    const Operand& operand = input.operand;
+    if (input.kind != Input::Kind::kRead || operand.smem || operand.variadic ||
+        operand.reshaped || operand.view.size() != 2 ||
+        kernel.bindings[operand.binding].type.rank != 2) {
+      continue;
+    }
+    const ViewAxis& rows = operand.view[0];
+    const ViewAxis& columns = operand.view[1];
+    if (!rows.gather || rows.squeezed || columns.squeezed || columns.gather) continue;
+    const bool columns_ok =
+        columns.kind == ViewAxis::Kind::kFull ||
+        (columns.kind == ViewAxis::Kind::kTile && own_grid_dim(launch, columns.tile_dim));
+    if (!columns_ok) continue;
+    const ir::Load* ids = ids_load(kernel, launch, rows.gather);
+    if (ids == nullptr) continue;
+    DmaGather gather;
+    gather.input = static_cast<int>(i);
+    gather.axis = 0;
+    gather.ids_binding = ids->tensor->as<ir::VarRef>()->binding;
+    gather.ids_index = ids->index;
+    gather.range = ids->range;
+    gather.tile_dims.push_back(ids->index[0].tile_dim);
+    if (columns.kind == ViewAxis::Kind::kTile) gather.tile_dims.push_back(columns.tile_dim);
+    found.push_back(std::move(gather));
+  }
+  return found;
 }
 
 }  // namespace helionc::passes

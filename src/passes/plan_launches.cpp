@@ -70,6 +70,7 @@ class LaunchPlanner {
       unsupported(loop.range, "a tile loop that stores into no tensor is not supported yet");
     }
     if (failed_) return std::nullopt;
+    for (const DmaGather& gather : dma_gathers(kernel_, launch_)) add_dma_gather(gather);
     resolve_captures();
     record_tile_uses(kernel_, facts_, launch_);
     judge_loop_strategies(kernel_, launch_);
@@ -742,6 +743,27 @@ class LaunchPlanner {
       unsupported(error->range, error->message);
     }
     return operand;
+  }
+
+  // A row gather that may copy its rows by DMA (plan_gathers.h): the indices whole in SMEM, the
+  // trace-time choice and the block positions the copies need.
+  void add_dma_gather(const DmaGather& gather) {
+    Input ids;
+    ids.operand.binding = gather.ids_binding;
+    ids.operand.index = gather.ids_index;
+    ids.operand.range = gather.range;
+    ids.operand.smem = true;
+    ids.operand.read = true;
+    ids.gather_ids_of = gather.input;
+    launch_.inputs[static_cast<size_t>(gather.input)].operand.view[static_cast<size_t>(gather.axis)]
+        .dma_ids = static_cast<int>(launch_.inputs.size());
+    launch_.inputs.push_back(std::move(ids));
+    Capture by_dma;
+    by_dma.kind = Capture::Kind::kGatherByDma;
+    by_dma.binding = launch_.inputs[static_cast<size_t>(gather.input)].operand.binding;
+    by_dma.input = gather.input;
+    launch_.captures.push_back(by_dma);
+    for (int tile_dim : gather.tile_dims) capture_mask_values(tile_dim);
   }
 
   // ---- facts ---------------------------------------------------------------------------

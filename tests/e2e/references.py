@@ -196,6 +196,11 @@ def ref_cross_entropy_gather(logits, labels):
     return (np.asarray(_cross_entropy_losses64(logits, labels).mean()).astype(logits.dtype),)
 
 
+def ref_embedding(x, weight):
+    # exact: a copy of table rows; [batch, seq] ids -> [batch, seq, dim]
+    return (np.asarray(weight)[x.astype(np.int64)],)
+
+
 def ref_cross_entropy(logits, labels):
     # cross_entropy.py: losses are float32 whatever the logits' dtype; the mean is a 0-d f32.
     return (np.asarray(_cross_entropy_losses64(logits, labels).mean()).astype(np.float32),)
@@ -471,6 +476,16 @@ SAMPLES: tuple[SampleSpec, ...] = (
         reference=ref_cross_entropy_gather,
         inputs={"logits": remember_shape("logits"), "labels": indices_below("logits", 1)},
         extra_shapes=("logits=9x129:f32,labels=9:i32",),
+    ),
+    SampleSpec(
+        name="embedding",
+        kernel="embedding",
+        configs={"b8x128": (8, 128), "b32x256": (32, 256)},
+        reference=ref_embedding,
+        inputs={"weight": remember_shape("weight"), "x": indices_below("weight", 0)},
+        # tables over 2048 rows copy their rows by DMA, smaller ones use the one-hot
+        # (test_gather_dma.py forces each path on the others)
+        extra_shapes=("weight=1x1:f32,x=1x1:i32", "weight=5x130:bf16,x=2x9:i32"),
     ),
     SampleSpec(
         name="first_column_scale",

@@ -7,6 +7,7 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "backend/pallas/emit_context.h"
@@ -54,7 +55,7 @@ class DeviceContext final : public ExprContext {
     }
     int kernel_axis = 0;
     for (const passes::ViewAxis& axis : operand.view) {
-      if (axis.gather) return gather(load, operand, ref, axis, kernel_axis);
+      if (axis.gather) return gather(load, use, operand, ref, axis, kernel_axis);
       kernel_axis += axis.squeezed ? 0 : 1;
     }
     for (const passes::ViewAxis& axis : operand.view) {
@@ -67,6 +68,11 @@ class DeviceContext final : public ExprContext {
       return py_atom(streamed->second);  // a block copied into VMEM by a `fori_loop` loop
     }
     return py_atom(ref + window(operand));
+  }
+
+  // The rows buffer and DMA semaphore of the row gather from input `input` that may copy by DMA.
+  void gather_scratch(int input, std::string rows, std::string copies) {
+    gather_scratch_[input] = {std::move(rows), std::move(copies)};
   }
 
   // While a `fori_loop` loop is printed: its streamed inputs are read from their buffers.
@@ -97,20 +103,52 @@ class DeviceContext final : public ExprContext {
   // A gather along kernel axis `kernel_axis` of the operand's block (whole along that axis):
   // `_gather_1d` for a rank-1 table, `_gather_rows` / `_gather_columns` for the outer gathers of
   // a rank-2 one, `_pick_columns` when the indices run along the rows (one element per row).
-  PyExpr gather(const ir::Load& load, const passes::Operand& operand, const std::string& ref,
-                const passes::ViewAxis& axis, int kernel_axis) {
+  // A row gather that may copy by DMA (ViewAxis::dma_ids) picks its path as JAX traces it.
+  PyExpr gather(const ir::Load& load, const passes::RefUse& use, const passes::Operand& operand,
+                const std::string& ref, const passes::ViewAxis& axis, int kernel_axis) {
     context_.imports.helpers.insert("gather");
     context_.imports.helpers.insert("dot");  // the one-hot matmuls
     const std::string table = ref + window(operand);
     const std::string index = geometry_.print(axis.gather).text;
     const int rank = operand.kernel_rank();
     if (rank == 1) return py_call("_gather_1d", {table, index});
+    if (kernel_axis == 0 && axis.dma_ids >= 0 && !use.output) {
+      const PyExpr one_hot = py_call("_gather_rows", {table, index});
+      return py_atom(fmt::format("({} if {} else {})", dma_rows(use.index, operand, ref, axis).text,
+                                 gather_flag(use.index), one_hot.text));
+    }
     if (kernel_axis == 0) return py_call("_gather_rows", {table, index});
     // One index per row: only Helion's flat form (`flat[tile_n.index * v + labels[tile_n]]`,
     // rewritten by plan_gathers to a [tile_n] load). `logits[tile_n, labels[tile_n]]` itself is
     // [tile_n, tile_n] in Helion (every row at every label of the block): `_gather_columns`.
     if (load.type.dims.size() == 1) return py_call("_pick_columns", {table, index});
     return py_call("_gather_columns", {table, index});
+  }
+
+  // `_gather_rows_dma(w_ref, ids_smem, tile_b_start, tile_e_start, w_rows, w_copies)`: the
+  // rows of the block copied from the table in HBM at the block's indices, read from SMEM.
+  PyExpr dma_rows(int input, const passes::Operand& operand, const std::string& ref,
+                  const passes::ViewAxis& axis) {
+    const passes::Operand& ids = launch_.inputs[static_cast<size_t>(axis.dma_ids)].operand;
+    const passes::ViewAxis& columns = operand.view[1];
+    const std::string column_start = columns.kind == passes::ViewAxis::Kind::kTile
+                                         ? geometry_.start(columns.tile_dim).text
+                                         : std::string("0");
+    const auto& [rows, copies] = gather_scratch_.at(input);
+    return py_call("_gather_rows_dma",
+                   {ref, names_.inputs[static_cast<size_t>(axis.dma_ids)],
+                    geometry_.start(ids.index.front().tile_dim).text, column_start, rows, copies});
+  }
+
+  // The keyword telling the kernel whether the gather from input `input` copies by DMA.
+  std::string gather_flag(int input) const {
+    for (size_t i = 0; i < launch_.captures.size(); ++i) {
+      if (launch_.captures[i].kind == Capture::Kind::kGatherByDma &&
+          launch_.captures[i].input == input) {
+        return names_.captures[i];
+      }
+    }
+    HELIONC_UNREACHABLE("a row gather by DMA without its trace-time choice");
   }
 
   PyExpr tensor_query(ir::Intrinsic op, const ir::VarRef& tensor,
@@ -295,6 +333,8 @@ class DeviceContext final : public ExprContext {
   const LaunchNames& names_;
   TileGeometry& geometry_;
   std::map<int, std::string> streamed_;  // input -> the VMEM buffer slot holding its block
+  // Table input of a row gather that may copy by DMA -> its rows buffer and DMA semaphore.
+  std::map<int, std::pair<std::string, std::string>> gather_scratch_;
 };
 
 }  // namespace helionc::backend::pallas::kernel_body

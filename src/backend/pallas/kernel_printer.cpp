@@ -221,6 +221,22 @@ class KernelPrinter {
     }
   }
 
+  // Last, per row gather that may copy by DMA, its rows buffer and DMA semaphore (the launch
+  // printer declares them in the same order: by table input).
+  void name_gather_scratch(std::vector<std::string>& params) {
+    for (size_t i = 0; i < launch_.inputs.size(); ++i) {
+      const passes::Operand& table = launch_.inputs[i].operand;
+      if (std::none_of(table.view.begin(), table.view.end(),
+                       [](const passes::ViewAxis& axis) { return axis.dma_ids >= 0; })) {
+        continue;
+      }
+      const std::string name = binding_name(kernel_, table.binding);
+      params.push_back(scope_.fresh(name + "_rows"));
+      params.push_back(scope_.fresh(name + "_copies"));
+      device_.gather_scratch(static_cast<int>(i), params[params.size() - 2], params.back());
+    }
+  }
+
   // The statements of the launch's body. After an inner loop that runs as the last grid axis,
   // the rest runs once, at the loop's last step.
   void statements(const ir::Block& block) {

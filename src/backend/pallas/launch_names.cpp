@@ -56,12 +56,17 @@ LaunchNames name_launch(const ir::Kernel& kernel, const passes::Launch& launch,
       case passes::Capture::Kind::kBlock:
         names.captures.push_back(scope.fresh(block_name(kernel.tile_dims[capture.tile_dim].name)));
         break;
+      case passes::Capture::Kind::kGatherByDma:
+        names.captures.push_back(scope.fresh(base + "_by_dma"));
+        break;
     }
   }
   for (const passes::Input& input : launch.inputs) {
     const std::string base = binding_name(kernel, input.operand.binding);
-    names.inputs.push_back(
-        scope.fresh(input.kind == passes::Input::Kind::kRead ? base + "_ref" : base + "_in_ref"));
+    names.inputs.push_back(scope.fresh(input.gather_ids_of >= 0 ? base + "_smem"
+                                       : input.kind == passes::Input::Kind::kRead
+                                           ? base + "_ref"
+                                           : base + "_in_ref"));
   }
   for (const passes::Output& output : launch.outputs) {
     names.outputs.push_back(scope.fresh(binding_name(kernel, output.operand.binding) + "_ref"));

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <map>
 #include <set>
 
 #include "ir/visitor.h"
@@ -357,6 +358,16 @@ class LaunchPrinter {
         }
       }
     }
+    const std::string blocked = fmt::format("pl.BlockSpec(block_shape={}, index_map={})",
+                                            py_tuple(block), index_map(index));
+    if (dma_ids(operand) >= 0) {
+      // Left in HBM when the rows are copied by DMA (`_gather_plan` checked the one-hot's size).
+      for (const auto& [input, flag] : gather_flags_) {
+        if (&launch_.inputs[static_cast<size_t>(input)].operand == &operand) {
+          return fmt::format("pl.BlockSpec(memory_space=pl.ANY) if {} else {}", flag, blocked);
+        }
+      }
+    }
     if (gathers) {
       // The gathered axis stays whole in VMEM: say so at trace time when it cannot.
       host_.context.imports.helpers.insert("gather");
@@ -365,8 +376,7 @@ class LaunchPrinter {
       out_.line(fmt::format("_check_gather_block({}, {}, {}.dtype, {})", py_string(name),
                             py_tuple(block), name, py_string(host_.context.where(operand.range))));
     }
-    return fmt::format("pl.BlockSpec(block_shape={}, index_map=lambda {}: {})", py_tuple(block),
-                       index_params(), py_tuple(index));
+    return blocked;
   }
 
   // The width of the lane-aligned window holding a column (`x_lanes = min(n, 128)`), printed
@@ -621,6 +631,15 @@ class LaunchPrinter {
         in_specs.emplace_back("pl.BlockSpec(memory_space=pl.ANY)");
         continue;
       }
+      if (input.gather_ids_of >= 0) {
+        // In SMEM only when the gather copies rows by DMA (else a placeholder).
+        host_.context.imports.helpers.insert("smem_array");
+        const std::string name = binding_name(kernel_, input.operand.binding);
+        arguments.push_back(fmt::format("_gather_ids({}, {}, {})", name,
+                                        gather_flags_.at(input.gather_ids_of), py_string(name)));
+        in_specs.push_back(spec(input.operand));
+        continue;
+      }
       arguments.push_back(argument(input.operand));
       in_specs.push_back(input.kind == Input::Kind::kAliasedUnread
                              ? "pl.BlockSpec(memory_space=pl.ANY)"
@@ -660,6 +679,10 @@ class LaunchPrinter {
           case passes::Capture::Kind::kBlock:
             bound.push_back(
                 fmt::format("{}={}", names_.captures[i], blocks_[grid_axis(capture.tile_dim)]));
+            break;
+          case passes::Capture::Kind::kGatherByDma:
+            bound.push_back(
+                fmt::format("{}={}", names_.captures[i], gather_flags_.at(capture.input)));
             break;
         }
       }
@@ -757,7 +780,26 @@ class LaunchPrinter {
                       carry_scratch(carry));
       }
     }
+    gather_scratch(shapes);
     return shapes;
+  }
+
+  // Last, per row gather that may copy by DMA: the VMEM rows of a block (a placeholder when the
+  // gather runs as a one-hot) and the copies' DMA semaphore.
+  void gather_scratch(std::vector<std::string>& shapes) const {
+    for (const auto& [input, flag] : gather_flags_) {
+      const Operand& table = launch_.inputs[static_cast<size_t>(input)].operand;
+      const Operand& indices = launch_.inputs[static_cast<size_t>(dma_ids(table))].operand;
+      const ViewAxis& columns = table.view[1];
+      const std::string block = py_tuple(
+          {blocks_[grid_axis(indices.index.front().tile_dim)],
+           columns.kind == ViewAxis::Kind::kTile
+               ? blocks_[grid_axis(columns.tile_dim)]
+               : host_.size_text(table.binding, columns.array_axis, stmt_index_)});
+      shapes.push_back(fmt::format("pltpu.VMEM({} if {} else (8, 128), {}.dtype)", block, flag,
+                                   binding_name(kernel_, table.binding)));
+      shapes.emplace_back("pltpu.SemaphoreType.DMA(())");
+    }
   }
 
   // `pltpu.VMEM((block_m, block_n), jnp.float32)` for a carried value.

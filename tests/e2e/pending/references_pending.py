@@ -39,11 +39,6 @@ PENDING_DIR = pathlib.Path(__file__).resolve().parent
 # references
 
 
-def ref_embedding(x, weight):
-    # exact: a copy of table rows; [batch, seq] ids -> [batch, seq, dim]
-    return (np.asarray(weight)[x.astype(np.int64)],)
-
-
 # ---------------------------------------------------------------------------------------------
 # the pending kernels
 
@@ -54,19 +49,7 @@ class Pending:
     needs: str  # what the compiler must support before it can pass (one line)
 
 
-PENDING: tuple[Pending, ...] = (
-    Pending(
-        SampleSpec(
-            name="embedding",
-            kernel="embedding",
-            configs={"b8x128": (8, 128), "b32x256": (32, 256)},
-            reference=ref_embedding,
-            inputs={"weight": remember_shape("weight"), "x": indices_below("weight", 0)},
-            extra_shapes=("weight=1x1:f32,x=1x1:i32", "weight=5x130:bf16,x=2x9:i32"),
-        ),
-        "gather weight[ids[tile_b], tile_e]",
-    ),
-)
+PENDING: tuple[Pending, ...] = ()
 
 PENDING_BY_NAME = {p.spec.name: p for p in PENDING}
 

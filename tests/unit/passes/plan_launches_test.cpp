@@ -1,6 +1,8 @@
 // Launch planning on kernels built by hand (passes/kernels/test_kernels.h).
 #include <catch2/catch.hpp>
 
+#include <set>
+
 #include <algorithm>
 
 #include "ir/verifier.h"
@@ -416,7 +418,88 @@ TEST_CASE("gathers keep the gathered axis whole; the indices are an operand of t
   CHECK(w.view[0].role == AxisRole::kSublane);
   CHECK(w.view[1].kind == ViewAxis::Kind::kTile);
   const std::string dump = print_plan(g.b.kernel(), plan);
-  CHECK(dump.find("w view [:0 gather load ids[tile_b] sublane, tile_e lane]") != std::string::npos);
+  CHECK(dump.find("w view [:0 gather load ids[tile_b] or dma with input 3 sublane, tile_e lane]") !=
+        std::string::npos);
+}
+
+TEST_CASE("a row gather may copy its rows by DMA: the indices whole in SMEM, a trace-time choice") {
+  GatherKernel g;
+  ir::ExprPtr rows =
+      g.b.load(g.w, {g.gather(), K::tile(g.te)}, {ir::Dim::tile(g.tb), ir::Dim::tile(g.te)}, 4);
+  g.b.kernel().body.push_back(
+      ir::TileLoop::make({g.tb, g.te}, {g.vb, g.ve},
+                         {g.b.store(g.out, {K::tile(g.tb), K::tile(g.te)}, rows, 4)}, g.b.line(4)));
+  const KernelPlan plan = plan_of(g.b);
+  const Launch& launch = plan.launches.at(0);
+  // ids (VMEM, for the one-hot path), w, out's old contents, then ids whole in SMEM.
+  REQUIRE(launch.inputs.size() == 4);
+  CHECK(launch.inputs[1].operand.view[0].dma_ids == 3);
+  CHECK(launch.inputs[1].operand.view[1].dma_ids == -1);
+  const Input& ids = launch.inputs[3];
+  CHECK(ids.operand.binding == g.ids);
+  CHECK(ids.operand.smem);
+  CHECK(ids.gather_ids_of == 1);
+  CHECK(launch.inputs[0].gather_ids_of == -1);  // the VMEM indices of the one-hot path stay
+  int by_dma = 0;
+  std::set<int> blocks;
+  for (const Capture& capture : launch.captures) {
+    if (capture.kind == Capture::Kind::kGatherByDma) {
+      ++by_dma;
+      CHECK(capture.input == 1);
+      CHECK(capture.binding == g.w);
+    }
+    if (capture.kind == Capture::Kind::kBlock) blocks.insert(capture.tile_dim);
+  }
+  CHECK(by_dma == 1);
+  CHECK(blocks == std::set<int>{g.tb, g.te});  // the copies start at both blocks' positions
+  const std::string dump = print_plan(g.b.kernel(), plan);
+  CHECK(dump.find("input 3: ids smem whole (read, the indices of input 1's dma gather)") !=
+        std::string::npos);
+  CHECK(dump.find("capture gather_by_dma w") != std::string::npos);
+}
+
+TEST_CASE("gathers without a DMA form keep the one-hot path alone") {
+  SECTION("a 1-D table") {
+    KernelBuilder b("lookup");
+    const int ids = b.param("ids", ir::Type::tensor(1, ir::ScalarType::kInt32));
+    const int w = b.param("w", ir::Type::tensor(1));
+    const int n = b.unpack_shape({"n"}, ids, 2);
+    const int out = b.param("out", ir::Type::tensor(1));
+    const int tb = b.tile_dim("tile_b", b.ref(n), 0);
+    const int vb = b.bind("tile_b", ir::Type::tile({tb}, false), ir::Binding::Origin::kLoopVar);
+    ir::IndexItem gather;
+    gather.kind = ir::IndexItem::Kind::kGather;
+    gather.scalar = b.load(ids, {K::tile(tb)}, {ir::Dim::tile(tb)}, 4);
+    ir::ExprPtr value = b.load(w, {gather}, {ir::Dim::tile(tb)}, 4);
+    b.kernel().body.push_back(
+        ir::TileLoop::make({tb}, {vb}, {b.store(out, {K::tile(tb)}, value, 4)}, b.line(4)));
+    const Launch& launch = plan_of(b).launches.at(0);
+    REQUIRE(launch.inputs.size() >= 2);
+    CHECK(launch.inputs[1].operand.binding == w);
+    for (const Input& input : launch.inputs) {
+      CHECK(input.gather_ids_of == -1);
+      for (const ViewAxis& axis : input.operand.view) CHECK(axis.dma_ids == -1);
+    }
+  }
+  SECTION("indices of a float array") {
+    GatherKernel g;
+    KernelBuilder& b = g.b;
+    const int fids = b.param("fids", ir::Type::tensor(1, ir::ScalarType::kFloat32));
+    ir::IndexItem gather;
+    gather.kind = ir::IndexItem::Kind::kGather;
+    gather.scalar = b.load(fids, {K::tile(g.tb)}, {ir::Dim::tile(g.tb)}, 4);
+    ir::ExprPtr rows =
+        b.load(g.w, {gather, K::tile(g.te)}, {ir::Dim::tile(g.tb), ir::Dim::tile(g.te)}, 4);
+    b.kernel().body.push_back(
+        ir::TileLoop::make({g.tb, g.te}, {g.vb, g.ve},
+                           {b.store(g.out, {K::tile(g.tb), K::tile(g.te)}, rows, 4)}, b.line(4)));
+    const Launch& launch = plan_of(b).launches.at(0);
+    REQUIRE(launch.inputs.size() >= 2);
+    for (const Input& input : launch.inputs) {
+      CHECK(input.gather_ids_of == -1);
+      for (const ViewAxis& axis : input.operand.view) CHECK(axis.dma_ids == -1);
+    }
+  }
 }
 
 TEST_CASE("gathers the backend cannot do are precise diagnostics") {
