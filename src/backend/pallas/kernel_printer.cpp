@@ -518,8 +518,8 @@ class KernelPrinter {
         first == "0" ? steps : py_binary("-", py_atom(steps), py_atom(first)).text;
     context_.imports.helpers.insert("pipeline");
     body_->line(
-        context_.with_where(fmt::format("_emit_pipeline({}, ({},), [{}], ({},))", function, grid,
-                                        fmt::join(specs, ", "), fmt::join(refs, ", ")),
+        context_.with_where(fmt::format("_emit_pipeline({}, ({},), [{}], {})", function, grid,
+                                        fmt::join(specs, ", "), py_tuple(refs)),
                             loop.range));
     for (size_t c = 0; c < loop.carried.size(); ++c) {
       body_->line(fmt::format("{} = {}[...]", binding_name(kernel_, loop.carried[c].result),
