@@ -342,29 +342,48 @@ ExprPtr KernelLowering::lower_comparison(const SyntaxNode& node) {
   for (const SyntaxNode& child : node.children()) {
     (child.is_named() ? operands : operators).push_back(child);
   }
-  if (operators.size() != 1) {
-    unsupported(node.range(), "a chained comparison");
-  }
-  std::string op_text;  // `is  not` spelled with any spacing
-  for (char c : operators[0].text()) {
-    if (c != ' ' || (!op_text.empty() && op_text.back() != ' ')) op_text += c;
-  }
-  const auto op = compare_operator(op_text);
-  if (!op) unsupported(operators[0].range(), fmt::format("the operator `{}`", operators[0].text()));
-  ExprPtr lhs = lower_expr(operands[0]);
-  ExprPtr rhs = lower_expr(operands[1]);
-  if (*op == ir::CompareOp::kIs || *op == ir::CompareOp::kIsNot) {
-    // `bias is not None` on an optional parameter: settled while JAX traces.
-    if (rhs->type.kind != TypeKind::kNone) {
-      unsupported(node.range(), "`is` other than `x is None` / `x is not None`");
+  // One comparison `operands[i] operators[i] operands[i + 1]`.
+  const auto compare_pair = [&](size_t i) -> ExprPtr {
+    const SourceRange range = operators.size() == 1
+                                  ? node.range()
+                                  : operands[i].range().merge(operands[i + 1].range());
+    std::string op_text;  // `is  not` spelled with any spacing
+    for (char c : operators[i].text()) {
+      if (c != ' ' || (!op_text.empty() && op_text.back() != ' ')) op_text += c;
     }
-    return ir::Compare::make(*op, std::move(lhs), std::move(rhs), Type::scalar(TypeKind::kBool),
-                             node.range());
+    const auto op = compare_operator(op_text);
+    if (!op) {
+      unsupported(operators[i].range(), fmt::format("the operator `{}`", operators[i].text()));
+    }
+    ExprPtr lhs = lower_expr(operands[i]);
+    ExprPtr rhs = lower_expr(operands[i + 1]);
+    if (*op == ir::CompareOp::kIs || *op == ir::CompareOp::kIsNot) {
+      // `bias is not None` on an optional parameter: settled while JAX traces.
+      if (rhs->type.kind != TypeKind::kNone) {
+        unsupported(range, "`is` other than `x is None` / `x is not None`");
+      }
+      return ir::Compare::make(*op, std::move(lhs), std::move(rhs), Type::scalar(TypeKind::kBool),
+                               range);
+    }
+    if (lhs->type.kind == TypeKind::kNone || rhs->type.kind == TypeKind::kNone) {
+      unsupported(range, "comparing with `None` (use `is None`)");
+    }
+    return make_compare(*op, std::move(lhs), std::move(rhs), range);
+  };
+  if (operators.size() == 1) return compare_pair(0);
+  // `a == b == c` is `a == b and b == c` (on sizes and other single values; `b` has no side
+  // effects to run twice).
+  ExprPtr result;
+  for (size_t i = 0; i < operators.size(); ++i) {
+    ExprPtr pair = compare_pair(i);
+    if (!pair->type.is_scalar()) {
+      fail(DiagnosticKind::kDataDependentControl, pair->range,
+           "a chained comparison needs single values; compare tiles one pair at a time and "
+           "combine them with `&`");
+    }
+    result = result ? make_binary(ir::BinaryOp::kAnd, result, pair, node.range()) : pair;
   }
-  if (lhs->type.kind == TypeKind::kNone || rhs->type.kind == TypeKind::kNone) {
-    unsupported(node.range(), "comparing with `None` (use `is None`)");
-  }
-  return make_compare(*op, std::move(lhs), std::move(rhs), node.range());
+  return result;
 }
 
 ExprPtr KernelLowering::lower_boolean(const SyntaxNode& node) {

@@ -513,10 +513,12 @@ ExprPtr KernelLowering::lower_tile_function(const std::string& name, const CallA
       if (value->type.kind == TypeKind::kTile && value->type.tile_dims.size() == 1 &&
           !value->type.variadic) {
         dims.push_back(Dim::tile(value->type.tile_dims[0]));
-      } else if (const auto* imm = value->as<ir::IntImm>(); imm && imm->value == 1) {
-        dims.push_back(Dim::unit());
+      } else if (const std::optional<Dim> dim = size_dim(kernel_, value)) {
+        // 1, `tile.block_size` or a tensor's whole axis `x.size(d)`
+        dims.push_back(*dim);
       } else {
-        unsupported(entry.range(), "a shape entry other than a tile or 1");
+        unsupported(entry.range(),
+                    "a shape entry other than a tile, `tile.block_size`, `x.size(d)` or 1");
       }
     }
     ExprPtr fill = full ? lower_expr(args.positional[1]) : ir::IntImm::make(0, range);

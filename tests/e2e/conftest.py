@@ -54,14 +54,14 @@ class Compiler:
             **kwargs,
         )
 
-    def compile(self, sample: str, kernel: str, config_id: str | None, block_sizes=None) -> pathlib.Path:
+    def compile(self, sample: str, kernel: str, config_id: str | None, block_sizes=None, loop_types=()) -> pathlib.Path:
         """Compile samples/<sample>.py (with a config when config_id is given); return the module path."""
         tag = config_id or "default"
         out = self.workdir / f"{sample}__{tag}_pallas.py"
         args = [f"samples/{sample}.py", "-o", str(out)]
         if config_id is not None:
             cfg = self.workdir / f"{sample}__{tag}.yaml"
-            cfg.write_text(config_yaml(kernel, block_sizes))
+            cfg.write_text(config_yaml(kernel, block_sizes, loop_types))
             args += ["--config", str(cfg)]
         proc = self.run(args)
         cmd = " ".join([str(self.binary), *args])
@@ -71,12 +71,12 @@ class Compiler:
             raise CompileError(f"`{cmd}` exited with 0 but wrote no {out}")
         return out
 
-    def module(self, sample: str, kernel: str, config_id: str | None, block_sizes=None):
+    def module(self, sample: str, kernel: str, config_id: str | None, block_sizes=None, loop_types=()):
         """The imported generated module; a failed compile fails every test that asks for it."""
         key = (sample, config_id)
         if key not in self._modules:
             try:
-                path = self.compile(sample, kernel, config_id, block_sizes)
+                path = self.compile(sample, kernel, config_id, block_sizes, loop_types)
                 self._modules[key] = import_module(path, f"helionc_e2e.{sample}.{config_id or 'default'}")
             except CompileError as e:
                 self._modules[key] = e
@@ -88,9 +88,13 @@ class Compiler:
         return result
 
 
-def config_yaml(kernel: str, block_sizes) -> str:
+def config_yaml(kernel: str, block_sizes, loop_types=()) -> str:
+    """A one-kernel config: `block_sizes`, and `pallas_loop_type` when loop_types is not empty."""
     sizes = ", ".join(str(b) for b in block_sizes)
-    return f"schema_version: 1\nkernel: {kernel}\ndefault:\n  block_sizes: [{sizes}]\n"
+    text = f"schema_version: 1\nkernel: {kernel}\ndefault:\n  block_sizes: [{sizes}]\n"
+    if loop_types:
+        text += f"  pallas_loop_type: [{', '.join(loop_types)}]\n"
+    return text
 
 
 def import_module(path: pathlib.Path, name: str):

@@ -24,6 +24,19 @@ from e2e_support import SAMPLES_DIR, BFLOAT16, Call, f64, normal, parse_call, re
 _erf = np.vectorize(math.erf, otypes=[np.float64])
 
 
+# `pallas_loop_type` values (helion-subset.md §6, pallas-target.md §5).
+LOOP_STRATEGIES = ("unroll", "grid", "emit_pipeline", "fori_loop")
+
+
+@dataclasses.dataclass(frozen=True)
+class Variant:
+    """One compiled config of a sample: block sizes and, for kernels with inner loops, one
+    `pallas_loop_type` strategy per inner loop (in order of appearance)."""
+
+    block_sizes: tuple[int, ...]
+    loop_types: tuple[str, ...] = ()
+
+
 @dataclasses.dataclass(frozen=True)
 class SampleSpec:
     name: str  # samples/<name>.py
@@ -35,6 +48,26 @@ class SampleSpec:
     extra_shapes: tuple[str, ...] = ()
     tolerance: dict = dataclasses.field(default_factory=dict)  # dtype -> (rtol, atol) overrides
     notes: str = ""
+    # Kernels with inner (nested) tile loops: the `pallas_loop_type` combinations to test, one
+    # strategy name per inner loop of the kernel in order of appearance. Every block config runs
+    # with every combination (config ids `<config>-<strategy>[-<strategy>...]`).
+    loop_types: tuple[tuple[str, ...], ...] = ()
+    # Combinations the compiler must refuse with a reason (a strategy that does not apply).
+    refused_loop_types: tuple[tuple[str, ...], ...] = ()
+    # The dimensions inner loops tile: (index into block_sizes, tensor name, axis) each; the
+    # coverage test asks for a runnable call whose extent there the block does not divide.
+    inner_dims: tuple[tuple[int, str, int], ...] = ()
+
+    def variants(self) -> dict[str, Variant]:
+        """Config id -> Variant: every block config x every loop-type combination. Samples
+        without inner loops keep their plain config ids."""
+        if not self.loop_types:
+            return {cid: Variant(tuple(sizes)) for cid, sizes in self.configs.items()}
+        return {
+            f"{cid}-{'-'.join(types)}": Variant(tuple(sizes), tuple(types))
+            for cid, sizes in self.configs.items()
+            for types in self.loop_types
+        }
 
 
 # --- add.py: broadcast_tensors + promote_types + hl.tile(out.size()) -------------------------
@@ -301,6 +334,81 @@ def ref_block_diag_matmul(x, w):
 
 def ref_attention_scores(q, k, scale):
     return ((scale * np.einsum("bmd,bnd->bmn", f64(q), f64(k))).astype(np.float32),)
+
+
+# --- issue 4: inner (nested) tile loops ---------------------------------------------------------
+# Kernels whose body holds a `for ... in hl.tile(...)` over a dimension: the K loop of a matmul,
+# the key loop of flash attention, the passes of a two-pass softmax. Each runs with every
+# `pallas_loop_type` strategy that applies (SampleSpec.loop_types); partial last tiles of the
+# looped dimension (padding, NaN in the interpreter) must never reach a sum, a maximum or a
+# product.
+
+
+def ref_long_sum(x):
+    # long_sum.py: float32 accumulator, the result stored in x's dtype
+    return (f64(x).sum(axis=-1).astype(x.dtype),)
+
+
+def ref_softmax_bwd(grad_output, softmax_output):
+    # softmax_bwd.py: y * (dy - sum(y * dy)); the store casts to grad_output's dtype
+    y, dy = f64(softmax_output), f64(grad_output)
+    return ((y * (dy - (y * dy).sum(axis=-1, keepdims=True))).astype(grad_output.dtype),)
+
+
+def softmax_rows(rng, shape, dtype):
+    """Rows of a softmax (positive, summing to 1 before rounding): softmax_bwd's `softmax_output`."""
+    return _softmax64(rng.standard_normal(shape)).astype(np.float32).astype(dtype)
+
+
+def ref_matmul_bias_relu(x, y, bias):
+    dtype = torch_promote(x.dtype, y.dtype)
+    return (np.maximum(f64(x) @ f64(y) + f64(bias), 0.0).astype(dtype),)
+
+
+def ref_bmm(A, B):
+    return ((f64(A) @ f64(B)).astype(torch_promote(A.dtype, B.dtype)),)
+
+
+# Helion's attention examples compute in base 2: scores q.k * (1/sqrt(d)) * 1.44269504, exp2,
+# log2. `q * qk_scale` is a tensor of q's dtype (a Python float never widens a tensor), so for
+# bf16 inputs the scaled queries are rounded to bf16 before the product, as in PyTorch; the
+# reference does the same. Everything else is float64, rounded once.
+QK_LOG2E = 1.44269504
+
+
+def _attention64(q, k, v, causal: bool):
+    m, n, d = q.shape[-2], k.shape[-2], q.shape[-1]
+    q_scaled = f64((f64(q) * ((1.0 / math.sqrt(d)) * QK_LOG2E)).astype(q.dtype))
+    s = np.einsum("...md,...nd->...mn", q_scaled, f64(k))
+    if causal:
+        # query i sees keys 0..i (tile_m.index >= tile_n.index), top-left aligned
+        s = np.where(np.arange(m)[:, None] >= np.arange(n)[None, :], s, -np.inf)
+    top = s.max(axis=-1, keepdims=True)
+    p = np.exp2(s - top)
+    total = p.sum(axis=-1, keepdims=True)
+    out = np.einsum("...mn,...nd->...md", p, f64(v)) / total
+    return out.astype(q.dtype), (top + np.log2(total))[..., 0].astype(np.float32)
+
+
+def ref_attention_output(q_in, k_in, v_in):
+    return (_attention64(q_in, k_in, v_in, causal=False)[0],)
+
+
+def ref_causal_attention_output(q_in, k_in, v_in):
+    return (_attention64(q_in, k_in, v_in, causal=True)[0],)
+
+
+def ref_attention_lse(q_in, k_in, v_in):
+    # out in q's dtype, the base-2 LSE in float32 of shape q.shape[:-1]
+    return _attention64(q_in, k_in, v_in, causal=False)
+
+
+def ref_matmul_layernorm(x, y, weight, bias, eps=1e-5):
+    acc = f64(x) @ f64(y)
+    mean = acc.mean(axis=-1, keepdims=True)
+    var = ((acc - mean) ** 2).mean(axis=-1, keepdims=True)  # correction=0
+    out = (acc - mean) / np.sqrt(var + eps) * f64(weight) + f64(bias)
+    return (out.astype(torch_promote(x.dtype, y.dtype)),)
 
 
 SAMPLES: tuple[SampleSpec, ...] = (
@@ -574,6 +682,121 @@ SAMPLES: tuple[SampleSpec, ...] = (
         scalars=({}, {"scale": 0.5}),
         extra_shapes=("q=1x1x1:f32,k=1x1x1:f32", "q=3x9x16:bf16,k=3x129x16:bf16"),
         tolerance=PRODUCT_TOLERANCE,
+    ),
+    # --- inner loops (issue 4) ---
+    SampleSpec(
+        name="softmax_two_pass",
+        kernel="softmax_two_pass",
+        configs={"b8x128": (8, 128), "b16x512": (16, 512)},
+        reference=ref_softmax,
+        extra_shapes=("x=1x1:f32", "x=9x129:bf16"),
+        tolerance=SOFTMAX_TOLERANCE,
+        # two sibling loops over the columns; the second stores, so it runs in-kernel
+        loop_types=(("unroll", "unroll"), ("grid", "unroll"), ("emit_pipeline", "unroll"), ("fori_loop", "unroll")),
+        refused_loop_types=(("unroll", "grid"), ("unroll", "emit_pipeline"), ("unroll", "fori_loop")),
+        inner_dims=((1, "x", 1),),
+    ),
+    SampleSpec(
+        name="softmax_bwd",
+        kernel="softmax_bwd",
+        # one block size per loop: rows, then each of the two column loops
+        configs={"b8x128x128": (8, 128, 128), "b16x512x256": (16, 512, 256)},
+        reference=ref_softmax_bwd,
+        inputs={"softmax_output": softmax_rows},
+        extra_shapes=("grad_output=1x1:f32,softmax_output=1x1:f32", "grad_output=9x129:bf16,softmax_output=9x129:bf16"),
+        # the result is ~y ~ 1/n: relative, as for the softmaxes (bf16 products summed in f32)
+        tolerance=SOFTMAX_TOLERANCE,
+        loop_types=(("unroll", "unroll"), ("grid", "unroll"), ("emit_pipeline", "unroll"), ("fori_loop", "unroll")),
+        refused_loop_types=(("unroll", "grid"), ("unroll", "emit_pipeline"), ("unroll", "fori_loop")),
+        inner_dims=((1, "grad_output", 1), (2, "grad_output", 1)),
+    ),
+    SampleSpec(
+        name="matmul",
+        kernel="matmul",
+        configs={"b8x128x128": (8, 128, 128), "b64x256x256": (64, 256, 256)},
+        reference=ref_matmul,
+        extra_shapes=("x=1x1:f32,y=1x1:f32", "x=9x130:bf16,y=130x129:bf16"),
+        tolerance=PRODUCT_TOLERANCE,
+        loop_types=(("unroll",), ("grid",), ("emit_pipeline",), ("fori_loop",)),
+        inner_dims=((2, "x", 1),),
+    ),
+    SampleSpec(
+        name="matmul_bias_relu",
+        kernel="matmul_bias_relu",
+        configs={"b8x128x128": (8, 128, 128), "b32x256x256": (32, 256, 256)},
+        reference=ref_matmul_bias_relu,
+        extra_shapes=("x=1x1:f32,y=1x1:f32,bias=1:f32", "x=9x130:bf16,y=130x129:bf16,bias=129:bf16"),
+        tolerance=PRODUCT_TOLERANCE,
+        loop_types=(("unroll",), ("grid",), ("emit_pipeline",), ("fori_loop",)),
+        inner_dims=((2, "x", 1),),
+    ),
+    SampleSpec(
+        name="bmm",
+        kernel="bmm",
+        # batch, m, n, then the inner k loop
+        configs={"b1x8x128x128": (1, 8, 128, 128), "b2x32x128x256": (2, 32, 128, 256)},
+        reference=ref_bmm,
+        extra_shapes=("A=1x1x1:f32,B=1x1x1:f32", "A=3x9x130:bf16,B=3x130x17:bf16"),
+        tolerance=PRODUCT_TOLERANCE,
+        loop_types=(("unroll",), ("grid",), ("emit_pipeline",), ("fori_loop",)),
+        inner_dims=((3, "A", 2),),
+    ),
+    SampleSpec(
+        name="attention",
+        kernel="attention_output",
+        # batch * heads, queries, then the inner loop's keys
+        configs={"b1x8x128": (1, 8, 128), "b2x32x256": (2, 32, 256)},
+        reference=ref_attention_output,
+        extra_shapes=("q_in=1x1x1x8:f32,k_in=1x1x1x8:f32,v_in=1x1x1x8:f32", "q_in=3x9x16:bf16,k_in=3x130x16:bf16,v_in=3x130x16:bf16"),
+        tolerance=PRODUCT_TOLERANCE,
+        loop_types=(("unroll",), ("grid",), ("emit_pipeline",), ("fori_loop",)),
+        inner_dims=((2, "k_in", -2),),
+    ),
+    SampleSpec(
+        name="causal_attention",
+        kernel="causal_attention_output",
+        configs={"b1x8x128": (1, 8, 128), "b2x32x256": (2, 32, 256)},
+        reference=ref_causal_attention_output,
+        extra_shapes=("q_in=1x1x1x8:f32,k_in=1x1x1x8:f32,v_in=1x1x1x8:f32", "q_in=3x9x16:bf16,k_in=3x130x16:bf16,v_in=3x130x16:bf16"),
+        tolerance=PRODUCT_TOLERANCE,
+        loop_types=(("unroll",), ("grid",), ("emit_pipeline",), ("fori_loop",)),
+        inner_dims=((2, "k_in", -2),),
+    ),
+    SampleSpec(
+        name="attention_lse",
+        kernel="attention",
+        configs={"b1x8x128": (1, 8, 128), "b2x32x256": (2, 32, 256)},
+        reference=ref_attention_lse,
+        # float32 only, see attention_lse.shapes (bf16: pending/attention_lse_bf16.py)
+        notes="float32 only: bf16 * Python float rounds the float (pending/scalar_mul_bf16.py)",
+        extra_shapes=("q_in=1x1x1x8:f32,k_in=1x1x1x8:f32,v_in=1x1x1x8:f32", "q_in=1x3x9x16:f32,k_in=1x3x130x16:f32,v_in=1x3x130x16:f32"),
+        tolerance=PRODUCT_TOLERANCE,
+        loop_types=(("unroll",), ("grid",), ("emit_pipeline",), ("fori_loop",)),
+        inner_dims=((2, "k_in", -2),),
+    ),
+    SampleSpec(
+        name="long_sum",
+        kernel="long_sum",
+        # rows, then the inner loop's columns
+        configs={"b8x512": (8, 512), "b16x2048": (16, 2048)},
+        reference=ref_long_sum,
+        extra_shapes=("x=1x1:f32", "x=9x129:bf16"),
+        tolerance=SUM_TOLERANCE,
+        loop_types=(("unroll",), ("grid",), ("emit_pipeline",), ("fori_loop",)),
+        inner_dims=((1, "x", 1),),
+    ),
+    SampleSpec(
+        name="matmul_layernorm",
+        kernel="matmul_layernorm",
+        # rows, then the inner loop's k; n is kept whole
+        configs={"b8x128": (8, 128), "b32x256": (32, 256)},
+        reference=ref_matmul_layernorm,
+        extra_shapes=("x=1x1:f32,y=1x3:f32,weight=3:f32,bias=3:f32", "x=9x130:bf16,y=130x129:bf16,weight=129:bf16,bias=129:bf16"),
+        # float32: the normalised values are O(1) and carry the matmul's float32 rounding
+        # divided by the row's standard deviation
+        tolerance=PRODUCT_TOLERANCE,
+        loop_types=(("unroll",), ("grid",), ("emit_pipeline",), ("fori_loop",)),
+        inner_dims=((1, "x", 1),),
     ),
 )
 

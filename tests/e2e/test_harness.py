@@ -27,6 +27,7 @@ from e2e_support import (
     torch_promote,
 )
 from references import (
+    LOOP_STRATEGIES,
     SAMPLES,
     calls_of,
     ref_add,
@@ -36,6 +37,9 @@ from references import (
     ref_geglu,
     ref_linear_relu,
     ref_matmul,
+    ref_attention_lse,
+    ref_causal_attention_output,
+    ref_softmax_bwd,
     ref_softplus,
 )
 
@@ -207,3 +211,63 @@ def test_reference_products():
     (scores,) = ref_attention_scores(q, k, 0.5)
     assert scores.dtype == F32 and scores.shape == (2, 3, 4)
     np.testing.assert_array_equal(scores[1, 2], [0.5 * (10 + 11)] * 4)
+
+
+@pytest.mark.parametrize("spec", [s for s in SAMPLES if s.loop_types], ids=lambda s: s.name)
+def test_inner_loop_sample_coverage(spec):
+    """Samples with inner loops: known strategy names, one per loop in every combination, ids
+    that differ, float32 and bfloat16 calls, and for every block config a runnable call whose
+    looped dimension the inner block does not divide (the padded last tile)."""
+    lengths = {len(types) for types in spec.loop_types + spec.refused_loop_types}
+    assert len(lengths) == 1, f"combinations of different lengths: {lengths}"
+    for types in spec.loop_types + spec.refused_loop_types:
+        assert set(types) <= set(LOOP_STRATEGIES), types
+    assert not set(spec.loop_types) & set(spec.refused_loop_types)
+    assert len(spec.variants()) == len(spec.configs) * len(spec.loop_types)
+    runnable = [c for c in calls_of(spec) if interpretable(c)]
+    dtypes = {t.dtype for c in runnable for t in c.tensors}
+    if not spec.notes.startswith("float32 only"):
+        assert {np.dtype(np.float32), BFLOAT16} <= dtypes, dtypes
+    assert spec.inner_dims, "name the looped dimensions (inner_dims)"
+    for config_id, sizes in spec.configs.items():
+        for block, tensor, axis in spec.inner_dims:
+            extents = [next(t.shape[axis] for t in c.tensors if t.name == tensor) for c in runnable]
+            assert any(e % sizes[block] for e in extents), f"{config_id}: {tensor} axis {axis} always divides {sizes[block]}"
+            assert any(e > sizes[block] for e in extents), f"{config_id}: the loop never runs twice"
+
+
+def test_loop_variant_ids():
+    spec = next(s for s in SAMPLES if s.name == "softmax_two_pass")
+    assert list(spec.variants()) == [
+        "b8x128-unroll-unroll", "b8x128-grid-unroll", "b8x128-emit_pipeline-unroll", "b8x128-fori_loop-unroll",
+        "b16x512-unroll-unroll", "b16x512-grid-unroll", "b16x512-emit_pipeline-unroll", "b16x512-fori_loop-unroll",
+    ]
+    assert spec.variants()["b8x128-grid-unroll"].loop_types == ("grid", "unroll")
+    # samples without inner loops keep their ids
+    add = next(s for s in SAMPLES if s.name == "add")
+    assert list(add.variants()) == list(add.configs)
+    assert all(v.loop_types == () for v in add.variants().values())
+
+
+def test_reference_attention():
+    # one query, two keys with scores 0 and 1 (base 2 after qk_scale): weights 1/3, 2/3
+    d = 4
+    qk_scale = (1.0 / math.sqrt(d)) * 1.44269504
+    q = np.array([[[[1.0, 0.0, 0.0, 0.0]]]], np.float32)
+    k = np.array([[[[0.0, 0.0, 0.0, 0.0], [1.0 / qk_scale, 0.0, 0.0, 0.0]]]], np.float32)
+    v = np.array([[[[3.0, 0.0, 0.0, 0.0], [6.0, 3.0, 0.0, 0.0]]]], np.float32)
+    out, lse = ref_attention_lse(q, k, v)
+    np.testing.assert_allclose(out[0, 0, 0], [5.0, 2.0, 0.0, 0.0], rtol=1e-6)
+    np.testing.assert_allclose(lse[0, 0], [math.log2(3.0)], rtol=1e-6)
+    assert lse.dtype == np.float32 and lse.shape == (1, 1, 1)
+    # causal: the first query sees only the first key
+    (causal,) = ref_causal_attention_output(np.concatenate([q, q], axis=2), k, v)
+    np.testing.assert_allclose(causal[0, 0, 0], v[0, 0, 0], rtol=1e-6)
+
+
+def test_reference_softmax_bwd():
+    y = np.array([[0.25, 0.75]], np.float32)
+    dy = np.array([[1.0, 0.0]], np.float32)
+    (dx,) = ref_softmax_bwd(dy, y)
+    # y * (dy - sum(y * dy)) = [0.25 * 0.75, 0.75 * -0.25]
+    np.testing.assert_allclose(dx, [[0.1875, -0.1875]], rtol=1e-6)

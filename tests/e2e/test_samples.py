@@ -2,7 +2,8 @@
 
 Test ids read `<sample>-<config>-<call>[-<scalars>]`, e.g.
 `test_matches_reference[add-b8x128-x=1000x300:f32,y=300:f32]`, so a failure names the exact
-kernel, block sizes and shapes. Rerun one with `pytest 'tests/e2e/test_samples.py::<id>'`.
+kernel, block sizes and shapes. For kernels with inner loops the config id names the
+`pallas_loop_type` strategies too: `matmul-b8x128x128-grid-x=...`. Rerun one with `pytest 'tests/e2e/test_samples.py::<id>'`.
 """
 
 from __future__ import annotations
@@ -31,7 +32,7 @@ from e2e_support import (
     read_shapes_file,
     seed_for,
 )
-from references import SAMPLES, SampleSpec, calls_of
+from references import LOOP_STRATEGIES, SAMPLES, SampleSpec, calls_of
 
 
 def kernel_of(spec: SampleSpec):
@@ -44,11 +45,11 @@ def scalars_id(scalars: dict) -> str:
 
 
 def _cases(run: bool):
-    """(spec, config_id, call, scalars) for every sample x config x shape."""
+    """(spec, config_id, call, scalars) for every sample x config (x loop types) x shape."""
     cases = []
     for spec in SAMPLES:
         calls = calls_of(spec)
-        for config_id in spec.configs:
+        for config_id in spec.variants():
             for i, call in enumerate(calls):
                 scalars = spec.scalars[i % len(spec.scalars)]
                 case_id = f"{spec.name}-{config_id}-{call}"
@@ -130,8 +131,33 @@ def public_function(module, spec: SampleSpec):
 
 
 def compiled(helionc, spec: SampleSpec, config_id: str | None):
-    block_sizes = spec.configs[config_id] if config_id is not None else None
-    return public_function(helionc.module(spec.name, spec.kernel, config_id, block_sizes), spec)
+    """The public function compiled with variant `config_id` (None: no --config)."""
+    if config_id is None:
+        return public_function(helionc.module(spec.name, spec.kernel, None), spec)
+    variant = spec.variants()[config_id]
+    module = helionc.module(spec.name, spec.kernel, config_id, variant.block_sizes, variant.loop_types)
+    return public_function(module, spec)
+
+
+def first_variant(spec: SampleSpec) -> str:
+    return next(iter(spec.variants()))
+
+
+def _strategy_cases():
+    """(spec, config_id): the first block config with every loop-type combination (samples
+    without inner loops: their first config; the id is then the sample's name alone)."""
+    cases = []
+    for spec in SAMPLES:
+        first = next(iter(spec.configs))
+        if not spec.loop_types:
+            cases.append(pytest.param(spec, first, id=spec.name))
+            continue
+        for types in spec.loop_types:
+            cases.append(pytest.param(spec, f"{first}-{'-'.join(types)}", id=f"{spec.name}-{'-'.join(types)}"))
+    return cases
+
+
+STRATEGY_CASES = _strategy_cases()
 
 
 @pytest.mark.parametrize("spec,config_id,call,scalars", RUN_CASES)
@@ -171,17 +197,16 @@ def small_call(spec: SampleSpec) -> Call:
 @pytest.mark.parametrize("spec", SAMPLES, ids=lambda s: s.name)
 def test_under_jit(helionc, spec):
     """The public function works under jax.jit (static scalars bound with functools.partial)."""
-    config_id = next(iter(spec.configs))
-    fn = compiled(helionc, spec, config_id)
+    fn = compiled(helionc, spec, first_variant(spec))
     scalars = spec.scalars[-1]
     case = Case(spec, small_call(spec), scalars)
     case.check(jax.jit(functools.partial(fn, **scalars, interpret=True))(*case.arrays()))
 
 
-@pytest.mark.parametrize("spec", SAMPLES, ids=lambda s: s.name)
-def test_tpu_interpret_mode(helionc, spec):
-    """interpret="tpu": Pallas's TPU simulation (HBM/VMEM/SMEM, DMAs, out-of-bounds checks)."""
-    config_id = next(iter(spec.configs))
+@pytest.mark.parametrize("spec,config_id", STRATEGY_CASES)
+def test_tpu_interpret_mode(helionc, spec, config_id):
+    """interpret="tpu": Pallas's TPU simulation (HBM/VMEM/SMEM, DMAs, out-of-bounds checks),
+    once per inner-loop strategy combination (windows of resident blocks, scratch, DMAs)."""
     fn = compiled(helionc, spec, config_id)
     case = Case(spec, small_call(spec), {})
     try:
@@ -238,11 +263,72 @@ def test_module_needs_only_jax(helionc, spec):
 @pytest.mark.parametrize("spec", SAMPLES, ids=lambda s: s.name)
 def test_output_is_deterministic(helionc, spec):
     """The same input and config give byte-identical modules."""
-    config_id = next(iter(spec.configs))
+    config_id = first_variant(spec)
+    variant = spec.variants()[config_id]
     outputs = []
     for _ in range(2):
         try:
-            outputs.append(helionc.compile(spec.name, spec.kernel, config_id, spec.configs[config_id]).read_bytes())
+            path = helionc.compile(spec.name, spec.kernel, config_id, variant.block_sizes, variant.loop_types)
+            outputs.append(path.read_bytes())
         except CompileError as e:
             pytest.fail(str(e), pytrace=False)
     assert outputs[0] == outputs[1]
+
+
+# The strategies helionc generates and the samples test; test_loop_types_cover_the_strategies
+# asks every sample to list each of them wherever it applies.
+TESTED_STRATEGIES = ("unroll", "grid", "emit_pipeline", "fori_loop")
+
+LOOP_SAMPLES = [s for s in SAMPLES if s.loop_types]
+
+
+def applicable_strategies(helionc, spec: SampleSpec) -> list[set[str]]:
+    """Per inner loop of the kernel, the strategies `--dump-after plan-launches` says apply."""
+    proc = helionc.run([f"samples/{spec.name}.py", "--kernel", spec.kernel, "--dump-after", "plan-launches", "-o", "/dev/null"])
+    assert proc.returncode == 0, proc.stderr
+    loops = []
+    for line in (proc.stdout + proc.stderr).splitlines():
+        line = line.strip()
+        if not line.startswith("inner loop "):
+            continue
+        verdicts = line.split(":", 1)[1]
+        applies = set()
+        for item in verdicts.split(";"):
+            words = item.strip().split()
+            if words and words[0] in LOOP_STRATEGIES:
+                applies.add(words[0])
+        loops.append(applies)
+    return loops
+
+
+@pytest.mark.parametrize("spec", LOOP_SAMPLES, ids=lambda s: s.name)
+def test_loop_types_cover_the_strategies(helionc, spec):
+    """Each listed combination names one applicable strategy per inner loop, and every tested
+    strategy that applies to a loop appears there in some combination."""
+    loops = applicable_strategies(helionc, spec)
+    assert loops, "the plan dump lists no inner loop"
+    for types in spec.loop_types:
+        assert len(types) == len(loops), f"{types}: the kernel has {len(loops)} inner loops"
+        for i, name in enumerate(types):
+            assert name in loops[i], f"{types}: `{name}` does not apply to inner loop {i} ({sorted(loops[i])})"
+    for i, applies in enumerate(loops):
+        listed = {types[i] for types in spec.loop_types}
+        missing = (applies & set(TESTED_STRATEGIES)) - listed
+        assert not missing, f"inner loop {i}: {sorted(missing)} applies but no combination tests it"
+
+
+REFUSED_CASES = [
+    pytest.param(spec, types, id=f"{spec.name}-{'-'.join(types)}") for spec in SAMPLES for types in spec.refused_loop_types
+]
+
+
+@pytest.mark.parametrize("spec,types", REFUSED_CASES)
+def test_refuses_inapplicable_loop_types(helionc, spec, types):
+    """A config asking for a strategy that does not apply is a compile error quoting the reason."""
+    block_sizes = next(iter(spec.configs.values()))
+    config_id = f"refused-{'-'.join(types)}"
+    with pytest.raises(CompileError) as error:
+        helionc.compile(spec.name, spec.kernel, config_id, block_sizes, types)
+    message = str(error.value)
+    assert "exited with 1" in message, message
+    assert "does not apply to this inner loop" in message, message

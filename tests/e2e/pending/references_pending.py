@@ -31,12 +31,27 @@ if str(_E2E) not in sys.path:
     sys.path.insert(0, str(_E2E))
 
 from e2e_support import Call, f64, parse_call, read_shapes_file  # noqa: E402
-from references import SampleSpec, indices_below, remember_shape  # noqa: E402
+from references import (  # noqa: E402
+    PRODUCT_TOLERANCE,
+    SUM_TOLERANCE,
+    SampleSpec,
+    indices_below,
+    ref_attention_lse,
+    ref_long_sum,
+    ref_matmul_layernorm,
+    remember_shape,
+)
 
 PENDING_DIR = pathlib.Path(__file__).resolve().parent
 
 # ---------------------------------------------------------------------------------------------
 # references
+
+
+def ref_scale_bf16(x, scale=0.18033688):
+    # scalar_mul_bf16.py: `x * scale` is a bf16 tensor, computed with the Python float unrounded
+    # (PyTorch's opmath) and rounded once to bf16; then widened exactly to float32.
+    return ((f64(x) * scale).astype(x.dtype).astype(np.float32),)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -49,7 +64,69 @@ class Pending:
     needs: str  # what the compiler must support before it can pass (one line)
 
 
-PENDING: tuple[Pending, ...] = ()
+PENDING: tuple[Pending, ...] = (
+    # --- issue 4: inner loops, in the forms Helion's examples use (samples/ holds the forms
+    # helionc compiles today) ---
+    Pending(
+        SampleSpec(
+            name="long_sum",
+            kernel="long_sum",
+            configs={"b512x8": (512, 8), "b2048x16": (2048, 16)},  # block_size_n is registered first
+            reference=ref_long_sum,
+            extra_shapes=("x=1x1:f32", "x=9x129:bf16"),
+            tolerance=SUM_TOLERANCE,
+            loop_types=(("unroll",), ("grid",)),
+            inner_dims=((0, "x", 1),),
+        ),
+        "a registered block size as a shape entry: hl.zeros([tile_m, block_size_n])",
+    ),
+    Pending(
+        SampleSpec(
+            name="matmul_layernorm",
+            kernel="matmul_layernorm",
+            configs={"b8x128": (8, 128), "b32x256": (32, 256)},
+            reference=ref_matmul_layernorm,
+            extra_shapes=("x=9x130:bf16,y=130x129:bf16,weight=129:bf16,bias=129:bf16",),
+            tolerance=PRODUCT_TOLERANCE,
+            loop_types=(("unroll",), ("grid",)),
+            inner_dims=((1, "x", 1),),
+        ),
+        "hl.register_reduction_dim, torch.var_mean, hl.zeros([tile_m, n]) of a host size",
+    ),
+    Pending(
+        SampleSpec(
+            name="attention_helion",
+            kernel="attention",
+            configs={"b1x8x128": (1, 8, 128), "b2x32x256": (2, 32, 256)},
+            reference=ref_attention_lse,
+            tolerance=PRODUCT_TOLERANCE,
+            loop_types=(("unroll",), ("grid",)),
+            inner_dims=((2, "k_in", -2),),
+        ),
+        "hl.zeros([.., head_dim]) of a specialized size, torch.bmm(a, b, out_dtype), x.size()[:-1]",
+    ),
+    Pending(
+        SampleSpec(
+            name="attention_lse_bf16",
+            kernel="attention",
+            configs={"b1x8x128": (1, 8, 128), "b2x32x256": (2, 32, 256)},
+            reference=ref_attention_lse,
+            tolerance=PRODUCT_TOLERANCE,
+            loop_types=(("unroll",), ("grid",)),
+            inner_dims=((2, "k_in", -2),),
+        ),
+        "bf16 * Python float computed with the float kept in float32, as PyTorch does",
+    ),
+    Pending(
+        SampleSpec(
+            name="scalar_mul_bf16",
+            kernel="scale_bf16",
+            configs={"b8x128": (8, 128), "b32x256": (32, 256)},
+            reference=ref_scale_bf16,
+        ),
+        "bf16 * Python float computed with the float kept in float32, as PyTorch does",
+    ),
+)
 
 PENDING_BY_NAME = {p.spec.name: p for p in PENDING}
 

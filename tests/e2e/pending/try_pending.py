@@ -76,7 +76,8 @@ def compile_kernel(binary, workdir, spec, config_id):
     args = [str(PENDING_DIR / f"{spec.name}.py"), "-o", str(out)]
     if config_id is not None:
         cfg = workdir / f"{spec.name}__{config_id}.yaml"
-        cfg.write_text(config_yaml(spec.kernel, spec.configs[config_id]))
+        variant = spec.variants()[config_id]
+        cfg.write_text(config_yaml(spec.kernel, variant.block_sizes, variant.loop_types))
         args += ["--config", str(cfg)]
     proc = subprocess.run([str(binary), *args], cwd=PROJECT_ROOT, capture_output=True, text=True, timeout=60)
     if proc.returncode != 0:
@@ -136,7 +137,7 @@ def try_kernel(binary, workdir, pending, args) -> tuple[str, str, str]:
     """(status, counts, detail) of one pending kernel."""
     spec = pending.spec
     kernel = {k.name: k for k in kernels_in(PENDING_DIR / f"{spec.name}.py")}[spec.kernel]
-    config_ids = list(spec.configs)[: 1 if args.quick else None]
+    config_ids = list(spec.variants())[: 1 if args.quick else None]
     calls = pending_calls_of(spec)
     if args.quick:
         calls = [c for c in calls if interpretable(c)][:3]
