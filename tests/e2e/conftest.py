@@ -54,14 +54,15 @@ class Compiler:
             **kwargs,
         )
 
-    def compile(self, sample: str, kernel: str, config_id: str | None, block_sizes=None, loop_types=()) -> pathlib.Path:
+    def compile(self, sample: str, kernel: str, config_id: str | None, block_sizes=None, loop_types=(),
+                load_buffers=()) -> pathlib.Path:
         """Compile samples/<sample>.py (with a config when config_id is given); return the module path."""
         tag = config_id or "default"
         out = self.workdir / f"{sample}__{tag}_pallas.py"
         args = [f"samples/{sample}.py", "-o", str(out)]
         if config_id is not None:
             cfg = self.workdir / f"{sample}__{tag}.yaml"
-            cfg.write_text(config_yaml(kernel, block_sizes, loop_types))
+            cfg.write_text(config_yaml(kernel, block_sizes, loop_types, load_buffers))
             args += ["--config", str(cfg)]
         proc = self.run(args)
         cmd = " ".join([str(self.binary), *args])
@@ -88,12 +89,15 @@ class Compiler:
         return result
 
 
-def config_yaml(kernel: str, block_sizes, loop_types=()) -> str:
-    """A one-kernel config: `block_sizes`, and `pallas_loop_type` when loop_types is not empty."""
+def config_yaml(kernel: str, block_sizes, loop_types=(), load_buffers=()) -> str:
+    """A one-kernel config: `block_sizes`, and `pallas_loop_type` / `pallas_load_buffer_count`
+    when given."""
     sizes = ", ".join(str(b) for b in block_sizes)
     text = f"schema_version: 1\nkernel: {kernel}\ndefault:\n  block_sizes: [{sizes}]\n"
     if loop_types:
         text += f"  pallas_loop_type: [{', '.join(loop_types)}]\n"
+    if load_buffers:
+        text += f"  pallas_load_buffer_count: [{', '.join(map(str, load_buffers))}]\n"
     return text
 
 
