@@ -349,6 +349,20 @@ def ref_long_sum(x):
     return (f64(x).sum(axis=-1).astype(x.dtype),)
 
 
+def ref_causal_row_sum(x):
+    # causal_row_sum.py: sums of the lower triangle's rows, float32
+    return (np.tril(f64(x)).sum(axis=-1).astype(np.float32),)
+
+
+def ref_horner(x, degree=3):
+    # horner.py: Horner's scheme in float32 with coefficients 1, 2, ..., degree + 1
+    v = f64(x)
+    acc = np.ones_like(v)
+    for i in range(1, degree + 1):
+        acc = acc * v + (i + 1)
+    return (acc.astype(x.dtype),)
+
+
 def ref_softmax_bwd(grad_output, softmax_output):
     # softmax_bwd.py: y * (dy - sum(y * dy)); the store casts to grad_output's dtype
     y, dy = f64(softmax_output), f64(grad_output)
@@ -784,6 +798,27 @@ SAMPLES: tuple[SampleSpec, ...] = (
         tolerance=SUM_TOLERANCE,
         loop_types=(("unroll",), ("grid",), ("emit_pipeline",), ("fori_loop",)),
         inner_dims=((1, "x", 1),),
+    ),
+    SampleSpec(
+        name="causal_row_sum",
+        kernel="causal_row_sum",
+        # rows, then the inner loop's columns (bounded by the row tile's end)
+        configs={"b8x128": (8, 128), "b32x256": (32, 256)},
+        reference=ref_causal_row_sum,
+        extra_shapes=("x=1x1:f32", "x=9x9:bf16"),
+        tolerance=SUM_TOLERANCE,
+        # no `grid`: the loop's bounds move with the outer tile
+        loop_types=(("unroll",), ("emit_pipeline",), ("fori_loop",)),
+        refused_loop_types=(("grid",),),
+        inner_dims=((1, "x", 1),),
+    ),
+    SampleSpec(
+        name="horner",
+        kernel="horner",
+        configs={"b8x128": (8, 128), "b32x256": (32, 256)},
+        reference=ref_horner,
+        scalars=({}, {"degree": 1}, {"degree": 5}),
+        extra_shapes=("x=1x1:f32", "x=9x129:bf16"),
     ),
     SampleSpec(
         name="matmul_layernorm",
