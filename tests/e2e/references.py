@@ -349,6 +349,12 @@ def ref_long_sum(x):
     return (f64(x).sum(axis=-1).astype(x.dtype),)
 
 
+def ref_scale_bf16(x, scale=0.18033688):
+    # scalar_mul_bf16.py: `x * scale` in x's dtype, computed with the Python float unrounded
+    # (PyTorch's opmath) and rounded once; then widened exactly to float32.
+    return ((f64(x) * scale).astype(x.dtype).astype(np.float32),)
+
+
 def ref_causal_row_sum(x):
     # causal_row_sum.py: sums of the lower triangle's rows, float32
     return (np.tril(f64(x)).sum(axis=-1).astype(np.float32),)
@@ -811,6 +817,13 @@ SAMPLES: tuple[SampleSpec, ...] = (
         loop_types=(("unroll",), ("emit_pipeline",), ("fori_loop",)),
         refused_loop_types=(("grid",),),
         inner_dims=((1, "x", 1),),
+    ),
+    SampleSpec(
+        name="scalar_mul_bf16",
+        kernel="scale_bf16",
+        configs={"b8x128": (8, 128), "b32x256": (32, 256)},
+        reference=ref_scale_bf16,
+        scalars=({}, {"scale": 0.3}),
     ),
     SampleSpec(
         name="horner",

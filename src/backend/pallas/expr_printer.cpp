@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include <cmath>
+
 namespace helionc::backend::pallas {
 
 namespace {
@@ -157,6 +159,43 @@ bool is_number(const ir::ExprPtr& expr, double value) {
 
 }  // namespace
 
+namespace {
+
+// Whether bfloat16 and float16 both represent `value` exactly (at most 8 significant bits, an
+// exponent float16 can hold; infinities too).
+bool exact_in_16_bits(double value) {
+  if (value == 0.0 || std::isinf(value)) return true;
+  if (std::isnan(value)) return false;
+  int exponent = 0;
+  const double mantissa = std::frexp(std::fabs(value), &exponent);  // in [0.5, 1)
+  const double scaled = std::ldexp(mantissa, 8);
+  return scaled == std::floor(scaled) && exponent >= -13 && exponent <= 16;
+}
+
+}  // namespace
+
+// `tile op number` where the tile may hold 16-bit floats (bfloat16, float16, or a dtype known
+// only at trace time) and the number is a Python float: + - * / only.
+bool ExprPrinter::needs_scalar_opmath(const ir::Binary& node) {
+  const bool arith = node.op == ir::BinaryOp::kAdd || node.op == ir::BinaryOp::kSub ||
+                     node.op == ir::BinaryOp::kMul || node.op == ir::BinaryOp::kDiv;
+  if (!arith) return false;
+  const auto narrow_tile = [](const ir::Type& type) {
+    if (type.kind != ir::TypeKind::kTileTensor) return false;
+    return !type.dtype || *type.dtype == ir::ScalarType::kBFloat16 ||
+           *type.dtype == ir::ScalarType::kFloat16;
+  };
+  // A literal that bfloat16 and float16 both hold exactly (0.5, 1.0, 3.0) gives the same
+  // result either way, so the product stays plain and readable.
+  const auto python_float = [](const ir::ExprPtr& value) {
+    if (value->type.kind != ir::TypeKind::kFloat) return false;
+    const auto* literal = value->as<ir::FloatImm>();
+    return literal == nullptr || !exact_in_16_bits(literal->value);
+  };
+  return (narrow_tile(node.lhs->type) && python_float(node.rhs)) ||
+         (python_float(node.lhs) && narrow_tile(node.rhs->type));
+}
+
 bool ExprPrinter::is_array(const ir::ExprPtr& expr) {
   return expr->type.kind == ir::TypeKind::kTileTensor || expr->type.kind == ir::TypeKind::kTensor;
 }
@@ -216,6 +255,12 @@ PyExpr ExprPrinter::print(const ir::ExprPtr& expr) {
       }
       if (arrays && node.op == ir::BinaryOp::kOr) {
         return py_call("jnp.logical_or", {lhs.text, rhs.text});
+      }
+      if (needs_scalar_opmath(node)) {
+        // PyTorch keeps the number in float32 against a 16-bit float tile (JAX would round it).
+        imports_.helpers.insert("scalar_op");
+        const std::string op(ir::binary_op_spelling(node.op));
+        return py_call("_scalar_op", {lhs.text, py_string(op), rhs.text});
       }
       return py_binary(ir::binary_op_spelling(node.op), lhs, rhs);
     }

@@ -71,6 +71,7 @@ class ExprPrinter {
   PyExpr unsupported(const ir::Expr& expr, std::string what);
 
  private:
+  static bool needs_scalar_opmath(const ir::Binary& node);
   static bool is_array(const ir::ExprPtr& expr);
 
   const ir::Kernel& kernel_;

@@ -48,12 +48,6 @@ PENDING_DIR = pathlib.Path(__file__).resolve().parent
 # references
 
 
-def ref_scale_bf16(x, scale=0.18033688):
-    # scalar_mul_bf16.py: `x * scale` is a bf16 tensor, computed with the Python float unrounded
-    # (PyTorch's opmath) and rounded once to bf16; then widened exactly to float32.
-    return ((f64(x) * scale).astype(x.dtype).astype(np.float32),)
-
-
 # ---------------------------------------------------------------------------------------------
 # the pending kernels
 
@@ -104,27 +98,6 @@ PENDING: tuple[Pending, ...] = (
             inner_dims=((2, "k_in", -2),),
         ),
         "hl.zeros([.., head_dim]) of a specialized size, torch.bmm(a, b, out_dtype), x.size()[:-1]",
-    ),
-    Pending(
-        SampleSpec(
-            name="attention_lse_bf16",
-            kernel="attention",
-            configs={"b1x8x128": (1, 8, 128), "b2x32x256": (2, 32, 256)},
-            reference=ref_attention_lse,
-            tolerance=PRODUCT_TOLERANCE,
-            loop_types=(("unroll",), ("grid",)),
-            inner_dims=((2, "k_in", -2),),
-        ),
-        "bf16 * Python float computed with the float kept in float32, as PyTorch does",
-    ),
-    Pending(
-        SampleSpec(
-            name="scalar_mul_bf16",
-            kernel="scale_bf16",
-            configs={"b8x128": (8, 128), "b32x256": (32, 256)},
-            reference=ref_scale_bf16,
-        ),
-        "bf16 * Python float computed with the float kept in float32, as PyTorch does",
     ),
 )
 

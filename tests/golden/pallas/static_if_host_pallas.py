@@ -127,13 +127,32 @@ def tpu_lowering_context(target=None):
     return jax.sharding.use_abstract_mesh(jax.sharding.AbstractMesh((), (), abstract_device=device))
 
 
+_SCALAR_OPS = {
+    "+": lambda a, b: a + b,
+    "-": lambda a, b: a - b,
+    "*": lambda a, b: a * b,
+    "/": lambda a, b: a / b,
+}
+
+
+def _scalar_op(x, op, y):
+    """`x op y` where one side is a Python float, as PyTorch computes it: a 16-bit float array
+    is widened to float32, so the number is not rounded to 16 bits first (JAX's weak typing
+    would), and the result is rounded once to the array's dtype."""
+    array = x if hasattr(x, "dtype") else y
+    if array.dtype not in (jnp.bfloat16, jnp.float16):
+        return _SCALAR_OPS[op](x, y)
+    wide = lambda v: v.astype(jnp.float32) if v is array else v
+    return _SCALAR_OPS[op](wide(x), wide(y)).astype(array.dtype)
+
+
 # Tuned configs of scale_add by the shapes and dtypes of (x, y); other calls use the default.
 _SCALE_ADD_CONFIGS = {}
 _SCALE_ADD_DEFAULT = {"block_sizes": (None, None)}
 
 
 def _scale_add_kernel(x_ref, y_ref, out_ref, *, scale):
-    out_ref[...] = (scale * x_ref[...] + y_ref[...]).astype(out_ref.dtype)  # tests/golden/pallas/static_if_host.py:16
+    out_ref[...] = (_scalar_op(scale, "*", x_ref[...]) + y_ref[...]).astype(out_ref.dtype)  # tests/golden/pallas/static_if_host.py:16
 
 
 def scale_add(x, y, scale=1.0, negate=False, *, interpret=None):

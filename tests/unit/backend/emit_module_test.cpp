@@ -112,8 +112,8 @@ TEST_CASE("rows: hl.grid index maps, a unit axis view, a captured float") {
   const std::string text = emit(b).text.value();
   CHECK(contains(text,
                  "def _rows_kernel(x_ref, w_ref, out_ref, *, scale):\n"
-                 "    out_ref[...] = (x_ref[...] * scale + w_ref[...]).reshape(out_ref.shape)"
-                 ".astype(out_ref.dtype)  # k.py:5\n"));
+                 "    out_ref[...] = (_scalar_op(x_ref[...], \"*\", scale) + w_ref[...])"
+                 ".reshape(out_ref.shape).astype(out_ref.dtype)  # k.py:5\n"));
   CHECK(contains(text, "def rows(x, w, scale=0.5, *, interpret=None):\n"));
   CHECK_FALSE(contains(text, "_ROWS_CONFIGS"));                           // no tunables
   CHECK(contains(text, "out = jax.ShapeDtypeStruct(x.shape, x.dtype)"));  // zeros, overwritten
