@@ -256,27 +256,12 @@ void KernelLowering::lower_if(const SyntaxNode& node, ir::Block& out) {
                                node.children_by_field("alternative"), 0, node.range()));
 }
 
-namespace {
-
-// True when `expr` reads a device value (a tile, a grid index, a value computed in the loop).
-bool reads_device_value(const ir::Kernel& kernel, const ir::ExprPtr& expr) {
-  bool found = false;
-  ir::for_each_expr(ir::Block{ir::Return::make({expr}, expr->range)}, [&](const ir::Expr& e) {
-    if (const auto* var = e.as<ir::VarRef>()) {
-      const auto origin = kernel.bindings[var->binding].origin;
-      found = found || origin == Binding::Origin::kDevice || origin == Binding::Origin::kLoopVar;
-    }
-  });
-  return found;
-}
-
-}  // namespace
-
 ir::StmtPtr KernelLowering::lower_if_chain(const SyntaxNode& condition_node, const SyntaxNode& body,
                                            const std::vector<SyntaxNode>& alternatives, size_t next,
                                            SourceRange range) {
   ir::ExprPtr condition = lower_expr(condition_node);
-  if (condition->type.kind == TypeKind::kTileTensor || reads_device_value(kernel_, condition)) {
+  if (condition->type.kind == TypeKind::kTileTensor ||
+      ir::reads_kernel_values(kernel_, condition)) {
     fail(DiagnosticKind::kDataDependentControl, condition_node.range(),
          "`if` on values computed in device code is not supported; use `torch.where(cond, a, "
          "b)`");

@@ -82,4 +82,21 @@ void Visitor::visit_node(const Return& node) {
   for (const ExprPtr& value : node.values) visit(value);
 }
 
+bool reads_kernel_values(const Kernel& kernel, const ExprPtr& expr) {
+  if (!expr) return false;
+  bool found = false;
+  for_each_expr(Block{Return::make({expr}, expr->range)}, [&](const Expr& e) {
+    if (e.kind == ExprKind::kTileAttr) found = true;
+    if (const auto* ref = e.as<VarRef>()) {
+      const auto origin = kernel.bindings[ref->binding].origin;
+      found = found || origin == Binding::Origin::kDevice || origin == Binding::Origin::kLoopVar;
+    }
+  });
+  return found;
+}
+
+bool bounds_in_kernel(const Kernel& kernel, const TileDim& dim) {
+  return reads_kernel_values(kernel, dim.begin) || reads_kernel_values(kernel, dim.extent);
+}
+
 }  // namespace helionc::ir

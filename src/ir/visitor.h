@@ -36,6 +36,13 @@ class Visitor {
 template <typename Fn>
 void for_each_expr(const Block& block, Fn&& fn);
 
+// Whether `expr` (may be null) reads a value only device code has: a tile attribute, a value
+// computed in a tile loop, or a loop variable.
+bool reads_kernel_values(const Kernel& kernel, const ExprPtr& expr);
+
+// Whether a tile dimension's bounds move with an outer tile (`hl.tile(0, tile_m.end)`).
+bool bounds_in_kernel(const Kernel& kernel, const TileDim& dim);
+
 }  // namespace helionc::ir
 
 #include "ir/visitor_inl.h"

@@ -37,22 +37,6 @@ bool has_begin(const ir::TileDim& dim) {
   return imm == nullptr || imm->value != 0;
 }
 
-// Whether a bound reads a value only the kernel has (`hl.tile(tile_m.begin, ...)`); the
-// module then sizes the dimension by the array axis it tiles (launch_printer.cpp does the same).
-bool reads_kernel_values(const ir::Kernel& kernel, const ir::ExprPtr& expr) {
-  if (!expr) return false;
-  bool found = false;
-  ir::for_each_expr(ir::Block{ir::Return::make({expr}, expr->range)}, [&](const ir::Expr& e) {
-    if (e.kind == ir::ExprKind::kTileAttr) found = true;
-    if (const auto* ref = e.as<ir::VarRef>()) {
-      const auto origin = kernel.bindings[ref->binding].origin;
-      found = found || origin == ir::Binding::Origin::kDevice ||
-              origin == ir::Binding::Origin::kLoopVar;
-    }
-  });
-  return found;
-}
-
 class Accountant {
  public:
   Accountant(const ir::Kernel& kernel, const Launch& launch, const HostValues& values,
@@ -134,8 +118,7 @@ class Accountant {
     for (const GridDim& grid : launch_.grid) {
       const ir::TileDim& dim = kernel_.tile_dims[grid.tile_dim];
       if (dim.variadic) throw Unknown{"a tile dimension's rank is only known at trace time"};
-      const bool in_kernel =
-          reads_kernel_values(kernel_, dim.begin) || reads_kernel_values(kernel_, dim.extent);
+      const bool in_kernel = ir::bounds_in_kernel(kernel_, dim);
       int64_t size = 0;
       if (in_kernel) {
         if (grid.size_binding < 0) {

@@ -8,21 +8,6 @@ namespace helionc::passes {
 
 namespace {
 
-// Whether `expr` reads a value of the kernel (a tile attribute, a device value).
-bool reads_kernel_values(const ir::Kernel& kernel, const ir::ExprPtr& expr) {
-  if (!expr) return false;
-  bool found = false;
-  ir::for_each_expr(ir::Block{ir::Return::make({expr}, expr->range)}, [&](const ir::Expr& e) {
-    if (e.kind == ir::ExprKind::kTileAttr) found = true;
-    if (const auto* ref = e.as<ir::VarRef>()) {
-      const auto origin = kernel.bindings[ref->binding].origin;
-      found = found || origin == ir::Binding::Origin::kDevice ||
-              origin == ir::Binding::Origin::kLoopVar;
-    }
-  });
-  return found;
-}
-
 // Why the loop's carried values cannot live in VMEM scratch between steps, or "".
 std::string against_scratch(const ir::Kernel& kernel, const ir::TileLoop& loop) {
   for (const ir::TileLoop::Carry& carry : loop.carried) {
@@ -57,7 +42,7 @@ std::string against_grid(const ir::Kernel& kernel, const Launch& launch, size_t 
   const ir::TileLoop& loop = inner.tile_loop();
   for (int dim : loop.tile_dims) {
     const ir::TileDim& tile = kernel.tile_dims[dim];
-    if (reads_kernel_values(kernel, tile.begin) || reads_kernel_values(kernel, tile.extent)) {
+    if (ir::bounds_in_kernel(kernel, tile)) {
       return "its bounds depend on the outer tile, and a grid has the same length at every step";
     }
   }

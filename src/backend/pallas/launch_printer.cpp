@@ -46,20 +46,6 @@ class IndexMapContext final : public HostContext {
 
 bool is_grid(const ir::TileDim& dim) { return dim.block.kind == ir::BlockSource::Kind::kGrid; }
 
-// Whether an expression reads a value only the kernel has (`hl.tile(tile_m.begin, ...)`).
-bool reads_kernel_values(const ir::Kernel& kernel, const ir::ExprPtr& expr) {
-  if (!expr) return false;
-  bool found = false;
-  ir::for_each_expr(ir::Block{ir::Return::make({expr}, expr->range)}, [&](const ir::Expr& e) {
-    if (e.kind == ir::ExprKind::kTileAttr) found = true;
-    if (const auto* ref = e.as<ir::VarRef>()) {
-      found = found || kernel.bindings[ref->binding].origin == ir::Binding::Origin::kDevice ||
-              kernel.bindings[ref->binding].origin == ir::Binding::Origin::kLoopVar;
-    }
-  });
-  return found;
-}
-
 PyExpr product(int64_t count, const std::vector<PyExpr>& factors) {
   std::vector<PyExpr> parts;
   if (count != 1 || factors.empty()) parts.push_back(py_atom(std::to_string(count)));
@@ -99,8 +85,7 @@ class LaunchPrinter {
     }
     for (const passes::GridDim& grid : launch_.grid) {
       const ir::TileDim& dim = kernel_.tile_dims[grid.tile_dim];
-      const bool in_kernel =
-          reads_kernel_values(kernel_, dim.begin) || reads_kernel_values(kernel_, dim.extent);
+      const bool in_kernel = ir::bounds_in_kernel(kernel_, dim);
       in_kernel_bounds_.push_back(in_kernel);
       if (in_kernel) {
         // An inner loop over part of an axis that moves with the outer tile: on the host, its
@@ -278,7 +263,8 @@ class LaunchPrinter {
     }
     // `loop_orders`: the loop's own dimensions in the config's order, inner grid axes last.
     const std::string ordered = py_call("_in_order", {py_tuple(own), order_}).text;
-    return inner.empty() ? ordered : py_binary("+", py_atom(ordered), py_atom(py_tuple(inner))).text;
+    return inner.empty() ? ordered
+                         : py_binary("+", py_atom(ordered), py_atom(py_tuple(inner))).text;
   }
 
   // `lambda tile_m, tile_n: (tile_m, tile_n)`, taking the grid's indices in the configured
@@ -791,11 +777,11 @@ class LaunchPrinter {
       const Operand& table = launch_.inputs[static_cast<size_t>(input)].operand;
       const Operand& indices = launch_.inputs[static_cast<size_t>(dma_ids(table))].operand;
       const ViewAxis& columns = table.view[1];
-      const std::string block = py_tuple(
-          {blocks_[grid_axis(indices.index.front().tile_dim)],
-           columns.kind == ViewAxis::Kind::kTile
-               ? blocks_[grid_axis(columns.tile_dim)]
-               : host_.size_text(table.binding, columns.array_axis, stmt_index_)});
+      const std::string block =
+          py_tuple({blocks_[grid_axis(indices.index.front().tile_dim)],
+                    columns.kind == ViewAxis::Kind::kTile
+                        ? blocks_[grid_axis(columns.tile_dim)]
+                        : host_.size_text(table.binding, columns.array_axis, stmt_index_)});
       shapes.push_back(fmt::format("pltpu.VMEM({} if {} else (8, 128), {}.dtype)", block, flag,
                                    binding_name(kernel_, table.binding)));
       shapes.emplace_back("pltpu.SemaphoreType.DMA(())");
@@ -885,16 +871,16 @@ class LaunchPrinter {
   IndexMapContext index_context_;
   ExprPrinter index_exprs_;
 
-  std::vector<PyExpr> sizes_;             // per grid axis: the number of elements it covers
-  std::vector<std::string> grid_params_;  // per grid axis: the index map's parameter
-  std::vector<std::string> blocks_;       // per grid axis: the block variable ("" for hl.grid)
-  std::vector<PyExpr> steps_;             // per grid axis: the number of grid steps
-  std::vector<PyExpr> first_block_;       // per grid axis: `begin // block` (empty for none)
-  std::string view_, grid_, tile_spec_;   // rank-polymorphic launches
-  std::vector<bool> in_kernel_bounds_;    // per dimension: bounds computed in the kernel
-  const LoopTypes* types_ = nullptr;      // the variant being printed
-  std::string order_;                     // the grid's order (`loop_orders`), or ""
-  std::set<std::string> column_widths_;   // column window widths printed so far
+  std::vector<PyExpr> sizes_;                // per grid axis: the number of elements it covers
+  std::vector<std::string> grid_params_;     // per grid axis: the index map's parameter
+  std::vector<std::string> blocks_;          // per grid axis: the block variable ("" for hl.grid)
+  std::vector<PyExpr> steps_;                // per grid axis: the number of grid steps
+  std::vector<PyExpr> first_block_;          // per grid axis: `begin // block` (empty for none)
+  std::string view_, grid_, tile_spec_;      // rank-polymorphic launches
+  std::vector<bool> in_kernel_bounds_;       // per dimension: bounds computed in the kernel
+  const LoopTypes* types_ = nullptr;         // the variant being printed
+  std::string order_;                        // the grid's order (`loop_orders`), or ""
+  std::set<std::string> column_widths_;      // column window widths printed so far
   std::map<int, std::string> gather_flags_;  // table input -> `w_by_dma` (row gathers by DMA)
 };
 

@@ -98,5 +98,17 @@ TEST_CASE("hl.static_range needs host ints and device code") {
   CHECK(contains(outside->errors(), "outside device code"));
 }
 
+TEST_CASE("an `if` on a tile attribute is data-dependent, not static") {
+  auto lowered = lower(
+      "@helion.kernel()\n"
+      "def f(x: torch.Tensor) -> torch.Tensor:\n"
+      "    out = torch.empty_like(x)\n"
+      "    for tile in hl.tile(x.size(0)):\n"
+      "        if tile.begin == 0:\n"
+      "            out[tile] = x[tile]\n"
+      "    return out\n");
+  CHECK(contains(lowered->errors(), "`if` on values computed in device code"));
+}
+
 }  // namespace
 }  // namespace helionc::testing
