@@ -635,7 +635,10 @@ class KernelPrinter {
       const std::string key = dtype_key(cast->args[1]);
       if (!key.empty() && key == binding_dtype_key(tensor->binding)) return value.text;
     }
-    return fmt::format("{}.astype({}.dtype)", py_primary(value), ref);
+    // `.to(out.dtype)` of a view of `out` prints as this very cast already.
+    const std::string cast = fmt::format(".astype({}.dtype)", ref);
+    if (value.prec == Prec::kPrimary && value.text.ends_with(cast)) return value.text;
+    return fmt::format("{}{}", py_primary(value), cast);
   }
 
   // A name for a dtype that is the same for equal dtypes ("" when unknown): `float32`, or the
