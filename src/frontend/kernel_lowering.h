@@ -221,6 +221,8 @@ class KernelLowering {
   std::map<int, std::pair<int, ir::ExprPtr>> views_;
   // Bindings made by hl.register_block_size -> their tunable index.
   std::map<int, int> registered_block_sizes_;
+  // Host ints bound to an expression (`n = x.size(1)`): what a shape entry `n` stands for.
+  std::map<int, ir::ExprPtr> host_sizes_;
   std::map<int, std::string> poisoned_;  // bindings that must not be used (message, or "" to
                                          // stay quiet after an error already reported)
   // Callable parameters: binding -> its lambda default. Lambda bodies being inlined, innermost

@@ -226,8 +226,20 @@ ExprPtr KernelLowering::lower_product_function(const std::string& name, const Ca
     unsupported(range, fmt::format("`{}` in host code (outside `hl.tile` loops)", shown));
   }
   if (name == "torch.matmul" || name == "torch.mm" || name == "torch.bmm") {
-    check_arity(args, shown, 2, 2, {});
+    const bool out_dtype_allowed = name != "torch.matmul";
+    check_arity(args, shown, 2, out_dtype_allowed ? 3 : 2,
+                out_dtype_allowed ? std::initializer_list<std::string_view>{"out_dtype"}
+                                  : std::initializer_list<std::string_view>{});
     const int rank = name == "torch.mm" ? 2 : name == "torch.bmm" ? 3 : 0;
+    SyntaxNode out_dtype = args.keyword("out_dtype");
+    if (args.positional.size() == 3) out_dtype = args.positional[2];
+    if (out_dtype) {
+      // PyTorch's `torch.mm/bmm(a, b, out_dtype)`: the float32-accumulated product in that
+      // dtype (Helion's attention writes `torch.bmm(q, k, torch.float32)` for bf16 inputs).
+      ExprPtr dot = make_dot(lower_expr(args.positional[0]), lower_expr(args.positional[1]),
+                             shown, rank, /*integers=*/false, range);
+      return make_cast(std::move(dot), lower_dtype_expr(out_dtype), range);
+    }
     return make_matmul(lower_expr(args.positional[0]), lower_expr(args.positional[1]), shown, rank,
                        range);
   }

@@ -100,6 +100,10 @@ void KernelLowering::bind_targets(const SyntaxNode& target, const ir::ExprPtr& v
     }
     const int id = bind(std::string(target.text()), value->type, origin, target.range());
     out.push_back(ir::Let::make({id}, value, range));
+    // `head_dim = hl.specialize(q.size(-1))`: a shape entry `head_dim` is q's whole last axis.
+    if (origin == Binding::Origin::kHost && value->type.kind == TypeKind::kInt) {
+      host_sizes_[id] = value;
+    }
     if (const auto* call = value->as<ir::Call>();
         call && !in_device() &&
         (call->op == ir::Intrinsic::kReshape || call->op == ir::Intrinsic::kPermute ||
@@ -148,6 +152,14 @@ void KernelLowering::bind_targets(const SyntaxNode& target, const ir::ExprPtr& v
     const Type element =
         type.kind == TypeKind::kShape ? Type::scalar(TypeKind::kInt) : type.elements[i];
     ids.push_back(bind(std::string(names[i].text()), element, origin, names[i].range()));
+    const auto* shape_of = value->as<ir::Call>();
+    if (origin == Binding::Origin::kHost && shape_of && shape_of->op == ir::Intrinsic::kShapeOf) {
+      // `m, n = x.size()`: a shape entry `n` is x's whole axis 1.
+      host_sizes_[ids.back()] = ir::Call::make(
+          ir::Intrinsic::kSize,
+          {shape_of->args[0], ir::IntImm::make(static_cast<int64_t>(i), names[i].range())},
+          Type::scalar(TypeKind::kInt), names[i].range());
+    }
   }
   out.push_back(ir::Let::make(std::move(ids), value, range));
 }

@@ -510,6 +510,12 @@ ExprPtr KernelLowering::lower_tile_function(const std::string& name, const CallA
     std::vector<Dim> dims;
     for (const SyntaxNode& entry : shape_node.named_children()) {
       ExprPtr value = lower_expr(entry);
+      // A host int bound to a size (`_, d = y.size()`, `d = hl.specialize(y.size(1))`).
+      for (const ir::VarRef* ref = value->as<ir::VarRef>(); ref; ref = value->as<ir::VarRef>()) {
+        auto size = host_sizes_.find(ref->binding);
+        if (size == host_sizes_.end()) break;
+        value = size->second;
+      }
       if (value->type.kind == TypeKind::kTile && value->type.tile_dims.size() == 1 &&
           !value->type.variadic) {
         dims.push_back(Dim::tile(value->type.tile_dims[0]));

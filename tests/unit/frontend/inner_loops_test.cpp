@@ -98,6 +98,25 @@ TEST_CASE("hl.static_range needs host ints and device code") {
   CHECK(contains(outside->errors(), "outside device code"));
 }
 
+TEST_CASE("a host int bound to a size is a shape entry; torch.mm takes an out_dtype") {
+  auto lowered = lower(
+      "@helion.kernel()\n"
+      "def rows(x: torch.Tensor, y: torch.Tensor) -> torch.Tensor:\n"
+      "    m, n = x.size()\n"
+      "    _, d = y.size()\n"
+      "    d = hl.specialize(d)\n"
+      "    out = torch.empty([m, d], dtype=torch.float32, device=x.device)\n"
+      "    for tile_m in hl.tile(m):\n"
+      "        acc = hl.zeros([tile_m, d], dtype=torch.float32)\n"
+      "        for tile_n in hl.tile(n):\n"
+      "            acc = acc + torch.mm(x[tile_m, tile_n], y[tile_n, :], torch.float32)\n"
+      "        out[tile_m, :] = acc\n"
+      "    return out\n");
+  INFO(lowered->errors());
+  REQUIRE_FALSE(lowered->diags.has_errors());
+  CHECK(contains(lowered->ir(), "let acc: tile_tensor<[tile_m, y.size(1)] x float32>"));
+}
+
 TEST_CASE("an `if` on a tile attribute is data-dependent, not static") {
   auto lowered = lower(
       "@helion.kernel()\n"
