@@ -97,7 +97,7 @@ PENDING: tuple[Pending, ...] = (
             loop_types=(("unroll",), ("grid",)),
             inner_dims=((2, "k_in", -2),),
         ),
-        "hl.zeros([.., head_dim]) of a specialized size, torch.bmm(a, b, out_dtype), x.size()[:-1]",
+        "hl.zeros([.., head_dim]) where head_dim is the last axis of q_in, whose rank is known only at trace time; x.size()[:-1]",
     ),
 )
 
