@@ -123,8 +123,8 @@ class KernelLowering {
   ir::ExprPtr make_matmul(ir::ExprPtr a, ir::ExprPtr b, std::string_view what, int rank,
                           SourceRange range);
   // The product in the accumulation dtype (ir kDot); `rank` 2 or 3, or 0 for either.
-  ir::ExprPtr make_dot(ir::ExprPtr a, ir::ExprPtr b, std::string_view what, int rank,
-                       bool integers, SourceRange range);
+  ir::ExprPtr make_dot(ir::ExprPtr a, ir::ExprPtr b, std::string_view what, int rank, bool integers,
+                       SourceRange range);
   // `addend + product` in the dtype of the accumulator `acc` (addend null: the product alone).
   ir::ExprPtr accumulate(const ir::ExprPtr& addend, const ir::ExprPtr& product,
                          const ir::ExprPtr& acc, SourceRange range);
@@ -204,6 +204,10 @@ class KernelLowering {
   std::vector<ir::TileLoop::Carry> open_carries(const SyntaxNode& body, SourceRange loop_range);
   // After it: each carry's `next` (checked against its type before the loop) and `result`.
   void close_carries(std::vector<ir::TileLoop::Carry>& carries, SourceRange loop_range);
+  // A loop's body, lowered in device code: the names it rebinds carried when `carried` is
+  // given (inner loops), and every binding from `first_binding` on closed at the loop's end.
+  ir::Block lower_loop_body(const SyntaxNode& loop, size_t first_binding,
+                            std::vector<ir::TileLoop::Carry>* carried);
   // `for i in hl.static_range(...)` in device code (unrolled while JAX traces).
   void lower_static_range(const SyntaxNode& node, ir::Block& out);
   // `[tile_m, tile_n] float32`, for messages about carried values.

@@ -67,17 +67,28 @@ void KernelLowering::lower_static_range(const SyntaxNode& node, ir::Block& out) 
   const size_t first_binding = kernel_.bindings.size();
   const int var = bind(std::string(target.text()), Type::scalar(TypeKind::kInt),
                        Binding::Origin::kDevice, target.range());
-  const SyntaxNode body_node = node.child_by_field("body");
-  std::vector<ir::TileLoop::Carry> carried = open_carries(body_node, node.range());
+  std::vector<ir::TileLoop::Carry> carried;
+  ir::Block body = lower_loop_body(node, first_binding, &carried);
+  out.push_back(ir::StaticLoop::make(var, std::move(begin), std::move(end), std::move(step),
+                                     std::move(body), std::move(carried), node.range()));
+}
+
+ir::Block KernelLowering::lower_loop_body(const SyntaxNode& loop, size_t first_binding,
+                                          std::vector<ir::TileLoop::Carry>* carried) {
+  const SyntaxNode body_node = loop.child_by_field("body");
+  if (carried) *carried = open_carries(body_node, loop.range());
+  ++device_depth_;
   ir::Block body = lower_block(body_node);
+  --device_depth_;
   const size_t end_of_body = kernel_.bindings.size();
-  close_carries(carried, node.range());
-  const SourceRange end_of_loop = file_.range(node.end_byte(), node.end_byte());
+  if (carried) close_carries(*carried, loop.range());
+  // The loop's own bindings die with it; a later use is an error that points at its end.
+  // (Carried values live on as the loop's results, bound after `end_of_body`.)
+  const SourceRange end_of_loop = file_.range(loop.end_byte(), loop.end_byte());
   for (size_t id = first_binding; id < end_of_body; ++id) {
     closed_[static_cast<int>(id)] = end_of_loop;
   }
-  out.push_back(ir::StaticLoop::make(var, std::move(begin), std::move(end), std::move(step),
-                                     std::move(body), std::move(carried), node.range()));
+  return body;
 }
 
 std::string KernelLowering::describe(const ir::Type& type) const {

@@ -68,24 +68,10 @@ void KernelLowering::lower_for(const SyntaxNode& node, ir::Block& out) {
 
   // An inner loop (inside device code) carries the names its body rebinds.
   const bool inner = in_device();
-  const SyntaxNode body_node = node.child_by_field("body");
   std::vector<ir::TileLoop::Carry> carried;
-  if (inner) carried = open_carries(body_node, node.range());
-
-  ++device_depth_;
-  ir::Block body = lower_block(body_node);
-  --device_depth_;
-  const size_t end_of_body = kernel_.bindings.size();
-  if (inner) close_carries(carried, node.range());
-
-  // Tiles and device values die with the loop; a later use is an error that points here.
-  // (Carried values live on as the loop's results.)
-  const SourceRange end_of_loop = file_.range(node.end_byte(), node.end_byte());
-  for (size_t id = first_binding; id < end_of_body; ++id) {
-    closed_[static_cast<int>(id)] = end_of_loop;
-  }
-  ir::StmtPtr loop = ir::TileLoop::make(dims, std::move(vars), std::move(body), node.range(),
-                                        std::move(carried));
+  ir::Block body = lower_loop_body(node, first_binding, inner ? &carried : nullptr);
+  ir::StmtPtr loop =
+      ir::TileLoop::make(dims, std::move(vars), std::move(body), node.range(), std::move(carried));
   out.push_back(loop);
   if (!inner) write_back_views(loop->as<ir::TileLoop>()->body, out);
 }

@@ -128,17 +128,18 @@ class KernelPrinter {
     }
     if (const auto* loop = stmt.as<ir::StaticLoop>()) {
       // Python's own loop: JAX unrolls it while tracing; carried names are just rebound.
-      const bool unit_step = loop->step->as<ir::IntImm>() && loop->step->as<ir::IntImm>()->value == 1;
+      const bool unit_step =
+          loop->step->as<ir::IntImm>() && loop->step->as<ir::IntImm>()->value == 1;
       const bool zero_start =
           loop->begin->as<ir::IntImm>() && loop->begin->as<ir::IntImm>()->value == 0;
       std::vector<std::string> bounds;
       if (!zero_start || !unit_step) bounds.push_back(exprs_.text(loop->begin));
       bounds.push_back(exprs_.text(loop->end));
       if (!unit_step) bounds.push_back(exprs_.text(loop->step));
-      auto block = body_->block(context_.with_where(
-          fmt::format("for {} in range({}):", binding_name(kernel_, loop->var),
-                      fmt::join(bounds, ", ")),
-          stmt.range));
+      auto block = body_->block(
+          context_.with_where(fmt::format("for {} in range({}):", binding_name(kernel_, loop->var),
+                                          fmt::join(bounds, ", ")),
+                              stmt.range));
       for (const ir::StmtPtr& s : loop->body) statement(*s);
       return;
     }
@@ -320,11 +321,14 @@ class KernelPrinter {
         ir::Visitor::visit_node(node);
         defined->insert(node.targets.begin(), node.targets.end());
       }
-      void visit_node(const ir::TileLoop& node) override {
-        for (const ir::TileLoop::Carry& carry : node.carried) {
+      void carries(const std::vector<ir::TileLoop::Carry>& carried) {
+        for (const ir::TileLoop::Carry& carry : carried) {
           note(carry.init);
           defined->insert({carry.phi, carry.next, carry.result});
         }
+      }
+      void visit_node(const ir::TileLoop& node) override {
+        carries(node.carried);
         ir::Visitor::visit_node(node);
       }
       void visit_node(const ir::If& node) override {
@@ -333,10 +337,7 @@ class KernelPrinter {
       }
       void visit_node(const ir::StaticLoop& node) override {
         defined->insert(node.var);
-        for (const ir::TileLoop::Carry& carry : node.carried) {
-          note(carry.init);
-          defined->insert({carry.phi, carry.next, carry.result});
-        }
+        carries(node.carried);
         ir::Visitor::visit_node(node);
       }
     } collector;
@@ -369,11 +370,7 @@ class KernelPrinter {
       return names.empty() ? std::string("carry") : fmt::format("{}", fmt::join(names, ", "));
     };
 
-    const ir::TileDim& tile = kernel_.tile_dims[dim];
-    const std::string block = geometry_.block(dim);
-    const std::string first =
-        has_begin(tile) ? py_binary("//", geometry_.begin(dim), py_atom(block)).text : "0";
-    const std::string steps = py_call("pl.cdiv", {geometry_.extent(dim).text, block}).text;
+    const auto [first, steps] = block_range(dim);
 
     geometry_.open_loop(inner, step);
     const auto dma = dma_.find(inner);
@@ -433,11 +430,7 @@ class KernelPrinter {
     const std::string dim_name = safe_local_name(kernel_.tile_dims[dim].name);
     const std::string step = scope_.fresh(dim_name + "_id");
     const std::string function = scope_.fresh(dim_name + "_step");
-    const ir::TileDim& tile = kernel_.tile_dims[dim];
-    const std::string block = geometry_.block(dim);
-    const std::string first =
-        has_begin(tile) ? py_binary("//", geometry_.begin(dim), py_atom(block)).text : "0";
-    const std::string steps = py_call("pl.cdiv", {geometry_.extent(dim).text, block}).text;
+    const auto [first, steps] = block_range(dim);
 
     // The pipeline's blocks: the loop's own dimension moves, the outer tile's stay. Index maps
     // run in the pipeline's own grid, so the outer blocks' numbers are taken before it.
@@ -517,14 +510,23 @@ class KernelPrinter {
     const std::string grid =
         first == "0" ? steps : py_binary("-", py_atom(steps), py_atom(first)).text;
     context_.imports.helpers.insert("pipeline");
-    body_->line(
-        context_.with_where(fmt::format("_emit_pipeline({}, ({},), [{}], {})", function, grid,
-                                        fmt::join(specs, ", "), py_tuple(refs)),
-                            loop.range));
+    body_->line(context_.with_where(fmt::format("_emit_pipeline({}, ({},), [{}], {})", function,
+                                                grid, fmt::join(specs, ", "), py_tuple(refs)),
+                                    loop.range));
     for (size_t c = 0; c < loop.carried.size(); ++c) {
       body_->line(fmt::format("{} = {}[...]", binding_name(kernel_, loop.carried[c].result),
                               scratch.carries[c]));
     }
+  }
+
+  // The block numbers an inner loop over `tile_dim` visits: `begin // block` (or 0) up to
+  // `pl.cdiv(end, block)`.
+  std::pair<std::string, std::string> block_range(int tile_dim) {
+    const std::string block = geometry_.block(tile_dim);
+    const std::string first = has_begin(kernel_.tile_dims[tile_dim])
+                                  ? py_binary("//", geometry_.begin(tile_dim), py_atom(block)).text
+                                  : "0";
+    return {first, py_call("pl.cdiv", {geometry_.extent(tile_dim).text, block}).text};
   }
 
   struct DmaNames {
