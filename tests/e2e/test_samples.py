@@ -284,7 +284,10 @@ LOOP_SAMPLES = [s for s in SAMPLES if s.loop_types]
 
 def applicable_strategies(helionc, spec: SampleSpec) -> list[set[str]]:
     """Per inner loop of the kernel, the strategies `--dump-after plan-launches` says apply."""
-    proc = helionc.run([f"samples/{spec.name}.py", "--kernel", spec.kernel, "--dump-after", "plan-launches", "-o", "/dev/null"])
+    # The module goes to a temporary file: never a system path (the tests run as root).
+    module = helionc.workdir / f"{spec.name}__{spec.kernel}__plan_dump_pallas.py"
+    proc = helionc.run([f"samples/{spec.name}.py", "--kernel", spec.kernel, "--dump-after", "plan-launches",
+                        "-o", str(module)])
     assert proc.returncode == 0, proc.stderr
     loops = []
     for line in (proc.stdout + proc.stderr).splitlines():
