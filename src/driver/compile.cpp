@@ -117,6 +117,22 @@ std::vector<std::optional<autotune::ConfigFile>> load_configs(const DriverOption
   return configs;
 }
 
+// The output must not overwrite what the compile reads (GCC: "input file is the same as output
+// file"): the kernel source, or a config file.
+bool check_output_is_not_an_input(const DriverOptions& options, DiagnosticEngine& diags) {
+  const std::string output = output_path(options);
+  std::vector<std::string> inputs{options.input};
+  inputs.insert(inputs.end(), options.configs.begin(), options.configs.end());
+  for (const std::string& input : inputs) {
+    if (!same_file(input, output)) continue;
+    diags.error(DiagnosticKind::kOutputFile, {},
+                fmt::format("the output `{}` is the input file `{}`; nothing was written", output,
+                            input));
+    return false;
+  }
+  return true;
+}
+
 // Renders the diagnostics to stderr and returns the exit status they imply.
 int finish(const DiagnosticEngine& diags) {
   const std::string text = diags.render();
@@ -135,6 +151,7 @@ int run_compile(const DriverOptions& options) {
     diags.error(DiagnosticKind::kGrammarVersion, {}, *problem);
     return finish(diags);
   }
+  if (!check_output_is_not_an_input(options, diags)) return finish(diags);
   auto text = read_file(options.input);
   if (!text) {
     diags.error(DiagnosticKind::kInputFile, {}, text.error());
@@ -201,7 +218,7 @@ int run_compile(const DriverOptions& options) {
     output = std::move(*emitted);
   }
 
-  if (auto written = write_file_atomically(output_path(options), output); !written) {
+  if (auto written = write_output_file(output_path(options), output); !written) {
     diags.error(DiagnosticKind::kOutputFile, {}, written.error());
   }
   return finish(diags);

@@ -178,11 +178,10 @@ void KernelLowering::lower_params() {
   }
 }
 
-int KernelLowering::bind(const std::string& name, Type type, Binding::Origin origin,
-                         SourceRange range) {
+int KernelLowering::bind(std::string name, Type type, Binding::Origin origin, SourceRange range) {
   const int id = static_cast<int>(kernel_.bindings.size());
-  kernel_.bindings.push_back({name, std::move(type), origin, range});
   scope_[name] = id;
+  kernel_.bindings.push_back({std::move(name), std::move(type), origin, range});
   return id;
 }
 

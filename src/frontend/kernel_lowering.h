@@ -50,7 +50,9 @@ class KernelLowering {
   // ---- builtin_configs.cpp: `config=helion.Config(...)` / `configs=[...]` in the decorator
   ir::BuiltinConfig lower_builtin_config(const SyntaxNode& call);
   void lower_params();
-  int bind(const std::string& name, ir::Type type, ir::Binding::Origin origin, SourceRange range);
+  // A new binding named `name`, now in scope. Takes its arguments by value: callers pass the
+  // name and type of an existing binding, which the growth of `kernel_.bindings` would free.
+  int bind(std::string name, ir::Type type, ir::Binding::Origin origin, SourceRange range);
   ir::ExprPtr ref(int binding, SourceRange range) const;
   const ir::Binding& binding(int id) const { return kernel_.bindings[id]; }
   // Sets a tensor binding's rank from new evidence, or reports a mismatch with the old one.

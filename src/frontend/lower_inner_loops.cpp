@@ -108,7 +108,7 @@ std::vector<ir::TileLoop::Carry> KernelLowering::open_carries(const SyntaxNode& 
     auto it = scope_.find(name);
     if (it == scope_.end()) continue;
     const int init = it->second;
-    const Binding& before = binding(init);
+    const Binding before = binding(init);  // a copy: bind() below grows kernel_.bindings
     // Only values of the device code are carried; a loop-local rebinding of a host value or a
     // tile would shadow it, which the body's own checks report.
     if (before.origin != Binding::Origin::kDevice || closed_.count(init) || poisoned_.count(init)) {
@@ -125,10 +125,11 @@ std::vector<ir::TileLoop::Carry> KernelLowering::open_carries(const SyntaxNode& 
 void KernelLowering::close_carries(std::vector<ir::TileLoop::Carry>& carries,
                                    SourceRange loop_range) {
   for (ir::TileLoop::Carry& carry : carries) {
-    const std::string& name = binding(carry.init).name;
+    // Copies: bind() below appends to kernel_.bindings, which would free references into it.
+    const std::string name = binding(carry.init).name;
     carry.next = scope_.at(name);
-    const Type& start = binding(carry.init).type;
-    const Type& end = binding(carry.next).type;
+    const Type start = binding(carry.init).type;
+    const Type& end = binding(carry.next).type;  // not used after bind()
     const bool poisoned = poisoned_.count(carry.next) > 0;
     if (!poisoned && !closed_.count(carry.next)) {
       // Closed: the name was rebound only inside a nested loop, which reported it.
