@@ -4,6 +4,8 @@
 
 #include <cmath>
 
+#include "passes/plan_strategies.h"
+
 namespace helionc::autotune {
 
 passes::LaunchChoices launch_choices(const KernelConfig& config,
@@ -13,8 +15,9 @@ passes::LaunchChoices launch_choices(const KernelConfig& config,
   for (int64_t size : config.block_sizes) choices.block_sizes.emplace_back(size);
   for (size_t i = 0; i < launch.inner_loops.size(); ++i) {
     const size_t k = first_loop + i;
-    choices.strategies.push_back(k < kernel_strategies.size() ? kernel_strategies[k]
-                                                              : passes::LoopStrategy::kUnroll);
+    choices.strategies.push_back(k < kernel_strategies.size()
+                                     ? kernel_strategies[k]
+                                     : passes::default_strategy(launch.inner_loops[i]));
     choices.buffer_counts.push_back(k < config.pallas_load_buffer_count.size()
                                         ? config.pallas_load_buffer_count[k]
                                         : passes::kDefaultBufferCount);

@@ -196,4 +196,6 @@ std::string target_name_list() {
   return fmt::format("{}", fmt::join(names, ", "));
 }
 
+const TargetInfo& default_target() { return builtin_targets().back(); }
+
 }  // namespace helionc::autotune

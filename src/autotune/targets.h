@@ -54,6 +54,9 @@ std::optional<TargetInfo> parse_target_text(std::shared_ptr<const SourceFile> fi
 // generations. A broken built-in file is a helionc bug (an internal error).
 const std::vector<TargetInfo>& builtin_targets();
 
+// The target used without --target: the newest generation, the last of builtin_targets().
+const TargetInfo& default_target();
+
 // The built-in target of that name, or null.
 const TargetInfo* find_target(std::string_view name);
 

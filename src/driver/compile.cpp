@@ -10,6 +10,7 @@
 
 #include "autotune/config.h"
 #include "autotune/legality.h"
+#include "autotune/resolve_config.h"
 #include "autotune/targets.h"
 #include "backend/pallas/emit_module.h"
 #include "driver/report.h"
@@ -178,6 +179,10 @@ int run_compile(const DriverOptions& options) {
   };
   auto scheduled = passes::run_pipeline(std::move(module), pipeline_options, diags);
   if (!scheduled || diags.has_errors()) return finish(diags);
+  // Whatever is emitted, a config that does not fit its kernel is an error.
+  if (!autotune::check_module_configs(scheduled->module, scheduled->plans, configs, diags)) {
+    return finish(diags);
+  }
 
   std::string output;
   if (options.emit == EmitKind::kIr) {

@@ -68,7 +68,8 @@ std::variant<DriverOptions, int> parse_command_line(int argc, char** argv) {
   app.add_option("--kernel", options.kernel, "compile only this kernel");
   app.add_option("--config", options.configs, "tuning config YAML (repeatable)")
       ->check(CLI::ExistingFile);
-  app.add_option("--target", options.target, "TPU generation (default: tpu-v7x)")
+  app.add_option("--target", options.target,
+                 fmt::format("TPU generation (default: {})", autotune::default_target().name))
       ->check(CLI::IsMember(target_names()));
   // Enumerated options are read as strings and mapped afterwards, so --help and the errors
   // show the words users type ("pallas", "ir") rather than CLI11's enum mapping.

@@ -7,6 +7,7 @@
 #include <variant>
 #include <vector>
 
+#include "autotune/targets.h"
 #include "driver/shapes.h"
 #include "support/diagnostics.h"
 
@@ -20,7 +21,7 @@ struct DriverOptions {
   std::optional<std::string> output;  // -o; default: the input's stem + "_pallas.py"
   std::optional<std::string> kernel;  // --kernel
   std::vector<std::string> configs;   // --config, repeatable
-  std::string target = "tpu-v7x";     // --target
+  std::string target = autotune::default_target().name;  // --target
   EmitKind emit = EmitKind::kPallas;
   std::optional<std::string> template_dir;
   ColorMode color = ColorMode::kAuto;

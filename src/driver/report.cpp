@@ -6,11 +6,9 @@
 #include <filesystem>
 
 #include "autotune/legality.h"
-#include "backend/pallas/config_table.h"
-#include "backend/pallas/loop_types.h"
+#include "autotune/resolve_config.h"
 #include "passes/host_values.h"
 #include "passes/launch_resources.h"
-#include "support/python_writer.h"
 
 namespace helionc::driver {
 
@@ -91,7 +89,6 @@ std::vector<TensorParam> tensor_params(const ir::Kernel& kernel) {
 struct ReportedConfig {
   std::string label;
   autotune::KernelConfig config;
-  SourceRange loop_type_range;
   std::vector<ShapeSet> shapes;
   std::string no_shapes;        // why there are none ("" when there are)
   bool dtypes_assumed = false;  // a YAML entry without dtypes: float32 assumed
@@ -160,12 +157,6 @@ class KernelReport {
   }
 
   std::optional<std::string> print(const std::vector<ShapeSet>& shapes) {
-    backend::pallas::KernelLoopTypes loop_types(kernel_, plan_);
-    // The configs are checked against the kernel exactly as for the module.
-    PythonWriter unused;
-    if (!backend::pallas::print_config_tables(unused, kernel_, config_, loop_types, diags_)) {
-      return std::nullopt;
-    }
     std::string text = fmt::format("kernel {} ({})\n", kernel_.name, where(kernel_.name_range));
     for (const ReportedConfig& reported : configs(shapes)) {
       text += fmt::format(
@@ -175,12 +166,12 @@ class KernelReport {
         text += fmt::format("    {}\n", reported.no_shapes);
         continue;
       }
-      auto strategies =
-          loop_types.resolve(reported.config.pallas_loop_type, reported.loop_type_range, diags_);
-      if (!strategies) return std::nullopt;
+      // The configs were checked against the kernel (autotune::check_module_configs).
+      auto resolved = autotune::resolve_config(reported.config, kernel_, plan_, diags_);
+      if (!resolved) return std::nullopt;
       for (const ShapeSet& set : reported.shapes) {
         text +=
-            shapes_report(reported.config, *strategies, loop_types, set, reported.dtypes_assumed);
+            shapes_report(reported.config, resolved->strategies, set, reported.dtypes_assumed);
       }
     }
     return text;
@@ -196,22 +187,15 @@ class KernelReport {
   std::vector<ReportedConfig> configs(const std::vector<ShapeSet>& shapes) const {
     std::vector<ReportedConfig> result;
     ReportedConfig fallback;
+    fallback.config = autotune::default_config(kernel_, config_);
     if (config_ && config_->default_config.range.valid()) {
       fallback.label = fmt::format("default ({})", where(config_->default_config.range));
-      fallback.config = config_->default_config;
     } else if (!kernel_.builtin_configs.empty()) {
-      const ir::BuiltinConfig& builtin = kernel_.builtin_configs.front();
-      fallback.label = fmt::format("default (the decorator's, {})", where(builtin.range));
-      fallback.config.block_sizes = builtin.block_sizes;
-      fallback.config.pallas_loop_type = builtin.pallas_loop_type;
-      fallback.config.pallas_load_buffer_count = builtin.pallas_load_buffer_count;
-      fallback.config.vmem_limit_bytes = builtin.vmem_limit_bytes;
-      fallback.config.range = builtin.range;
+      fallback.label =
+          fmt::format("default (the decorator's, {})", where(kernel_.builtin_configs[0].range));
     } else {
       fallback.label = "default (built-in)";
-      fallback.config.range = kernel_.name_range;
     }
-    fallback.loop_type_range = range_of(fallback.config, "pallas_loop_type");
     for (const ShapeSet& set : shapes) {
       std::string why;
       if (accepts(set, why)) fallback.shapes.push_back(set);
@@ -233,7 +217,6 @@ class KernelReport {
         ReportedConfig reported;
         reported.label = fmt::format("{} ({})", i + 1, where(entry.range));
         reported.config = entry.config;
-        reported.loop_type_range = range_of(entry.config, "pallas_loop_type");
         ShapeSet set;
         std::vector<std::string> items;
         for (const TensorParam& param : tensors_) {
@@ -258,11 +241,6 @@ class KernelReport {
     return result;
   }
 
-  static SourceRange range_of(const autotune::KernelConfig& config, const std::string& key) {
-    auto it = config.value_ranges.find(key);
-    return it != config.value_ranges.end() ? it->second : config.range;
-  }
-
   static ir::ScalarType dtype_named(const std::string& name) {
     for (ir::ScalarType type :
          {ir::ScalarType::kBool, ir::ScalarType::kUInt8, ir::ScalarType::kInt8,
@@ -275,7 +253,7 @@ class KernelReport {
 
   std::string shapes_report(const autotune::KernelConfig& config,
                             const std::vector<LoopStrategy>& strategies,
-                            const backend::pallas::KernelLoopTypes& loop_types, const ShapeSet& set,
+                            const ShapeSet& set,
                             bool dtypes_assumed) const {
     std::string text =
         fmt::format("    shapes {}{}\n", set.text,
@@ -290,7 +268,7 @@ class KernelReport {
     std::vector<std::string> problems;  // launches that do not fit
     std::vector<std::string> unknown;   // launches that could not be accounted
     for (const passes::Launch& launch : plan_.launches) {
-      const size_t first = loop_types.first_loop(launch.index);
+      const size_t first = passes::first_inner_loop(plan_, launch.index);
       const passes::LaunchChoices choices =
           autotune::launch_choices(config, strategies, first, launch);
       text += launch_report(launch, choices, values, config, problems, unknown);

@@ -4,8 +4,8 @@ namespace helionc::ir {
 
 std::string_view intrinsic_name(Intrinsic op) {
   switch (op) {
-#define HELIONC_INTRINSIC(Enum, name, arity, where) \
-  case Intrinsic::Enum:                             \
+#define HELIONC_INTRINSIC(Enum, name, arity, where, basis, flops, transcendentals) \
+  case Intrinsic::Enum:                                                          \
     return name;
 #include "ir/intrinsics.def"
   }
@@ -14,12 +14,32 @@ std::string_view intrinsic_name(Intrinsic op) {
 
 int intrinsic_arity(Intrinsic op) {
   switch (op) {
-#define HELIONC_INTRINSIC(Enum, name, arity, where) \
-  case Intrinsic::Enum:                             \
+#define HELIONC_INTRINSIC(Enum, name, arity, where, basis, flops, transcendentals) \
+  case Intrinsic::Enum:                                                          \
     return arity;
 #include "ir/intrinsics.def"
   }
   return -1;
+}
+
+IntrinsicPlace intrinsic_place(Intrinsic op) {
+  switch (op) {
+#define HELIONC_INTRINSIC(Enum, name, arity, where, basis, flops, transcendentals) \
+  case Intrinsic::Enum:                                                          \
+    return IntrinsicPlace::where;
+#include "ir/intrinsics.def"
+  }
+  return IntrinsicPlace::kBoth;
+}
+
+IntrinsicCost intrinsic_cost(Intrinsic op) {
+  switch (op) {
+#define HELIONC_INTRINSIC(Enum, name, arity, where, basis, flops, transcendentals) \
+  case Intrinsic::Enum:                                                          \
+    return {IntrinsicCost::Basis::basis, flops, transcendentals};
+#include "ir/intrinsics.def"
+  }
+  return {};
 }
 
 bool reduces_along_axis(Intrinsic op) {

@@ -25,11 +25,25 @@ enum class StmtKind {
 };
 
 enum class Intrinsic {
-#define HELIONC_INTRINSIC(Enum, name, arity, where) Enum,
+#define HELIONC_INTRINSIC(Enum, name, arity, where, basis, flops, transcendentals) Enum,
 #include "ir/intrinsics.def"
 };
 std::string_view intrinsic_name(Intrinsic op);
 int intrinsic_arity(Intrinsic op);  // -1: variadic
+
+// Where an intrinsic may appear (intrinsics.def's `where` column).
+enum class IntrinsicPlace { kDevice, kHost, kBoth };
+IntrinsicPlace intrinsic_place(Intrinsic op);
+
+// What an intrinsic costs (intrinsics.def's cost columns): `flops` and `transcendentals` per
+// element of `basis`.
+struct IntrinsicCost {
+  enum class Basis { kNone, kResult, kOperand, kProduct };
+  Basis basis = Basis::kNone;
+  int flops = 0;
+  int transcendentals = 0;
+};
+IntrinsicCost intrinsic_cost(Intrinsic op);
 // Reductions and softmax/log_softmax: ops whose second argument is the axis they work along
 // (where padding of a partial block must be masked out).
 bool reduces_along_axis(Intrinsic op);

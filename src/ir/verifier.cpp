@@ -40,6 +40,23 @@ class Verifier final : public Visitor {
     }
   }
 
+  // intrinsics.def's arity and place columns.
+  void visit_node(const Call& node) override {
+    const int arity = intrinsic_arity(node.op);
+    if (arity >= 0 && static_cast<int>(node.args.size()) != arity) {
+      fail(fmt::format("`{}` called with {} arguments instead of {}", intrinsic_name(node.op),
+                       node.args.size(), arity));
+    }
+    const IntrinsicPlace place = intrinsic_place(node.op);
+    if (depth_ == 0 && place == IntrinsicPlace::kDevice) {
+      fail(fmt::format("device intrinsic `{}` in host code", intrinsic_name(node.op)));
+    }
+    if (depth_ > 0 && place == IntrinsicPlace::kHost) {
+      fail(fmt::format("host intrinsic `{}` in device code", intrinsic_name(node.op)));
+    }
+    Visitor::visit_node(node);
+  }
+
   void visit_node(const Load& node) override {
     if (depth_ == 0) fail("load outside a tile loop");
     check_index(node.index);

@@ -224,4 +224,13 @@ std::string print_plan(const ir::Kernel& kernel, const KernelPlan& plan) {
   return PlanPrinter(kernel, plan).print();
 }
 
+size_t first_inner_loop(const KernelPlan& plan, int launch) {
+  size_t first = 0;
+  for (const Launch& earlier : plan.launches) {
+    if (earlier.index >= launch) break;
+    first += earlier.inner_loops.size();
+  }
+  return first;
+}
+
 }  // namespace helionc::passes

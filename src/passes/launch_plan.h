@@ -216,6 +216,10 @@ struct KernelPlan {
   std::map<const ir::Stmt*, int> launch_of;
 };
 
+// The position of `launch`'s first inner loop among the kernel's (configs list one
+// `pallas_loop_type` per inner loop of the whole kernel, in order of appearance).
+size_t first_inner_loop(const KernelPlan& plan, int launch);
+
 // A readable dump of a plan (`--emit plan`, debugging, unit tests).
 std::string print_plan(const ir::Kernel& kernel, const KernelPlan& plan);
 

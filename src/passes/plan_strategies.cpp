@@ -140,4 +140,9 @@ void judge_loop_strategies(const ir::Kernel& kernel, Launch& launch) {
   }
 }
 
+LoopStrategy default_strategy(const InnerLoop& loop) {
+  return loop.reason_against(LoopStrategy::kGrid).empty() ? LoopStrategy::kGrid
+                                                          : LoopStrategy::kUnroll;
+}
+
 }  // namespace helionc::passes

@@ -10,4 +10,9 @@ namespace helionc::passes {
 // Fills `InnerLoop::not_applicable` for every inner loop of `launch`.
 void judge_loop_strategies(const ir::Kernel& kernel, Launch& launch);
 
+// The strategy of an inner loop that no config chooses, the one rule for every caller: a grid
+// axis where that applies (Pallas pipelines the loop's blocks from HBM), else the operands stay
+// resident in VMEM (`unroll`, which applies to every loop).
+LoopStrategy default_strategy(const InnerLoop& loop);
+
 }  // namespace helionc::passes

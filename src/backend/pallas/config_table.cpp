@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include "autotune/resolve_config.h"
 #include "backend/pallas/emit_context.h"
 #include "backend/pallas/py_expr.h"
 
@@ -26,31 +27,12 @@ class ConfigTables {
         tensors_.push_back({binding.name, binding.type.rank, binding.type.optional});
       }
     }
-    for (const ir::TileDim& dim : kernel.tile_dims) {
-      if (dim.variadic && dim.block.kind == ir::BlockSource::Kind::kTunable) open_ended_ = true;
-    }
   }
 
   bool print(PythonWriter& out) {
     std::vector<std::string> entries;
-    // The default: the YAML's `default:`, else the decorator's first config, else built-in.
-    autotune::KernelConfig built_in;
-    built_in.range = kernel_.name_range;
-    if (!kernel_.builtin_configs.empty()) {
-      const ir::BuiltinConfig& builtin = kernel_.builtin_configs.front();
-      built_in.block_sizes = builtin.block_sizes;
-      built_in.pallas_loop_type = builtin.pallas_loop_type;
-      built_in.pallas_load_buffer_count = builtin.pallas_load_buffer_count;
-      built_in.vmem_limit_bytes = builtin.vmem_limit_bytes;
-      built_in.loop_orders = builtin.loop_orders;
-      built_in.range = builtin.range;
-    }
-    std::string default_config;
-    if (config_ && config_->default_config.range.valid()) {
-      default_config = config_text(config_->default_config);
-    } else {
-      default_config = config_text(built_in);
-    }
+    const std::string default_config =
+        config_text(autotune::default_config(kernel_, config_));
     if (config_) {
       for (const autotune::ShapeEntry& entry : config_->configs) {
         if (auto key = entry_key(entry)) {
@@ -79,32 +61,16 @@ class ConfigTables {
   }
 
  private:
-  void error(SourceRange range, std::string message) {
-    diags_.error(DiagnosticKind::kConfigSchema, range, std::move(message));
-    ok_ = false;
-  }
-
+  // The config as the module's Python dict; checked against the kernel (and its strategies
+  // resolved) by autotune::resolve_config.
   std::string config_text(const autotune::KernelConfig& config) {
-    const size_t tunables = static_cast<size_t>(kernel_.num_tunable_blocks);
-    if (config.block_sizes.size() > tunables && !open_ended_) {
-      const SourceRange range = config.block_size_ranges.size() > tunables
-                                    ? config.block_size_ranges[tunables]
-                                    : config.range;
-      error(range, fmt::format("`block_sizes` has {} entries but kernel `{}` has {} tunable block "
-                               "size{}",
-                               config.block_sizes.size(), kernel_.name, tunables,
-                               tunables == 1 ? "" : "s"));
-    }
     std::string text = fmt::format("{{\"block_sizes\": {}", block_sizes(config.block_sizes));
-    if (loop_types_.loop_count() > 0 || !config.pallas_loop_type.empty()) {
-      auto where = config.value_ranges.find("pallas_loop_type");
-      const SourceRange range = where != config.value_ranges.end() ? where->second : config.range;
-      if (std::optional<LoopTypes> types =
-              loop_types_.resolve(config.pallas_loop_type, range, diags_)) {
+    if (std::optional<LoopTypes> types = loop_types_.resolve(config, diags_)) {
+      if (loop_types_.loop_count() > 0) {
         text += fmt::format(", \"pallas_loop_type\": {}", KernelLoopTypes::python_tuple(*types));
-      } else {
-        ok_ = false;
       }
+    } else {
+      ok_ = false;
     }
     if (!config.pallas_load_buffer_count.empty()) {
       // One entry per inner loop of the kernel; the prelude's `_load_buffers` reads it.
@@ -142,35 +108,18 @@ class ConfigTables {
     return py_tuple(items);
   }
 
-  std::optional<std::string> entry_key(const autotune::ShapeEntry& entry) {
-    for (const auto& [name, dims] : entry.shapes) {
-      bool known = false;
-      for (const TensorParam& tensor : tensors_) known |= tensor.name == name;
-      if (!known) {
-        error(entry.range, fmt::format("`shapes` names `{}`, which is not a tensor parameter of "
-                                       "kernel `{}`",
-                                       name, kernel_.name));
-      }
-    }
+  // The entry's key in the module's table (its shapes and dtypes were checked against the
+  // kernel by autotune::check_configs).
+  std::optional<std::string> entry_key(const autotune::ShapeEntry& entry) const {
     std::vector<std::string> shapes;
     std::vector<std::string> dtypes;
     for (const TensorParam& tensor : tensors_) {
       auto shape = entry.shapes.find(tensor.name);
-      if (shape == entry.shapes.end() && tensor.optional) {
+      if (shape == entry.shapes.end()) {
         // An optional argument left out of the call.
         shapes.emplace_back("None");
         if (!entry.dtypes.empty()) dtypes.emplace_back("None");
         continue;
-      }
-      if (shape == entry.shapes.end()) {
-        error(entry.range, fmt::format("this entry gives no shape for `{}`", tensor.name));
-        return std::nullopt;
-      }
-      if (tensor.rank >= 0 && static_cast<int>(shape->second.size()) != tensor.rank) {
-        error(entry.range,
-              fmt::format("`{}` has {} dimensions in kernel `{}`, but this entry gives "
-                          "it {}",
-                          tensor.name, tensor.rank, kernel_.name, shape->second.size()));
       }
       std::vector<std::string> dims;
       for (int64_t dim : shape->second) dims.push_back(std::to_string(dim));
@@ -178,10 +127,6 @@ class ConfigTables {
       if (auto dtype = entry.dtypes.find(tensor.name); dtype != entry.dtypes.end()) {
         dtypes.push_back(py_string(dtype->second));
       }
-    }
-    if (!dtypes.empty() && dtypes.size() != tensors_.size()) {
-      error(entry.range, "give the dtypes of every tensor parameter, or of none");
-      return std::nullopt;
     }
     return py_tuple({py_tuple(shapes), dtypes.empty() ? "None" : py_tuple(dtypes)});
   }
@@ -191,7 +136,6 @@ class ConfigTables {
   KernelLoopTypes& loop_types_;
   DiagnosticEngine& diags_;
   std::vector<TensorParam> tensors_;
-  bool open_ended_ = false;  // the last tunable block size is rank-polymorphic (takes the rest)
   bool ok_ = true;
 };
 

@@ -254,7 +254,8 @@ class DeviceContext final : public ExprContext {
       sizes[static_cast<size_t>(axis)] = geometry_.block(tile_dim);
       shape = py_tuple(sizes);
     }
-    const PyExpr index = geometry_.index(tile_dim, *shape, axis);
+    const std::optional<PyExpr> partial = geometry_.partial_condition(tile_dim);
+    const PyExpr index = geometry_.index(tile_dim, *shape, axis, partial);
     std::string fill(identity);
     const std::optional<ir::ScalarType> dtype = operand.type.dtype;
     const bool integral = dtype && !ir::is_floating(*dtype);
@@ -263,7 +264,9 @@ class DeviceContext final : public ExprContext {
     } else if (identity == "highest") {
       fill = integral ? fmt::format("jnp.iinfo({}).max", ir::jnp_dtype(*dtype)) : "jnp.inf";
     }
-    return py_call("jnp.where", {geometry_.in_range(tile_dim, index).text, value.text, fill});
+    const PyExpr masked =
+        py_call("jnp.where", {geometry_.in_range(tile_dim, index).text, value.text, fill});
+    return partial ? py_conditional(masked, *partial, value) : masked;
   }
 
   std::optional<PyExpr> valid_count(const ir::Call& call, int axis) override {

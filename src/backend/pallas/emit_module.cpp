@@ -1,5 +1,8 @@
 #include "backend/pallas/emit_module.h"
 
+#include "autotune/resolve_config.h"
+#include "autotune/targets.h"
+
 #include <fmt/format.h>
 
 #include "backend/pallas/config_table.h"
@@ -7,16 +10,20 @@
 #include "backend/pallas/host_printer.h"
 #include "backend/pallas/kernel_printer.h"
 #include "backend/pallas/launch_names.h"
+#include "backend/pallas/py_expr.h"
 #include "passes/shape_facts.h"
 #include "support/python_writer.h"
 
 namespace helionc::backend::pallas {
 
 const std::vector<std::pair<std::string, std::string>>& tpu_targets() {
-  static const std::vector<std::pair<std::string, std::string>> k_targets = {
-      {"tpu-v4", "TPU v4"},       {"tpu-v5e", "TPU v5 lite"}, {"tpu-v5p", "TPU v5"},
-      {"tpu-v6e", "TPU v6 lite"}, {"tpu-v7x", "TPU7x"},
-  };
+  static const std::vector<std::pair<std::string, std::string>> k_targets = [] {
+    std::vector<std::pair<std::string, std::string>> targets;
+    for (const autotune::TargetInfo& target : autotune::builtin_targets()) {
+      targets.emplace_back(target.name, target.device_kind);
+    }
+    return targets;
+  }();
   return k_targets;
 }
 
@@ -104,6 +111,10 @@ std::optional<std::string> emit_module(const ir::Module& module,
     return std::nullopt;
   }
 
+  // Configs are checked before anything is printed (the driver has checked them already for
+  // every --emit; a caller of emit_module alone gets the same errors).
+  if (!autotune::check_module_configs(module, plans, options.configs, diags)) return std::nullopt;
+
   EmitContext context{options, diags, {}};
   PythonWriter kernels;
   PythonWriter config_comments;
@@ -138,7 +149,14 @@ std::optional<std::string> emit_module(const ir::Module& module,
     }
     helpers += "\n\n" + std::string(*text);  // two blank lines before each
   }
+  // The module's table of JAX device kinds, from configs/targets/*.yaml like everything else
+  // about a target.
+  std::string device_kinds;
+  for (const auto& [name, kind] : tpu_targets()) {
+    device_kinds += fmt::format("{}: {},\n", py_string(name), py_string(kind));
+  }
   TemplateValues values = {
+      {"device_kinds", device_kinds},
       {"helpers", helpers},
       {"version", options.helionc_version},
       {"source", options.source_path},

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "autotune/config.h"
+#include "autotune/targets.h"
 #include "ir/nodes.h"
 #include "passes/launch_plan.h"
 #include "support/diagnostics.h"
@@ -16,15 +17,15 @@
 
 namespace helionc::backend::pallas {
 
-// The TPU generations helionc targets ("tpu-v4", ...) and JAX's device kind for each ("TPU v4").
+// The TPU generations helionc targets ("tpu-v4", ...) and JAX's device kind for each ("TPU v4"),
+// from configs/targets/*.yaml (autotune::builtin_targets).
 const std::vector<std::pair<std::string, std::string>>& tpu_targets();
-inline constexpr const char* kDefaultTarget = "tpu-v7x";
 
 struct EmitOptions {
   std::string helionc_version;          // "0.1.0"
   std::string source_path;              // as given on the command line (comments use it)
   std::string source_sha256;            // of the source text
-  std::string target = kDefaultTarget;  // one of tpu_targets()
+  std::string target = autotune::default_target().name;  // one of tpu_targets()
   // Tuning configs (--config), by index into ir::Module::kernels (the vector may be shorter);
   // a kernel without one uses built-in defaults.
   std::vector<std::optional<autotune::ConfigFile>> configs;

@@ -89,18 +89,40 @@ class KernelPrinter {
   }
 
   // Outputs stored under a mask keep the array's old values outside the loop's range.
+  // The mask is applied only when one of its dimensions can have partial blocks for the shapes
+  // being traced (TileGeometry::partial_condition); with a bound known only at run time, always.
   void prepare_store_masks() {
     masks_.resize(launch_.outputs.size());
+    mask_guards_.resize(launch_.outputs.size());
     for (size_t o = 0; o < launch_.outputs.size(); ++o) {
       const passes::Output& output = launch_.outputs[o];
+      bool always = false;
+      std::optional<PyExpr> guard;
+      std::vector<std::optional<PyExpr>> partial;
       for (int axis : output.masked_axes) {
+        partial.push_back(geometry_.partial_condition(output.operand.view[axis].tile_dim));
+        always = always || !partial.back();
+      }
+      for (size_t i = 0; i < output.masked_axes.size(); ++i) {
+        const int axis = output.masked_axes[i];
         const int tile_dim = output.operand.view[axis].tile_dim;
         int kernel_axis = 0;  // the axis among those the kernel sees
         for (int a = 0; a < axis; ++a) kernel_axis += output.operand.view[a].squeezed ? 0 : 1;
-        const PyExpr index = geometry_.index(tile_dim, names_.outputs[o] + ".shape", kernel_axis);
-        const PyExpr condition = geometry_.in_range(tile_dim, index);
+        const std::optional<PyExpr> index_guard = always ? std::nullopt : partial[i];
+        const PyExpr index =
+            geometry_.index(tile_dim, names_.outputs[o] + ".shape", kernel_axis, index_guard);
+        PyExpr condition = geometry_.in_range(tile_dim, index);
+        if (index_guard) {
+          // With several axes, one whose blocks are whole is in range everywhere (its index is
+          // None); a lone axis's condition is read only under its own guard.
+          if (output.masked_axes.size() > 1) {
+            condition = py_conditional(condition, *index_guard, py_atom("True"));
+          }
+          guard = guard ? py_binary("or", *guard, *index_guard) : *index_guard;
+        }
         masks_[o] = masks_[o].text.empty() ? condition : py_binary("&", masks_[o], condition);
       }
+      if (!always) mask_guards_[o] = guard;
     }
   }
 
@@ -120,7 +142,10 @@ class KernelPrinter {
       if (!masks_[output].text.empty()) {
         // Outside the loop's range the block keeps the array's old values.
         const std::string& old = names_.inputs[launch_.outputs[output].aliased_input];
-        value = py_call("jnp.where", {masks_[output].text, value, old + "[...]"}).text;
+        const PyExpr masked = py_call("jnp.where", {masks_[output].text, value, old + "[...]"});
+        value = mask_guards_[output]
+                    ? py_conditional(masked, *mask_guards_[output], py_atom(value)).text
+                    : masked.text;
       }
       const std::string window = device_.window(launch_.outputs[output].operand);
       body_->line(context_.with_where(fmt::format("{}{} = {}", ref, window, value), stmt.range));
@@ -733,6 +758,7 @@ class KernelPrinter {
   ExprPrinter exprs_;
   PythonWriter* body_ = nullptr;
   std::vector<PyExpr> masks_;           // per output: the in-range condition ("" when not masked)
+  std::vector<std::optional<PyExpr>> mask_guards_;  // per output: when masks_ applies (none: always)
   std::map<int, std::string> scratch_;  // carry of the `grid` loop -> its VMEM scratch ref
   std::map<int, Dma> dma_;              // `fori_loop` inner loops
 };

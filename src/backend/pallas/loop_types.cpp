@@ -4,11 +4,10 @@
 
 #include <algorithm>
 
+#include "autotune/resolve_config.h"
 #include "backend/pallas/py_expr.h"
 
 namespace helionc::backend::pallas {
-
-using passes::LoopStrategy;
 
 KernelLoopTypes::KernelLoopTypes(const ir::Kernel& kernel, const passes::KernelPlan& plan)
     : kernel_(kernel), plan_(plan) {
@@ -19,64 +18,19 @@ KernelLoopTypes::KernelLoopTypes(const ir::Kernel& kernel, const passes::KernelP
   }
 }
 
-std::optional<LoopTypes> KernelLoopTypes::resolve(const std::vector<std::string>& requested,
-                                                  SourceRange range, DiagnosticEngine& diags) {
-  if (requested.size() > loops_.size()) {
-    diags.error(DiagnosticKind::kConfigSchema, range,
-                loops_.empty()
-                    ? fmt::format("`pallas_loop_type` is given but kernel `{}` has no inner "
-                                  "loops",
-                                  kernel_.name)
-                    : fmt::format("`pallas_loop_type` has {} entries but kernel `{}` has {} "
-                                  "inner loop{}",
-                                  requested.size(), kernel_.name, loops_.size(),
-                                  loops_.size() == 1 ? "" : "s"));
-    return std::nullopt;
+std::optional<LoopTypes> KernelLoopTypes::resolve(const autotune::KernelConfig& config,
+                                                  DiagnosticEngine& diags) {
+  std::optional<autotune::ResolvedConfig> resolved =
+      autotune::resolve_config(config, kernel_, plan_, diags);
+  if (!resolved) return std::nullopt;
+  if (std::find(resolved_.begin(), resolved_.end(), resolved->strategies) == resolved_.end()) {
+    resolved_.push_back(resolved->strategies);
   }
-  LoopTypes types;
-  bool ok = true;
-  for (size_t i = 0; i < loops_.size(); ++i) {
-    const passes::InnerLoop& loop =
-        plan_.launches[loops_[i].launch].inner_loops[static_cast<size_t>(loops_[i].inner)];
-    if (i >= requested.size()) {
-      // The default: a grid axis where that works (Pallas pipelines the loop's blocks), else
-      // the operands stay resident in VMEM.
-      types.push_back(loop.reason_against(LoopStrategy::kGrid).empty() ? LoopStrategy::kGrid
-                                                                       : LoopStrategy::kUnroll);
-      continue;
-    }
-    const std::optional<LoopStrategy> strategy = passes::parse_loop_strategy(requested[i]);
-    if (!strategy) {
-      diags.error(DiagnosticKind::kConfigSchema, range,
-                  fmt::format("unknown `pallas_loop_type` `{}`; expected unroll, emit_pipeline, "
-                              "fori_loop or grid",
-                              requested[i]));
-      ok = false;
-      continue;
-    }
-    if (const std::string& reason = loop.reason_against(*strategy); !reason.empty()) {
-      diags
-          .error(DiagnosticKind::kConfigSchema, range,
-                 fmt::format("`pallas_loop_type` entry {} asks for `{}`, which does not apply to "
-                             "this inner loop: {}",
-                             i, requested[i], reason))
-          .note(loop.loop->range, "the inner loop");
-      ok = false;
-      continue;
-    }
-    types.push_back(*strategy);
-  }
-  if (!ok) return std::nullopt;
-  if (std::find(resolved_.begin(), resolved_.end(), types) == resolved_.end()) {
-    resolved_.push_back(types);
-  }
-  return types;
+  return resolved->strategies;
 }
 
 size_t KernelLoopTypes::first_loop(int launch) const {
-  size_t first = 0;
-  while (first < loops_.size() && loops_[first].launch < launch) ++first;
-  return first;
+  return passes::first_inner_loop(plan_, launch);
 }
 
 std::vector<LoopTypes> KernelLoopTypes::variants(int launch) const {
@@ -95,7 +49,7 @@ std::vector<LoopTypes> KernelLoopTypes::variants(int launch) const {
 std::string KernelLoopTypes::python_tuple(const LoopTypes& types) {
   std::vector<std::string> names;
   names.reserve(types.size());
-  for (LoopStrategy type : types) {
+  for (passes::LoopStrategy type : types) {
     names.push_back(py_string(std::string(passes::loop_strategy_name(type))));
   }
   return py_tuple(names);

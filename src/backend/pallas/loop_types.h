@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "autotune/config.h"
 #include "passes/launch_plan.h"
 #include "support/diagnostics.h"
 
@@ -21,11 +22,9 @@ class KernelLoopTypes {
 
   size_t loop_count() const { return loops_.size(); }
 
-  // The strategies a config asks for (`requested`, may be shorter than the loop count: the
-  // rest take their defaults), after checking that each applies; the error quotes the reason
-  // at `range`. Every successful result is remembered as a variant of the launches.
-  std::optional<LoopTypes> resolve(const std::vector<std::string>& requested, SourceRange range,
-                                   DiagnosticEngine& diags);
+  // The strategies of `config` (autotune::resolve_config, which checks the whole config and
+  // fills in defaults). Every successful result is remembered as a variant of the launches.
+  std::optional<LoopTypes> resolve(const autotune::KernelConfig& config, DiagnosticEngine& diags);
 
   // The distinct strategy combinations of `launch`'s inner loops (launch-local order) that
   // resolved configs use, the default's first. One empty combination for a launch without

@@ -53,6 +53,14 @@ PyExpr py_binary(std::string_view op, const PyExpr& lhs, const PyExpr& rhs) {
   return {fmt::format("{} {} {}", wrap_if(lhs, lhs_parens), op, wrap_if(rhs, rhs_parens)), prec};
 }
 
+PyExpr py_conditional(const PyExpr& then, const PyExpr& condition, const PyExpr& otherwise) {
+  // Right-associative: `a if c else b if d else e` nests on the right without parentheses.
+  return {fmt::format("{} if {} else {}", wrap_if(then, then.prec <= Prec::kTernary),
+                      wrap_if(condition, condition.prec <= Prec::kTernary),
+                      wrap_if(otherwise, otherwise.prec < Prec::kTernary)),
+          Prec::kTernary};
+}
+
 PyExpr py_unary(std::string_view op, const PyExpr& operand) {
   if (op == "not") {
     return {"not " + wrap_if(operand, operand.prec < Prec::kNot), Prec::kNot};

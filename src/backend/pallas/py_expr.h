@@ -38,6 +38,8 @@ PyExpr py_atom(std::string text);
 // Binary operators: `op` is the Python spelling ("+", "//", "**", "and", "<", "==", ...).
 Prec binary_prec(std::string_view op);
 PyExpr py_binary(std::string_view op, const PyExpr& lhs, const PyExpr& rhs);
+// `then if condition else otherwise`.
+PyExpr py_conditional(const PyExpr& then, const PyExpr& condition, const PyExpr& otherwise);
 // Unary operators: "-", "+", "~", "not".
 PyExpr py_unary(std::string_view op, const PyExpr& operand);
 // `operand` as the object of an attribute access, call or subscript: parenthesised unless

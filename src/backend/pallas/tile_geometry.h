@@ -14,6 +14,7 @@
 #include "backend/pallas/launch_names.h"
 #include "backend/pallas/names.h"
 #include "backend/pallas/py_expr.h"
+#include "ir/visitor.h"
 
 namespace helionc::backend::pallas::kernel_body {
 
@@ -128,18 +129,50 @@ class TileGeometry {
     return py_atom(name);
   }
 
-  // The array indices of the elements of a block of `shape` along `axis`.
-  PyExpr index(int tile_dim, const std::string& shape, int axis) {
+  // The array indices of the elements of a block of `shape` along `axis`. Indices made for a
+  // mask (`guard`, a partial_condition) are computed only when the guard holds, so a shape the
+  // blocks divide builds no iota for them.
+  PyExpr index(int tile_dim, const std::string& shape, int axis,
+               const std::optional<PyExpr>& guard = std::nullopt) {
     const std::string key = fmt::format("{}|{}|{}", tile_dim, shape, axis);
-    auto it = indices_.find(key);
-    if (it != indices_.end()) return py_atom(it->second);
+    if (auto it = indices_.find(key); it != indices_.end()) return py_atom(it->second);
+    if (guard) {
+      if (auto it = guarded_indices_.find(key); it != guarded_indices_.end()) {
+        return py_atom(it->second);
+      }
+    }
     const PyExpr iota =
         py_call("jax.lax.broadcasted_iota", {"jnp.int32", shape, std::to_string(axis)});
-    const PyExpr value = py_binary("+", start(tile_dim), iota);
+    PyExpr value = py_binary("+", start(tile_dim), iota);
+    if (guard) value = py_conditional(value, *guard, py_atom("None"));
     const std::string name =
         scope_.fresh(safe_local_name(kernel_.tile_dims[tile_dim].name) + "_index");
     lines_for(tile_dim).push_back(fmt::format("{} = {}", name, value.text));
-    indices_.emplace(key, name);
+    (guard ? guarded_indices_ : indices_).emplace(key, name);
+    return py_atom(name);
+  }
+
+  // A Python condition, decided while JAX traces, that holds when some block of `tile_dim`
+  // holds elements outside the loop's range: its bounds are not multiples of the block size.
+  // Masks are printed behind it (`x if not partial else jnp.where(...)`), so shapes the blocks
+  // divide carry no mask work, as hand-written kernels specialise on static shapes. nullopt
+  // when a bound is known only at run time (it reads kernel values: `hl.tile(0, tile_m.end)`),
+  // where the mask stays unconditional.
+  std::optional<PyExpr> partial_condition(int tile_dim) {
+    const ir::TileDim& dim = kernel_.tile_dims[tile_dim];
+    if (dim.variadic || ir::bounds_in_kernel(kernel_, dim)) return std::nullopt;
+    if (auto it = partial_.find(tile_dim); it != partial_.end()) return py_atom(it->second);
+    const PyExpr block = py_atom(this->block(tile_dim));
+    auto ragged = [&](const PyExpr& bound) {
+      return py_binary("!=", py_binary("%", bound, block), py_atom("0"));
+    };
+    PyExpr condition = ragged(extent(tile_dim));
+    if (has_begin(dim)) condition = py_binary("or", ragged(begin(tile_dim)), condition);
+    const std::string name = scope_.fresh(safe_local_name(dim.name) + "_partial");
+    // The bounds and the block size are Python ints here, so the condition is one too: the
+    // preamble of the kernel, even for an inner loop's dimension.
+    preamble_.push_back(fmt::format("{} = {}", name, condition.text));
+    partial_.emplace(tile_dim, name);
     return py_atom(name);
   }
 
@@ -186,6 +219,8 @@ class TileGeometry {
   std::map<int, Loop> loops_;  // open Python loops by inner loop
   std::map<int, std::string> starts_;
   std::map<std::string, std::string> indices_;
+  std::map<std::string, std::string> guarded_indices_;  // None where the guard does not hold
+  std::map<int, std::string> partial_;                   // partial_condition names
 };
 
 }  // namespace helionc::backend::pallas::kernel_body

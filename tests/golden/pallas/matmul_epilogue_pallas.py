@@ -6,8 +6,16 @@ import jax.numpy as jnp
 from jax.experimental import pallas as pl
 from jax.experimental.pallas import tpu as pltpu
 
-# The TPU generation this module was compiled for.
+# The TPU generation this module was compiled for, and JAX's device kind of each generation
+# helionc knows (tpu_lowering_context).
 TARGET = "tpu-v7x"
+_TPU_DEVICE_KINDS = {
+    "tpu-v4": "TPU v4",
+    "tpu-v5e": "TPU v5 lite",
+    "tpu-v5p": "TPU v5",
+    "tpu-v6e": "TPU v6 lite",
+    "tpu-v7x": "TPU7x",
+}
 
 
 def _interpret(interpret):
@@ -102,15 +110,6 @@ def _any_rank_tiles(shape, block_sizes):
     if rank == 1:
         return (1, *shape), (None, *blocks), grid
     return tuple(shape), blocks, grid
-
-
-_TPU_DEVICE_KINDS = {
-    "tpu-v4": "TPU v4",
-    "tpu-v5e": "TPU v5 lite",
-    "tpu-v5p": "TPU v5",
-    "tpu-v6e": "TPU v6 lite",
-    "tpu-v7x": "TPU7x",
-}
 
 
 def tpu_lowering_context(target=None):

@@ -197,13 +197,17 @@ TEST_CASE("a row gather is a one-hot matmul over a table block whole along the r
 TEST_CASE("hl.tile(a, b) into an initialised array: block offsets and a masked store") {
   testing::KernelBuilder b = testing::shifted_kernel(ir::IntImm::make(0, {}));
   const std::string text = emit(b).text.value();
+  INFO(text);
   CHECK(contains(
       text,
       "def _shifted_kernel(x_ref, out_in_ref, out_ref, *, block, x_shape):\n"
+      "    tile_partial = 3 % block != 0 or x_shape[0] % block != 0\n"
       "    tile_start = (pl.program_id(0) + 3 // block) * block\n"
-      "    tile_index = tile_start + jax.lax.broadcasted_iota(jnp.int32, out_ref.shape, 0)\n"
+      "    tile_index = tile_start + jax.lax.broadcasted_iota(jnp.int32, out_ref.shape, 0) "
+      "if tile_partial else None\n"
       "    out_ref[...] = jnp.where((tile_index >= 3) & (tile_index < x_shape[0]), "
-      "x_ref[...].astype(out_ref.dtype), out_in_ref[...])  # k.py:4\n"));
+      "x_ref[...].astype(out_ref.dtype), out_in_ref[...]) if tile_partial else "
+      "x_ref[...].astype(out_ref.dtype)  # k.py:4\n"));
   CHECK(contains(text, "    out = jnp.zeros(x.shape, x.dtype)  # k.py:2\n"));
   CHECK(contains(text,
                  "    block = _legal_block(config[\"block_sizes\"][0], out.shape[0], \"flat\")\n"));
@@ -249,16 +253,20 @@ TEST_CASE("a reduction along a tiled axis masks the padding; tile attributes") {
        b.store(out, {K::tile(tm), K::tile(tn)}, value, 6)},
       b.line(4)));
   const std::string text = emit(b).text.value();
+  INFO(text);
   CHECK(contains(text,
                  "def _centre_kernel(x_ref, out_ref, *, block_n, n, block_m):\n"
+                 "    tile_n_partial = n % block_n != 0\n"
                  "    tile_n_start = pl.program_id(1) * block_n\n"
                  "    tile_n_index = tile_n_start + "
-                 "jax.lax.broadcasted_iota(jnp.int32, (block_m, block_n), 1)\n"
+                 "jax.lax.broadcasted_iota(jnp.int32, (block_m, block_n), 1) "
+                 "if tile_n_partial else None\n"
                  "    tile_m_start = pl.program_id(0) * block_m\n"
                  "    tile_m_index = tile_m_start + "
                  "jax.lax.broadcasted_iota(jnp.int32, (block_m,), 0)\n"
                  "    v = x_ref[...]  # k.py:5\n"
-                 "    out_ref[...] = (v - jnp.sum(jnp.where(tile_n_index < n, v, 0), axis=1, "
+                 "    out_ref[...] = (v - jnp.sum(jnp.where(tile_n_index < n, v, 0) "
+                 "if tile_n_partial else v, axis=1, "
                  "keepdims=True) + pl.program_id(1) + tile_m_index[:, None])"
                  ".astype(out_ref.dtype)  # k.py:6\n"));
   CHECK(contains(text, "functools.partial(_centre_kernel, block_n=block_n, n=n, block_m=block_m)"));

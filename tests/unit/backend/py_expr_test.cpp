@@ -45,6 +45,17 @@ TEST_CASE("comparisons never chain by accident, boolean operators nest") {
   CHECK(py_binary("and", py_binary("or", a, b), c).text == "(a or b) and c");
 }
 
+TEST_CASE("conditional expressions nest on the right and bind loosest") {
+  const PyExpr a = name("a"), b = name("b"), c = name("c"), d = name("d"), e = name("e");
+  CHECK(py_conditional(a, c, b).text == "a if c else b");
+  CHECK(py_conditional(a, c, py_conditional(b, d, e)).text == "a if c else b if d else e");
+  CHECK(py_conditional(py_conditional(a, c, b), d, e).text == "(a if c else b) if d else e");
+  CHECK(py_conditional(a, py_conditional(c, d, e), b).text == "a if (c if d else e) else b");
+  CHECK(py_conditional(py_binary("+", a, b), py_binary("or", c, d), e).text ==
+        "a + b if c or d else e");
+  CHECK(py_binary("+", py_conditional(a, c, b), e).text == "(a if c else b) + e");
+}
+
 TEST_CASE("primaries: attribute access and calls parenthesise compound operands") {
   CHECK(py_primary(py_binary("+", name("a"), name("b"))) == "(a + b)");
   CHECK(py_primary(py_unary("-", name("a"))) == "(-a)");

@@ -1,0 +1,256 @@
+#include "autotune/resolve_config.h"
+
+#include <fmt/format.h>
+
+#include "passes/plan_strategies.h"
+
+namespace helionc::autotune {
+
+namespace {
+
+using passes::LoopStrategy;
+
+// The kernel's inner loops in order of appearance (the order of `pallas_loop_type`).
+std::vector<const passes::InnerLoop*> inner_loops(const passes::KernelPlan& plan) {
+  std::vector<const passes::InnerLoop*> loops;
+  for (const passes::Launch& launch : plan.launches) {
+    for (const passes::InnerLoop& loop : launch.inner_loops) loops.push_back(&loop);
+  }
+  return loops;
+}
+
+bool has_any_rank_tile(const ir::Kernel& kernel) {
+  for (const ir::TileDim& dim : kernel.tile_dims) {
+    if (dim.variadic && dim.block.kind == ir::BlockSource::Kind::kTunable) return true;
+  }
+  return false;
+}
+
+std::string plural(size_t count, std::string_view word) {
+  return fmt::format("{} {}{}", count, word, count == 1 ? "" : "s");
+}
+
+std::string entries(size_t count) { return count == 1 ? "1 entry" : fmt::format("{} entries", count); }
+
+bool check_block_sizes(const KernelConfig& config, const ir::Kernel& kernel,
+                       DiagnosticEngine& diags) {
+  const auto tunables = static_cast<size_t>(kernel.num_tunable_blocks);
+  if (config.block_sizes.size() <= tunables || has_any_rank_tile(kernel)) return true;
+  const SourceRange range = config.block_size_ranges.size() > tunables
+                                ? config.block_size_ranges[tunables]
+                                : config.range;
+  diags.error(DiagnosticKind::kConfigSchema, range,
+              fmt::format("`block_sizes` has {} but kernel `{}` has {}",
+                          entries(config.block_sizes.size()), kernel.name,
+                          plural(tunables, "tunable block size")));
+  return false;
+}
+
+std::optional<std::vector<LoopStrategy>> resolve_strategies(
+    const KernelConfig& config, const ir::Kernel& kernel, const passes::KernelPlan& plan,
+    DiagnosticEngine& diags) {
+  const std::vector<const passes::InnerLoop*> loops = inner_loops(plan);
+  const std::vector<std::string>& requested = config.pallas_loop_type;
+  const SourceRange range = value_range(config, "pallas_loop_type");
+  if (requested.size() > loops.size()) {
+    diags.error(DiagnosticKind::kConfigSchema, range,
+                loops.empty()
+                    ? fmt::format("`pallas_loop_type` is given but kernel `{}` has no inner loops",
+                                  kernel.name)
+                    : fmt::format("`pallas_loop_type` has {} but kernel `{}` has {}",
+                                  entries(requested.size()), kernel.name,
+                                  plural(loops.size(), "inner loop")));
+    return std::nullopt;
+  }
+  std::vector<LoopStrategy> strategies;
+  bool ok = true;
+  for (size_t i = 0; i < loops.size(); ++i) {
+    const passes::InnerLoop& loop = *loops[i];
+    if (i >= requested.size()) {
+      strategies.push_back(passes::default_strategy(loop));
+      continue;
+    }
+    const std::optional<LoopStrategy> strategy = passes::parse_loop_strategy(requested[i]);
+    if (!strategy) {
+      diags.error(DiagnosticKind::kConfigSchema, range,
+                  fmt::format("unknown `pallas_loop_type` `{}`; expected unroll, emit_pipeline, "
+                              "fori_loop or grid",
+                              requested[i]));
+      ok = false;
+      continue;
+    }
+    if (const std::string& reason = loop.reason_against(*strategy); !reason.empty()) {
+      diags
+          .error(DiagnosticKind::kConfigSchema, range,
+                 fmt::format("`pallas_loop_type` entry {} asks for `{}`, which does not apply to "
+                             "this inner loop: {}",
+                             i, requested[i], reason))
+          .note(loop.loop->range, "the inner loop");
+      ok = false;
+      continue;
+    }
+    strategies.push_back(*strategy);
+  }
+  if (!ok) return std::nullopt;
+  return strategies;
+}
+
+bool check_buffer_counts(const KernelConfig& config, const ir::Kernel& kernel,
+                         const passes::KernelPlan& plan, DiagnosticEngine& diags) {
+  const size_t loops = inner_loops(plan).size();
+  if (config.pallas_load_buffer_count.size() <= loops) return true;
+  diags.error(DiagnosticKind::kConfigSchema, value_range(config, "pallas_load_buffer_count"),
+              fmt::format("`pallas_load_buffer_count` has {} but kernel `{}` has {}",
+                          entries(config.pallas_load_buffer_count.size()), kernel.name,
+                          plural(loops, "inner loop")));
+  return false;
+}
+
+// One permutation per multi-dimensional launch (a top-level `hl.tile` over several dimensions),
+// in order, each of that launch's dimensions.
+bool check_loop_orders(const KernelConfig& config, const ir::Kernel& kernel,
+                       const passes::KernelPlan& plan, DiagnosticEngine& diags) {
+  std::vector<size_t> ranks;
+  for (const passes::Launch& launch : plan.launches) {
+    const size_t rank = launch.tile_loop().tile_dims.size();
+    if (!launch.variadic && rank > 1) ranks.push_back(rank);
+  }
+  const SourceRange range = value_range(config, "loop_orders");
+  if (config.loop_orders.size() > ranks.size()) {
+    diags.error(DiagnosticKind::kConfigSchema, range,
+                fmt::format("`loop_orders` has {} but kernel `{}` has {}",
+                            entries(config.loop_orders.size()), kernel.name,
+                            plural(ranks.size(), "multi-dimensional tile loop")));
+    return false;
+  }
+  bool ok = true;
+  for (size_t i = 0; i < config.loop_orders.size(); ++i) {
+    if (config.loop_orders[i].size() == ranks[i]) continue;
+    diags.error(DiagnosticKind::kConfigSchema, range,
+                fmt::format("`loop_orders` entry {} orders {} but its tile loop has {}", i,
+                            plural(config.loop_orders[i].size(), "dimension"),
+                            plural(ranks[i], "dimension")));
+    ok = false;
+  }
+  return ok;
+}
+
+bool check_pre_broadcast(const KernelConfig& config, DiagnosticEngine& diags) {
+  if (!config.pallas_pre_broadcast.value_or(false)) return true;
+  diags.error(DiagnosticKind::kConfigSchema, value_range(config, "pallas_pre_broadcast"),
+              "`pallas_pre_broadcast: true` is not supported: helionc broadcasts operands inside "
+              "the kernel, where no copy of the broadcast array reaches HBM; remove the key or "
+              "set it to false");
+  return false;
+}
+
+// A shape entry's `shapes` and `dtypes` against the kernel's tensor parameters: every name is
+// one, every non-optional tensor has a shape of its rank, dtypes for all tensors or none.
+bool check_entry_shapes(const ShapeEntry& entry, const ir::Kernel& kernel,
+                        DiagnosticEngine& diags) {
+  bool ok = true;
+  auto error = [&](std::string message) {
+    diags.error(DiagnosticKind::kConfigSchema, entry.range, std::move(message));
+    ok = false;
+  };
+  std::vector<const ir::Binding*> tensors;
+  for (const ir::Param& param : kernel.params) {
+    const ir::Binding& binding = kernel.bindings[param.binding];
+    if (binding.type.kind == ir::TypeKind::kTensor) tensors.push_back(&binding);
+  }
+  for (const auto& [name, dims] : entry.shapes) {
+    bool known = false;
+    for (const ir::Binding* tensor : tensors) known |= tensor->name == name;
+    if (!known) {
+      error(fmt::format("`shapes` names `{}`, which is not a tensor parameter of kernel `{}`",
+                        name, kernel.name));
+    }
+  }
+  size_t dtypes = 0;
+  for (const ir::Binding* tensor : tensors) {
+    auto shape = entry.shapes.find(tensor->name);
+    if (shape == entry.shapes.end()) {
+      if (tensor->type.optional) {
+        if (!entry.dtypes.empty()) ++dtypes;  // an optional argument left out: None for both
+        continue;
+      }
+      error(fmt::format("this entry gives no shape for `{}`", tensor->name));
+      return false;
+    }
+    const int rank = tensor->type.rank;
+    if (rank >= 0 && static_cast<int>(shape->second.size()) != rank) {
+      error(fmt::format("`{}` has {} dimensions in kernel `{}`, but this entry gives it {}",
+                        tensor->name, rank, kernel.name, shape->second.size()));
+    }
+    dtypes += entry.dtypes.count(tensor->name);
+  }
+  if (dtypes != 0 && dtypes != tensors.size()) {
+    error("give the dtypes of every tensor parameter, or of none");
+  }
+  return ok;
+}
+
+}  // namespace
+
+KernelConfig default_config(const ir::Kernel& kernel, const ConfigFile* config) {
+  if (config != nullptr && config->default_config.range.valid()) return config->default_config;
+  KernelConfig result;
+  result.range = kernel.name_range;
+  if (!kernel.builtin_configs.empty()) {
+    const ir::BuiltinConfig& builtin = kernel.builtin_configs.front();
+    result.block_sizes = builtin.block_sizes;
+    result.pallas_loop_type = builtin.pallas_loop_type;
+    result.pallas_load_buffer_count = builtin.pallas_load_buffer_count;
+    result.loop_orders = builtin.loop_orders;
+    result.vmem_limit_bytes = builtin.vmem_limit_bytes;
+    result.pallas_pre_broadcast = builtin.pallas_pre_broadcast;
+    result.range = builtin.range;
+  }
+  return result;
+}
+
+SourceRange value_range(const KernelConfig& config, const std::string& key) {
+  auto it = config.value_ranges.find(key);
+  return it != config.value_ranges.end() ? it->second : config.range;
+}
+
+std::optional<ResolvedConfig> resolve_config(const KernelConfig& config, const ir::Kernel& kernel,
+                                             const passes::KernelPlan& plan,
+                                             DiagnosticEngine& diags) {
+  // Every check runs, so one compile reports every problem of the config.
+  bool ok = check_block_sizes(config, kernel, diags);
+  ok = check_buffer_counts(config, kernel, plan, diags) && ok;
+  ok = check_loop_orders(config, kernel, plan, diags) && ok;
+  ok = check_pre_broadcast(config, diags) && ok;
+  std::optional<std::vector<LoopStrategy>> strategies =
+      resolve_strategies(config, kernel, plan, diags);
+  if (!ok || !strategies) return std::nullopt;
+  return ResolvedConfig{std::move(*strategies)};
+}
+
+bool check_configs(const ir::Kernel& kernel, const passes::KernelPlan& plan,
+                   const ConfigFile* config, DiagnosticEngine& diags) {
+  bool ok = resolve_config(default_config(kernel, config), kernel, plan, diags).has_value();
+  if (config != nullptr) {
+    for (const ShapeEntry& entry : config->configs) {
+      ok = check_entry_shapes(entry, kernel, diags) && ok;
+      ok = resolve_config(entry.config, kernel, plan, diags).has_value() && ok;
+    }
+  }
+  return ok;
+}
+
+
+bool check_module_configs(const ir::Module& module, const std::vector<passes::KernelPlan>& plans,
+                          const std::vector<std::optional<ConfigFile>>& configs,
+                          DiagnosticEngine& diags) {
+  bool ok = true;
+  for (const passes::KernelPlan& plan : plans) {
+    const auto k = static_cast<size_t>(plan.kernel);
+    const ConfigFile* config = k < configs.size() && configs[k] ? &*configs[k] : nullptr;
+    ok = check_configs(module.kernels[k], plan, config, diags) && ok;
+  }
+  return ok;
+}
+
+}  // namespace helionc::autotune

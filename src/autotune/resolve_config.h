@@ -1,0 +1,51 @@
+// What a config means for one kernel: the single place where a config (a YAML `default:` or
+// entry, or a decorator's config) is checked against the kernel and its launch plan and its
+// defaults are filled in. The module printer, `--emit report`, `--emit ir` and the search all
+// call it, so a config is refused the same way whatever is emitted.
+#pragma once
+
+#include <optional>
+#include <vector>
+
+#include "autotune/config.h"
+#include "ir/nodes.h"
+#include "passes/launch_plan.h"
+#include "support/diagnostics.h"
+
+namespace helionc::autotune {
+
+// The config used for calls that no shape entry matches: the YAML's `default:` when the file
+// has one, else the decorator's first config, else all defaults (`config` may be null).
+KernelConfig default_config(const ir::Kernel& kernel, const ConfigFile* config);
+
+// Where a key's value is in the file (the config's own range when the key is absent).
+SourceRange value_range(const KernelConfig& config, const std::string& key);
+
+struct ResolvedConfig {
+  // One strategy per inner loop of the kernel, in order of appearance: the config's
+  // `pallas_loop_type`, the rest taking passes::default_strategy.
+  std::vector<passes::LoopStrategy> strategies;
+};
+
+// Checks `config` against `kernel`: `block_sizes` has at most one entry per tunable block size
+// (any number for a kernel with an any-rank tile), `pallas_loop_type` names a strategy that
+// applies to each inner loop it covers and has no more entries than there are inner loops,
+// `pallas_load_buffer_count` likewise, `loop_orders` has one permutation of the right length per
+// multi-dimensional launch, `pallas_pre_broadcast: true` is refused (helionc
+// broadcasts in the kernel). Errors point at the offending value; nullopt after any.
+std::optional<ResolvedConfig> resolve_config(const KernelConfig& config, const ir::Kernel& kernel,
+                                             const passes::KernelPlan& plan,
+                                             DiagnosticEngine& diags);
+
+// resolve_config for the default config and every shape entry of `config` (may be null), and
+// each entry's `shapes`/`dtypes` against the kernel's tensor parameters.
+bool check_configs(const ir::Kernel& kernel, const passes::KernelPlan& plan,
+                   const ConfigFile* config, DiagnosticEngine& diags);
+
+// check_configs for every planned kernel of a module; `configs` is by kernel index (--config
+// files matched to kernels; may be shorter). What the driver calls for every --emit.
+bool check_module_configs(const ir::Module& module, const std::vector<passes::KernelPlan>& plans,
+                          const std::vector<std::optional<ConfigFile>>& configs,
+                          DiagnosticEngine& diags);
+
+}  // namespace helionc::autotune
