@@ -150,3 +150,41 @@ def test_split_modules_reads_pallas_debug_output():
     assert len(texts) == 2
     assert parse_module(texts[0]).kernel().iteration_bounds() == (2, 3)
     assert "#loc5 = " in texts[0]
+
+
+# A while loop (lax.while_loop with a bound from the program id) over a grid of 4: step i runs
+# its body i + 1 times.
+WHILE_KERNEL = """\
+module {
+  func.func @kernel(%arg0: i32, %arg1: memref<8x128xf32, #tpu.memory_space<vmem>>) attributes {iteration_bounds = array<i64: 4>, window_params = []} {
+    %cst_0 = arith.constant dense<0.000000e+00> : vector<8x128xf32>
+    %c0 = arith.constant 0 : index
+    %c0_i32 = arith.constant 0 : i32
+    %c1_i32 = arith.constant 1 : i32
+    %0:2 = scf.while (%arg3 = %c0_i32, %arg4 = %cst_0) : (i32, vector<8x128xf32>) -> (i32, vector<8x128xf32>) {
+      %15 = arith.cmpi sle, %arg3, %arg0 : i32
+      scf.condition(%15) %arg3, %arg4 : i32, vector<8x128xf32>
+    } do {
+    ^bb0(%arg3: i32 loc("while:"(#loc42)), %arg4: vector<8x128xf32> loc("while:"(#loc42))):
+      %15 = arith.addi %arg3, %c1_i32 : i32
+      %16 = vector.load %arg1[%c0, %c0] : memref<8x128xf32, #tpu.memory_space<vmem>>, vector<8x128xf32>
+      %17 = math.exp %16 : vector<8x128xf32>
+      %18 = arith.addf %arg4, %17 : vector<8x128xf32>
+      scf.yield %15, %18 : i32, vector<8x128xf32>
+    }
+    return
+  }
+}
+"""
+
+
+def test_while_loops_run_until_their_condition_fails():
+    module = parse_module(WHILE_KERNEL)
+    func = module.kernel()
+    step = per_step(func, module)
+    assert step.dynamic_loops == 1
+    assert step["eup"] == 8 * 128  # the body once
+    counts, steps = executed(func, module)
+    assert steps == 4 and counts.undecided == 0
+    assert counts["eup"] == (1 + 2 + 3 + 4) * 8 * 128
+    assert counts["vpu"] == (1 + 2 + 3 + 4) * 8 * 128
