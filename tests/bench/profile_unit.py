@@ -19,12 +19,13 @@ import jax  # noqa: E402
 
 from e2e_support import PROJECT_ROOT, kernels_in, parse_call  # noqa: E402
 from mosaic_capture import mosaic_modules  # noqa: E402
-from mosaic_counts import Counts, executed, per_step  # noqa: E402
+from mosaic_counts import Counts, per_step  # noqa: E402
+from mosaic_eval import executed  # noqa: E402
 from mosaic_mlir import parse_module  # noqa: E402
 
 COMPILE_TIMEOUT_S = 60
 # A kernel with loops whose trip counts depend on the program ids is also evaluated over its
-# whole grid (mosaic_counts.executed), when the grid is no larger than this, so that its work
+# whole grid (mosaic_eval.executed), when the grid is no larger than this, so that its work
 # per step can be given as the mean of the steps rather than with each such loop run once.
 MAX_EVALUATED_STEPS = 1 << 14
 STRATEGIES = ("unroll", "grid", "emit_pipeline", "fori_loop")  # `pallas_loop_type` values

@@ -10,7 +10,8 @@ import sys
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
 
-from mosaic_counts import executed, op_cost, per_step  # noqa: E402
+from mosaic_counts import op_cost, per_step  # noqa: E402
+from mosaic_eval import executed  # noqa: E402
 from mosaic_mlir import parse_module, split_modules  # noqa: E402
 
 # A grid of (2, 3) steps. Per step: a 8x128 @ 128x256 product in a loop of 4 (static), a
