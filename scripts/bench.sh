@@ -5,10 +5,5 @@
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$root"
-if [[ -z "${HELIONC:-}" && -f build/CMakeCache.txt ]]; then
-  cmake --build build --target helionc -j 2 >/dev/null || { echo "bench.sh: building helionc failed" >&2; exit 1; }
-fi
-export HELIONC="${HELIONC:-$root/build/src/driver/helionc}"
-python="python3"
-[[ -x .venv/bin/python ]] && python=".venv/bin/python"
+source scripts/helionc_env.sh
 exec "$python" tests/bench/compile_time.py "$@"
