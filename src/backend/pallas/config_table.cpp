@@ -41,15 +41,16 @@ class ConfigTables {
       }
     }
     if (!ok_) return false;
-    std::vector<std::string> names;
-    for (const TensorParam& tensor : tensors_) names.push_back(tensor.name);
-    out.comment(
-        fmt::format("Tuned configs of {} by the shapes and dtypes of ({}); other calls use "
-                    "the default.",
-                    kernel_.name, fmt::join(names, ", ")));
     if (entries.empty()) {
-      out.line(fmt::format("{} = {{}}", config_table_name(kernel_)));
+      // No tuned entries: the public function uses the default without a lookup.
+      out.comment(fmt::format("The config of {} (no tuned entries).", kernel_.name));
     } else {
+      std::vector<std::string> names;
+      for (const TensorParam& tensor : tensors_) names.push_back(tensor.name);
+      out.comment(
+          fmt::format("Tuned configs of {} by the shapes and dtypes of ({}); other calls use "
+                      "the default.",
+                      kernel_.name, fmt::join(names, ", ")));
       {
         auto table = out.block(fmt::format("{} = {{", config_table_name(kernel_)));
         for (const std::string& entry : entries) out.line(entry);

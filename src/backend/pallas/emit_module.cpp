@@ -51,9 +51,6 @@ bool print_kernel(PythonWriter& out, EmitContext& context, const ir::Kernel& ker
     ok &= print_config_tables(out, kernel, config, loop_types, context.diags);
     out.blank();
     out.blank();
-  } else if (config != nullptr) {
-    PythonWriter unused;  // still check the config against the kernel
-    ok &= print_config_tables(unused, kernel, config, loop_types, context.diags);
   }
   if (!ok) return false;
   const passes::ShapeFacts facts(kernel);
@@ -89,7 +86,8 @@ bool print_kernel(PythonWriter& out, EmitContext& context, const ir::Kernel& ker
       out.blank();
     }
   }
-  ok &= print_public_function(out, context, kernel, plan, facts, names);
+  const bool tuned_entries = config != nullptr && !config->configs.empty();
+  ok &= print_public_function(out, context, kernel, plan, facts, names, tuned_entries);
   return ok;
 }
 

@@ -28,13 +28,14 @@ class HostPrinter {
  public:
   HostPrinter(PythonWriter& out, EmitContext& context, const ir::Kernel& kernel,
               const passes::KernelPlan& plan, const passes::ShapeFacts& facts,
-              const std::vector<LaunchNames>& names)
+              const std::vector<LaunchNames>& names, bool tuned_entries)
       : out_(out),
         context_(context),
         kernel_(kernel),
         plan_(plan),
         names_(names),
-        host_(context, kernel, facts) {}
+        host_(context, kernel, facts),
+        tuned_entries_(tuned_entries) {}
 
   bool print() {
     std::vector<std::string> params;
@@ -53,9 +54,15 @@ class HostPrinter {
     if (kernel_.num_tunable_blocks > 0) {
       // Chosen by the arguments as passed, before any host code rebinds them.
       config_ = host_.local("config");
-      std::vector<std::string> args = {config_table_name(kernel_), config_default_name(kernel_)};
-      args.insert(args.end(), tensors.begin(), tensors.end());
-      out_.line(fmt::format("{} = {}", config_, py_call("_select_config", args).text));
+      if (tuned_entries_) {
+        context_.imports.helpers.insert("select_config");
+        std::vector<std::string> args = {config_table_name(kernel_),
+                                         config_default_name(kernel_)};
+        args.insert(args.end(), tensors.begin(), tensors.end());
+        out_.line(fmt::format("{} = {}", config_, py_call("_select_config", args).text));
+      } else {
+        out_.line(fmt::format("{} = {}", config_, config_default_name(kernel_)));
+      }
     }
     block(kernel_.body, 0);
     return host_.ok();
@@ -229,6 +236,7 @@ class HostPrinter {
   const passes::KernelPlan& plan_;
   const std::vector<LaunchNames>& names_;
   HostState host_;
+  const bool tuned_entries_;  // the config table has entries to look the call up in
   std::string config_;
 };
 
@@ -236,8 +244,8 @@ class HostPrinter {
 
 bool print_public_function(PythonWriter& out, EmitContext& context, const ir::Kernel& kernel,
                            const passes::KernelPlan& plan, const passes::ShapeFacts& facts,
-                           const std::vector<LaunchNames>& names) {
-  return HostPrinter(out, context, kernel, plan, facts, names).print();
+                           const std::vector<LaunchNames>& names, bool tuned_entries) {
+  return HostPrinter(out, context, kernel, plan, facts, names, tuned_entries).print();
 }
 
 }  // namespace helionc::backend::pallas

@@ -22,9 +22,10 @@
 
 namespace helionc::backend::pallas {
 
-// `names[i]` names `plan.launches[i]`. Returns false after reporting an error.
+// `names[i]` names `plan.launches[i]`. `tuned_entries`: the kernel's config table has shape
+// entries (else the default is used without a lookup). Returns false after reporting an error.
 bool print_public_function(PythonWriter& out, EmitContext& context, const ir::Kernel& kernel,
                            const passes::KernelPlan& plan, const passes::ShapeFacts& facts,
-                           const std::vector<LaunchNames>& names);
+                           const std::vector<LaunchNames>& names, bool tuned_entries);
 
 }  // namespace helionc::backend::pallas

@@ -203,6 +203,7 @@ class LaunchPrinter {
   }
 
   void print_any_rank_tiling() {
+    host_.context.imports.helpers.insert("any_rank_tiles");
     const ir::TileDim& dim = kernel_.tile_dims[launch_.grid.front().tile_dim];
     view_ = host_.local("view");
     const std::string block_shape = host_.local("block_shape");

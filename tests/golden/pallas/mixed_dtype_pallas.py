@@ -74,46 +74,6 @@ def _legal_block(requested, size, role, other=1):
     return max(multiple, requested // multiple * multiple)
 
 
-def _select_config(configs, default, *arrays):
-    """The entry of `configs` for these arguments, else `default`.
-
-    `configs` is keyed by the arrays' shapes and dtype names (None for an optional argument
-    left out), or by their shapes alone (dtypes None) for entries that match any dtypes. Shapes
-    are static, so this runs while JAX traces.
-    """
-    shapes = tuple(None if array is None else tuple(array.shape) for array in arrays)
-    dtypes = tuple(None if array is None else array.dtype.name for array in arrays)
-    config = configs.get((shapes, dtypes))
-    if config is None:
-        config = configs.get((shapes, None), default)
-    return config
-
-
-def _any_rank_tiles(shape, block_sizes):
-    """The tiling of `hl.tile(shape)` for a shape whose rank is known only now.
-
-    `block_sizes` (entries may be None) are matched to the innermost dimensions, right-aligned;
-    missing leading entries take the default. Returns `(view, block_shape, grid)`: `view` is
-    the shape the kernel's arrays are reshaped to (a leading unit axis for rank 1, since the
-    TPU block rules need two axes; (1, 1) for rank 0), `block_shape` the legal block of the
-    view (the added axis squeezed away), and `grid` the number of blocks per dimension.
-    """
-    rank = len(shape)
-    sizes = tuple(block_sizes)[max(0, len(block_sizes) - rank):]
-    requested = (None,) * (rank - len(sizes)) + sizes
-    if rank >= 2:
-        roles = ("leading",) * (rank - 2) + ("sublane", "lane")
-    else:
-        roles = ("flat",) * rank
-    blocks = tuple(_legal_block(r, n, role) for r, n, role in zip(requested, shape, roles))
-    grid = tuple(pl.cdiv(n, b) for n, b in zip(shape, blocks))
-    if rank == 0:
-        return (1, 1), (1, 1), grid
-    if rank == 1:
-        return (1, *shape), (None, *blocks), grid
-    return tuple(shape), blocks, grid
-
-
 def tpu_lowering_context(target=None):
     """A context in which Pallas traces for a TPU of `target` (default: TARGET) on any host.
 
@@ -126,8 +86,7 @@ def tpu_lowering_context(target=None):
     return jax.sharding.use_abstract_mesh(jax.sharding.AbstractMesh((), (), abstract_device=device))
 
 
-# Tuned configs of geglu by the shapes and dtypes of (x, y); other calls use the default.
-_GEGLU_CONFIGS = {}
+# The config of geglu (no tuned entries).
 _GEGLU_DEFAULT = {"block_sizes": (None, None)}
 
 
@@ -139,7 +98,7 @@ def _geglu_kernel(x_ref, y_ref, out_ref, *, scale):
 
 
 def geglu(x, y, scale=1.0, *, interpret=None):
-    config = _select_config(_GEGLU_CONFIGS, _GEGLU_DEFAULT, x, y)
+    config = _GEGLU_DEFAULT
     m = x.shape[0]  # tests/golden/pallas/mixed_dtype.py:11
     n = x.shape[1]  # tests/golden/pallas/mixed_dtype.py:12
     out = jax.ShapeDtypeStruct((m, n), jnp.bfloat16)  # tests/golden/pallas/mixed_dtype.py:13

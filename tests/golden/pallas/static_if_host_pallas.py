@@ -74,46 +74,6 @@ def _legal_block(requested, size, role, other=1):
     return max(multiple, requested // multiple * multiple)
 
 
-def _select_config(configs, default, *arrays):
-    """The entry of `configs` for these arguments, else `default`.
-
-    `configs` is keyed by the arrays' shapes and dtype names (None for an optional argument
-    left out), or by their shapes alone (dtypes None) for entries that match any dtypes. Shapes
-    are static, so this runs while JAX traces.
-    """
-    shapes = tuple(None if array is None else tuple(array.shape) for array in arrays)
-    dtypes = tuple(None if array is None else array.dtype.name for array in arrays)
-    config = configs.get((shapes, dtypes))
-    if config is None:
-        config = configs.get((shapes, None), default)
-    return config
-
-
-def _any_rank_tiles(shape, block_sizes):
-    """The tiling of `hl.tile(shape)` for a shape whose rank is known only now.
-
-    `block_sizes` (entries may be None) are matched to the innermost dimensions, right-aligned;
-    missing leading entries take the default. Returns `(view, block_shape, grid)`: `view` is
-    the shape the kernel's arrays are reshaped to (a leading unit axis for rank 1, since the
-    TPU block rules need two axes; (1, 1) for rank 0), `block_shape` the legal block of the
-    view (the added axis squeezed away), and `grid` the number of blocks per dimension.
-    """
-    rank = len(shape)
-    sizes = tuple(block_sizes)[max(0, len(block_sizes) - rank):]
-    requested = (None,) * (rank - len(sizes)) + sizes
-    if rank >= 2:
-        roles = ("leading",) * (rank - 2) + ("sublane", "lane")
-    else:
-        roles = ("flat",) * rank
-    blocks = tuple(_legal_block(r, n, role) for r, n, role in zip(requested, shape, roles))
-    grid = tuple(pl.cdiv(n, b) for n, b in zip(shape, blocks))
-    if rank == 0:
-        return (1, 1), (1, 1), grid
-    if rank == 1:
-        return (1, *shape), (None, *blocks), grid
-    return tuple(shape), blocks, grid
-
-
 def tpu_lowering_context(target=None):
     """A context in which Pallas traces for a TPU of `target` (default: TARGET) on any host.
 
@@ -145,8 +105,7 @@ def _scalar_op(x, op, y):
     return _SCALAR_OPS[op](wide(x), wide(y)).astype(array.dtype)
 
 
-# Tuned configs of scale_add by the shapes and dtypes of (x, y); other calls use the default.
-_SCALE_ADD_CONFIGS = {}
+# The config of scale_add (no tuned entries).
 _SCALE_ADD_DEFAULT = {"block_sizes": (None, None)}
 
 
@@ -155,7 +114,7 @@ def _scale_add_kernel(x_ref, y_ref, out_ref, *, scale):
 
 
 def scale_add(x, y, scale=1.0, negate=False, *, interpret=None):
-    config = _select_config(_SCALE_ADD_CONFIGS, _SCALE_ADD_DEFAULT, x, y)
+    config = _SCALE_ADD_DEFAULT
     m, n = x.shape  # tests/golden/pallas/static_if_host.py:11
     out = jax.ShapeDtypeStruct(x.shape, x.dtype)  # tests/golden/pallas/static_if_host.py:12
     if negate:  # tests/golden/pallas/static_if_host.py:13

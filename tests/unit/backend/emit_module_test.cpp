@@ -46,26 +46,29 @@ TEST_CASE("the module header, imports and prelude") {
                    0) == 0);
   CHECK_FALSE(contains(text, "import functools"));  // nothing captured
   CHECK(contains(text, "TARGET = \"tpu-v7x\""));
-  for (const char* helper :
-       {"def _interpret(", "def _legal_block(", "def _default_block(", "def _select_config(",
-        "def _any_rank_tiles(", "def tpu_lowering_context("}) {
+  for (const char* helper : {"def _interpret(", "def _legal_block(", "def _default_block(",
+                             "def _any_rank_tiles(", "def tpu_lowering_context("}) {
     CHECK(contains(text, helper));
   }
-  CHECK_FALSE(contains(text, "def _expm1("));  // helpers only when used
+  // Helpers only when used: no tuned entries, so no lookup.
+  CHECK_FALSE(contains(text, "def _expm1("));
+  CHECK_FALSE(contains(text, "def _select_config("));
+  CHECK_FALSE(contains(text, "_ADD_CONFIGS"));
   CHECK(text.find("\n\n\n\n") == std::string::npos);
 }
 
 TEST_CASE("add: rank-polymorphic tiles built at trace time") {
   testing::KernelBuilder b = testing::add_kernel();
   const std::string text = emit(b).text.value();
-  CHECK(contains(text, "_ADD_CONFIGS = {}\n_ADD_DEFAULT = {\"block_sizes\": (None,)}\n"));
+  CHECK(contains(text, "# The config of add (no tuned entries).\n"
+                       "_ADD_DEFAULT = {\"block_sizes\": (None,)}\n"));
   CHECK(contains(text,
                  "def _add_kernel(x_ref, y_ref, out_ref):\n"
                  "    out_ref[...] = (x_ref[...] + y_ref[...]).astype(out_ref.dtype)  # k.py:4\n"));
   CHECK(
       contains(text,
                "def add(x, y, *, interpret=None):\n"
-               "    config = _select_config(_ADD_CONFIGS, _ADD_DEFAULT, x, y)\n"
+               "    config = _ADD_DEFAULT\n"
                "    out = jax.ShapeDtypeStruct(x.shape, x.dtype)  # k.py:2\n"
                "    # k.py:3: line 3\n"
                "    view, block_shape, grid = _any_rank_tiles(out.shape, config[\"block_sizes\"])\n"
