@@ -12,6 +12,7 @@
 #include "backend/pallas/launch_names.h"
 #include "backend/pallas/py_expr.h"
 #include "passes/shape_facts.h"
+#include "support/python_wrap.h"
 #include "support/python_writer.h"
 
 namespace helionc::backend::pallas {
@@ -170,7 +171,8 @@ std::optional<std::string> emit_module(const ir::Module& module,
     diags.error(DiagnosticKind::kInputFile, {}, text.error());
     return std::nullopt;
   }
-  return std::move(*text);
+  // Lines of at most 100 characters, broken as a person would break them.
+  return wrap_python_lines(*text);
 }
 
 }  // namespace helionc::backend::pallas
