@@ -1,12 +1,55 @@
 #include "passes/shape_facts.h"
 
+#include <algorithm>
+
 namespace helionc::passes {
 
 using ir::Call;
 using ir::ExprPtr;
 using ir::Intrinsic;
 
-ShapeFacts::ShapeFacts(const ir::Kernel& kernel) : kernel_(kernel) { add_definitions(kernel.body); }
+ShapeFacts::ShapeFacts(const ir::Kernel& kernel) : kernel_(kernel) {
+  add_definitions(kernel.body);
+  for (const ir::StmtPtr& stmt : kernel.body) {
+    if (const auto* check = stmt->as<ir::Assert>()) add_asserted_equalities(check->condition);
+  }
+}
+
+void ShapeFacts::add_asserted_equalities(const ir::ExprPtr& condition) {
+  if (const auto* both = condition->as<ir::Binary>(); both && both->op == ir::BinaryOp::kAnd) {
+    add_asserted_equalities(both->lhs);
+    add_asserted_equalities(both->rhs);
+    return;
+  }
+  const auto* equal = condition->as<ir::Compare>();
+  if (equal == nullptr || equal->op != ir::CompareOp::kEq) return;
+  // A chain `a == b == c` is `a == b and b == c`.
+  if (const auto* inner = equal->lhs->as<ir::Binary>(); inner && inner->op == ir::BinaryOp::kAnd) {
+    add_asserted_equalities(equal->lhs);
+    return;
+  }
+  if (equal->lhs->type.kind != ir::TypeKind::kInt || equal->rhs->type.kind != ir::TypeKind::kInt) {
+    return;
+  }
+  asserted_equal_.emplace_back(size_of(equal->lhs), size_of(equal->rhs));
+}
+
+bool ShapeFacts::equal_sizes(const SizeKey& a, const SizeKey& b) const {
+  // The sizes reachable from `a` through asserted equalities (few: a kernel has a handful).
+  std::vector<SizeKey> reached{a};
+  for (size_t i = 0; i < reached.size(); ++i) {
+    if (reached[i] == b) return true;
+    for (const auto& [x, y] : asserted_equal_) {
+      for (const auto& [from, to] : {std::pair{x, y}, std::pair{y, x}}) {
+        if (from == reached[i] &&
+            std::find(reached.begin(), reached.end(), to) == reached.end()) {
+          reached.push_back(to);
+        }
+      }
+    }
+  }
+  return false;
+}
 
 void ShapeFacts::add_definitions(const ir::Block& host_block) {
   // Host code is the kernel body outside tile loops; device bindings never hold shapes.

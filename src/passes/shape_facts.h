@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <map>
 #include <optional>
+#include <utility>
 #include <vector>
 
 #include "ir/nodes.h"
@@ -40,6 +41,12 @@ class ShapeFacts {
   // The root of a shape-typed host expression (`x.size()`, a binding of one), if known.
   std::optional<int> shape_root_of(const ir::ExprPtr& expr) const;
 
+  // Whether two sizes are equal: the same canonical size, or sizes the kernel's top-level
+  // `assert a == b` statements equate (the module checks them before any launch, so they hold
+  // wherever a kernel runs). Chains (`a == b == c`, `and`) count; only the kernel printer's
+  // mask decisions use this, the planner's shape reasoning does not.
+  bool equal_sizes(const SizeKey& a, const SizeKey& b) const;
+
   // The statement that defines `binding` (Let or Alloc), or null (parameters, loop variables).
   const ir::Stmt* definition(int binding) const;
   // The position of `binding` among the targets of its Let.
@@ -47,6 +54,7 @@ class ShapeFacts {
 
  private:
   void add_definitions(const ir::Block& host_block);
+  void add_asserted_equalities(const ir::ExprPtr& condition);
   static bool is_flat(const ir::ExprPtr& shape);  // `(-1,)`
   std::optional<SizeKey> size_from_shape_expr(const ir::ExprPtr& shape, int axis) const;
 
@@ -55,6 +63,7 @@ class ShapeFacts {
   std::map<int, int> target_index_;
   // The first flat view (`x.view(-1)`) of each shape root: the root of all its flat views.
   mutable std::map<int, int> flat_roots_;
+  std::vector<std::pair<SizeKey, SizeKey>> asserted_equal_;  // from top-level asserts
 };
 
 }  // namespace helionc::passes

@@ -25,9 +25,16 @@ using passes::Launch;
 
 class DeviceContext final : public ExprContext {
  public:
-  DeviceContext(EmitContext& context, const ir::Kernel& kernel, const Launch& launch,
-                const LaunchNames& names, TileGeometry& geometry)
-      : context_(context), kernel_(kernel), launch_(launch), names_(names), geometry_(geometry) {}
+  DeviceContext(EmitContext& context, const ir::Kernel& kernel, const passes::ShapeFacts& facts,
+                const Launch& launch, const LaunchNames& names, const LoopTypes& types,
+                TileGeometry& geometry)
+      : context_(context),
+        kernel_(kernel),
+        facts_(facts),
+        launch_(launch),
+        names_(names),
+        types_(types),
+        geometry_(geometry) {}
 
   PyExpr var(const ir::VarRef& ref) override {
     const auto origin = kernel_.bindings[ref.binding].origin;
@@ -269,6 +276,31 @@ class DeviceContext final : public ExprContext {
     return partial ? py_conditional(masked, *partial, value) : masked;
   }
 
+  // A load (through casts) of an input zero-padded on the host (streamed_input), along a loop
+  // from 0 to the end of that array axis: every element past the loop's range is a zero.
+  bool zero_padded(const ir::Expr& operand, int axis) override {
+    const ir::Expr* value = &operand;
+    while (const auto* call = value->as<ir::Call>()) {
+      if (call->op != ir::Intrinsic::kCast) return false;
+      value = call->args[0].get();
+    }
+    const auto* load = value->as<ir::Load>();
+    const int tile_dim = partial_tile(operand, axis);
+    if (load == nullptr || tile_dim < 0) return false;
+    const passes::RefUse use = launch_.loads.at(load);
+    if (use.output || !streamed_input(launch_, types_, use.index)) return false;
+    const ir::TileDim& dim = kernel_.tile_dims[tile_dim];
+    if (has_begin(dim)) return false;
+    const passes::Operand& array = launch_.inputs[use.index].operand;
+    for (const passes::ViewAxis& view : array.view) {
+      if (view.kind == passes::ViewAxis::Kind::kTile && view.tile_dim == tile_dim) {
+        return facts_.equal_sizes(facts_.size_of(dim.extent),
+                                  facts_.axis_size(array.binding, view.array_axis));
+      }
+    }
+    return false;
+  }
+
   std::optional<PyExpr> valid_count(const ir::Call& call, int axis) override {
     const int tile_dim = partial_tile(call.args[0], axis);
     if (tile_dim < 0) return std::nullopt;
@@ -332,8 +364,10 @@ class DeviceContext final : public ExprContext {
 
   EmitContext& context_;
   const ir::Kernel& kernel_;
+  const passes::ShapeFacts& facts_;
   const Launch& launch_;
   const LaunchNames& names_;
+  const LoopTypes& types_;  // the variant's strategies
   TileGeometry& geometry_;
   std::map<int, std::string> streamed_;  // input -> the VMEM buffer slot holding its block
   // Table input of a row gather that may copy by DMA -> its rows buffer and DMA semaphore.

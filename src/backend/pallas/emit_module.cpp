@@ -172,7 +172,8 @@ std::optional<std::string> emit_module(const ir::Module& module,
     return std::nullopt;
   }
   // Lines of at most 100 characters, broken as a person would break them.
-  return wrap_python_lines(*text);
+  if (options.line_width == 0) return std::move(*text);
+  return wrap_python_lines(*text, options.line_width);
 }
 
 }  // namespace helionc::backend::pallas

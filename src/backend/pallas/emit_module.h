@@ -13,6 +13,7 @@
 #include "ir/nodes.h"
 #include "passes/launch_plan.h"
 #include "support/diagnostics.h"
+#include "support/python_wrap.h"
 #include "support/templates.h"
 
 namespace helionc::backend::pallas {
@@ -31,6 +32,9 @@ struct EmitOptions {
   std::vector<std::optional<autotune::ConfigFile>> configs;
   // The templates to expand (TemplateSet::embedded(), or --template-dir). Null: embedded.
   const TemplateSet* templates = nullptr;
+  // Lines longer than this are broken (wrap_python_lines); 0 keeps the printers' lines whole,
+  // for tests of what the printers print.
+  size_t line_width = kPythonLineWidth;
 };
 
 // `plans[i]` is the plan of `module.kernels[plans[i].kernel]`; every kernel needs one. Returns

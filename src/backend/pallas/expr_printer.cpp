@@ -416,6 +416,8 @@ PyExpr ExprContext::masked_operand(const ir::Expr& operand, PyExpr value, int ax
   return value;
 }
 
+bool ExprContext::zero_padded(const ir::Expr& operand, int axis) { return false; }
+
 std::optional<PyExpr> ExprContext::valid_count(const ir::Call& call, int axis) {
   return std::nullopt;
 }
@@ -487,8 +489,11 @@ PyExpr ExprPrinter::reduction(const ir::Call& node) {
   }
   std::optional<PyExpr> count;
   if (!all && operand->type.kind == ir::TypeKind::kTileTensor) {
-    // Padding past the loop's range must not reach the result.
-    value = context_.masked_operand(*operand, value, axis, identity);
+    // Padding past the loop's range must not reach the result (zeros already do not, in a sum).
+    const bool sums = node.op == Intrinsic::kSum || node.op == Intrinsic::kMean;
+    if (!(sums && context_.zero_padded(*operand, axis))) {
+      value = context_.masked_operand(*operand, value, axis, identity);
+    }
     if (node.op == Intrinsic::kMean) count = context_.valid_count(node, axis);
   }
   if ((node.op == Intrinsic::kArgmax || node.op == Intrinsic::kArgmin) &&
@@ -520,8 +525,14 @@ PyExpr ExprPrinter::dot(const ir::Call& node) {
   const int rhs_axis = int_value(node.args[3]);
   // Padding past the loop's range along the contracted axis must not reach the sums: both
   // operands are zeroed there (garbage times zero can still be NaN).
-  PyExpr a = context_.masked_operand(*lhs, print(lhs), lhs_axis, "0");
-  PyExpr b = context_.masked_operand(*rhs, print(rhs), rhs_axis, "0");
+  PyExpr a = print(lhs);
+  PyExpr b = print(rhs);
+  // Zeros in the padding of both operands multiply to zeros: no mask (one side's garbage could
+  // be a NaN, which zero does not cancel).
+  if (!context_.zero_padded(*lhs, lhs_axis) || !context_.zero_padded(*rhs, rhs_axis)) {
+    a = context_.masked_operand(*lhs, a, lhs_axis, "0");
+    b = context_.masked_operand(*rhs, b, rhs_axis, "0");
+  }
   std::string batch = "((), ())";
   if (const auto* pair = node.args[4]->as<ir::TupleExpr>()) {
     batch =

@@ -38,6 +38,9 @@ class ExprContext {
   // "lowest", "highest");
   virtual PyExpr masked_operand(const ir::Expr& operand, PyExpr value, int axis,
                                 std::string_view identity);
+  // whether the padding of `operand`'s blocks along `axis` holds zeros (an input zero-padded
+  // on the host, read whole to the end of the axis), so sums and products need no mask there;
+  virtual bool zero_padded(const ir::Expr& operand, int axis);
   // the number of valid elements along `axis` of a reduction's operand (for `mean`), or
   // nullopt when every element is valid;
   virtual std::optional<PyExpr> valid_count(const ir::Call& call, int axis);

@@ -43,7 +43,7 @@ class KernelPrinter {
         types_(names.variants[variant]),
         function_(names.variant_functions[variant]),
         geometry_(kernel, launch, names, types_, scope_),
-        device_(context, kernel, launch, names, geometry_),
+        device_(context, kernel, facts, launch, names, types_, geometry_),
         exprs_(kernel, device_, context.imports, context.diags) {
     geometry_.set_printer(&exprs_);
     for (const ir::Binding& binding : kernel_.bindings) {

@@ -731,17 +731,7 @@ class LaunchPrinter {
 
   // Whether input `input` is streamed from HBM by a `fori_loop` or `emit_pipeline` loop of the
   // variant.
-  bool streamed(int input) const {
-    for (size_t i = 0; i < launch_.inner_loops.size(); ++i) {
-      if ((*types_)[i] != passes::LoopStrategy::kForiLoop &&
-          (*types_)[i] != passes::LoopStrategy::kEmitPipeline) {
-        continue;
-      }
-      const std::vector<int>& inputs = launch_.inner_loops[i].streamed_inputs;
-      if (std::find(inputs.begin(), inputs.end(), input) != inputs.end()) return true;
-    }
-    return false;
-  }
+  bool streamed(int input) const { return streamed_input(launch_, *types_, input); }
 
   // The block of each array axis of a plain tiled operand (1 for whole axes: no padding).
   std::vector<std::string> operand_blocks(const Operand& operand) const {

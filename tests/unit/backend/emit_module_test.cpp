@@ -22,6 +22,7 @@ Emitted emit(testing::KernelBuilder& builder,
   options.helionc_version = "9.9.9";
   options.source_path = "k.py";
   options.source_sha256 = "abc123";
+  options.line_width = 0;  // the printers' own lines (wrapping has its own tests)
   options.configs.push_back(std::move(config));
   Emitted emitted;
   emitted.text = emit_module(result->module, result->plans, options, diags);
