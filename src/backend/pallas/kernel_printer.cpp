@@ -267,21 +267,45 @@ class KernelPrinter {
   // the rest runs once, at the loop's last step.
   void statements(const ir::Block& block) {
     const ir::TileLoop* grid = grid_loop();
-    for (size_t i = 0; i < block.size(); ++i) {
-      if (block[i].get() != grid) {
-        statement(*block[i]);
-        continue;
-      }
-      grid_steps(*grid);
-      finish_after(*grid, block, i + 1);
-      return;
+    size_t at = 0;
+    while (at < block.size() && block[at].get() != grid) ++at;
+    const std::set<const ir::Stmt*> first_step = first_step_only(block, at);
+    for (size_t i = 0; i < at; ++i) {
+      if (first_step.count(block[i].get()) == 0) statement(*block[i]);
     }
+    if (at == block.size()) return;
+    grid_steps(*grid, block, first_step);
+    finish_after(*grid, block, at + 1);
+  }
+
+  // The statements before the `grid` loop at `block[at]` whose values only start its carried
+  // values (`acc = hl.zeros(...)`): they run in the loop's first step only, not at every grid
+  // step. Found backwards, so a statement that only feeds such statements moves too.
+  std::set<const ir::Stmt*> first_step_only(const ir::Block& block, size_t at) const {
+    std::set<const ir::Stmt*> moved;
+    if (at >= block.size() || block[at]->as<ir::TileLoop>()->carried.empty()) return moved;
+    for (size_t j = at; j-- > 0;) {
+      const auto* let = block[j]->as<ir::Let>();
+      if (let == nullptr) continue;
+      const std::set<int> targets(let->targets.begin(), let->targets.end());
+      bool read_later = false;
+      for (size_t k = j + 1; k < block.size() && !read_later; ++k) {
+        if (moved.count(block[k].get()) != 0) continue;
+        ir::for_each_expr(ir::Block{block[k]}, [&](const ir::Expr& expr) {
+          if (const auto* ref = expr.as<ir::VarRef>()) read_later |= targets.count(ref->binding);
+        });
+      }
+      if (!read_later) moved.insert(block[j].get());
+    }
+    return moved;
   }
 
   // The body of a `grid` loop: one step per grid index along its axis. The statements before
-  // it run again at every step (they only read blocks that stay resident); carried values
+  // it run again at every step (they only read blocks that stay resident), except those that
+  // only start carried values (`first_step`), which run in the first step; carried values
   // start from their value before the loop at the first step and live in VMEM scratch.
-  void grid_steps(const ir::TileLoop& loop) {
+  void grid_steps(const ir::TileLoop& loop, const ir::Block& block,
+                  const std::set<const ir::Stmt*>& first_step) {
     const int dim = loop.tile_dims.front();
     const std::string step = geometry_.program_id(dim).text;
     body_->comment(fmt::format("{}: the loop runs as grid axis {} (\"arbitrary\")",
@@ -290,6 +314,9 @@ class KernelPrinter {
       body_->line(fmt::format("@pl.when({} == 0)", step));
       {
         auto init = body_->block(fmt::format("def {}():", scope_.fresh("_first_step")));
+        for (const ir::StmtPtr& stmt : block) {
+          if (first_step.count(stmt.get()) != 0) statement(*stmt);
+        }
         for (size_t c = 0; c < loop.carried.size(); ++c) {
           body_->line(fmt::format("{}[...] = {}", scratch_.at(static_cast<int>(c)),
                                   binding_name(kernel_, loop.carried[c].init)));

@@ -151,17 +151,17 @@ def _attention_output_kernel(
         if tile_n_partial
         else None
     )
-    m_i = jnp.full(
-        (block_b, block_m),
-        float("-inf"),
-        jnp.float32,
-    )  # tests/golden/pallas/attention.py:39
-    l_i = jnp.ones_like(m_i)  # tests/golden/pallas/attention.py:40
     q = q_view_ref[...]  # tests/golden/pallas/attention.py:41
-    acc = jnp.zeros_like(q, dtype=jnp.float32)  # tests/golden/pallas/attention.py:42
     # tests/golden/pallas/attention.py:43: the loop runs as grid axis 2 ("arbitrary")
     @pl.when(pl.program_id(2) == 0)
     def _first_step():
+        m_i = jnp.full(
+            (block_b, block_m),
+            float("-inf"),
+            jnp.float32,
+        )  # tests/golden/pallas/attention.py:39
+        l_i = jnp.ones_like(m_i)  # tests/golden/pallas/attention.py:40
+        acc = jnp.zeros_like(q, dtype=jnp.float32)  # tests/golden/pallas/attention.py:42
         l_i_scratch[...] = l_i
         acc_scratch[...] = acc
         m_i_scratch[...] = m_i

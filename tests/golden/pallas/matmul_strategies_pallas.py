@@ -210,10 +210,13 @@ def _matmul_kernel_grid(
         if tile_k_partial
         else None
     )
-    acc = jnp.zeros((block_m, block_n), jnp.float32)  # tests/golden/pallas/matmul_strategies.py:13
     # tests/golden/pallas/matmul_strategies.py:14: the loop runs as grid axis 2 ("arbitrary")
     @pl.when(pl.program_id(2) == 0)
     def _first_step():
+        acc = jnp.zeros(
+            (block_m, block_n),
+            jnp.float32,
+        )  # tests/golden/pallas/matmul_strategies.py:13
         acc_scratch[...] = acc
     acc = acc_scratch[...]
     acc = acc + _dot(

@@ -110,15 +110,15 @@ def _softmax_two_pass_kernel(
         if tile_n_partial
         else None
     )
-    mi = jnp.full(
-        (block_m,),
-        float("-inf"),
-        jnp.float32,
-    )  # tests/golden/pallas/softmax_two_pass.py:22
-    di = jnp.zeros((block_m,), jnp.float32)  # tests/golden/pallas/softmax_two_pass.py:23
     # tests/golden/pallas/softmax_two_pass.py:24: the loop runs as grid axis 1 ("arbitrary")
     @pl.when(pl.program_id(1) == 0)
     def _first_step():
+        mi = jnp.full(
+            (block_m,),
+            float("-inf"),
+            jnp.float32,
+        )  # tests/golden/pallas/softmax_two_pass.py:22
+        di = jnp.zeros((block_m,), jnp.float32)  # tests/golden/pallas/softmax_two_pass.py:23
         di_scratch[...] = di
         mi_scratch[...] = mi
     di = di_scratch[...]
