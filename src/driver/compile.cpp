@@ -48,14 +48,6 @@ DiagnosticOptions diagnostic_options(const DriverOptions& options) {
   return result;
 }
 
-// Where the module goes when -o is not given: next to nothing, in the current directory, like
-// a C compiler's object files; standard output for IR dumps and for standard input.
-std::string output_path(const DriverOptions& options) {
-  if (options.output) return *options.output;
-  if (options.emit != EmitKind::kPallas || options.input == "-") return "-";
-  return std::filesystem::path(options.input).stem().string() + "_pallas.py";
-}
-
 // A `vmem_limit_bytes` above the target's physical VMEM is an error at the value.
 void check_vmem_limits(const autotune::ConfigFile& config, const std::string& target_name,
                        DiagnosticEngine& diags) {
@@ -134,6 +126,32 @@ bool check_output_is_not_an_input(const DriverOptions& options, DiagnosticEngine
   return true;
 }
 
+// The depfile (when asked for) names every file this run read: the kernel, its configs, the
+// shapes file and the templates of --template-dir. It is written before the output, so that a
+// failure to write it leaves no output newer than its inputs for Make to trust.
+Status write_depfile(const DriverOptions& options, const std::vector<std::string>& templates_read) {
+  if (!options.depfile) return {};
+  std::vector<std::string> inputs = options.configs;
+  if (options.shapes_file) inputs.push_back(*options.shapes_file);
+  inputs.insert(inputs.end(), templates_read.begin(), templates_read.end());
+  std::optional<std::string> source;
+  if (options.input != "-") source = options.input;
+  // Like the output, the depfile must not replace a file the compile read (`-MF k.py`), nor the
+  // module itself.
+  std::vector<std::string> protected_files = inputs;
+  protected_files.push_back(options.input);
+  protected_files.push_back(output_path(options));
+  for (const std::string& file : protected_files) {
+    if (same_file(file, options.depfile->path)) {
+      return Error{fmt::format("the depfile `{}` is `{}`, which this compile reads or writes; "
+                               "nothing was written",
+                               options.depfile->path, file)};
+    }
+  }
+  return write_output_file(options.depfile->path,
+                           render_depfile(*options.depfile, source, inputs));
+}
+
 // Renders the diagnostics to stderr and returns the exit status they imply.
 int finish(const DiagnosticEngine& diags) {
   const std::string text = diags.render();
@@ -185,6 +203,7 @@ int run_compile(const DriverOptions& options) {
   }
 
   std::string output;
+  std::vector<std::string> templates_read;
   if (options.emit == EmitKind::kIr) {
     output = passes::dump_state(scheduled->module, scheduled->plans);
   } else if (options.emit == EmitKind::kReport) {
@@ -221,8 +240,13 @@ int run_compile(const DriverOptions& options) {
         backend::pallas::emit_module(scheduled->module, scheduled->plans, emit_options, diags);
     if (!emitted || diags.has_errors()) return finish(diags);
     output = std::move(*emitted);
+    templates_read = templates->paths_read();
   }
 
+  if (auto written = write_depfile(options, templates_read); !written) {
+    diags.error(DiagnosticKind::kOutputFile, {}, written.error());
+    return finish(diags);
+  }
   if (auto written = write_output_file(output_path(options), output); !written) {
     diags.error(DiagnosticKind::kOutputFile, {}, written.error());
   }

@@ -4,6 +4,7 @@
 #include <CLI/CLI.hpp>
 
 #include <cstdio>
+#include <filesystem>
 
 #include "support/file_io.h"
 
@@ -53,9 +54,19 @@ std::vector<std::string> take_warning_flags(int argc, char** argv, DriverOptions
 
 }  // namespace
 
+std::string output_path(const DriverOptions& options) {
+  if (options.output) return *options.output;
+  if (options.emit != EmitKind::kPallas || options.input == "-") return "-";
+  return std::filesystem::path(options.input).stem().string() + "_pallas.py";
+}
+
 std::variant<DriverOptions, int> parse_command_line(int argc, char** argv) {
   DriverOptions options;
-  std::vector<std::string> args = take_warning_flags(argc, argv, options);
+  DepfileFlags depfile_flags;
+  Expected<std::vector<std::string>> taken =
+      take_gcc_dependency_flags(take_warning_flags(argc, argv, options), depfile_flags);
+  if (!taken) return usage_error(taken.error());
+  std::vector<std::string> args = std::move(*taken);
 
   CLI::App app{"helionc: compiles Helion kernels into JAX Pallas modules for TPUs", "helionc"};
   app.set_version_flag("--version", fmt::format("helionc {} (tree-sitter-python {})",
@@ -78,6 +89,7 @@ std::variant<DriverOptions, int> parse_command_line(int argc, char** argv) {
   std::string diagnostics_format = "text";
   std::optional<std::string> shapes;
   std::optional<std::string> shapes_file;
+  std::optional<std::string> depfile;
   app.add_option("--emit", emit,
                  "what to write: pallas (default), ir, or report (resources per launch and "
                  "config: grid, VMEM, HBM bytes, flops)")
@@ -88,6 +100,9 @@ std::variant<DriverOptions, int> parse_command_line(int argc, char** argv) {
   app.add_option("--shapes-file", shapes_file,
                  "read --shapes from FILE (one or more calls a line, '#' comments)")
       ->check(CLI::ExistingFile);
+  app.add_option("--depfile", depfile,
+                 "also write a Make-format dependency file naming the output and every file "
+                 "read for it (GCC's -MD, -MF FILE, -MT TARGET, -MP work too)");
   app.add_option("--template-dir", options.template_dir,
                  "read module templates from DIR instead of the built-in ones");
   app.add_option("--color", color, "colour diagnostics: auto (default), always, never")
@@ -128,6 +143,7 @@ std::variant<DriverOptions, int> parse_command_line(int argc, char** argv) {
     Expected<std::vector<ShapeSet>> parsed = parse_shapes_file(*text, *shapes_file);
     if (!parsed) return usage_error(parsed.error());
     for (ShapeSet& set : *parsed) options.shapes.push_back(std::move(set));
+    options.shapes_file = shapes_file;
   }
   if ((shapes || shapes_file) && options.emit != EmitKind::kReport) {
     return usage_error(
@@ -140,6 +156,16 @@ std::variant<DriverOptions, int> parse_command_line(int argc, char** argv) {
                                      : ColorMode::kAuto;
   options.diagnostics_format =
       diagnostics_format == "json" ? DiagnosticsFormat::kJson : DiagnosticsFormat::kText;
+  if (depfile) {
+    if (depfile_flags.path && *depfile_flags.path != *depfile) {
+      return usage_error("--depfile and -MF name two different files");
+    }
+    depfile_flags.path = depfile;
+  }
+  Expected<std::optional<DepfileRequest>> request =
+      resolve_depfile(depfile_flags, output_path(options));
+  if (!request) return usage_error(request.error());
+  options.depfile = std::move(*request);
   for (const auto& [flag, enabled] : options.warning_flags) {
     if (!diagnostic_kind_from_name(flag)) {
       std::fprintf(stderr, "helionc: error: unknown warning option '-W%s%s'\n",

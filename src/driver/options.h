@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "autotune/targets.h"
+#include "driver/depfile.h"
 #include "driver/shapes.h"
 #include "support/diagnostics.h"
 
@@ -32,6 +33,8 @@ struct DriverOptions {
   std::string dump_after;                                   // --dump-after=PASS
   // --shapes and --shapes-file, in that order (only with --emit report for now).
   std::vector<ShapeSet> shapes;
+  std::optional<std::string> shapes_file;  // named in the depfile
+  std::optional<DepfileRequest> depfile;    // --depfile, -MD, -MF, -MT, -MP
 };
 
 // Exit statuses (documented in the man page and README).
@@ -40,6 +43,10 @@ inline constexpr int kExitCompileError = 1;
 inline constexpr int kExitUsageError = 2;
 
 std::variant<DriverOptions, int> parse_command_line(int argc, char** argv);
+
+// Where the result goes: -o, else the input's stem + "_pallas.py" in the current directory (as
+// a C compiler's object files), else "-" (standard output) for IR dumps, reports and stdin.
+std::string output_path(const DriverOptions& options);
 
 // The supported --target names, in order of generation (configs/targets/*.yaml).
 const std::vector<std::string>& target_names();

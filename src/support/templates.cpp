@@ -183,10 +183,12 @@ Expected<TemplateSet> TemplateSet::from_directory(const std::string& directory) 
     Expected<std::string> content = read_file(path.string());
     if (!content) return Error{content.error()};
     set.files_.emplace(path.filename().string(), std::move(*content));
+    set.paths_read_.push_back(path.string());
   }
   if (ec) {
     return Error{fmt::format("cannot list template directory `{}`: {}", directory, ec.message())};
   }
+  std::sort(set.paths_read_.begin(), set.paths_read_.end());  // the listing's order is the disk's
   return set;
 }
 

@@ -47,11 +47,15 @@ class TemplateSet {
 
   // File names, sorted.
   std::vector<std::string> names() const;
+  // The paths from_directory() read (directory joined with each name, sorted), for depfiles;
+  // empty for the built-in templates.
+  const std::vector<std::string>& paths_read() const { return paths_read_; }
   // "built-in templates" or "template directory `DIR`", for messages.
   const std::string& origin() const { return origin_; }
 
  private:
   std::map<std::string, std::string, std::less<>> files_;
+  std::vector<std::string> paths_read_;
   std::string origin_;
 };
 
