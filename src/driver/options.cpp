@@ -9,8 +9,7 @@
 #include "support/file_io.h"
 
 #include "autotune/targets.h"
-#include "driver/version.h"
-#include "parse/syntax_tree.h"
+#include "driver/version_text.h"
 
 namespace helionc::driver {
 
@@ -69,8 +68,7 @@ std::variant<DriverOptions, int> parse_command_line(int argc, char** argv) {
   std::vector<std::string> args = std::move(*taken);
 
   CLI::App app{"helionc: compiles Helion kernels into JAX Pallas modules for TPUs", "helionc"};
-  app.set_version_flag("--version", fmt::format("helionc {} (tree-sitter-python {})",
-                                                kHelioncVersion, parse::grammar_version()));
+  app.set_version_flag("--version", version_text());
   app.add_option("FILE", options.input, "Helion kernel file to compile (\"-\" reads stdin)")
       ->required();
   app.add_option("-o,--output", options.output,
@@ -124,7 +122,7 @@ std::variant<DriverOptions, int> parse_command_line(int argc, char** argv) {
     std::fputs(app.help().c_str(), stdout);
     return kExitSuccess;
   } catch (const CLI::CallForVersion& e) {
-    std::puts(e.what());
+    std::fputs(e.what(), stdout);
     return kExitSuccess;
   } catch (const CLI::ParseError& e) {
     return usage_error(e.what());
