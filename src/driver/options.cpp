@@ -51,6 +51,22 @@ std::vector<std::string> take_warning_flags(int argc, char** argv, DriverOptions
   return rest;
 }
 
+// GCC's colour flags, as aliases of --color (a build passing CFLAGS-style flags to every tool
+// gets the same colours): -fdiagnostics-color[=WHEN] and -fno-diagnostics-color. The last of
+// them and --color wins, as in GCC.
+std::vector<std::string> rewrite_color_flags(std::vector<std::string> args) {
+  for (std::string& arg : args) {
+    if (arg == "-fdiagnostics-color") {
+      arg = "--color=always";
+    } else if (arg.rfind("-fdiagnostics-color=", 0) == 0) {
+      arg = "--color=" + arg.substr(arg.find('=') + 1);
+    } else if (arg == "-fno-diagnostics-color") {
+      arg = "--color=never";
+    }
+  }
+  return args;
+}
+
 }  // namespace
 
 std::string output_path(const DriverOptions& options) {
@@ -65,7 +81,7 @@ std::variant<DriverOptions, int> parse_command_line(int argc, char** argv) {
   Expected<std::vector<std::string>> taken =
       take_gcc_dependency_flags(take_warning_flags(argc, argv, options), depfile_flags);
   if (!taken) return usage_error(taken.error());
-  std::vector<std::string> args = std::move(*taken);
+  std::vector<std::string> args = rewrite_color_flags(std::move(*taken));
 
   CLI::App app{"helionc: compiles Helion kernels into JAX Pallas modules for TPUs", "helionc"};
   app.set_version_flag("--version", version_text());
@@ -103,8 +119,11 @@ std::variant<DriverOptions, int> parse_command_line(int argc, char** argv) {
                  "read for it (GCC's -MD, -MF FILE, -MT TARGET, -MP work too)");
   app.add_option("--template-dir", options.template_dir,
                  "read module templates from DIR instead of the built-in ones");
-  app.add_option("--color", color, "colour diagnostics: auto (default), always, never")
-      ->check(CLI::IsMember({"auto", "always", "never"}));
+  app.add_option("--color", color,
+                 "colour diagnostics: auto (default), always, never (GCC's "
+                 "-fdiagnostics-color[=WHEN] and -fno-diagnostics-color work too)")
+      ->check(CLI::IsMember({"auto", "always", "never"}))
+      ->multi_option_policy(CLI::MultiOptionPolicy::TakeLast);
   app.add_option("--diagnostics-format", diagnostics_format,
                  "diagnostics as text (default) or json")
       ->check(CLI::IsMember({"text", "json"}));
