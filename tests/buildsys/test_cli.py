@@ -28,3 +28,37 @@ def test_version_names_the_revision_grammar_and_runtime(helionc):
         assert match.group(2).removesuffix("-dirty") == head.stdout.strip()
     assert lines[1] == "grammar: tree-sitter-python 0.23.6"
     assert re.fullmatch(r"runtime: tree-sitter library \S+, grammar ABI \d+ to \d+", lines[2])
+
+
+# An option as --help and the man page spell it: `--output`, `-o`, `-MD`, and for the warning
+# flags `-W` and `-Wno-` (from -W<name>, -Wno-<name>).
+OPTION = re.compile(r"(?<![\w-])(--?[A-Za-z][A-Za-z0-9-]*)")
+
+
+def help_options(helionc):
+    return set(OPTION.findall(helionc_output(helionc, "--help")))
+
+
+def man_options(lines_starting=""):
+    """Every `Fl x` of the mdoc source is the option `-x` (`Fl -output` is --output); with
+    `lines_starting`, only those on such lines (`.It`: the entries of the option list)."""
+    lines = (REPO / "man/helionc.1").read_text().splitlines()
+    text = "\n".join(line for line in lines if line.startswith(lines_starting))
+    return {"-" + flag for flag in re.findall(r"\bFl ([A-Za-z-][A-Za-z0-9-]*)", text)}
+
+
+def test_every_help_option_is_in_the_man_page_and_back(helionc):
+    described, mentioned, offered = man_options(".It "), man_options(), help_options(helionc)
+    assert "--depfile" in offered and "-MD" in offered and "-Wno-" in offered
+    assert offered - described == set(), "in --help, with no entry in man/helionc.1"
+    assert mentioned - offered == set(), "in man/helionc.1, not in --help"
+
+
+def test_the_man_page_is_clean_for_groff_and_mandoc():
+    page = str(REPO / "man/helionc.1")
+    groff = subprocess.run(["groff", "-man", "-ww", "-z", page], capture_output=True, text=True,
+                           timeout=60)
+    assert groff.returncode == 0 and groff.stderr == "", groff.stderr
+    mandoc = subprocess.run(["mandoc", "-T", "lint", "-W", "warning", page], capture_output=True,
+                            text=True, timeout=60)
+    assert mandoc.returncode == 0 and mandoc.stdout + mandoc.stderr == "", mandoc.stdout
