@@ -116,17 +116,41 @@ class TextRenderer {
   std::string out_;
 };
 
-// `"file": ..., "line": ..., "column": ..., "end_line": ..., "end_column": ...` (nulls without
-// a place; the end is exclusive, like the range).
-std::string json_position(const SourceRange& range) {
-  if (!range.valid()) {
-    return R"("file": null, "line": null, "column": null, "end_line": null, "end_column": null)";
+// The display column (1-based) of byte column `byte_column` on `line`: tabs to the next tab
+// stop of 8, UTF-8 continuation bytes take none, as GCC counts "display-column".
+uint32_t display_column_of(std::string_view line, uint32_t byte_column) {
+  uint32_t column = 0;
+  for (size_t i = 0; i + 1 < byte_column && i < line.size(); ++i) {
+    auto c = static_cast<unsigned char>(line[i]);
+    if (c == '\t') {
+      column += kTabStop - column % kTabStop;
+    } else if ((c & 0xC0) != 0x80) {
+      ++column;
+    }
   }
-  LineColumn begin = range.file->line_column(range.begin);
-  LineColumn end = range.file->line_column(std::max(range.begin, range.end));
-  return fmt::format(R"("file": {}, "line": {}, "column": {}, "end_line": {}, "end_column": {})",
-                     json_quote(range.file->path()), begin.line, begin.column, end.line,
-                     end.column);
+  return column + 1;
+}
+
+// GCC's location object: {"file", "line", "display-column", "byte-column", "column"}; like
+// GCC, "column" is the display column.
+std::string json_point(const SourceFile& file, uint32_t offset) {
+  LineColumn at = file.line_column(offset);
+  uint32_t display = display_column_of(file.line_text(at.line), at.column);
+  return fmt::format(
+      R"({{"file": {}, "line": {}, "display-column": {}, "byte-column": {}, "column": {}}})",
+      json_quote(file.path()), at.line, display, at.column, display);
+}
+
+// GCC's "locations": one {"caret", "finish"} for the range, its finish the last character
+// (GCC's is inclusive, our ranges are half-open) and left out for a range of one character;
+// empty for a diagnostic without a place.
+std::string json_locations(const SourceRange& range) {
+  if (!range.valid()) return "[]";
+  std::string location = fmt::format(R"({{"caret": {})", json_point(*range.file, range.begin));
+  if (range.end > range.begin + 1) {
+    location += fmt::format(R"(, "finish": {})", json_point(*range.file, range.end - 1));
+  }
+  return "[" + location + "}]";
 }
 
 std::string_view severity_name(Severity severity) {
@@ -160,26 +184,40 @@ std::string DiagnosticEngine::render_text() const {
   return renderer.take();
 }
 
-// One array, one diagnostic object per line:
+// GCC's -fdiagnostics-format=json shape (GCC 12), one diagnostic object a line:
 //   [
-//     {"kind": "syntax-error", "severity": "error", "file": "k.py", "line": 3, ...,
-//      "message": "...", "notes": [{"severity": "note", "file": ..., "message": ...}]}
+//     {"kind": "error", "message": "...", "children": [{"kind": "note", "message": ...,
+//      "locations": [...], "escape-source": false}], "column-origin": 1, "locations": [{"caret": {...},
+//      "finish": {...}}], "escape-source": false, "option": "-Wunused-value",
+//      "helionc-kind": "unused-value"}
 //   ]
+// "option" as GCC names it: -W<kind> for a warning, -Werror=<kind> for one -Werror promoted
+// (GCC's "option_url" is left out: there is no page per warning to point at).
+// "helionc-kind" is ours (GCC has no name for its errors); readers of GCC's JSON ignore it.
 std::string DiagnosticEngine::render_json() const {
   if (diagnostics_.empty()) return "[]\n";
   std::string out = "[\n";
   for (size_t i = 0; i < diagnostics_.size(); ++i) {
     const Diagnostic& d = diagnostics_[i];
-    std::string notes;
+    std::string children;
     for (const DiagnosticNote& note : d.notes) {
-      if (!notes.empty()) notes += ", ";
-      notes += fmt::format(R"({{"severity": "note", {}, "message": {}}})",
-                           json_position(note.range), json_quote(note.message));
+      if (!children.empty()) children += ", ";
+      children += fmt::format(
+          R"({{"kind": "note", "message": {}, "locations": {}, "escape-source": false}})",
+                              json_quote(note.message), json_locations(note.range));
     }
-    out += fmt::format(R"(  {{"kind": {}, "severity": "{}", {}, "message": {}, "notes": [{}]}}{})",
-                       json_quote(diagnostic_kind_name(d.kind)), severity_name(d.severity),
-                       json_position(d.range), json_quote(d.message), notes,
-                       i + 1 < diagnostics_.size() ? ",\n" : "\n");
+    const std::string kind(diagnostic_kind_name(d.kind));
+    std::string option;
+    if (d.promoted_from_warning) {
+      option = fmt::format(R"("option": "-Werror={}", )", kind);
+    } else if (d.severity == Severity::kWarning) {
+      option = fmt::format(R"("option": "-W{}", )", kind);
+    }
+    out += fmt::format(
+        R"(  {{"kind": "{}", "message": {}, "children": [{}], "column-origin": 1, )"
+        R"("locations": {}, "escape-source": false, {}"helionc-kind": {}}}{})",
+        severity_name(d.severity), json_quote(d.message), children, json_locations(d.range),
+        option, json_quote(kind), i + 1 < diagnostics_.size() ? ",\n" : "\n");
   }
   out += "]\n";
   return out;

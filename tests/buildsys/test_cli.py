@@ -62,3 +62,29 @@ def test_the_man_page_is_clean_for_groff_and_mandoc():
     mandoc = subprocess.run(["mandoc", "-T", "lint", "-W", "warning", page], capture_output=True,
                             text=True, timeout=60)
     assert mandoc.returncode == 0 and mandoc.stdout + mandoc.stderr == "", mandoc.stdout
+
+
+def test_paths_are_quoted_as_given(helionc, tmp_path):
+    (tmp_path / "k").mkdir()
+    (tmp_path / "work").mkdir()
+    source = (REPO / "samples/bias_gelu.py").read_text()
+    (tmp_path / "k/ok.py").write_text(source)
+    (tmp_path / "k/bad.py").write_text(source.replace("bias[tile_n]", "undefined_name", 1))
+    (tmp_path / "k/ok.yaml").write_text(
+        "schema_version: 1\nkernel: bias_gelu\ndefault:\n  block_sizes: [128, 256]\n")
+
+    def run(*args):
+        return subprocess.run([str(helionc), *args], cwd=tmp_path / "work", capture_output=True,
+                              text=True, timeout=60)
+
+    ok = run("../k/ok.py", "--config", "./../k/ok.yaml", "-o", "-")
+    assert ok.returncode == 0, ok.stderr
+    header = ok.stdout.splitlines()[:2]
+    assert " from ../k/ok.py (sha256 " in header[0]
+    assert header[1].startswith("# Config of bias_gelu: ./../k/ok.yaml ")
+    bad = run("../k/bad.py", "--color", "never", "-o", "-")
+    assert bad.returncode == 1 and bad.stdout == ""
+    assert re.match(r"\.\./k/bad\.py:\d+:\d+: error: ", bad.stderr), bad.stderr
+    json = run("../k/bad.py", "--diagnostics-format", "json", "-o", "-")
+    assert '"file": "../k/bad.py"' in json.stderr
+    assert str(tmp_path) not in bad.stderr + json.stderr + ok.stdout

@@ -167,7 +167,7 @@ TEST_CASE("diagnostics render in the order recorded, remarks only under -v", "[d
         "k.py:1:1: error: first line second\n    1 | a\n      | ^\n");
 }
 
-TEST_CASE("JSON output is one array with escaped strings", "[diagnostics]") {
+TEST_CASE("JSON output is GCC's: one array with escaped strings", "[diagnostics]") {
   SourceFile file("dir/\"odd\".py", "x = foo(y)\n");
   DiagnosticEngine diags({.format = DiagnosticsFormat::kJson});
   CHECK(diags.render() == "[]\n");
@@ -177,21 +177,39 @@ TEST_CASE("JSON output is one array with escaped strings", "[diagnostics]") {
       .note({}, "no place");
   diags.warning(DiagnosticKind::kUnusedValue, find(file, "x"), "w");
   diags.error(DiagnosticKind::kInputFile, {}, "e");
-  CHECK(
-      diags.render() ==
-      "[\n"
-      R"(  {"kind": "unknown-function", "severity": "error", "file": "dir/\"odd\".py", "line": 1, )"
-      R"("column": 5, "end_line": 1, "end_column": 11, "message": "unknown `foo`\n\t\\ \u0001 \ufffd", )"
-      R"("notes": [{"severity": "note", "file": null, "line": null, "column": null, "end_line": null, )"
-      R"("end_column": null, "message": "no place"}]},)"
-      "\n"
-      R"(  {"kind": "unused-value", "severity": "warning", "file": "dir/\"odd\".py", "line": 1, )"
-      R"("column": 1, "end_line": 1, "end_column": 2, "message": "w", "notes": []},)"
-      "\n"
-      R"(  {"kind": "input-file", "severity": "error", "file": null, "line": null, "column": null, )"
-      R"("end_line": null, "end_column": null, "message": "e", "notes": []})"
-      "\n"
-      "]\n");
+  const std::string at = R"("file": "dir/\"odd\".py", "line": 1, )";
+  CHECK(diags.render() ==
+        "[\n"
+        R"(  {"kind": "error", "message": "unknown `foo`\n\t\\ \u0001 \ufffd", )"
+        R"("children": [{"kind": "note", "message": "no place", "locations": [], )"
+        R"("escape-source": false}], "column-origin": 1, "locations": [{"caret": {)" +
+            at + R"("display-column": 5, "byte-column": 5, "column": 5}, "finish": {)" + at +
+            R"("display-column": 10, "byte-column": 10, "column": 10}}], )"
+            R"("escape-source": false, "helionc-kind": "unknown-function"},)"
+            "\n"
+            R"(  {"kind": "warning", "message": "w", "children": [], "column-origin": 1, )"
+            R"("locations": [{"caret": {)" +
+            at + R"("display-column": 1, "byte-column": 1, "column": 1}}], )"
+                 R"("escape-source": false, "option": "-Wunused-value", )"
+                 R"("helionc-kind": "unused-value"},)"
+                 "\n"
+                 R"(  {"kind": "error", "message": "e", "children": [], "column-origin": 1, )"
+                 R"("locations": [], "escape-source": false, "helionc-kind": "input-file"})"
+                 "\n"
+                 "]\n");
+}
+
+TEST_CASE("JSON display columns expand tabs and count UTF-8 characters, as GCC's", "[diagnostics]") {
+  SourceFile file("t.py", "\t\xc3\xa9 = foo\n");  // a tab, then é (two bytes)
+  DiagnosticEngine diags({.format = DiagnosticsFormat::kJson, .warnings_as_errors = true});
+  diags.warning(DiagnosticKind::kUnusedValue, find(file, "foo"), "w");
+  const std::string json = diags.render();
+  CHECK(json.find(R"("caret": {"file": "t.py", "line": 1, "display-column": 13, )"
+                  R"("byte-column": 7, "column": 13})") != std::string::npos);
+  CHECK(json.find(R"("finish": {"file": "t.py", "line": 1, "display-column": 15, )"
+                  R"("byte-column": 9, "column": 15})") != std::string::npos);
+  CHECK(json.find(R"("kind": "error")") != std::string::npos);
+  CHECK(json.find(R"("option": "-Werror=unused-value")") != std::string::npos);
 }
 
 TEST_CASE("kept-alive files outlive their producer", "[diagnostics]") {
