@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import shutil
 import subprocess
 
 import pytest
@@ -12,15 +13,23 @@ from conftest import REPO, make_project, mtimes, touch
 MODULES = ("add", "softmax", "bias_gelu")
 
 
-def make(project, helionc, *targets, mk=REPO / "rules/make/helionc.mk"):
-    return subprocess.run(["make", "-C", str(project), f"HELIONC={helionc}", f"HELIONC_MK={mk}",
-                           *targets], capture_output=True, text=True, timeout=300)
+def make(project, *targets, mk=REPO / "rules/make/helionc.mk"):
+    return subprocess.run(["make", "-C", str(project), f"HELIONC={project / COMPILER}",
+                           f"HELIONC_MK={mk}", *targets],
+                          capture_output=True, text=True, timeout=300)
+
+
+# The compiler is a prerequisite of every module; the project gets its own copy, so that
+# touch() ages it with the modules (the build's binary may be only seconds old).
+COMPILER = ".bin/helionc"
 
 
 @pytest.fixture
 def project(tmp_path, helionc):
     project = make_project(tmp_path / "project", "make")
-    result = make(project, helionc)
+    (project / COMPILER).parent.mkdir()
+    shutil.copy2(helionc, project / COMPILER)
+    result = make(project)
     assert result.returncode == 0, result.stdout + result.stderr
     return project
 
@@ -29,12 +38,12 @@ def modules(project):
     return [project / "kernels" / f"{name}_pallas.py" for name in MODULES]
 
 
-def rebuilt(project, helionc, touched=None):
+def rebuilt(project, touched=None):
     """Names of the modules a `make` rebuilds after touching `touched`."""
     if touched is not None:
         touch(project / touched, project)
     before = mtimes(modules(project))
-    result = make(project, helionc)
+    result = make(project)
     assert result.returncode == 0, result.stdout + result.stderr
     after = mtimes(modules(project))
     return sorted(pathlib_name(path) for path in before if before[path] != after[path])
@@ -54,59 +63,59 @@ def test_first_build_uses_the_conventional_configs(project):
                               "kernels/softmax.yaml\n")
 
 
-def test_nothing_touched_nothing_rebuilt(project, helionc):
-    assert rebuilt(project, helionc) == []
-    assert make(project, helionc, "-q").returncode == 0
+def test_nothing_touched_nothing_rebuilt(project):
+    assert rebuilt(project) == []
+    assert make(project, "-q").returncode == 0
 
 
-def test_a_touched_config_rebuilds_its_module_only(project, helionc):
-    assert rebuilt(project, helionc, touched="kernels/softmax.yaml") == ["softmax"]
-    assert rebuilt(project, helionc, touched="kernels/bias_gelu.py") == ["bias_gelu"]
+def test_a_touched_config_rebuilds_its_module_only(project):
+    assert rebuilt(project, touched="kernels/softmax.yaml") == ["softmax"]
+    assert rebuilt(project, touched="kernels/bias_gelu.py") == ["bias_gelu"]
 
 
-def test_a_new_config_by_convention_rebuilds(project, helionc):
+def test_a_new_config_by_convention_rebuilds(project):
     (project / "kernels/add.yaml").write_text(
         "schema_version: 1\nkernel: add\ndefault:\n  block_sizes: [8, 128]\n")
-    assert rebuilt(project, helionc, touched="kernels/add.yaml") == ["add"]
+    assert rebuilt(project, touched="kernels/add.yaml") == ["add"]
     assert "kernels/add.yaml" in (project / "kernels/add_pallas.py").read_text()
 
 
-def test_a_deleted_config_rebuilds_without_it(project, helionc):
+def test_a_deleted_config_rebuilds_without_it(project):
     (project / "kernels/softmax.yaml").unlink()
     touch(project / "kernels/softmax.py", project)
-    result = make(project, helionc)
+    result = make(project)
     assert result.returncode == 0, result.stdout + result.stderr
     assert "softmax.yaml" not in (project / "kernels/softmax_pallas.py").read_text()
 
 
-def test_a_deleted_output_is_rebuilt(project, helionc):
+def test_a_deleted_output_is_rebuilt(project):
     (project / "kernels/add_pallas.py").unlink()
-    result = make(project, helionc)
+    result = make(project)
     assert result.returncode == 0, result.stdout + result.stderr
     assert (project / "kernels/add_pallas.py").is_file()
 
 
-def test_a_compile_error_fails_and_leaves_no_output(project, helionc):
+def test_a_compile_error_fails_and_leaves_no_output(project):
     kernel = project / "kernels/add.py"
     kernel.write_text(kernel.read_text().replace("x[tile] + y[tile]", "x[tile] + undefined"))
     (project / "kernels/add_pallas.py").unlink()
-    result = make(project, helionc)
+    result = make(project)
     assert result.returncode != 0
     assert "undefined" in result.stderr
     assert not (project / "kernels/add_pallas.py").exists()
     # Make tries again next time rather than trusting anything left behind.
-    again = make(project, helionc)
+    again = make(project)
     assert again.returncode != 0
 
 
-def test_an_error_in_a_kept_output_is_retried(project, helionc):
+def test_an_error_in_a_kept_output_is_retried(project):
     # A module that exists but is older than its broken kernel stays older: helionc writes
     # nothing on error, so the next make compiles (and fails) again.
     kernel = project / "kernels/add.py"
     kernel.write_text(kernel.read_text().replace("x[tile] + y[tile]", "x[tile] + undefined"))
     touch(kernel, project)
-    assert make(project, helionc).returncode != 0
-    assert make(project, helionc).returncode != 0
+    assert make(project).returncode != 0
+    assert make(project).returncode != 0
 
 
 def test_the_installed_rules_use_the_installed_compiler(tmp_path, installed):
