@@ -90,8 +90,13 @@ helion_pallas_modules = rule(
 )
 
 def helion_pallas_library(name, srcs, configs = [], target = "", kernels = {}, helionc_flags = [],
-                          deps = [], visibility = None, **kwargs):
-    """A py_library of the modules helionc writes for `srcs` (see the file's docstring)."""
+                          helionc = None, deps = [], visibility = None, **kwargs):
+    """A py_library of the modules helionc writes for `srcs` (see the file's docstring).
+
+    `helionc`: another compiler than the installed one, e.g. a prebuilt binary checked in or
+    fetched by the workspace (a label of an executable file)."""
+    if helionc != None:
+        kwargs["helionc"] = helionc
     helion_pallas_modules(
         name = name + "_modules",
         srcs = srcs,

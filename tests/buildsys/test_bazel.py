@@ -129,3 +129,18 @@ def test_a_compile_error_fails_the_build(workspaces):
     result = ws.bazel("build", "--nofetch", "//kernels")
     assert result.returncode == 1
     assert "kernels/add.py:" in result.stderr and "undefined" in result.stderr
+
+
+def test_a_prebuilt_helionc_passed_in(workspaces, helionc):
+    ws = workspaces()
+    (ws.root / "tools").mkdir()
+    shutil.copy2(helionc, ws.root / "tools/helionc")
+    (ws.root / "tools/BUILD.bazel").write_text('exports_files(["helionc"])\n')
+    build = ws.root / "kernels/BUILD.bazel"
+    build.write_text(build.read_text().replace('target = "tpu-v7x",',
+                                               'target = "tpu-v7x",\n    helionc = "//tools:helionc",'))
+    before = ws.module("add").read_bytes()
+    result = ws.bazel("build", "--nofetch", "--subcommands", "//kernels")
+    assert result.returncode == 0, result.stderr
+    assert "tools/helionc " in result.stderr  # the action now runs the copy
+    assert ws.module("add").read_bytes() == before
