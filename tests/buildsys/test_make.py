@@ -80,6 +80,15 @@ def test_a_new_config_by_convention_rebuilds(project):
     assert "kernels/add.yaml" in (project / "kernels/add_pallas.py").read_text()
 
 
+def test_a_variable_overrides_the_convention(project):
+    (project / "kernels/alt.yaml").write_text(
+        "schema_version: 1\nkernel: softmax\ndefault:\n  block_sizes: [32]\n")
+    result = make(project, "HELIONC_CONFIGS_kernels/softmax=kernels/alt.yaml")
+    assert result.returncode == 0, result.stdout + result.stderr
+    header = (project / "kernels/softmax_pallas.py").read_text()
+    assert "kernels/alt.yaml" in header and "kernels/softmax.yaml" not in header
+
+
 def test_a_deleted_config_rebuilds_without_it(project):
     (project / "kernels/softmax.yaml").unlink()
     touch(project / "kernels/softmax.py", project)
