@@ -131,16 +131,18 @@ def test_a_compile_error_fails_the_build(workspaces):
     assert "kernels/add.py:" in result.stderr and "undefined" in result.stderr
 
 
-def test_a_prebuilt_helionc_passed_in(workspaces, helionc):
+def test_a_prebuilt_helionc_passed_in_and_kernels(workspaces, helionc):
     ws = workspaces()
     (ws.root / "tools").mkdir()
     shutil.copy2(helionc, ws.root / "tools/helionc")
     (ws.root / "tools/BUILD.bazel").write_text('exports_files(["helionc"])\n')
     build = ws.root / "kernels/BUILD.bazel"
     build.write_text(build.read_text().replace('target = "tpu-v7x",',
-                                               'target = "tpu-v7x",\n    helionc = "//tools:helionc",'))
+                                               'target = "tpu-v7x",\n    helionc = "//tools:helionc",\n'
+                                               '    kernels = {"softmax.py": "softmax"},'))
     before = ws.module("add").read_bytes()
     result = ws.bazel("build", "--nofetch", "--subcommands", "//kernels")
     assert result.returncode == 0, result.stderr
-    assert "tools/helionc " in result.stderr  # the action now runs the copy
+    assert "tools/helionc " in result.stderr  # the actions now run the copy
+    assert "--kernel softmax" in result.stderr
     assert ws.module("add").read_bytes() == before
