@@ -82,8 +82,13 @@ class SyntaxErrorFinder {
   // recovery creates, so the walk passes it down.)
   void visit(TSNode node, TSNode parent) {
     if (is_error(node)) {
+      // A statement that parsed with errors of its own inside the ERROR (recovery can wrap a
+      // whole broken function in one) reports them itself; the rest is this one error.
+      for_each_child(node, [&](TSNode child) {
+        if (has_errors_of_its_own(child)) visit(child, node);
+      });
       findings_.push_back(explain_error(node));
-      return;  // everything inside is part of this one error
+      return;
     }
     if (ts_node_is_missing(node)) {
       uint32_t at = ts_node_start_byte(node);
@@ -117,6 +122,12 @@ class SyntaxErrorFinder {
     return text_.substr(begin, end - begin);
   }
 
+  // A child of an ERROR node that is a whole construct holding errors of its own.
+  static bool has_errors_of_its_own(TSNode child) {
+    return !is_error(child) && ts_node_is_named(child) && !is_leaf(child) &&
+           ts_node_has_error(child);
+  }
+
   // The non-empty leaves under `node`, in source order (MISSING leaves are empty).
   void collect_leaves(TSNode node, std::vector<TSNode>& leaves) const {
     if (is_leaf(node)) {
@@ -135,7 +146,9 @@ class SyntaxErrorFinder {
 
   Finding explain_error(TSNode error) const {
     std::vector<TSNode> leaves;
-    collect_leaves(error, leaves);
+    for_each_child(error, [&](TSNode child) {
+      if (!has_errors_of_its_own(child)) collect_leaves(child, leaves);
+    });
     uint32_t start = ts_node_start_byte(error);
     if (leaves.empty()) {
       if (start >= text_.size()) return {start, start, "unexpected end of file"};

@@ -118,6 +118,27 @@ def test_operator_chain_inside_the_limit_compiles_and_runs(tmp_path):
     np.testing.assert_allclose(run_elementwise(run.module(), X), X * 300)
 
 
+# ---- nodes with 65,536 children or more --------------------------------------------------------
+# Debian's tree-sitter 0.20.7 kept child counts in 16 bits and corrupted the heap on these
+# (a false "no Helion kernels found", then an abort); helionc builds a fixed runtime.
+
+def test_seventy_thousand_comment_lines_compile(tmp_path):
+    # Quotes keep these comments from being blanked for the scanner: they stay comment nodes,
+    # all children of the module.
+    run = Run(tmp_path, elementwise_kernel("x[tile]") + "# don't\n" * 70000)
+    np.testing.assert_array_equal(run_elementwise(run.module(), X), X)
+
+
+def test_a_hundred_thousand_unclosed_parentheses_are_refused_at_the_limit(tmp_path):
+    run = Run(tmp_path, elementwise_kernel("x[tile]") + "y = " + "(" * 100000 + "\n")
+    run.expect_error(1, "too many nested parentheses", 12, 205)
+
+
+def test_a_call_with_a_hundred_thousand_arguments_outside_the_kernel_compiles(tmp_path):
+    run = Run(tmp_path, elementwise_kernel("x[tile]") + "y = print(" + "1, " * 100000 + ")\n")
+    np.testing.assert_array_equal(run_elementwise(run.module(), X), X)
+
+
 # ---- literals --------------------------------------------------------------------------------
 
 @pytest.mark.parametrize("literal, expected", [
