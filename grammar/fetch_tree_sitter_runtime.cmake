@@ -9,7 +9,8 @@
 # with 65,536 or more children (70,000 comment lines, 100,000 unclosed brackets) corrupts the
 # heap while it is parsed, before helionc could look at the tree (tree-sitter fixed it in
 # commit 67d13cf, "Fix integer size of subtree's child count field"). The library vendored in
-# tree-sitter@0.20.6 is 0.20.7 with that fix, for the same grammar ABI (13-14).
+# tree-sitter@0.20.6 is 0.20.7 with the fixes made before 0.20.8, that one among them, for the
+# same grammar ABIs (13-14).
 
 include(${CMAKE_CURRENT_LIST_DIR}/npm_package.cmake)
 

@@ -35,6 +35,13 @@ bool has_letter(std::string_view prefix, char lower) {
          prefix.find(static_cast<char>(lower - 'a' + 'A')) != std::string_view::npos;
 }
 
+// Python's one-character escapes and the bytes they stand for.
+constexpr std::string_view kEscapeLetters = "abfnrtv\\'\"";
+constexpr std::string_view kEscapeValues = "\a\b\f\n\r\t\v\\'\"";
+
+bool is_octal(char c) { return c >= '0' && c <= '7'; }
+bool is_hex(char c) { return std::isxdigit(static_cast<unsigned char>(c)) != 0; }
+
 // The value of a bytes literal's body (escapes decoded unless raw).
 std::string bytes_value(std::string_view body, bool raw) {
   if (raw) return std::string(body);
@@ -45,39 +52,23 @@ std::string bytes_value(std::string_view body, bool raw) {
       continue;
     }
     const char c = body[++i];
-    auto octal = [](char d) { return d >= '0' && d <= '7'; };
-    auto hex = [](char d) { return std::isxdigit(static_cast<unsigned char>(d)) != 0; };
-    switch (c) {
-      case '\n': break;  // a line continuation
-      case '\r':        // a CRLF continuation
-        if (i + 1 < body.size() && body[i + 1] == '\n') ++i;
-        break;
-      case 'a': value += '\a'; break;
-      case 'b': value += '\b'; break;
-      case 'f': value += '\f'; break;
-      case 'n': value += '\n'; break;
-      case 'r': value += '\r'; break;
-      case 't': value += '\t'; break;
-      case 'v': value += '\v'; break;
-      case '\\': case '\'': case '"': value += c; break;
-      case 'x':
-        if (i + 2 < body.size() && hex(body[i + 1]) && hex(body[i + 2])) {
-          value += static_cast<char>(std::stoi(std::string(body.substr(i + 1, 2)), nullptr, 16));
-          i += 2;
-          break;
-        }
-        value += "\\x";
-        break;
-      default:
-        if (octal(c)) {
-          size_t length = 1;
-          while (length < 3 && i + length < body.size() && octal(body[i + length])) ++length;
-          value += static_cast<char>(std::stoi(std::string(body.substr(i, length)), nullptr, 8));
-          i += length - 1;
-          break;
-        }
-        value += '\\';  // an unknown escape keeps its backslash, as in Python
-        value += c;
+    if (const size_t letter = kEscapeLetters.find(c); letter != std::string_view::npos) {
+      value += kEscapeValues[letter];
+    } else if (c == '\r') {
+      if (i + 1 < body.size() && body[i + 1] == '\n') ++i;  // a CRLF line continuation
+    } else if (c == '\n') {
+      // a line continuation: nothing
+    } else if (c == 'x' && i + 2 < body.size() && is_hex(body[i + 1]) && is_hex(body[i + 2])) {
+      value += static_cast<char>(std::stoi(std::string(body.substr(i + 1, 2)), nullptr, 16));
+      i += 2;
+    } else if (is_octal(c)) {
+      size_t length = 1;
+      while (length < 3 && i + length < body.size() && is_octal(body[i + length])) ++length;
+      value += static_cast<char>(std::stoi(std::string(body.substr(i, length)), nullptr, 8));
+      i += length - 1;
+    } else {
+      value += '\\';  // an unknown escape keeps its backslash, as in Python
+      value += c;
     }
   }
   return value;

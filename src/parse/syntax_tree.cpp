@@ -79,7 +79,9 @@ std::vector<SyntaxNode> SyntaxNode::children_by_field(std::string_view field) co
   TreeCursor cursor(node_);
   if (!ts_tree_cursor_goto_first_child(cursor.get())) return result;
   do {
-    if (ts_tree_cursor_current_field_id(cursor.get()) == id) result.emplace_back(tree_, cursor.node());
+    if (ts_tree_cursor_current_field_id(cursor.get()) == id) {
+      result.emplace_back(tree_, cursor.node());
+    }
   } while (ts_tree_cursor_goto_next_sibling(cursor.get()));
   return result;
 }
