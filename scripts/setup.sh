@@ -3,7 +3,8 @@
 # Idempotent: with nothing to do it checks a few packages, one stamp and runs a no-op build.
 #
 #   1. Debian packages (apt-get; sudo only when not root): the C++ libraries, the build tools,
-#      npm (fetches tree-sitter-python at configure time) and python3-venv.
+#      npm (fetches tree-sitter-python and the tree-sitter runtime at configure time) and
+#      python3-venv.
 #   2. The project-local venv .venv/ with the pinned test requirements (tests/requirements.txt),
 #      reinstalled only when that file changes.
 #   3. cmake configure (first time only; Ninja when present) and build.
@@ -44,12 +45,10 @@ want_package libcli11-dev                      # command line parsing (driver)
 want_package libfmt-dev                        # formatting
 want_package catch2                            # unit tests (Catch2 v2)
 want_package libyaml-cpp-dev                   # tuning configs
-want_package libtree-sitter-dev                # the parser runtime
-want_package pkg-config command -v pkg-config  # finds tree-sitter
 want_package cmake command -v cmake
 want_package ninja-build command -v ninja
 want_package g++ command -v g++
-want_package npm command -v npm                # fetches the tree-sitter-python package
+want_package npm command -v npm                # fetches tree-sitter-python and the runtime
 want_package python3-venv "$PYTHON" -c 'import venv, ensurepip'
 want_package mandoc command -v mandoc          # lints the man page (tests)
 want_package groff-base command -v groff       # checks the man page (tests)

@@ -20,6 +20,7 @@
 #include "parse/syntax_tree.h"
 #include "passes/pipeline.h"
 #include "support/file_io.h"
+#include "support/limits.h"
 #include "support/sha256.h"
 #include "support/templates.h"
 
@@ -171,13 +172,22 @@ int run_compile(const DriverOptions& options) {
     return finish(diags);
   }
   if (!check_output_is_not_an_input(options, diags)) return finish(diags);
-  auto text = read_file(options.input);
+  auto text = read_file(options.input, limits::kMaxInputBytes);
   if (!text) {
     diags.error(DiagnosticKind::kInputFile, {}, text.error());
     return finish(diags);
   }
-  const SourceFile file(options.input == "-" ? "<stdin>" : options.input, std::move(*text));
-  const std::string sha256 = sha256_hex(file.text());
+  if (text->size() > limits::kMaxInputBytes) {
+    diags.error(DiagnosticKind::kLimitExceeded, {},
+                fmt::format("`{}` is longer than {} bytes ({} MiB), the most helionc reads",
+                            options.input == "-" ? "<stdin>" : options.input,
+                            limits::kMaxInputBytes, limits::kMaxInputBytes >> 20));
+    return finish(diags);
+  }
+  // The provenance hash is of the file's bytes, as `sha256sum` computes it.
+  const std::string sha256 = sha256_hex(*text);
+  const SourceFile file(options.input == "-" ? "<stdin>" : options.input,
+                        with_lone_crs_as_newlines(std::move(*text)));
 
   auto tree = parse::SyntaxTree::parse(file);
   if (!tree || !parse::report_syntax_errors(*tree, diags)) return finish(diags);

@@ -3,13 +3,16 @@
 #include <fmt/format.h>
 #include <CLI/CLI.hpp>
 
+#include <cerrno>
 #include <cstdio>
+#include <cstring>
 #include <filesystem>
 
 #include "support/file_io.h"
 
 #include "autotune/targets.h"
 #include "driver/version_text.h"
+#include "passes/pipeline.h"
 
 namespace helionc::driver {
 
@@ -65,6 +68,26 @@ std::vector<std::string> rewrite_color_flags(std::vector<std::string> args) {
     }
   }
   return args;
+}
+
+// --help and --version print to standard output; a failed write (`helionc --help > /dev/full`)
+// is an error like any other failed output, not a silent success.
+int print_to_stdout(const std::string& text) {
+  std::fputs(text.c_str(), stdout);
+  if (std::fflush(stdout) != 0 || std::ferror(stdout)) {
+    std::fprintf(stderr, "helionc: error: cannot write to standard output: %s\n",
+                 std::strerror(errno));
+    return kExitCompileError;
+  }
+  return kExitSuccess;
+}
+
+// The names --dump-after accepts: every pass of the pipeline, and "all".
+std::vector<std::string> dump_after_names() {
+  std::vector<std::string> names;
+  for (std::string_view pass : passes::pipeline_pass_names()) names.emplace_back(pass);
+  names.emplace_back("all");
+  return names;
 }
 
 }  // namespace
@@ -128,7 +151,8 @@ std::variant<DriverOptions, int> parse_command_line(int argc, char** argv) {
                  "diagnostics as text (default) or json")
       ->check(CLI::IsMember({"text", "json"}));
   app.add_option("--dump-after", options.dump_after,
-                 "print the IR after the named pass (or \"all\") to stderr");
+                 "print the IR after the named pass (or \"all\") to stderr")
+      ->check(CLI::IsMember(dump_after_names()));
   app.add_flag("-v,--verbose", options.verbose, "also print remarks (skipped functions, ...)");
   app.footer(
       "Warnings: -W<name> enables, -Wno-<name> disables, -Werror makes them errors.\n"
@@ -138,11 +162,9 @@ std::variant<DriverOptions, int> parse_command_line(int argc, char** argv) {
   try {
     app.parse(reversed);
   } catch (const CLI::CallForHelp& e) {
-    std::fputs(app.help().c_str(), stdout);
-    return kExitSuccess;
+    return print_to_stdout(app.help());
   } catch (const CLI::CallForVersion& e) {
-    std::fputs(e.what(), stdout);
-    return kExitSuccess;
+    return print_to_stdout(e.what());
   } catch (const CLI::ParseError& e) {
     return usage_error(e.what());
   }

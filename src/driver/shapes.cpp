@@ -5,7 +5,10 @@
 #include <algorithm>
 #include <cctype>
 #include <charconv>
+#include <optional>
 #include <utility>
+
+#include "support/checked_int.h"
 
 namespace helionc::driver {
 
@@ -69,6 +72,19 @@ std::string_view short_name(ir::ScalarType type) {
   return "f32";
 }
 
+// 1 TiB: more than any TPU's memory (a v7x chip has 192 GiB of HBM), and small enough that the
+// report's products of sizes (bytes, flops over a grid) stay far inside 64 bits.
+constexpr int64_t kMaxArrayBytes = int64_t{1} << 40;
+
+bool fits_a_tpu(const TensorShape& tensor) {
+  std::optional<int64_t> bytes = std::max(ir::dtype_bits(tensor.dtype) / 8, 1);
+  for (int64_t dim : tensor.dims) {
+    bytes = checked_mul(*bytes, dim);
+    if (!bytes || *bytes > kMaxArrayBytes) return false;
+  }
+  return true;
+}
+
 constexpr std::string_view kForm = "NAME=DIMS:DTYPE, e.g. `x=4096x4096:bf16`";
 
 Expected<TensorShape> parse_tensor(std::string_view item, std::string_view origin) {
@@ -110,6 +126,11 @@ Expected<TensorShape> parse_tensor(std::string_view item, std::string_view origi
   for (const DtypeSpelling& spelling : kDtypes) {
     if (spelling.name == dtype) {
       tensor.dtype = spelling.type;
+      if (!fits_a_tpu(tensor)) {
+        return Error{fmt::format("{}: `{}` ({}) would take more than {} bytes; no TPU array is "
+                                 "that large",
+                                 origin, tensor.name, item, kMaxArrayBytes)};
+      }
       return tensor;
     }
   }

@@ -10,9 +10,9 @@
 namespace helionc::driver {
 
 std::string version_text() {
-  // The runtime is named by its pkg-config version (Debian 12's libtree-sitter 0.20.7 says
-  // 0.6.3 there: the library's) and by the grammar ABIs it accepts, which is what decides
-  // whether a grammar loads.
+  // The runtime is named by the npm tree-sitter package whose vendored library grammar/ builds
+  // (grammar/README.md), and by the grammar ABIs it accepts, which is what decides whether a
+  // grammar loads.
   return fmt::format(
       "helionc {} (git {})\n"
       "grammar: tree-sitter-python {}\n"

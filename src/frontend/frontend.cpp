@@ -4,6 +4,7 @@
 
 #include "frontend/kernel_discovery.h"
 #include "frontend/kernel_lowering.h"
+#include "support/limits.h"
 
 namespace helionc::frontend {
 
@@ -19,6 +20,14 @@ ir::Module lower_file(const parse::SyntaxTree& tree, const FrontendOptions& opti
                 "no Helion kernels found; decorate a function with `@helion.kernel`");
     return module;
   }
+  if (kernels.size() > limits::kMaxKernels) {
+    const parse::SyntaxNode first_extra = kernels[limits::kMaxKernels].function;
+    diags.error(DiagnosticKind::kLimitExceeded, first_extra.child_by_field("name").range(),
+                fmt::format("this file defines {} kernels; helionc compiles at most {} from one "
+                            "file",
+                            kernels.size(), limits::kMaxKernels));
+    return module;
+  }
   bool found = false;
   for (const KernelSyntax& kernel : kernels) {
     const std::string_view name = kernel.function.child_by_field("name").text();
@@ -29,13 +38,19 @@ ir::Module lower_file(const parse::SyntaxTree& tree, const FrontendOptions& opti
     }
   }
   if (!found) {
+    // At the top of the file, with a note at each kernel it does define.
     std::vector<std::string> names;
     for (const KernelSyntax& kernel : kernels) {
       names.push_back(fmt::format("`{}`", kernel.function.child_by_field("name").text()));
     }
-    diags.error(DiagnosticKind::kUnknownKernel, {},
-                fmt::format("no kernel named `{}` in {}; it defines {}", *options.kernel_name,
-                            tree.file().path(), fmt::join(names, ", ")));
+    Diagnostic& error =
+        diags.error(DiagnosticKind::kUnknownKernel, file_start,
+                    fmt::format("no kernel named `{}` in this file; it defines {}",
+                                *options.kernel_name, fmt::join(names, ", ")));
+    for (const KernelSyntax& kernel : kernels) {
+      const parse::SyntaxNode name = kernel.function.child_by_field("name");
+      error.note(name.range(), fmt::format("kernel `{}` is defined here", name.text()));
+    }
   }
   return module;
 }

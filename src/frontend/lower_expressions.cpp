@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <charconv>
+#include <cstdlib>
 
 #include "frontend/function_table.h"
 #include "frontend/kernel_lowering.h"
@@ -100,7 +101,10 @@ ExprPtr KernelLowering::lower_float(const SyntaxNode& node) {
   }
   std::string digits = text;
   digits.erase(std::remove(digits.begin(), digits.end(), '_'), digits.end());
-  return ir::FloatImm::make(std::stod(digits), text, node.range());
+  // strtod reads as Python does: out of range is `inf` (1e400) or 0.0 (1e-400), subnormals are
+  // kept, the nearest double otherwise. (std::stod throws on the first two.) helionc never calls
+  // setlocale, so the decimal point is always `.`.
+  return ir::FloatImm::make(std::strtod(digits.c_str(), nullptr), text, node.range());
 }
 
 std::optional<ir::ScalarType> KernelLowering::dtype_constant(const SyntaxNode& node) {

@@ -2,6 +2,7 @@
 // statements outside the subset (each with the reason and, where there is one, the fix).
 #include <fmt/format.h>
 
+#include "frontend/assert_message.h"
 #include "frontend/function_table.h"
 #include "frontend/kernel_lowering.h"
 #include "ir/visitor.h"
@@ -251,14 +252,13 @@ void KernelLowering::lower_assert(const SyntaxNode& node, ir::Block& out) {
   if (children.size() > 1) {
     if (children[1].type() != "string")
       unsupported(children[1].range(), "a computed assert message");
-    // Kept as a Python literal; the backend quotes the source line next to it. An f-string's
-    // fields are torch expressions (`{x.size(0)}`) that mean nothing to jax, so its `f` prefix
-    // is dropped and the fields are shown as written.
-    std::string spelling(children[1].text());
-    const size_t quote = spelling.find_first_of("'\"");
-    std::string prefix = spelling.substr(0, quote);
-    std::erase_if(prefix, [](char c) { return c == 'f' || c == 'F'; });
-    message = ir::StringImm::make(prefix + spelling.substr(quote), children[1].range());
+    std::optional<std::string> literal = assert_message_literal(children[1]);
+    if (!literal) {
+      unsupported(children[1].range(),
+                  "a raw f-string assert message whose fields hold quotes, backslashes or line "
+                  "breaks");
+    }
+    message = ir::StringImm::make(std::move(*literal), children[1].range());
   }
   out.push_back(ir::Assert::make(std::move(condition), std::move(message), node.range()));
 }

@@ -82,19 +82,27 @@ class SyntaxErrorFinder {
   // recovery creates, so the walk passes it down.)
   void visit(TSNode node, TSNode parent) {
     if (is_error(node)) {
+      // A statement that parsed with errors of its own inside the ERROR (recovery can wrap a
+      // whole broken function in one) reports them itself; the rest is this one error.
+      for_each_child(node, [&](TSNode child) {
+        if (has_errors_of_its_own(child)) visit(child, node);
+      });
       findings_.push_back(explain_error(node));
-      return;  // everything inside is part of this one error
+      return;
     }
     if (ts_node_is_missing(node)) {
       uint32_t at = ts_node_start_byte(node);
       findings_.push_back({at, at, fmt::format("expected {}", describe_missing(node))});
       return;
     }
+    if (auto header = header_without_colon(node)) {
+      findings_.push_back(std::move(*header));
+      return;  // what follows the header is read wrongly; its errors follow from this one
+    }
     std::string_view type = node_type(node);
     bool parent_has_error = !ts_node_is_null(parent) && ts_node_has_error(parent);
     if ((type == "block" || type == "module") && !parent_has_error) check_statements(node, parent);
-    uint32_t count = ts_node_child_count(node);
-    for (uint32_t i = 0; i < count; ++i) visit(ts_node_child(node, i), node);
+    for_each_child(node, [&](TSNode child) { visit(child, node); });
   }
 
   // The findings in source order, one per position.
@@ -114,14 +122,19 @@ class SyntaxErrorFinder {
     return text_.substr(begin, end - begin);
   }
 
+  // A child of an ERROR node that is a whole construct holding errors of its own.
+  static bool has_errors_of_its_own(TSNode child) {
+    return !is_error(child) && ts_node_is_named(child) && !is_leaf(child) &&
+           ts_node_has_error(child);
+  }
+
   // The non-empty leaves under `node`, in source order (MISSING leaves are empty).
   void collect_leaves(TSNode node, std::vector<TSNode>& leaves) const {
     if (is_leaf(node)) {
       if (ts_node_end_byte(node) > ts_node_start_byte(node)) leaves.push_back(node);
       return;
     }
-    uint32_t count = ts_node_child_count(node);
-    for (uint32_t i = 0; i < count; ++i) collect_leaves(ts_node_child(node, i), leaves);
+    for_each_child(node, [&](TSNode child) { collect_leaves(child, leaves); });
   }
 
   // True when only blanks or a comment follow `offset` on its line.
@@ -133,7 +146,9 @@ class SyntaxErrorFinder {
 
   Finding explain_error(TSNode error) const {
     std::vector<TSNode> leaves;
-    collect_leaves(error, leaves);
+    for_each_child(error, [&](TSNode child) {
+      if (!has_errors_of_its_own(child)) collect_leaves(child, leaves);
+    });
     uint32_t start = ts_node_start_byte(error);
     if (leaves.empty()) {
       if (start >= text_.size()) return {start, start, "unexpected end of file"};
@@ -152,13 +167,11 @@ class SyntaxErrorFinder {
     // The tokens tree-sitter skipped are the ERROR node's direct leaves; whole subtrees under it
     // parsed fine and were only wrapped up during recovery.
     std::vector<TSNode> direct;
-    uint32_t count = ts_node_child_count(error);
-    for (uint32_t i = 0; i < count; ++i) {
-      TSNode child = ts_node_child(error, i);
+    for_each_child(error, [&](TSNode child) {
       if (is_leaf(child) && ts_node_end_byte(child) > ts_node_start_byte(child)) {
         direct.push_back(child);
       }
-    }
+    });
     if (!direct.empty() && node_type(direct.front()) == "string_start") {
       TSNode quote = direct.front();
       return {ts_node_start_byte(quote), ts_node_end_byte(quote), "unterminated string literal"};
@@ -204,25 +217,76 @@ class SyntaxErrorFinder {
     return Finding{begin, begin + 1, fmt::format("`{}` was never closed", token_text(open.back()))};
   }
 
-  // `for i in range(n)` + newline: the header's line ends without `:`.
+  // `for i in range(n)` + newline: the header's line ends without `:`. The header's keyword is
+  // the ERROR's first child, or comes right after its decorators (`@helion.kernel()` + `def`).
   std::optional<Finding> missing_colon(TSNode error, const std::vector<TSNode>& leaves) const {
-    TSNode first = ts_node_child(error, 0);
-    if (!is_leaf(first) || ts_node_is_named(first) ||
-        !opens_compound_statement(token_text(first))) {
-      return std::nullopt;
-    }
-    uint32_t count = ts_node_child_count(error);
-    for (uint32_t i = 0; i < count; ++i) {
-      TSNode child = ts_node_child(error, i);
-      if (is_leaf(child) && token_text(child) == ":") return std::nullopt;
-    }
-    uint32_t row = ts_node_start_point(error).row;
-    uint32_t header_end = ts_node_end_byte(first);
+    std::optional<TSNode> keyword;
+    bool other_before_keyword = false;
+    bool has_colon = false;
+    for_each_child(error, [&](TSNode child) {
+      if (!keyword) {
+        if (is_leaf(child) && !ts_node_is_named(child) &&
+            opens_compound_statement(token_text(child))) {
+          keyword = child;
+        } else if (node_type(child) != "decorator" && node_type(child) != "comment") {
+          other_before_keyword = true;
+        }
+        return;
+      }
+      has_colon = has_colon || (is_leaf(child) && token_text(child) == ":");
+    });
+    if (!keyword || other_before_keyword || has_colon) return std::nullopt;
+    uint32_t row = ts_node_start_point(*keyword).row;
+    uint32_t header_end = ts_node_end_byte(*keyword);
     for (TSNode leaf : leaves) {
+      if (ts_node_start_byte(leaf) < header_end) continue;
       if (ts_node_start_point(leaf).row != row) break;
       header_end = ts_node_end_byte(leaf);
     }
     return Finding{header_end, header_end, "expected `:`"};
+  }
+
+  // A compound statement whose header runs past the end of its line: tree-sitter-python
+  // reads `def k(x) -> T` + newline + `out = f(x)` + ... up to the next `:` as one header (its
+  // scanner emits no line break where none is expected), but Python ends the header at the
+  // first line break outside brackets. Reported where Python reports it: "expected `:`" at the
+  // end of that first line.
+  std::optional<Finding> header_without_colon(TSNode statement) const {
+    if (!opens_compound_statement(first_keyword(statement))) return std::nullopt;
+    std::vector<TSNode> header;  // the leaves before the header's `:`
+    bool at_colon = false;
+    for_each_child(statement, [&](TSNode child) {
+      if (at_colon) return;
+      if (is_leaf(child) && token_text(child) == ":") {
+        at_colon = true;
+        return;
+      }
+      collect_leaves(child, header);
+    });
+    if (!at_colon || header.empty()) return std::nullopt;
+    int depth = 0;
+    for (size_t i = 0; i + 1 < header.size(); ++i) {
+      std::string_view token = token_text(header[i]);
+      if (!ts_node_is_named(header[i]) && token.size() == 1) {
+        if (token == "(" || token == "[" || token == "{") ++depth;
+        if ((token == ")" || token == "]" || token == "}") && depth > 0) --depth;
+      }
+      uint32_t end = ts_node_end_byte(header[i]);
+      uint32_t next = ts_node_start_byte(header[i + 1]);
+      std::string_view between = text_.substr(end, next - end);
+      bool line_break = between.find('\n') != std::string_view::npos;
+      bool continued = between.find("\\\n") != std::string_view::npos ||
+                       between.find("\\\r\n") != std::string_view::npos;
+      if (depth == 0 && line_break && !continued) return Finding{end, end, "expected `:`"};
+    }
+    return std::nullopt;
+  }
+
+  // The text of the first token of a named node that starts with a keyword ("def", "for").
+  std::string_view first_keyword(TSNode node) const {
+    if (!ts_node_is_named(node) || is_leaf(node)) return {};
+    TSNode first = ts_node_child(node, 0);
+    return is_leaf(first) && !ts_node_is_named(first) ? token_text(first) : std::string_view();
   }
 
   // A block needs at least one statement, and the statements of one block start in one column.
@@ -230,11 +294,9 @@ class SyntaxErrorFinder {
   void check_statements(TSNode container, TSNode parent) {
     if (ts_node_has_error(container)) return;  // reported through the ERROR nodes instead
     std::vector<TSNode> statements;
-    uint32_t count = ts_node_named_child_count(container);
-    for (uint32_t i = 0; i < count; ++i) {
-      TSNode child = ts_node_named_child(container, i);
-      if (node_type(child) != "comment") statements.push_back(child);
-    }
+    for_each_child(container, [&](TSNode child) {
+      if (ts_node_is_named(child) && node_type(child) != "comment") statements.push_back(child);
+    });
     if (statements.empty()) {
       if (node_type(container) == "block") report_empty_block(container, parent);
       return;
@@ -294,6 +356,7 @@ class SyntaxErrorFinder {
 }  // namespace
 
 bool report_syntax_errors(const SyntaxTree& tree, DiagnosticEngine& diags) {
+  if (!check_syntax_limits(tree, diags)) return false;
   SyntaxErrorFinder finder(tree.file());
   finder.visit(ts_tree_root_node(tree.raw()), TSNode{});
   std::vector<Finding> findings = finder.take();

@@ -1,7 +1,10 @@
 // tree-sitter-python behind RAII handles, and the syntax-error report.
 #include "parse/syntax_tree.h"
 
+#include <algorithm>
+#include <cstddef>
 #include <string>
+#include <string_view>
 #include <utility>
 
 #include <fmt/format.h>
@@ -20,20 +23,34 @@ struct ParserDeleter {
 };
 using ParserHandle = std::unique_ptr<TSParser, ParserDeleter>;
 
-// A cursor that is deleted with its scope.
-class Cursor {
- public:
-  explicit Cursor(TSNode node) : cursor_(ts_tree_cursor_new(node)) {}
-  ~Cursor() { ts_tree_cursor_delete(&cursor_); }
-  Cursor(const Cursor&) = delete;
-  Cursor& operator=(const Cursor&) = delete;
-  TSTreeCursor* get() { return &cursor_; }
-
- private:
-  TSTreeCursor cursor_;
-};
-
 bool is_error_node(TSNode node) { return ts_node_symbol(node) == kErrorSymbol; }
+
+// The text tree-sitter parses: the file with the comment of each comment-only line blanked out.
+// tree-sitter-python's scanner, at every line break inside a block, looks ahead over all the
+// comment lines that follow to find the next statement's indentation, so a run of n comment lines
+// costs n^2 (20,000 took 26 s); blank lines it skips in one pass. Only comments made of plain
+// characters are blanked: should the line lie inside a triple-quoted string, spaces for plain
+// characters change nothing tree-sitter sees there (no quote, backslash or brace is touched).
+// One byte for one, so every offset is the file's; node text is always read from the file.
+std::string text_for_parser(std::string_view text) {
+  std::string result(text);
+  size_t line = 0;
+  while (line < result.size()) {
+    size_t end = result.find('\n', line);
+    if (end == std::string::npos) end = result.size();
+    size_t hash = result.find_first_not_of(" \t\f", line);
+    if (hash < end && result[hash] == '#') {
+      size_t comment_end = end > hash && result[end - 1] == '\r' ? end - 1 : end;  // CRLF
+      std::string_view comment(result.data() + hash, comment_end - hash);
+      if (comment.find_first_of("'\"\\{}\r") == std::string_view::npos) {
+        std::fill(result.begin() + static_cast<std::ptrdiff_t>(hash),
+                  result.begin() + static_cast<std::ptrdiff_t>(comment_end), ' ');
+      }
+    }
+    line = end + 1;
+  }
+  return result;
+}
 
 }  // namespace
 
@@ -59,11 +76,11 @@ std::vector<SyntaxNode> SyntaxNode::children_by_field(std::string_view field) co
   TSFieldId id = ts_language_field_id_for_name(ts_tree_language(tree_->raw()), field.data(),
                                                static_cast<uint32_t>(field.size()));
   if (id == 0) return result;  // not a field of this grammar
-  Cursor cursor(node_);
+  TreeCursor cursor(node_);
   if (!ts_tree_cursor_goto_first_child(cursor.get())) return result;
   do {
     if (ts_tree_cursor_current_field_id(cursor.get()) == id) {
-      result.emplace_back(tree_, ts_tree_cursor_current_node(cursor.get()));
+      result.emplace_back(tree_, cursor.node());
     }
   } while (ts_tree_cursor_goto_next_sibling(cursor.get()));
   return result;
@@ -72,22 +89,20 @@ std::vector<SyntaxNode> SyntaxNode::children_by_field(std::string_view field) co
 std::vector<SyntaxNode> SyntaxNode::named_children() const {
   std::vector<SyntaxNode> result;
   if (is_null()) return result;
-  uint32_t count = ts_node_named_child_count(node_);
-  result.reserve(count);
-  for (uint32_t i = 0; i < count; ++i) {
-    TSNode child = ts_node_named_child(node_, i);
-    if (std::string_view(ts_node_type(child)) == "comment") continue;
-    result.emplace_back(tree_, child);
-  }
+  result.reserve(ts_node_named_child_count(node_));
+  for_each_child(node_, [&](TSNode child) {
+    if (ts_node_is_named(child) && std::string_view(ts_node_type(child)) != "comment") {
+      result.emplace_back(tree_, child);
+    }
+  });
   return result;
 }
 
 std::vector<SyntaxNode> SyntaxNode::children() const {
   std::vector<SyntaxNode> result;
   if (is_null()) return result;
-  uint32_t count = ts_node_child_count(node_);
-  result.reserve(count);
-  for (uint32_t i = 0; i < count; ++i) result.emplace_back(tree_, ts_node_child(node_, i));
+  result.reserve(ts_node_child_count(node_));
+  for_each_child(node_, [&](TSNode child) { result.emplace_back(tree_, child); });
   return result;
 }
 
@@ -121,7 +136,7 @@ std::unique_ptr<SyntaxTree> SyntaxTree::parse(const SourceFile& file) {
   ParserHandle parser(ts_parser_new());
   // Fails only when the grammar's ABI is outside the runtime's range (see check_grammar_abi).
   if (!ts_parser_set_language(parser.get(), tree_sitter_python())) return nullptr;
-  const std::string& text = file.text();
+  const std::string text = text_for_parser(file.text());
   TSTree* tree = ts_parser_parse_string(parser.get(), nullptr, text.data(),
                                         static_cast<uint32_t>(text.size()));
   if (tree == nullptr) return nullptr;

@@ -18,6 +18,32 @@ namespace helionc::parse {
 
 class SyntaxTree;
 
+// A tree-sitter cursor deleted with its scope.
+class TreeCursor {
+ public:
+  explicit TreeCursor(TSNode node) : cursor_(ts_tree_cursor_new(node)) {}
+  ~TreeCursor() { ts_tree_cursor_delete(&cursor_); }
+  TreeCursor(const TreeCursor&) = delete;
+  TreeCursor& operator=(const TreeCursor&) = delete;
+  TSTreeCursor* get() { return &cursor_; }
+  TSNode node() const { return ts_tree_cursor_current_node(&cursor_); }
+
+ private:
+  TSTreeCursor cursor_;
+};
+
+// Calls `visit(child)` for every child of `node` (anonymous ones included), in order. Walks
+// with a cursor because ts_node_child(node, i) searches from the first child on every call, so a
+// loop over it takes time quadratic in the number of children.
+template <typename Visit>
+void for_each_child(TSNode node, Visit&& visit) {
+  TreeCursor cursor(node);
+  if (!ts_tree_cursor_goto_first_child(cursor.get())) return;
+  do {
+    visit(cursor.node());
+  } while (ts_tree_cursor_goto_next_sibling(cursor.get()));
+}
+
 class SyntaxNode {
  public:
   SyntaxNode() = default;
@@ -75,7 +101,13 @@ class SyntaxTree {
   TSTree* tree_;
 };
 
-// Reports every ERROR node ("invalid syntax") and MISSING node ("expected `)`") as a syntax
+// The limits of support/limits.h that the syntax tree shows: brackets open at once, the tree's
+// depth and the length of identifiers. Reports the first place that crosses one (a
+// `limit-exceeded` error) and returns false there. Iterative, so any tree is safe to check.
+bool check_syntax_limits(const SyntaxTree& tree, DiagnosticEngine& diags);
+
+// Checks the syntax limits first (check_syntax_limits; nothing else is reported when one is
+// crossed, since the walks below recurse over the tree), then reports every ERROR node ("invalid syntax") and MISSING node ("expected `)`") as a syntax
 // error at its position. Returns true when the tree was clean. ERROR nodes get the most precise
 // message that can be read off them ("`(` was never closed", "expected `:`", "unexpected `=`"),
 // and two mistakes tree-sitter-python accepts silently are reported too: an empty block

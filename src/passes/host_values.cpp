@@ -1,5 +1,7 @@
 #include "passes/host_values.h"
 
+#include "support/checked_int.h"
+
 namespace helionc::passes {
 
 namespace {
@@ -8,7 +10,7 @@ namespace {
 constexpr int kMaxDepth = 64;
 
 std::optional<int64_t> floor_div(int64_t a, int64_t b) {
-  if (b == 0) return std::nullopt;
+  if (b == 0 || (a == INT64_MIN && b == -1)) return std::nullopt;  // the second overflows
   int64_t q = a / b;
   if ((a % b != 0) && ((a < 0) != (b < 0))) --q;
   return q;
@@ -81,14 +83,18 @@ std::optional<int64_t> HostValues::reshaped_axis(const ir::Call& reshape, int ax
   for (int a = 0; a < base_rank; ++a) {
     auto size = axis_size(base->binding, a);
     if (!size) return std::nullopt;
-    elements *= *size;
+    auto product = checked_mul(elements, *size);
+    if (!product) return std::nullopt;
+    elements = *product;
   }
   int64_t others = 1;
   for (int a = 0; a < rank; ++a) {
     if (a == axis) continue;
     auto size = eval_int(tuple->elements[static_cast<size_t>(a)], depth + 1);
     if (!size || *size <= 0) return std::nullopt;
-    others *= *size;
+    auto product = checked_mul(others, *size);
+    if (!product) return std::nullopt;
+    others = *product;
   }
   return elements / others;
 }
@@ -156,7 +162,7 @@ std::optional<int64_t> HostValues::eval_int(const ir::ExprPtr& expr, int depth) 
   if (const auto* unary = expr->as<ir::Unary>()) {
     auto value = eval_int(unary->operand, depth + 1);
     if (!value) return std::nullopt;
-    if (unary->op == ir::UnaryOp::kNeg) return -*value;
+    if (unary->op == ir::UnaryOp::kNeg) return checked_sub(0, *value);
     if (unary->op == ir::UnaryOp::kPos) return *value;
     return std::nullopt;
   }
@@ -166,17 +172,19 @@ std::optional<int64_t> HostValues::eval_int(const ir::ExprPtr& expr, int depth) 
     if (!lhs || !rhs) return std::nullopt;
     switch (binary->op) {
       case ir::BinaryOp::kAdd:
-        return *lhs + *rhs;
+        return checked_add(*lhs, *rhs);
       case ir::BinaryOp::kSub:
-        return *lhs - *rhs;
+        return checked_sub(*lhs, *rhs);
       case ir::BinaryOp::kMul:
-        return *lhs * *rhs;
+        return checked_mul(*lhs, *rhs);
       case ir::BinaryOp::kFloorDiv:
         return floor_div(*lhs, *rhs);
       case ir::BinaryOp::kMod: {
         auto q = floor_div(*lhs, *rhs);
         if (!q) return std::nullopt;
-        return *lhs - *q * *rhs;
+        auto multiple = checked_mul(*q, *rhs);
+        if (!multiple) return std::nullopt;
+        return checked_sub(*lhs, *multiple);
       }
       default:
         return std::nullopt;

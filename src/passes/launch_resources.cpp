@@ -7,6 +7,7 @@
 
 #include "ir/visitor.h"
 #include "passes/legal_block.h"
+#include "support/checked_int.h"
 
 namespace helionc::passes {
 
@@ -18,12 +19,12 @@ struct Unknown {
 };
 
 int64_t checked_mul(int64_t a, int64_t b) {
-  int64_t result = 0;
-  if (__builtin_mul_overflow(a, b, &result)) throw Unknown{"a figure overflows 64 bits"};
-  return result;
+  std::optional<int64_t> result = helionc::checked_mul(a, b);
+  if (!result) throw Unknown{"a figure overflows 64 bits"};
+  return *result;
 }
 
-int64_t cdiv(int64_t a, int64_t b) { return b <= 0 ? 0 : (a + b - 1) / b; }
+int64_t cdiv(int64_t a, int64_t b) { return ceil_div(a, b); }
 
 int64_t floor_div(int64_t a, int64_t b) {
   int64_t q = a / b;
@@ -156,7 +157,11 @@ class Accountant {
       if (has_begin(dim) && !in_kernel_[g]) {
         const int64_t extent = host_int(dim.extent, fmt::format("the extent of `{}`", dim.name));
         const int64_t begin = host_int(dim.begin, fmt::format("the start of `{}`", dim.name));
-        steps_.push_back(block <= 0 ? 0 : cdiv(extent, block) - floor_div(begin, block));
+        std::optional<int64_t> steps =
+            block <= 0 ? std::optional<int64_t>(0)
+                       : checked_sub(cdiv(extent, block), floor_div(begin, block));
+        if (!steps) throw Unknown{"a figure overflows 64 bits"};
+        steps_.push_back(*steps);
       } else {
         steps_.push_back(cdiv(sizes_[g], block));
       }

@@ -19,10 +19,11 @@ namespace {
 
 std::string errno_text() { return std::strerror(errno); }
 
-// Reads everything from `fd` into `out`; false on a read error (errno set).
-bool read_all(int fd, std::string& out) {
+// Reads everything from `fd` into `out`, or stops once it holds more than `max_bytes`; false on
+// a read error (errno set).
+bool read_all(int fd, std::string& out, size_t max_bytes) {
   char buffer[65536];
-  while (true) {
+  while (out.size() <= max_bytes) {
     ssize_t n = ::read(fd, buffer, sizeof buffer);
     if (n == 0) return true;
     if (n < 0) {
@@ -31,6 +32,7 @@ bool read_all(int fd, std::string& out) {
     }
     out.append(buffer, static_cast<size_t>(n));
   }
+  return true;
 }
 
 bool write_all(int fd, std::string_view data) {
@@ -53,10 +55,10 @@ mode_t current_umask() {
 
 }  // namespace
 
-Expected<std::string> read_file(const std::string& path) {
+Expected<std::string> read_file(const std::string& path, size_t max_bytes) {
   std::string content;
   if (path == "-") {
-    if (!read_all(STDIN_FILENO, content)) {
+    if (!read_all(STDIN_FILENO, content, max_bytes)) {
       return Error{"cannot read standard input: " + errno_text()};
     }
     return content;
@@ -68,7 +70,7 @@ Expected<std::string> read_file(const std::string& path) {
     ::close(fd);
     return Error{fmt::format("cannot read `{}`: it is a directory", path)};
   }
-  bool ok = read_all(fd, content);
+  bool ok = read_all(fd, content, max_bytes);
   std::string error = ok ? "" : errno_text();
   ::close(fd);
   if (!ok) return Error{fmt::format("cannot read `{}`: {}", path, error)};

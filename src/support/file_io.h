@@ -2,6 +2,8 @@
 // such file or directory") for the driver to report; nothing here prints or exits.
 #pragma once
 
+#include <cstddef>
+#include <cstdint>
 #include <string>
 #include <string_view>
 
@@ -9,8 +11,10 @@
 
 namespace helionc {
 
-// The whole content of `path`; "-" reads standard input to its end.
-Expected<std::string> read_file(const std::string& path);
+// The whole content of `path`; "-" reads standard input to its end. Reading stops once more
+// than `max_bytes` have arrived (the caller sees a longer result and refuses it), so an endless
+// input such as /dev/zero cannot exhaust memory.
+Expected<std::string> read_file(const std::string& path, size_t max_bytes = SIZE_MAX);
 
 // Writes `content` where `-o path` points, the way a C compiler treats its output:
 //   - "-": standard output.

@@ -10,6 +10,13 @@ SourceRange SourceRange::merge(const SourceRange& other) const {
   return {file, std::min(begin, other.begin), std::max(end, other.end)};
 }
 
+std::string with_lone_crs_as_newlines(std::string text) {
+  for (size_t i = 0; i < text.size(); ++i) {
+    if (text[i] == '\r' && (i + 1 == text.size() || text[i + 1] != '\n')) text[i] = '\n';
+  }
+  return text;
+}
+
 SourceFile::SourceFile(std::string path, std::string text)
     : path_(std::move(path)), text_(std::move(text)) {
   line_starts_.push_back(0);

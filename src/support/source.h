@@ -29,6 +29,12 @@ struct SourceRange {
   SourceRange merge(const SourceRange& other) const;
 };
 
+// Python source with every carriage return that is not part of a CRLF turned into a line feed.
+// Python reads a lone CR as a line break (universal newlines); tree-sitter-python does not, and
+// neither does SourceFile's line table. One byte for one, so every offset into the result points
+// at the same place in the original file.
+std::string with_lone_crs_as_newlines(std::string text);
+
 class SourceFile {
  public:
   // `path` is the name shown in diagnostics ("<stdin>" for standard input).

@@ -473,7 +473,8 @@ TEST_CASE("gathers without a DMA form keep the one-hot path alone") {
     ir::ExprPtr value = b.load(w, {gather}, {ir::Dim::tile(tb)}, 4);
     b.kernel().body.push_back(
         ir::TileLoop::make({tb}, {vb}, {b.store(out, {K::tile(tb)}, value, 4)}, b.line(4)));
-    const Launch& launch = plan_of(b).launches.at(0);
+    const KernelPlan plan = plan_of(b);  // kept alive: `launch` points into it
+    const Launch& launch = plan.launches.at(0);
     REQUIRE(launch.inputs.size() >= 2);
     CHECK(launch.inputs[1].operand.binding == w);
     for (const Input& input : launch.inputs) {
@@ -493,7 +494,8 @@ TEST_CASE("gathers without a DMA form keep the one-hot path alone") {
     b.kernel().body.push_back(
         ir::TileLoop::make({g.tb, g.te}, {g.vb, g.ve},
                            {b.store(g.out, {K::tile(g.tb), K::tile(g.te)}, rows, 4)}, b.line(4)));
-    const Launch& launch = plan_of(b).launches.at(0);
+    const KernelPlan plan = plan_of(b);  // kept alive: `launch` points into it
+    const Launch& launch = plan.launches.at(0);
     REQUIRE(launch.inputs.size() >= 2);
     for (const Input& input : launch.inputs) {
       CHECK(input.gather_ids_of == -1);

@@ -53,7 +53,8 @@ int KernelBuilder::unpack_shape(const std::vector<std::string>& names, int tenso
 }
 
 int KernelBuilder::empty_like(const std::string& name, int like, int at, ExprPtr fill) {
-  const Type& type = kernel_.bindings[like].type;
+  // A copy: bind() appends to kernel_.bindings, which may move the element `like` names.
+  const Type type = kernel_.bindings[like].type;
   const int out = bind(name, Type::tensor(type.rank, type.dtype), Binding::Origin::kHost);
   kernel_.body.push_back(ir::Alloc::make(
       out, ir::Call::make(Intrinsic::kShapeOf, {ref(like)}, Type::shape(type.rank), {}),
