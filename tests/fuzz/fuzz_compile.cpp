@@ -1,8 +1,9 @@
 // libFuzzer target: source text through parse -> frontend -> passes -> backend, as
 // `helionc kernel.py -o module.py` runs them. Any crash, sanitizer report or internal error is
-// a finding. When the compile succeeds, the module must pass check_module_structure; with
-// HELIONC_FUZZ_MODULE_DIR set, each such module is also written there for CPython to compile
-// (check_modules.py, the second stage of the test run).
+// a finding, and so is a raw ESC, CR or NUL in the rendered diagnostics. When the compile
+// succeeds, the module must pass check_module_structure; with HELIONC_FUZZ_MODULE_DIR set,
+// each such module is also written there for CPython to compile (check_modules.py, the second
+// stage of the test run).
 #include <fmt/format.h>
 
 #include <cstdint>
@@ -10,6 +11,7 @@
 #include <cstdlib>
 #include <fstream>
 #include <string>
+#include <string_view>
 
 #include "backend/pallas/emit_module.h"
 #include "frontend/frontend.h"
@@ -58,7 +60,13 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   const SourceFile file("fuzz.py", std::string(reinterpret_cast<const char*>(data), size));
   DiagnosticEngine diags{DiagnosticOptions{}};
   const std::optional<std::string> module = compile(file, diags);
-  diags.render();  // rendering quotes source lines: it must hold up too
+  // Rendering quotes source lines and names: nothing in them may reach the terminal raw.
+  const std::string rendered = diags.render();
+  if (rendered.find_first_of(std::string_view("\x1b\r\0", 3)) != std::string::npos) {
+    std::fprintf(stderr, "a control character reached the rendered diagnostics:\n%s\n",
+                 rendered.c_str());
+    std::abort();
+  }
   fail_on_internal(diags);
   if (!module) return 0;
   if (const std::string problem = fuzz::check_module_structure(*module); !problem.empty()) {
