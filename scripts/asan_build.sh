@@ -3,7 +3,7 @@
 # libFuzzer targets of tests/fuzz (HELIONC_SANITIZE=address,undefined, HELIONC_FUZZ=ON), the
 # build scripts/sanitize.sh tests and scripts/fuzz.sh fuzzes. Installs clang and its runtimes
 # from Debian when missing (the normal build needs only g++); run scripts/setup.sh first for
-# everything else.
+# everything else. Arguments name the targets to build (default: all).
 #
 # Environment: HELIONC_ASAN_BUILD_DIR (default build-asan), HELIONC_JOBS (default 2),
 # HELIONC_SKIP_APT=1 (never call apt-get; report what is missing instead).
@@ -40,4 +40,6 @@ if [ ! -f "$BUILD_DIR/CMakeCache.txt" ] ||
     -DCMAKE_C_COMPILER=clang-14 -DCMAKE_CXX_COMPILER=clang++-14 \
     -DHELIONC_SANITIZE=address,undefined -DHELIONC_FUZZ=ON
 fi
-cmake --build "$BUILD_DIR" -j "$JOBS"
+targets=()
+for target in "$@"; do targets+=(--target "$target"); done
+cmake --build "$BUILD_DIR" -j "$JOBS" "${targets[@]}"

@@ -20,7 +20,9 @@ targets=("$@")
 [ "${#targets[@]}" -gt 0 ] || targets=(compile config shapes)
 export HELIONC_ASAN_BUILD_DIR="$BUILD_DIR"
 
-bash "$ROOT/scripts/asan_build.sh" >&2
+fuzzers=()
+for target in "${targets[@]}"; do fuzzers+=("fuzz_$target"); done
+bash "$ROOT/scripts/asan_build.sh" "${fuzzers[@]}" >&2
 
 # Seeds per target (files are copied under their content hash, so reseeding adds nothing twice).
 seeds() {
