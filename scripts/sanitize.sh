@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# The test suite under AddressSanitizer and UndefinedBehaviorSanitizer (CI runs it after
-# scripts/test.sh): builds build-asan/ (scripts/asan_build.sh: clang with the sanitizers and
+# The test suite under AddressSanitizer and UndefinedBehaviorSanitizer (meant to run in CI
+# after scripts/test.sh): builds build-asan/ (scripts/asan_build.sh: clang with the sanitizers and
 # the fuzz targets, the build scripts/fuzz.sh fuzzes), then runs every ctest test but the full e2e suite (unit,
 # golden, man page, fuzz replays) and the e2e tests of tests/e2e/asan_subset.txt with the
 # sanitized helionc. Extra arguments go to ctest.
