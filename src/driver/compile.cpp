@@ -16,6 +16,7 @@
 #include "driver/report.h"
 #include "driver/version.h"
 #include "frontend/frontend.h"
+#include "frontend/source_checks.h"
 #include "ir/printer.h"
 #include "parse/syntax_tree.h"
 #include "passes/pipeline.h"
@@ -189,6 +190,7 @@ int run_compile(const DriverOptions& options) {
   const SourceFile file(options.input == "-" ? "<stdin>" : options.input,
                         with_lone_crs_as_newlines(std::move(*text)));
 
+  if (!frontend::check_source_bytes(file, diags)) return finish(diags);
   auto tree = parse::SyntaxTree::parse(file);
   if (!tree || !parse::report_syntax_errors(*tree, diags)) return finish(diags);
 

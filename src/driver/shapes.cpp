@@ -166,6 +166,11 @@ Expected<ShapeSet> parse_set(std::string_view call, std::string_view origin) {
     if (end == std::string_view::npos) break;
     start = end + 1;
   }
+  // Only commas (`,` or `, ,`): a call with no tensors, which no kernel call could be (found by
+  // fuzzing: it printed back as an empty string).
+  if (set.tensors.empty()) {
+    return Error{fmt::format("{}: `{}` names no tensors; write {}", origin, set.text, kForm)};
+  }
   return set;
 }
 

@@ -4,6 +4,7 @@
 
 #include "frontend/kernel_discovery.h"
 #include "frontend/kernel_lowering.h"
+#include "frontend/source_checks.h"
 #include "support/limits.h"
 
 namespace helionc::frontend {
@@ -12,6 +13,7 @@ ir::Module lower_file(const parse::SyntaxTree& tree, const FrontendOptions& opti
                       DiagnosticEngine& diags) {
   ir::Module module;
   module.source = &tree.file();
+  if (!check_python_source(tree, diags)) return module;
   const ImportTable imports = ImportTable::from_module(tree.root());
   const std::vector<KernelSyntax> kernels = find_kernels(tree.root(), imports, diags);
   const SourceRange file_start = tree.file().range(0, 0);

@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include <map>
+
 #include "ir/verifier.h"
 
 namespace helionc::frontend {
@@ -103,6 +105,10 @@ std::optional<Type> type_from_annotation(std::string_view text) {
 }  // namespace
 
 void KernelLowering::lower_params() {
+  // What CPython refuses in a signature: a name given twice, a default before a parameter
+  // without one.
+  std::map<std::string_view, SourceRange> seen;
+  SourceRange last_default;
   for (const SyntaxNode& param : syntax_.function.child_by_field("parameters").named_children()) {
     const std::string_view kind = param.type();
     SyntaxNode name_node;
@@ -122,6 +128,21 @@ void KernelLowering::lower_params() {
     }
     if (name_node.type() != "identifier")
       unsupported(param.range(), "this kind of kernel parameter");
+    if (auto [first, inserted] = seen.emplace(name_node.text(), name_node.range()); !inserted) {
+      diags_.error(DiagnosticKind::kSyntaxError, name_node.range(),
+                   fmt::format("duplicate parameter `{}`", name_node.text()))
+          .note(first->second, "the first one is here");
+      failed_ = true;
+    }
+    if (default_node) {
+      last_default = default_node.range();
+    } else if (last_default.valid()) {
+      diags_.error(DiagnosticKind::kSyntaxError, name_node.range(),
+                   fmt::format("parameter `{}` without a default follows one with a default",
+                               name_node.text()))
+          .note(last_default, "the default is here");
+      failed_ = true;
+    }
     if (lower_callable_param(name_node, annotation, default_node)) continue;
 
     ir::ExprPtr default_value;

@@ -3,6 +3,8 @@
 
 #include "support/diagnostics.h"
 #include "support/json.h"
+#include "support/quote.h"
+#include "support/utf8.h"
 
 namespace helionc {
 
@@ -57,16 +59,19 @@ class TextRenderer {
     std::string location = "helionc:";
     if (range.valid()) {
       LineColumn lc = range.file->line_column(range.begin);
-      location = fmt::format("{}:{}:{}:", range.file->path(), lc.line, lc.column);
+      location = fmt::format("{}:{}:{}:", one_line_text(range.file->path()), lc.line, lc.column);
     }
+    // Paths and messages quote the user's text: escapes in it must not reach the terminal.
     out_ += fmt::format("{} {}{}{}\n", paint(kBold, location),
-                        paint(label_color, fmt::format("{}: ", label)), message, suffix);
+                        paint(label_color, fmt::format("{}: ", label)), one_line_text(message),
+                        suffix);
   }
 
   // The first line of the range with GCC's line-number gutter and a caret line under it: `^`
   // at the range's first column and `~` under the rest of the range on that line. Tabs are
-  // expanded (tab stop 8) in both lines and UTF-8 continuation bytes take no column, so the
-  // caret stays aligned with what a terminal shows.
+  // expanded (tab stop 8) in both lines, a UTF-8 character takes one column, and control
+  // characters and invalid bytes are shown escaped (`\x1b`, one_line_text), so the caret stays
+  // aligned with what a terminal shows and the source cannot drive the terminal.
   void snippet(const SourceRange& range) {
     if (!range.valid()) return;
     const SourceFile& file = *range.file;
@@ -82,15 +87,18 @@ class TextRenderer {
 
     std::string shown, pad, marks;
     uint32_t display_column = 0;
-    for (size_t i = 0; i < text.size(); ++i) {
-      auto c = static_cast<unsigned char>(text[i]);
+    for (size_t i = 0; i < text.size();) {
+      const Utf8Char c = decode_utf8(text, i);
       uint32_t width = 1;
-      if (c == '\t') {
+      if (c.valid && c.code_point == '\t') {
         width = kTabStop - display_column % kTabStop;
         shown.append(width, ' ');
+      } else if (c.valid && !is_unsafe_char(c.code_point)) {
+        shown.append(text.substr(i, c.length));
       } else {
-        if ((c & 0xC0) == 0x80) width = 0;  // UTF-8 continuation byte
-        shown += static_cast<char>(c);
+        const std::string escaped = one_line_text(text.substr(i, c.length));
+        width = static_cast<uint32_t>(escaped.size());
+        shown += escaped;
       }
       display_column += width;
       if (i < first) {
@@ -98,13 +106,14 @@ class TextRenderer {
       } else if (i < last) {
         for (uint32_t k = 0; k < width; ++k) marks += marks.empty() ? '^' : '~';
       }
+      i += c.length;
     }
     if (marks.empty()) marks = "^";  // a range at the end of the line (a missing token)
 
     std::string number = fmt::format("{}", start.line);
     size_t gutter = std::max<size_t>(5, number.size());
     std::string source_line = fmt::format("{:>{}} | {}", number, gutter, shown);
-    while (!source_line.empty() && (source_line.back() == ' ' || source_line.back() == '\r')) {
+    while (!source_line.empty() && source_line.back() == ' ') {
       source_line.pop_back();
     }
     out_ += source_line;

@@ -16,6 +16,8 @@ std::string_view short_path(std::string_view file) {
 }
 }  // namespace
 
+void (*internal_error_handler)() = nullptr;
+
 void internal_error(std::string_view message, const char* condition, const char* file, int line) {
   std::fflush(stdout);
   if (condition != nullptr) {
@@ -25,6 +27,7 @@ void internal_error(std::string_view message, const char* condition, const char*
     fmt::print(stderr, "helionc: internal error: {} ({}:{})\n", message, short_path(file), line);
   }
   std::fflush(stderr);
+  if (internal_error_handler != nullptr) internal_error_handler();
   std::_Exit(kInternalErrorExitStatus);
 }
 

@@ -16,6 +16,10 @@ namespace helionc {
 
 inline constexpr int kInternalErrorExitStatus = 3;
 
+// Called by internal_error() after printing, before exiting, when set: the fuzz targets set
+// it to std::abort so that an internal error is a finding libFuzzer keeps.
+extern void (*internal_error_handler)();
+
 // Prints the message above and exits with kInternalErrorExitStatus. `condition` may be null
 // (for HELIONC_UNREACHABLE).
 [[noreturn]] void internal_error(std::string_view message, const char* condition, const char* file,

@@ -1,5 +1,10 @@
 #include "support/python_writer.h"
 
+#include <algorithm>
+
+#include "support/internal_check.h"
+#include "support/quote.h"
+
 namespace helionc {
 
 namespace {
@@ -11,6 +16,11 @@ std::string_view right_trim(std::string_view text) {
 
 void PythonWriter::emit(std::string_view text) {
   text = right_trim(text);
+  // Code is made of names and literals the printers escaped; a line break Python's tokenizer
+  // sees here (or a NUL, which it refuses) would let outside text run as code.
+  HELIONC_CHECK(std::none_of(text.begin(), text.end(),
+                             [](char c) { return c == '\r' || c == '\0'; }),
+                "a generated line holds a carriage return or a NUL");
   if (text.empty()) {
     blank();
     return;
@@ -39,8 +49,8 @@ void PythonWriter::blank() {
 void PythonWriter::comment(std::string_view text) {
   while (true) {
     size_t newline = text.find('\n');
-    std::string_view part = right_trim(text.substr(0, newline));
-    emit(part.empty() ? std::string("#") : "# " + std::string(part));
+    const std::string part = one_line_text(right_trim(text.substr(0, newline)));
+    emit(part.empty() ? std::string("#") : "# " + part);
     if (newline == std::string_view::npos) return;
     text.remove_prefix(newline + 1);
   }

@@ -44,7 +44,8 @@ class PythonWriter {
   };
 
   // One line at the current indentation. Text with newlines is split into several lines, each
-  // indented (lines keep their own relative indentation).
+  // indented (lines keep their own relative indentation). A carriage return or NUL in code is
+  // an internal error: outside text must reach code only quoted (support/quote.h).
   void line(std::string_view text);
   // `line(fmt::format(format, args...))`; a separate name because a plain line may hold braces.
   template <typename... Args>
@@ -53,6 +54,7 @@ class PythonWriter {
   }
   void blank();
   // `# text` at the current indentation; each line of a multi-line text gets its own `#`.
+  // Any other line break or control character is escaped (support/quote.h: one_line_text).
   void comment(std::string_view text);
   // Writes `header` (e.g. "def f(x):", "with ctx:") and indents until the Block is destroyed.
   Block block(std::string_view header);

@@ -4,6 +4,8 @@
 
 #include <cctype>
 
+#include "support/quote.h"
+
 namespace helionc::backend::pallas {
 
 std::string EmitContext::where(const SourceRange& range) const {
@@ -14,7 +16,7 @@ std::string EmitContext::where(const SourceRange& range) const {
 std::string EmitContext::with_where(std::string text, const SourceRange& range) const {
   const std::string place = where(range);
   if (place.empty()) return text;
-  return fmt::format("{}  # {}", text, place);
+  return fmt::format("{}  # {}", text, one_line_text(place));
 }
 
 std::string EmitContext::source_line(const SourceRange& range) const {

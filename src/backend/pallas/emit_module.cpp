@@ -5,15 +5,20 @@
 
 #include <fmt/format.h>
 
+#include <map>
+
 #include "backend/pallas/config_table.h"
 #include "backend/pallas/emit_context.h"
 #include "backend/pallas/host_printer.h"
 #include "backend/pallas/kernel_printer.h"
 #include "backend/pallas/launch_names.h"
+#include "backend/pallas/names.h"
 #include "backend/pallas/py_expr.h"
 #include "passes/shape_facts.h"
+#include "support/python_names.h"
 #include "support/python_wrap.h"
 #include "support/python_writer.h"
+#include "support/quote.h"
 
 namespace helionc::backend::pallas {
 
@@ -30,17 +35,35 @@ const std::vector<std::pair<std::string, std::string>>& tpu_targets() {
 
 namespace {
 
-std::string imports(const OptionalImports& optional) {
-  std::string text;
-  if (optional.functools) text += "import functools\n";
-  if (optional.math) text += "import math\n";
-  if (!text.empty()) text += "\n";
-  text +=
-      "import jax\n"
-      "import jax.numpy as jnp\n"
-      "from jax.experimental import pallas as pl\n"
-      "from jax.experimental.pallas import tpu as pltpu\n";
-  return text;
+// A kernel's name is public (callers import it), so it is never renamed: a name that would
+// replace one the module defines or calls, or whose per-kernel names another kernel's share
+// (`add` and `ADD` both need `_ADD_CONFIGS`), is an error.
+bool check_kernel_names(const ir::Module& module, DiagnosticEngine& diags) {
+  bool ok = true;
+  std::map<std::string, const ir::Kernel*> by_table;
+  for (const ir::Kernel& kernel : module.kernels) {
+    if (template_module_names().count(kernel.name) > 0 || is_python_builtin(kernel.name) ||
+        is_kernel_module_name(kernel.name)) {
+      diags.error(DiagnosticKind::kReservedName, kernel.name_range,
+                  fmt::format("a kernel named `{}` would replace a name the generated module "
+                              "defines or calls; rename the kernel",
+                              kernel.name));
+      ok = false;
+      continue;
+    }
+    auto [other, inserted] = by_table.emplace(config_table_name(kernel), &kernel);
+    if (!inserted) {
+      diags
+          .error(DiagnosticKind::kReservedName, kernel.name_range,
+                 fmt::format("kernels `{}` and `{}` would share the module names `{}` and `{}`; "
+                             "rename one",
+                             other->second->name, kernel.name, config_table_name(kernel),
+                             config_default_name(kernel)))
+          .note(other->second->name_range, "the other kernel is here");
+      ok = false;
+    }
+  }
+  return ok;
 }
 
 // Prints everything a kernel contributes: config tables, kernel functions, public function.
@@ -113,6 +136,7 @@ std::optional<std::string> emit_module(const ir::Module& module,
   // Configs are checked before anything is printed (the driver has checked them already for
   // every --emit; a caller of emit_module alone gets the same errors).
   if (!autotune::check_module_configs(module, plans, options.configs, diags)) return std::nullopt;
+  if (!check_kernel_names(module, diags)) return std::nullopt;
 
   EmitContext context{options, diags, {}};
   PythonWriter kernels;
@@ -158,11 +182,11 @@ std::optional<std::string> emit_module(const ir::Module& module,
       {"device_kinds", device_kinds},
       {"helpers", helpers},
       {"version", options.helionc_version},
-      {"source", options.source_path},
+      {"source", one_line_text(options.source_path)},  // in the header comment
       {"sha256", options.source_sha256},
       {"target", options.target},
       {"config_comments", config_comments.str()},
-      {"imports", imports(context.imports)},
+      {"imports", module_imports(context.imports.functools, context.imports.math)},
       {"prelude", std::string(*prelude)},
       {"kernels", kernels.str()},
   };

@@ -1,6 +1,12 @@
 // Readable, unique Python names for generated code. Names come from the source (`x` ->
 // `x_ref`, `tile_m` -> `block_m`); a NameScope hands out a name once and appends a number when
 // the readable one is taken (`x_ref`, `x_ref2`).
+//
+// The names a module reserves are one table, derived rather than kept by hand: what the
+// templates (templates/*.tmpl, as embedded in the binary) and the import lines bind at module
+// level, the per-kernel names the printers derive from a kernel's name (`_add_kernel`,
+// `_ADD_CONFIGS`, `_ADD_DEFAULT`), Python's keywords and builtins, and the public functions'
+// `interpret` keyword.
 #pragma once
 
 #include <set>
@@ -9,11 +15,29 @@
 
 namespace helionc::backend::pallas {
 
-// Module-level names every generated module defines or imports (and Python keywords that
-// can appear as source names only by mistake); a source name equal to one is renamed.
+// The import lines every module starts with (`import jax`, ...), with functools and math when
+// the printed code uses them.
+std::string module_imports(bool functools, bool math);
+
+// The names Python text binds at module level: `def f`, `class C`, `NAME = ...` and
+// `NAME: ... = ...` at column 0, and what `import a.b`, `import a as b` and `from m import a as
+// b` bind there.
+std::set<std::string> module_level_names(std::string_view python_text);
+
+// What the templates and the import lines bind at module level (module_level_names of each).
+const std::set<std::string>& template_module_names();
+
+// Whether `name` has the shape of a per-kernel module name (`_<kernel>_kernel...`,
+// `_<KERNEL>_CONFIGS`, `_<KERNEL>_DEFAULT`).
+bool is_kernel_module_name(std::string_view name);
+
+// Module-level names every generated module defines or imports, Python's keywords and
+// builtins, and `interpret`: a source name equal to one is renamed.
 bool is_reserved_module_name(std::string_view name);
 
-// A binding's source name made safe to use as a local in generated code.
+// A binding's source name made safe to use as a local in generated code: a reserved name, and
+// a name that is a reserved one followed by underscores, gets one more `_` (`jnp` -> `jnp_`,
+// `jnp_` -> `jnp__`), so distinct source names stay distinct.
 std::string safe_local_name(std::string_view source_name);
 
 class NameScope {

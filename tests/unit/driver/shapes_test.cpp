@@ -62,6 +62,8 @@ TEST_CASE("--shapes: each mistake is named precisely") {
   CHECK(error_of("1x=8:f32") == "--shapes: `1x` is not a parameter name (in `1x=8:f32`)");
   CHECK(error_of(" ; ") ==
         "--shapes: no shapes given; write NAME=DIMS:DTYPE, e.g. `x=4096x4096:bf16`");
+  CHECK(error_of("x=8:f32; , ,") ==
+        "--shapes: `, ,` names no tensors; write NAME=DIMS:DTYPE, e.g. `x=4096x4096:bf16`");
 }
 
 TEST_CASE("--shapes-file: lines, comments, errors with the line") {
