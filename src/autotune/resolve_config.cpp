@@ -30,7 +30,9 @@ std::string plural(size_t count, std::string_view word) {
   return fmt::format("{} {}{}", count, word, count == 1 ? "" : "s");
 }
 
-std::string entries(size_t count) { return count == 1 ? "1 entry" : fmt::format("{} entries", count); }
+std::string entries(size_t count) {
+  return count == 1 ? "1 entry" : fmt::format("{} entries", count);
+}
 
 bool check_block_sizes(const KernelConfig& config, const ir::Kernel& kernel,
                        DiagnosticEngine& diags) {
@@ -39,16 +41,17 @@ bool check_block_sizes(const KernelConfig& config, const ir::Kernel& kernel,
   const SourceRange range = config.block_size_ranges.size() > tunables
                                 ? config.block_size_ranges[tunables]
                                 : config.range;
-  diags.error(DiagnosticKind::kConfigSchema, range,
-              fmt::format("`block_sizes` has {} but kernel `{}` has {}",
-                          entries(config.block_sizes.size()), kernel.name,
-                          plural(tunables, "tunable block size")));
+  diags.error(
+      DiagnosticKind::kConfigSchema, range,
+      fmt::format("`block_sizes` has {} but kernel `{}` has {}", entries(config.block_sizes.size()),
+                  kernel.name, plural(tunables, "tunable block size")));
   return false;
 }
 
-std::optional<std::vector<LoopStrategy>> resolve_strategies(
-    const KernelConfig& config, const ir::Kernel& kernel, const passes::KernelPlan& plan,
-    DiagnosticEngine& diags) {
+std::optional<std::vector<LoopStrategy>> resolve_strategies(const KernelConfig& config,
+                                                            const ir::Kernel& kernel,
+                                                            const passes::KernelPlan& plan,
+                                                            DiagnosticEngine& diags) {
   const std::vector<const passes::InnerLoop*> loops = inner_loops(plan);
   const std::vector<std::string>& requested = config.pallas_loop_type;
   const SourceRange range = value_range(config, "pallas_loop_type");
@@ -162,8 +165,8 @@ bool check_entry_shapes(const ShapeEntry& entry, const ir::Kernel& kernel,
     bool known = false;
     for (const ir::Binding* tensor : tensors) known |= tensor->name == name;
     if (!known) {
-      error(fmt::format("`shapes` names `{}`, which is not a tensor parameter of kernel `{}`",
-                        name, kernel.name));
+      error(fmt::format("`shapes` names `{}`, which is not a tensor parameter of kernel `{}`", name,
+                        kernel.name));
     }
   }
   size_t dtypes = 0;
@@ -239,7 +242,6 @@ bool check_configs(const ir::Kernel& kernel, const passes::KernelPlan& plan,
   }
   return ok;
 }
-
 
 bool check_module_configs(const ir::Module& module, const std::vector<passes::KernelPlan>& plans,
                           const std::vector<std::optional<ConfigFile>>& configs,

@@ -120,9 +120,9 @@ bool check_output_is_not_an_input(const DriverOptions& options, DiagnosticEngine
   inputs.insert(inputs.end(), options.configs.begin(), options.configs.end());
   for (const std::string& input : inputs) {
     if (!same_file(input, output)) continue;
-    diags.error(DiagnosticKind::kOutputFile, {},
-                fmt::format("the output `{}` is the input file `{}`; nothing was written", output,
-                            input));
+    diags.error(
+        DiagnosticKind::kOutputFile, {},
+        fmt::format("the output `{}` is the input file `{}`; nothing was written", output, input));
     return false;
   }
   return true;
@@ -145,13 +145,13 @@ Status write_depfile(const DriverOptions& options, const std::vector<std::string
   protected_files.push_back(output_path(options));
   for (const std::string& file : protected_files) {
     if (same_file(file, options.depfile->path)) {
-      return Error{fmt::format("the depfile `{}` is `{}`, which this compile reads or writes; "
-                               "nothing was written",
-                               options.depfile->path, file)};
+      return Error{
+          fmt::format("the depfile `{}` is `{}`, which this compile reads or writes; "
+                      "nothing was written",
+                      options.depfile->path, file)};
     }
   }
-  return write_output_file(options.depfile->path,
-                           render_depfile(*options.depfile, source, inputs));
+  return write_output_file(options.depfile->path, render_depfile(*options.depfile, source, inputs));
 }
 
 // Renders the diagnostics to stderr and returns the exit status they imply.

@@ -57,8 +57,9 @@ Expected<std::optional<DepfileRequest>> resolve_depfile(const DepfileFlags& flag
   if (flags.path) {
     request.path = *flags.path;
   } else if (output == "-") {
-    return Error{"-MD names the depfile after the output, which is standard output here: "
-                 "give -MF FILE"};
+    return Error{
+        "-MD names the depfile after the output, which is standard output here: "
+        "give -MF FILE"};
   } else {
     request.path = std::filesystem::path(output).replace_extension(".d").string();
   }

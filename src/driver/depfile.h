@@ -13,8 +13,8 @@ namespace helionc::driver {
 
 // What the command line asked for, before the output path is known.
 struct DepfileFlags {
-  std::optional<std::string> path;  // --depfile FILE or -MF FILE
-  bool beside_output = false;       // -MD: the output's path with `.d` for its extension
+  std::optional<std::string> path;   // --depfile FILE or -MF FILE
+  bool beside_output = false;        // -MD: the output's path with `.d` for its extension
   std::vector<std::string> targets;  // -MT, verbatim as GCC takes them (repeatable)
   bool phony = false;                // -MP
   bool any() const { return path || beside_output || !targets.empty() || phony; }

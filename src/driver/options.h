@@ -34,7 +34,7 @@ struct DriverOptions {
   // --shapes and --shapes-file, in that order (only with --emit report for now).
   std::vector<ShapeSet> shapes;
   std::optional<std::string> shapes_file;  // named in the depfile
-  std::optional<DepfileRequest> depfile;    // --depfile, -MD, -MF, -MT, -MP
+  std::optional<DepfileRequest> depfile;   // --depfile, -MD, -MF, -MT, -MP
 };
 
 // Exit statuses (documented in the man page and README).

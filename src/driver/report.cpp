@@ -170,8 +170,7 @@ class KernelReport {
       auto resolved = autotune::resolve_config(reported.config, kernel_, plan_, diags_);
       if (!resolved) return std::nullopt;
       for (const ShapeSet& set : reported.shapes) {
-        text +=
-            shapes_report(reported.config, resolved->strategies, set, reported.dtypes_assumed);
+        text += shapes_report(reported.config, resolved->strategies, set, reported.dtypes_assumed);
       }
     }
     return text;
@@ -252,8 +251,7 @@ class KernelReport {
   }
 
   std::string shapes_report(const autotune::KernelConfig& config,
-                            const std::vector<LoopStrategy>& strategies,
-                            const ShapeSet& set,
+                            const std::vector<LoopStrategy>& strategies, const ShapeSet& set,
                             bool dtypes_assumed) const {
     std::string text =
         fmt::format("    shapes {}{}\n", set.text,

@@ -127,9 +127,10 @@ Expected<TensorShape> parse_tensor(std::string_view item, std::string_view origi
     if (spelling.name == dtype) {
       tensor.dtype = spelling.type;
       if (!fits_a_tpu(tensor)) {
-        return Error{fmt::format("{}: `{}` ({}) would take more than {} bytes; no TPU array is "
-                                 "that large",
-                                 origin, tensor.name, item, kMaxArrayBytes)};
+        return Error{
+            fmt::format("{}: `{}` ({}) would take more than {} bytes; no TPU array is "
+                        "that large",
+                        origin, tensor.name, item, kMaxArrayBytes)};
       }
       return tensor;
     }

@@ -76,8 +76,8 @@ std::string bytes_value(std::string_view body, bool raw) {
 
 // Python's repr() of a bytes value: b'...' (b"..." when it holds a `'` and no `"`).
 std::string bytes_repr(std::string_view value) {
-  const bool double_quote = value.find('\'') != std::string_view::npos &&
-                            value.find('"') == std::string_view::npos;
+  const bool double_quote =
+      value.find('\'') != std::string_view::npos && value.find('"') == std::string_view::npos;
   const char quote = double_quote ? '"' : '\'';
   std::string repr = fmt::format("b{}", quote);
   for (char ch : value) {

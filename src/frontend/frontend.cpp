@@ -45,10 +45,9 @@ ir::Module lower_file(const parse::SyntaxTree& tree, const FrontendOptions& opti
     for (const KernelSyntax& kernel : kernels) {
       names.push_back(fmt::format("`{}`", kernel.function.child_by_field("name").text()));
     }
-    Diagnostic& error =
-        diags.error(DiagnosticKind::kUnknownKernel, file_start,
-                    fmt::format("no kernel named `{}` in this file; it defines {}",
-                                *options.kernel_name, fmt::join(names, ", ")));
+    Diagnostic& error = diags.error(DiagnosticKind::kUnknownKernel, file_start,
+                                    fmt::format("no kernel named `{}` in this file; it defines {}",
+                                                *options.kernel_name, fmt::join(names, ", ")));
     for (const KernelSyntax& kernel : kernels) {
       const parse::SyntaxNode name = kernel.function.child_by_field("name");
       error.note(name.range(), fmt::format("kernel `{}` is defined here", name.text()));

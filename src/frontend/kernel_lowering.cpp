@@ -129,17 +129,19 @@ void KernelLowering::lower_params() {
     if (name_node.type() != "identifier")
       unsupported(param.range(), "this kind of kernel parameter");
     if (auto [first, inserted] = seen.emplace(name_node.text(), name_node.range()); !inserted) {
-      diags_.error(DiagnosticKind::kSyntaxError, name_node.range(),
-                   fmt::format("duplicate parameter `{}`", name_node.text()))
+      diags_
+          .error(DiagnosticKind::kSyntaxError, name_node.range(),
+                 fmt::format("duplicate parameter `{}`", name_node.text()))
           .note(first->second, "the first one is here");
       failed_ = true;
     }
     if (default_node) {
       last_default = default_node.range();
     } else if (last_default.valid()) {
-      diags_.error(DiagnosticKind::kSyntaxError, name_node.range(),
-                   fmt::format("parameter `{}` without a default follows one with a default",
-                               name_node.text()))
+      diags_
+          .error(DiagnosticKind::kSyntaxError, name_node.range(),
+                 fmt::format("parameter `{}` without a default follows one with a default",
+                             name_node.text()))
           .note(last_default, "the default is here");
       failed_ = true;
     }

@@ -348,9 +348,8 @@ ExprPtr KernelLowering::lower_comparison(const SyntaxNode& node) {
   }
   // One comparison `operands[i] operators[i] operands[i + 1]`.
   const auto compare_pair = [&](size_t i) -> ExprPtr {
-    const SourceRange range = operators.size() == 1
-                                  ? node.range()
-                                  : operands[i].range().merge(operands[i + 1].range());
+    const SourceRange range =
+        operators.size() == 1 ? node.range() : operands[i].range().merge(operands[i + 1].range());
     std::string op_text;  // `is  not` spelled with any spacing
     for (char c : operators[i].text()) {
       if (c != ' ' || (!op_text.empty() && op_text.back() != ' ')) op_text += c;

@@ -236,8 +236,8 @@ ExprPtr KernelLowering::lower_product_function(const std::string& name, const Ca
     if (out_dtype) {
       // PyTorch's `torch.mm/bmm(a, b, out_dtype)`: the float32-accumulated product in that
       // dtype (Helion's attention writes `torch.bmm(q, k, torch.float32)` for bf16 inputs).
-      ExprPtr dot = make_dot(lower_expr(args.positional[0]), lower_expr(args.positional[1]),
-                             shown, rank, /*integers=*/false, range);
+      ExprPtr dot = make_dot(lower_expr(args.positional[0]), lower_expr(args.positional[1]), shown,
+                             rank, /*integers=*/false, range);
       return make_cast(std::move(dot), lower_dtype_expr(out_dtype), range);
     }
     return make_matmul(lower_expr(args.positional[0]), lower_expr(args.positional[1]), shown, rank,

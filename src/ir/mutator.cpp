@@ -139,8 +139,7 @@ StmtPtr Mutator::mutate_node(const Store& node, const StmtPtr& self) {
 StmtPtr Mutator::mutate_node(const TileLoop& node, const StmtPtr& self) {
   Block body = mutate(node.body);
   if (same(body, node.body)) return self;
-  return TileLoop::make(node.tile_dims, node.loop_vars, std::move(body), node.range,
-                        node.carried);
+  return TileLoop::make(node.tile_dims, node.loop_vars, std::move(body), node.range, node.carried);
 }
 
 StmtPtr Mutator::mutate_node(const StaticLoop& node, const StmtPtr& self) {

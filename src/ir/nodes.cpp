@@ -5,7 +5,7 @@ namespace helionc::ir {
 std::string_view intrinsic_name(Intrinsic op) {
   switch (op) {
 #define HELIONC_INTRINSIC(Enum, name, arity, where, basis, flops, transcendentals) \
-  case Intrinsic::Enum:                                                          \
+  case Intrinsic::Enum:                                                            \
     return name;
 #include "ir/intrinsics.def"
   }
@@ -15,7 +15,7 @@ std::string_view intrinsic_name(Intrinsic op) {
 int intrinsic_arity(Intrinsic op) {
   switch (op) {
 #define HELIONC_INTRINSIC(Enum, name, arity, where, basis, flops, transcendentals) \
-  case Intrinsic::Enum:                                                          \
+  case Intrinsic::Enum:                                                            \
     return arity;
 #include "ir/intrinsics.def"
   }
@@ -25,7 +25,7 @@ int intrinsic_arity(Intrinsic op) {
 IntrinsicPlace intrinsic_place(Intrinsic op) {
   switch (op) {
 #define HELIONC_INTRINSIC(Enum, name, arity, where, basis, flops, transcendentals) \
-  case Intrinsic::Enum:                                                          \
+  case Intrinsic::Enum:                                                            \
     return IntrinsicPlace::where;
 #include "ir/intrinsics.def"
   }
@@ -35,7 +35,7 @@ IntrinsicPlace intrinsic_place(Intrinsic op) {
 IntrinsicCost intrinsic_cost(Intrinsic op) {
   switch (op) {
 #define HELIONC_INTRINSIC(Enum, name, arity, where, basis, flops, transcendentals) \
-  case Intrinsic::Enum:                                                          \
+  case Intrinsic::Enum:                                                            \
     return {IntrinsicCost::Basis::basis, flops, transcendentals};
 #include "ir/intrinsics.def"
   }

@@ -250,9 +250,8 @@ class IrPrinter {
           out_ += fmt::format("{}carry {} = {} then {}\n", pad, targets({carry.phi}),
                               names_[carry.init], names_[carry.next]);
         }
-        out_ += fmt::format("{}for {} in static_range({}, {}, {}) {{{}\n", pad,
-                            targets({node.var}), expr(node.begin), expr(node.end),
-                            expr(node.step), where(s.range));
+        out_ += fmt::format("{}for {} in static_range({}, {}, {}) {{{}\n", pad, targets({node.var}),
+                            expr(node.begin), expr(node.end), expr(node.step), where(s.range));
         block(node.body, depth + 1);
         out_ += pad + "}\n";
         for (const TileLoop::Carry& carry : node.carried) {

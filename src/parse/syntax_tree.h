@@ -107,10 +107,11 @@ class SyntaxTree {
 bool check_syntax_limits(const SyntaxTree& tree, DiagnosticEngine& diags);
 
 // Checks the syntax limits first (check_syntax_limits; nothing else is reported when one is
-// crossed, since the walks below recurse over the tree), then reports every ERROR node ("invalid syntax") and MISSING node ("expected `)`") as a syntax
-// error at its position. Returns true when the tree was clean. ERROR nodes get the most precise
-// message that can be read off them ("`(` was never closed", "expected `:`", "unexpected `=`"),
-// and two mistakes tree-sitter-python accepts silently are reported too: an empty block
+// crossed, since the walks below recurse over the tree), then reports every ERROR node ("invalid
+// syntax") and MISSING node ("expected `)`") as a syntax error at its position. Returns true when
+// the tree was clean. ERROR nodes get the most precise message that can be read off them ("`(` was
+// never closed", "expected `:`", "unexpected `=`"), and two mistakes tree-sitter-python accepts
+// silently are reported too: an empty block
 // ("expected an indented block") and a statement indented unlike its siblings.
 bool report_syntax_errors(const SyntaxTree& tree, DiagnosticEngine& diags);
 

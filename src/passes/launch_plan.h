@@ -111,10 +111,10 @@ struct RefUse {
 // function with functools.partial, so it is a static Python value while the kernel is traced.
 struct Capture {
   enum class Kind {
-    kValue,  // the value of `binding` (a Python int/float/bool or a dtype)
-    kDtype,  // `binding.dtype` of a tensor the kernel does not take as an operand
-    kShape,  // `binding.shape` of a tensor (sizes used in the body)
-    kBlock,  // the block size of tile dimension `tile_dim` (for masks)
+    kValue,        // the value of `binding` (a Python int/float/bool or a dtype)
+    kDtype,        // `binding.dtype` of a tensor the kernel does not take as an operand
+    kShape,        // `binding.shape` of a tensor (sizes used in the body)
+    kBlock,        // the block size of tile dimension `tile_dim` (for masks)
     kGatherByDma,  // whether the row gather from input `input` copies its rows by DMA (a bool
                    // decided at trace time; ViewAxis::dma_ids)
   };
@@ -191,10 +191,10 @@ struct InnerLoop {
 };
 
 struct Launch {
-  int index = 0;                  // k-th launch of the kernel
-  ir::StmtPtr loop;               // the ir::TileLoop
-  std::vector<GridDim> grid;      // the loop's tile dimensions, in grid order, then those of
-                                  // the inner loops in order of appearance
+  int index = 0;              // k-th launch of the kernel
+  ir::StmtPtr loop;           // the ir::TileLoop
+  std::vector<GridDim> grid;  // the loop's tile dimensions, in grid order, then those of
+                              // the inner loops in order of appearance
   std::vector<InnerLoop> inner_loops;
   bool variadic = false;          // one `hl.tile(x.size())` dimension: rank known at trace time
   std::vector<Input> inputs;      // in kernel argument order

@@ -91,8 +91,7 @@ bool written_by(const Launch& launch, int binding) {
 // `ids[tile_b]`: a load of a 1-D integer input at one tile of the launch's own loop.
 const ir::Load* ids_load(const ir::Kernel& kernel, const Launch& launch, const ExprPtr& index) {
   const auto* load = index->as<ir::Load>();
-  if (load == nullptr || load->index.size() != 1 ||
-      load->index[0].kind != IndexItem::Kind::kTile ||
+  if (load == nullptr || load->index.size() != 1 || load->index[0].kind != IndexItem::Kind::kTile ||
       own_grid_dim(launch, load->index[0].tile_dim) == nullptr) {
     return nullptr;
   }
@@ -118,9 +117,8 @@ std::vector<DmaGather> dma_gathers(const ir::Kernel& kernel, const Launch& launc
   for (size_t i = 0; i < launch.inputs.size(); ++i) {
     const Input& input = launch.inputs[i];
     const Operand& operand = input.operand;
-    if (input.kind != Input::Kind::kRead || operand.smem || operand.variadic ||
-        operand.reshaped || operand.view.size() != 2 ||
-        kernel.bindings[operand.binding].type.rank != 2) {
+    if (input.kind != Input::Kind::kRead || operand.smem || operand.variadic || operand.reshaped ||
+        operand.view.size() != 2 || kernel.bindings[operand.binding].type.rank != 2) {
       continue;
     }
     const ViewAxis& rows = operand.view[0];

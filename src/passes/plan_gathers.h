@@ -34,11 +34,11 @@ std::optional<FlatPick> flat_pick(const ir::Kernel& kernel, const ShapeFacts& fa
 // `ids` in SMEM. Which path runs is decided at trace time from the sizes
 // (`_gather_plan` in templates/helper_gather.py.tmpl); the kernel gets both.
 struct DmaGather {
-  int input = -1;          // the table's input (Launch::inputs)
-  int axis = -1;           // its gathered view axis
-  int ids_binding = -1;    // the indices' array
-  ir::Index ids_index;     // `[tile_b]`
-  SourceRange range;       // the indices' load
+  int input = -1;              // the table's input (Launch::inputs)
+  int axis = -1;               // its gathered view axis
+  int ids_binding = -1;        // the indices' array
+  ir::Index ids_index;         // `[tile_b]`
+  SourceRange range;           // the indices' load
   std::vector<int> tile_dims;  // the tiles whose block positions the copies need
 };
 

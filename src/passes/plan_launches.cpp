@@ -755,7 +755,8 @@ class LaunchPlanner {
     ids.operand.smem = true;
     ids.operand.read = true;
     ids.gather_ids_of = gather.input;
-    launch_.inputs[static_cast<size_t>(gather.input)].operand.view[static_cast<size_t>(gather.axis)]
+    launch_.inputs[static_cast<size_t>(gather.input)]
+        .operand.view[static_cast<size_t>(gather.axis)]
         .dma_ids = static_cast<int>(launch_.inputs.size());
     launch_.inputs.push_back(std::move(ids));
     Capture by_dma;

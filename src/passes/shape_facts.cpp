@@ -41,8 +41,7 @@ bool ShapeFacts::equal_sizes(const SizeKey& a, const SizeKey& b) const {
     if (reached[i] == b) return true;
     for (const auto& [x, y] : asserted_equal_) {
       for (const auto& [from, to] : {std::pair{x, y}, std::pair{y, x}}) {
-        if (from == reached[i] &&
-            std::find(reached.begin(), reached.end(), to) == reached.end()) {
+        if (from == reached[i] && std::find(reached.begin(), reached.end(), to) == reached.end()) {
           reached.push_back(to);
         }
       }

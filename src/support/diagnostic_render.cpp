@@ -62,9 +62,9 @@ class TextRenderer {
       location = fmt::format("{}:{}:{}:", one_line_text(range.file->path()), lc.line, lc.column);
     }
     // Paths and messages quote the user's text: escapes in it must not reach the terminal.
-    out_ += fmt::format("{} {}{}{}\n", paint(kBold, location),
-                        paint(label_color, fmt::format("{}: ", label)), one_line_text(message),
-                        suffix);
+    out_ +=
+        fmt::format("{} {}{}{}\n", paint(kBold, location),
+                    paint(label_color, fmt::format("{}: ", label)), one_line_text(message), suffix);
   }
 
   // The first line of the range with GCC's line-number gutter and a caret line under it: `^`
@@ -196,8 +196,8 @@ std::string DiagnosticEngine::render_text() const {
 // GCC's -fdiagnostics-format=json shape (GCC 12), one diagnostic object a line:
 //   [
 //     {"kind": "error", "message": "...", "children": [{"kind": "note", "message": ...,
-//      "locations": [...], "escape-source": false}], "column-origin": 1, "locations": [{"caret": {...},
-//      "finish": {...}}], "escape-source": false, "option": "-Wunused-value",
+//      "locations": [...], "escape-source": false}], "column-origin": 1, "locations": [{"caret":
+//      {...}, "finish": {...}}], "escape-source": false, "option": "-Wunused-value",
 //      "helionc-kind": "unused-value"}
 //   ]
 // "option" as GCC names it: -W<kind> for a warning, -Werror=<kind> for one -Werror promoted
@@ -213,7 +213,7 @@ std::string DiagnosticEngine::render_json() const {
       if (!children.empty()) children += ", ";
       children += fmt::format(
           R"({{"kind": "note", "message": {}, "locations": {}, "escape-source": false}})",
-                              json_quote(note.message), json_locations(note.range));
+          json_quote(note.message), json_locations(note.range));
     }
     const std::string kind(diagnostic_kind_name(d.kind));
     std::string option;
@@ -222,11 +222,11 @@ std::string DiagnosticEngine::render_json() const {
     } else if (d.severity == Severity::kWarning) {
       option = fmt::format(R"("option": "-W{}", )", kind);
     }
-    out += fmt::format(
-        R"(  {{"kind": "{}", "message": {}, "children": [{}], "column-origin": 1, )"
-        R"("locations": {}, "escape-source": false, {}"helionc-kind": {}}}{})",
-        severity_name(d.severity), json_quote(d.message), children, json_locations(d.range),
-        option, json_quote(kind), i + 1 < diagnostics_.size() ? ",\n" : "\n");
+    out += fmt::format(R"(  {{"kind": "{}", "message": {}, "children": [{}], "column-origin": 1, )"
+                       R"("locations": {}, "escape-source": false, {}"helionc-kind": {}}}{})",
+                       severity_name(d.severity), json_quote(d.message), children,
+                       json_locations(d.range), option, json_quote(kind),
+                       i + 1 < diagnostics_.size() ? ",\n" : "\n");
   }
   out += "]\n";
   return out;

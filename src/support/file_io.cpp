@@ -157,7 +157,7 @@ Status replace_atomically(const fs::path& target, const std::string& shown,
   };
   struct stat existing {};
   mode_t mode = ::stat(target.c_str(), &existing) == 0 ? (existing.st_mode & 07777)
-                                                        : (0666 & ~current_umask());
+                                                       : (0666 & ~current_umask());
   if (::fchmod(fd, mode) != 0) return fail("set the permissions of");
   if (!write_all(fd, content)) return fail("write");
   int closed = ::close(fd);

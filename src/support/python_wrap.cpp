@@ -154,8 +154,8 @@ class Wrapper {
   // `trailing` (a comma for an item) and `comment` on its last line.
   void layout(const std::string& indent, std::string_view code, std::string_view trailing,
               std::string_view comment, bool in_brackets, int nesting) {
-    const std::string whole = indent + std::string(code) + std::string(trailing) +
-                              std::string(comment);
+    const std::string whole =
+        indent + std::string(code) + std::string(trailing) + std::string(comment);
     if (whole.size() <= width_ || nesting >= kMaxNesting) {
       out_.push_back(whole);
       return;
@@ -203,8 +203,10 @@ class Wrapper {
     }
     const char quote = code[0];
     for (size_t i = 1; i + 1 < code.size(); ++i) {
-      if (code[i] == '\\') ++i;
-      else if (code[i] == quote) return false;  // several literals already
+      if (code[i] == '\\')
+        ++i;
+      else if (code[i] == quote)
+        return false;  // several literals already
     }
     std::string_view rest = code.substr(1, code.size() - 2);
     std::vector<std::string> pieces;
@@ -244,8 +246,8 @@ class Wrapper {
     if (!vs.ok) return false;
     const bool one_pair = vs.partner[value.size() - 1] != kNone &&
                           vs.partner[value.size() - 1] == first_open(vs, value.size());
-    if (one_pair && bracket_split_fits(indent + std::string(code.substr(0, name_end + 1)), value,
-                                       vs)) {
+    if (one_pair &&
+        bracket_split_fits(indent + std::string(code.substr(0, name_end + 1)), value, vs)) {
       return false;
     }
     out_.push_back(indent + std::string(code.substr(0, name_end + 1)) + "(");
@@ -300,9 +302,8 @@ class Wrapper {
   // value, `)`.
   bool split_assignment(const std::string& indent, std::string_view code, const Scan& s,
                         std::string_view comment, int nesting) {
-    const std::vector<size_t> assigns = top_level(code, s, [&](size_t i) {
-      return code.substr(i, 3) == " = ";
-    });
+    const std::vector<size_t> assigns =
+        top_level(code, s, [&](size_t i) { return code.substr(i, 3) == " = "; });
     if (assigns.size() != 1) return false;
     const std::string_view value = code.substr(assigns[0] + 3);
     const Scan vs = scan(value);
@@ -350,9 +351,9 @@ class Wrapper {
       if (!items || items->empty()) continue;
       // A trailing comma after a single item would turn `(x)` into a tuple and `a[i]` into
       // `a[(i,)]`; after a call's last argument, or in a display of several, it is harmless.
-      const bool call = code[open] == '(' && open > 0 &&
-                        (is_word_char(code[open - 1]) || code[open - 1] == ')' ||
-                         code[open - 1] == ']');
+      const bool call =
+          code[open] == '(' && open > 0 &&
+          (is_word_char(code[open - 1]) || code[open - 1] == ')' || code[open - 1] == ']');
       const bool comma = items->size() > 1 || trailing_comma || call || code[open] == '{';
       out_.push_back(indent + std::string(code.substr(0, open + 1)));
       for (size_t i = 0; i < items->size(); ++i) {
@@ -442,8 +443,8 @@ std::string wrap_python_lines(std::string_view text, size_t width) {
       wrap_comment(line, first, width, out);
       continue;
     }
-    const bool plain = !in_triple_quote && !toggles && first != kNone && line[first] != '#' &&
-                       line.back() != '\\';
+    const bool plain =
+        !in_triple_quote && !toggles && first != kNone && line[first] != '#' && line.back() != '\\';
     const bool in_brackets = open_brackets > 0;
     if (!in_triple_quote) open_brackets = std::max(0, open_brackets + bracket_balance(line));
     if (!plain || line.size() <= width) {

@@ -18,9 +18,9 @@ void PythonWriter::emit(std::string_view text) {
   text = right_trim(text);
   // Code is made of names and literals the printers escaped; a line break Python's tokenizer
   // sees here (or a NUL, which it refuses) would let outside text run as code.
-  HELIONC_CHECK(std::none_of(text.begin(), text.end(),
-                             [](char c) { return c == '\r' || c == '\0'; }),
-                "a generated line holds a carriage return or a NUL");
+  HELIONC_CHECK(
+      std::none_of(text.begin(), text.end(), [](char c) { return c == '\r' || c == '\0'; }),
+      "a generated line holds a carriage return or a NUL");
   if (text.empty()) {
     blank();
     return;

@@ -41,8 +41,8 @@ std::optional<size_t> first_invalid_utf8(std::string_view text) {
 
 bool is_unsafe_char(char32_t code_point) {
   if (code_point == '\t') return false;
-  return code_point < 0x20 || (code_point >= 0x7F && code_point <= 0x9F) ||
-         code_point == 0x2028 || code_point == 0x2029;
+  return code_point < 0x20 || (code_point >= 0x7F && code_point <= 0x9F) || code_point == 0x2028 ||
+         code_point == 0x2029;
 }
 
 }  // namespace helionc

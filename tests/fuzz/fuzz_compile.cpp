@@ -70,13 +70,12 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   fail_on_internal(diags);
   if (!module) return 0;
   if (const std::string problem = fuzz::check_module_structure(*module); !problem.empty()) {
-    std::fprintf(stderr, "a compiled module fails the structural check: %s\n%s\n",
-                 problem.c_str(), module->c_str());
+    std::fprintf(stderr, "a compiled module fails the structural check: %s\n%s\n", problem.c_str(),
+                 module->c_str());
     std::abort();
   }
   if (const char* dir = std::getenv("HELIONC_FUZZ_MODULE_DIR")) {
-    std::ofstream(fmt::format("{}/{}.py", dir, sha256_hex(file.text()).substr(0, 16)))
-        << *module;
+    std::ofstream(fmt::format("{}/{}.py", dir, sha256_hex(file.text()).substr(0, 16))) << *module;
   }
   return 0;
 }

@@ -20,8 +20,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   std::optional<autotune::ConfigFile> config = autotune::parse_config_text(file, diags);
   diags.render();
   if (!config) return 0;
-  auto written = std::make_shared<const SourceFile>("written.yaml",
-                                                    autotune::write_config_yaml(*config));
+  auto written =
+      std::make_shared<const SourceFile>("written.yaml", autotune::write_config_yaml(*config));
   DiagnosticEngine again;
   if (!autotune::parse_config_text(written, again)) {
     std::fprintf(stderr, "a config that loaded does not load once written back:\n%s\n%s",

@@ -17,7 +17,8 @@ void check_round_trip(const std::vector<ShapeSet>& sets) {
   for (const ShapeSet& set : sets) {
     const std::string text = format_shape_set(set);
     auto again = parse_shapes(text, "--shapes");
-    const bool same = again && again->size() == 1 && (*again)[0].tensors.size() == set.tensors.size();
+    const bool same =
+        again && again->size() == 1 && (*again)[0].tensors.size() == set.tensors.size();
     bool equal = same;
     for (size_t i = 0; equal && i < set.tensors.size(); ++i) {
       const TensorShape& a = set.tensors[i];

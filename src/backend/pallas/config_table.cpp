@@ -31,8 +31,7 @@ class ConfigTables {
 
   bool print(PythonWriter& out) {
     std::vector<std::string> entries;
-    const std::string default_config =
-        config_text(autotune::default_config(kernel_, config_));
+    const std::string default_config = config_text(autotune::default_config(kernel_, config_));
     if (config_) {
       for (const autotune::ShapeEntry& entry : config_->configs) {
         if (auto key = entry_key(entry)) {

@@ -23,9 +23,9 @@ namespace helionc::backend::pallas {
 const std::vector<std::pair<std::string, std::string>>& tpu_targets();
 
 struct EmitOptions {
-  std::string helionc_version;          // "0.1.0"
-  std::string source_path;              // as given on the command line (comments use it)
-  std::string source_sha256;            // of the source text
+  std::string helionc_version;  // "0.1.0"
+  std::string source_path;      // as given on the command line (comments use it)
+  std::string source_sha256;    // of the source text
   std::string target = autotune::default_target().name;  // one of tpu_targets()
   // Tuning configs (--config), by index into ir::Module::kernels (the vector may be shorter);
   // a kernel without one uses built-in defaults.

@@ -56,8 +56,7 @@ class HostPrinter {
       config_ = host_.local("config");
       if (tuned_entries_) {
         context_.imports.helpers.insert("select_config");
-        std::vector<std::string> args = {config_table_name(kernel_),
-                                         config_default_name(kernel_)};
+        std::vector<std::string> args = {config_table_name(kernel_), config_default_name(kernel_)};
         args.insert(args.end(), tensors.begin(), tensors.end());
         out_.line(fmt::format("{} = {}", config_, py_call("_select_config", args).text));
       } else {

@@ -784,8 +784,9 @@ class KernelPrinter {
   DeviceContext device_;
   ExprPrinter exprs_;
   PythonWriter* body_ = nullptr;
-  std::vector<PyExpr> masks_;           // per output: the in-range condition ("" when not masked)
-  std::vector<std::optional<PyExpr>> mask_guards_;  // per output: when masks_ applies (none: always)
+  std::vector<PyExpr> masks_;  // per output: the in-range condition ("" when not masked)
+  std::vector<std::optional<PyExpr>>
+      mask_guards_;                     // per output: when masks_ applies (none: always)
   std::map<int, std::string> scratch_;  // carry of the `grid` loop -> its VMEM scratch ref
   std::map<int, Dma> dma_;              // `fori_loop` inner loops
 };

@@ -6,14 +6,14 @@
 #include <string>
 #include <vector>
 
-#include "ir/nodes.h"
 #include "backend/pallas/loop_types.h"
+#include "ir/nodes.h"
 #include "passes/launch_plan.h"
 
 namespace helionc::backend::pallas {
 
 struct LaunchNames {
-  std::string kernel_function;        // `_add_kernel`
+  std::string kernel_function;  // `_add_kernel`
   // The inner loops' strategy combinations the configs use, each with its kernel function
   // (`_matmul_kernel_grid`; just `kernel_function` when there is one combination), and the
   // position of the launch's first inner loop in a config's `pallas_loop_type`.

@@ -79,8 +79,7 @@ std::set<std::string> module_level_names(std::string_view python_text) {
   while (!python_text.empty()) {
     const size_t newline = python_text.find('\n');
     std::string_view line = python_text.substr(0, newline);
-    python_text.remove_prefix(newline == std::string_view::npos ? python_text.size()
-                                                                : newline + 1);
+    python_text.remove_prefix(newline == std::string_view::npos ? python_text.size() : newline + 1);
     if (line.starts_with("import ") || line.starts_with("from ")) {
       add_import_line(line, names);
       continue;

@@ -65,7 +65,8 @@ class TileGeometry {
   // the configs reorder the grid of a multi-dimensional launch (`loop_orders`).
   std::string axis_text(int tile_dim) const {
     const size_t axis = pallas_axis(tile_dim);
-    const bool reordered = !names_.loop_order.empty() && axis < launch_.tile_loop().tile_dims.size();
+    const bool reordered =
+        !names_.loop_order.empty() && axis < launch_.tile_loop().tile_dims.size();
     return reordered ? fmt::format("{}.index({})", names_.loop_order, axis) : std::to_string(axis);
   }
 
@@ -220,7 +221,7 @@ class TileGeometry {
   std::map<int, std::string> starts_;
   std::map<std::string, std::string> indices_;
   std::map<std::string, std::string> guarded_indices_;  // None where the guard does not hold
-  std::map<int, std::string> partial_;                   // partial_condition names
+  std::map<int, std::string> partial_;                  // partial_condition names
 };
 
 }  // namespace helionc::backend::pallas::kernel_body

@@ -61,8 +61,9 @@ TEST_CASE("the module header, imports and prelude") {
 TEST_CASE("add: rank-polymorphic tiles built at trace time") {
   testing::KernelBuilder b = testing::add_kernel();
   const std::string text = emit(b).text.value();
-  CHECK(contains(text, "# The config of add (no tuned entries).\n"
-                       "_ADD_DEFAULT = {\"block_sizes\": (None,)}\n"));
+  CHECK(contains(text,
+                 "# The config of add (no tuned entries).\n"
+                 "_ADD_DEFAULT = {\"block_sizes\": (None,)}\n"));
   CHECK(contains(text,
                  "def _add_kernel(x_ref, y_ref, out_ref):\n"
                  "    out_ref[...] = (x_ref[...] + y_ref[...]).astype(out_ref.dtype)  # k.py:4\n"));
@@ -191,7 +192,9 @@ TEST_CASE("a row gather is a one-hot matmul over a table block whole along the r
   CHECK(contains(text, "pltpu.SemaphoreType.DMA(())"));
   CHECK(contains(text, "_gather_ids(ids, w_by_dma, \"ids\")"));
   CHECK(contains(text, "w_by_dma=w_by_dma"));
-  CHECK(contains(text, "def _embed_kernel(ids_ref, w_ref, out_in_ref, ids_smem, out_ref, w_rows, w_copies, *,"));
+  CHECK(contains(
+      text,
+      "def _embed_kernel(ids_ref, w_ref, out_in_ref, ids_smem, out_ref, w_rows, w_copies, *,"));
   CHECK(contains(text, "def _gather_rows(table, index):"));
   CHECK(contains(text, "def _gather_rows_dma(table, ids, start, column, rows, sem):"));
   CHECK(contains(text, "def _smem_array(x, name=None):"));

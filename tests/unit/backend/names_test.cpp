@@ -64,9 +64,9 @@ TEST_CASE("module_level_names reads only column-0 definitions") {
 }
 
 TEST_CASE("per-kernel module names, keywords, builtins and `interpret` are reserved") {
-  for (const char* name : {"_k_kernel", "_k_kernel_0", "_k_kernel_grid_unroll", "_K_CONFIGS",
-                           "_K_DEFAULT", "len", "range", "min", "if", "lambda", "None",
-                           "interpret"}) {
+  for (const char* name :
+       {"_k_kernel", "_k_kernel_0", "_k_kernel_grid_unroll", "_K_CONFIGS", "_K_DEFAULT", "len",
+        "range", "min", "if", "lambda", "None", "interpret"}) {
     INFO(name);
     CHECK(is_reserved_module_name(name));
   }

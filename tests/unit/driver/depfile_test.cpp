@@ -85,9 +85,9 @@ TEST_CASE("the command line resolves the depfile's path and target") {
 TEST_CASE("depfile usage errors") {
   const int usage = helionc::driver::kExitUsageError;
   CHECK(std::get<int>(parse({"k.py", "-MF"})) == usage);
-  CHECK(std::get<int>(parse({"-MD", "-o", "-", "k.py"})) == usage);        // no name for it
+  CHECK(std::get<int>(parse({"-MD", "-o", "-", "k.py"})) == usage);              // no name for it
   CHECK(std::get<int>(parse({"-MF", "k.d", "--emit", "ir", "k.py"})) == usage);  // no target
-  CHECK(std::get<int>(parse({"-MT", "x", "k.py"})) == usage);              // -MT alone
+  CHECK(std::get<int>(parse({"-MT", "x", "k.py"})) == usage);                    // -MT alone
   CHECK(std::get<int>(parse({"-MF", "a.d", "--depfile", "b.d", "k.py"})) == usage);
   // Standard output is fine once the target is named.
   CHECK(depfile_of(parse({"-MF", "k.d", "-MT", "k.ir", "--emit", "ir", "k.py"})).targets ==

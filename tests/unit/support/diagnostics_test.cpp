@@ -189,17 +189,19 @@ TEST_CASE("JSON output is GCC's: one array with escaped strings", "[diagnostics]
             "\n"
             R"(  {"kind": "warning", "message": "w", "children": [], "column-origin": 1, )"
             R"("locations": [{"caret": {)" +
-            at + R"("display-column": 1, "byte-column": 1, "column": 1}}], )"
-                 R"("escape-source": false, "option": "-Wunused-value", )"
-                 R"("helionc-kind": "unused-value"},)"
-                 "\n"
-                 R"(  {"kind": "error", "message": "e", "children": [], "column-origin": 1, )"
-                 R"("locations": [], "escape-source": false, "helionc-kind": "input-file"})"
-                 "\n"
-                 "]\n");
+            at +
+            R"("display-column": 1, "byte-column": 1, "column": 1}}], )"
+            R"("escape-source": false, "option": "-Wunused-value", )"
+            R"("helionc-kind": "unused-value"},)"
+            "\n"
+            R"(  {"kind": "error", "message": "e", "children": [], "column-origin": 1, )"
+            R"("locations": [], "escape-source": false, "helionc-kind": "input-file"})"
+            "\n"
+            "]\n");
 }
 
-TEST_CASE("JSON display columns expand tabs and count UTF-8 characters, as GCC's", "[diagnostics]") {
+TEST_CASE("JSON display columns expand tabs and count UTF-8 characters, as GCC's",
+          "[diagnostics]") {
   SourceFile file("t.py", "\t\xc3\xa9 = foo\n");  // a tab, then é (two bytes)
   DiagnosticEngine diags({.format = DiagnosticsFormat::kJson, .warnings_as_errors = true});
   diags.warning(DiagnosticKind::kUnusedValue, find(file, "foo"), "w");

@@ -1,7 +1,7 @@
 #include <catch2/catch.hpp>
 
-#include <fmt/core.h>
 #include <fcntl.h>
+#include <fmt/core.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>

@@ -7,7 +7,9 @@ using helionc::wrap_python_lines;
 
 namespace {
 // Wraps at a small width so the cases stay short.
-std::string wrap(const std::string& text, size_t width = 40) { return wrap_python_lines(text, width); }
+std::string wrap(const std::string& text, size_t width = 40) {
+  return wrap_python_lines(text, width);
+}
 }  // namespace
 
 TEST_CASE("short lines, comments-only text and docstrings are kept", "[python_wrap]") {

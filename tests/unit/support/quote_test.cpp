@@ -16,14 +16,17 @@ TEST_CASE("double_quoted escapes what would end or break a literal") {
   CHECK(double_quoted("\xc2\x85|\xe2\x80\xa8|\xe2\x80\xa9") == R"("\x85|\u2028|\u2029")");
   CHECK(double_quoted("caf\xc3\xa9 \xe2\x9c\x93") == "\"caf\xc3\xa9 \xe2\x9c\x93\"");
   // A byte that is not UTF-8 cannot be in a Python str: its escape is written as text.
-  CHECK(double_quoted("a\xff" "b\xc3") == R"("a\\xffb\\xc3")");
+  CHECK(double_quoted("a\xff"
+                      "b\xc3") == R"("a\\xffb\\xc3")");
 }
 
 TEST_CASE("one_line_text leaves no line break, control character or bad byte") {
   CHECK(one_line_text("x = 1\r\nprint(2)") == R"(x = 1\r\nprint(2))");
   CHECK(one_line_text("tab\tkept") == "tab\tkept");
   CHECK(one_line_text("\x1b[31mred\x1b[0m") == R"(\x1b[31mred\x1b[0m)");
-  CHECK(one_line_text("a\xe2\x80\xa8" "b\xc2\x85" "c\xff") == R"(a\u2028b\x85c\xff)");
+  CHECK(one_line_text("a\xe2\x80\xa8"
+                      "b\xc2\x85"
+                      "c\xff") == R"(a\u2028b\x85c\xff)");
   CHECK(one_line_text("\xe2\x80") == R"(\xe2\x80)");  // a truncated sequence, byte by byte
 }
 
