@@ -15,6 +15,7 @@ ShapeFacts::ShapeFacts(const ir::Kernel& kernel) : kernel_(kernel) {
   }
 }
 
+// The frontend lowers a chain `a == b == c` to `a == b and b == c`, which the `and` case covers.
 void ShapeFacts::add_asserted_equalities(const ir::ExprPtr& condition) {
   if (const auto* both = condition->as<ir::Binary>(); both && both->op == ir::BinaryOp::kAnd) {
     add_asserted_equalities(both->lhs);
@@ -23,11 +24,6 @@ void ShapeFacts::add_asserted_equalities(const ir::ExprPtr& condition) {
   }
   const auto* equal = condition->as<ir::Compare>();
   if (equal == nullptr || equal->op != ir::CompareOp::kEq) return;
-  // A chain `a == b == c` is `a == b and b == c`.
-  if (const auto* inner = equal->lhs->as<ir::Binary>(); inner && inner->op == ir::BinaryOp::kAnd) {
-    add_asserted_equalities(equal->lhs);
-    return;
-  }
   if (equal->lhs->type.kind != ir::TypeKind::kInt || equal->rhs->type.kind != ir::TypeKind::kInt) {
     return;
   }

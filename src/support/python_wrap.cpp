@@ -93,6 +93,13 @@ bool is_string_char(std::string_view code, size_t i) {
   return quote != 0;
 }
 
+// `text` without its leading and trailing spaces.
+std::string_view trim(std::string_view text) {
+  const size_t first = text.find_first_not_of(' ');
+  if (first == kNone) return {};
+  return text.substr(first, text.find_last_not_of(' ') - first + 1);
+}
+
 // Positions at depth 0 and outside strings where `pred` holds.
 template <typename Pred>
 std::vector<size_t> top_level(std::string_view code, const Scan& s, Pred pred) {
@@ -138,11 +145,7 @@ std::optional<std::vector<std::string>> split_items(std::string_view body, bool&
   std::string last(body.substr(start));
   trailing_comma = last.find_first_not_of(' ') == std::string::npos && !items.empty();
   if (!trailing_comma) items.push_back(std::move(last));
-  for (std::string& item : items) {
-    const size_t first = item.find_first_not_of(' ');
-    const size_t end = item.find_last_not_of(' ');
-    item = first == std::string::npos ? "" : item.substr(first, end - first + 1);
-  }
+  for (std::string& item : items) item = std::string(trim(item));
   return items;
 }
 
@@ -365,12 +368,6 @@ class Wrapper {
       return true;
     }
     return false;
-  }
-
-  static std::string_view trim(std::string_view text) {
-    const size_t first = text.find_first_not_of(' ');
-    if (first == kNone) return {};
-    return text.substr(first, text.find_last_not_of(' ') - first + 1);
   }
 
   size_t width_;
