@@ -211,6 +211,9 @@ class PlanPrinter {
     }
     out_ += fmt::format("    flops {}\n", terms(launch.cost.flops));
     out_ += fmt::format("    transcendentals {}\n", terms(launch.cost.transcendentals));
+    for (const LaunchSchedule& schedule : launch.schedules) {
+      out_ += print_schedule(kernel_, launch, schedule);
+    }
   }
 
   const ir::Kernel& kernel_;

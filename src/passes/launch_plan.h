@@ -20,6 +20,8 @@
 #include <vector>
 
 #include "ir/nodes.h"
+#include "passes/loop_strategy.h"
+#include "passes/schedule.h"
 
 namespace helionc::passes {
 
@@ -165,12 +167,6 @@ struct LaunchCost {
   std::vector<CostTerm> transcendentals;
 };
 
-// How an inner loop runs (`pallas_loop_type`, pallas-target.md §5).
-enum class LoopStrategy { kUnroll, kEmitPipeline, kForiLoop, kGrid };
-inline constexpr int kLoopStrategyCount = 4;
-std::string_view loop_strategy_name(LoopStrategy strategy);  // "unroll", ...
-std::optional<LoopStrategy> parse_loop_strategy(std::string_view name);
-
 // A tile loop nested in a launch's body, in order of appearance (the order of
 // `pallas_loop_type` entries).
 struct InnerLoop {
@@ -205,6 +201,9 @@ struct Launch {
   std::map<const ir::Load*, RefUse> loads;
   std::map<const ir::Store*, int> stores;  // -> index into outputs
   LaunchCost cost;
+  // One schedule per combination of applicable inner-loop strategies, the default first
+  // (filled by the schedule pass, schedule.h).
+  std::vector<LaunchSchedule> schedules;
 
   const ir::TileLoop& tile_loop() const { return *loop->as<ir::TileLoop>(); }
 };
