@@ -167,6 +167,15 @@ struct LaunchCost {
   std::vector<CostTerm> transcendentals;
 };
 
+// Blocks of an inner loop whose steps leave every carried value unchanged: those whose first
+// element lies past the last element the mask keeps, `inner.begin > outer.end - 1 + offset`
+// (plan_skips.h). Every strategy skips them: a shorter loop, or `pl.when` on the grid.
+struct StepSkip {
+  int outer_dim = -1;  // a tile dimension of the launch's own loop (the queries)
+  int inner_dim = -1;  // the inner loop's tile dimension (the keys)
+  int64_t offset = 0;  // the mask keeps inner.index <= outer.index + offset
+};
+
 // A tile loop nested in a launch's body, in order of appearance (the order of
 // `pallas_loop_type` entries).
 struct InnerLoop {
@@ -177,6 +186,7 @@ struct InnerLoop {
   // Inputs (indices into Launch::inputs) tiled by the loop's dimension: what `emit_pipeline`
   // and `fori_loop` stream from HBM (`pl.ANY`) into VMEM buffers.
   std::vector<int> streamed_inputs;
+  std::optional<StepSkip> skip;
   // Why each strategy does not apply to the loop, by LoopStrategy; "" where it applies.
   std::array<std::string, kLoopStrategyCount> not_applicable;
 

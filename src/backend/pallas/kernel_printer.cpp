@@ -320,10 +320,28 @@ class KernelPrinter {
                                   binding_name(kernel_, loop.carried[c].init)));
         }
       }
-      for (size_t c = 0; c < loop.carried.size(); ++c) {
-        body_->line(fmt::format("{} = {}[...]", binding_name(kernel_, loop.carried[c].phi),
-                                scratch_.at(static_cast<int>(c))));
+    }
+    // A step that leaves its carries unchanged (a key block above the causal diagonal) does
+    // not run: the body becomes a function under `pl.when`, taking the values from before the
+    // loop as default arguments (so the body may rebind their names).
+    std::optional<PythonWriter::Block> skipped;
+    if (const std::optional<PyExpr> keep = step_needed(inner_index(loop), dim)) {
+      std::vector<std::string> arguments;
+      for (int binding : free_device_values(loop.body)) {
+        if (is_carry(loop, binding)) continue;
+        const std::string name = binding_name(kernel_, binding);
+        const std::string argument = fmt::format("{}={}", name, name);
+        if (std::find(arguments.begin(), arguments.end(), argument) == arguments.end()) {
+          arguments.push_back(argument);
+        }
       }
+      body_->line(fmt::format("@pl.when({})", keep->text));
+      skipped.emplace(body_->block(
+          fmt::format("def {}({}):", scope_.fresh("_step"), fmt::join(arguments, ", "))));
+    }
+    for (size_t c = 0; c < loop.carried.size(); ++c) {
+      body_->line(fmt::format("{} = {}[...]", binding_name(kernel_, loop.carried[c].phi),
+                              scratch_.at(static_cast<int>(c))));
     }
     for (const ir::StmtPtr& s : loop.body) statement(*s);
     for (size_t c = 0; c < loop.carried.size(); ++c) {
@@ -332,13 +350,44 @@ class KernelPrinter {
     }
   }
 
+  static bool is_carry(const ir::TileLoop& loop, int binding) {
+    for (const ir::TileLoop::Carry& carry : loop.carried) {
+      if (binding == carry.phi || binding == carry.next || binding == carry.result) return true;
+    }
+    return false;
+  }
+
+  // Whether the current block of inner loop `inner` (over `tile_dim`) does work: false for a
+  // block that lies past the last element its mask keeps (passes::StepSkip); nullopt when the
+  // loop skips no steps.
+  std::optional<PyExpr> step_needed(int inner, int tile_dim) {
+    const std::optional<passes::StepSkip>& skip =
+        launch_.inner_loops[static_cast<size_t>(inner)].skip;
+    if (!skip) return std::nullopt;
+    return py_binary("<", geometry_.start(tile_dim), kept_end(*skip));
+  }
+
+  // One past the last element of the inner axis that the mask keeps for some row of the outer
+  // block: `tile_m_start + block_m` (plus the mask's offset).
+  PyExpr kept_end(const passes::StepSkip& skip) {
+    PyExpr end =
+        py_binary("+", geometry_.start(skip.outer_dim), py_atom(geometry_.block(skip.outer_dim)));
+    if (skip.offset > 0) end = py_binary("+", end, py_atom(std::to_string(skip.offset)));
+    return end;
+  }
+
   // The statements after a `grid` loop, in a function run at its last step. Values from before
   // come in as default arguments, so the body may rebind their names.
   void finish_after(const ir::TileLoop& loop, const ir::Block& block, size_t from) {
     if (from >= block.size()) return;
     const ir::Block rest(block.begin() + static_cast<std::ptrdiff_t>(from), block.end());
+    // When steps may be skipped, the last step's values were not computed: the carries are
+    // read back from their scratch.
+    const bool from_scratch =
+        launch_.inner_loops[static_cast<size_t>(inner_index(loop))].skip && !loop.carried.empty();
     std::vector<std::string> arguments;
     for (int binding : free_device_values(rest)) {
+      if (from_scratch && is_carry(loop, binding)) continue;
       const std::string name = binding_name(kernel_, binding);
       const std::string argument = fmt::format("{}={}", name, name);
       if (std::find(arguments.begin(), arguments.end(), argument) == arguments.end()) {
@@ -350,6 +399,12 @@ class KernelPrinter {
                             geometry_.block_count(dim).text));
     auto finish = body_->block(
         fmt::format("def {}({}):", scope_.fresh("_last_step"), fmt::join(arguments, ", ")));
+    if (from_scratch) {
+      for (size_t c = 0; c < loop.carried.size(); ++c) {
+        body_->line(fmt::format("{} = {}[...]", binding_name(kernel_, loop.carried[c].result),
+                                scratch_.at(static_cast<int>(c))));
+      }
+    }
     for (const ir::StmtPtr& s : rest) statement(*s);
   }
 
@@ -576,7 +631,14 @@ class KernelPrinter {
     const std::string first = has_begin(kernel_.tile_dims[tile_dim])
                                   ? py_binary("//", geometry_.begin(tile_dim), py_atom(block)).text
                                   : "0";
-    return {first, py_call("pl.cdiv", {geometry_.extent(tile_dim).text, block}).text};
+    const std::string steps = py_call("pl.cdiv", {geometry_.extent(tile_dim).text, block}).text;
+    const int inner = launch_.grid[geometry_.grid_axis(tile_dim)].inner_loop;
+    const std::optional<passes::StepSkip>& skip =
+        launch_.inner_loops[static_cast<size_t>(inner)].skip;
+    if (!skip) return {first, steps};
+    // Blocks past the last one the mask keeps anything of do nothing: the loop stops before.
+    const std::string needed = py_call("pl.cdiv", {kept_end(*skip).text, block}).text;
+    return {first, py_call("jnp.minimum", {steps, needed}).text};
   }
 
   struct DmaNames {

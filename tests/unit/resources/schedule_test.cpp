@@ -109,10 +109,10 @@ TEST_CASE("matmul under unroll: k resident in VMEM, no grid axis, no scratch") {
   CHECK(s.pallas_grid == std::vector<int>{0, 1});
   CHECK(s.dims[2].run == DimRun::kResident);
   CHECK(s.dims[2].pallas_axis == -1);
-  CHECK(s.inputs[0].axes == std::vector<AxisPlacement>{AxisPlacement::kBlock,
-                                                       AxisPlacement::kResident});
-  CHECK(s.inputs[1].axes == std::vector<AxisPlacement>{AxisPlacement::kResident,
-                                                       AxisPlacement::kBlock});
+  CHECK(s.inputs[0].axes ==
+        std::vector<AxisPlacement>{AxisPlacement::kBlock, AxisPlacement::kResident});
+  CHECK(s.inputs[1].axes ==
+        std::vector<AxisPlacement>{AxisPlacement::kResident, AxisPlacement::kBlock});
   CHECK(s.inputs[0].index_dims == std::vector<int>{0});
   CHECK(s.grid_loop == -1);
   CHECK(s.scratch.empty());
