@@ -17,8 +17,6 @@ namespace {
 
 using kernel_body::DeviceContext;
 using kernel_body::TileGeometry;
-using passes::Capture;
-using passes::Input;
 using passes::Launch;
 
 class KernelPrinter {

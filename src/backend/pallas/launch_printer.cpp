@@ -280,6 +280,30 @@ class LaunchPrinter {
     return order_.empty() ? map : py_call("_in_loop_order", {map, order_}).text;
   }
 
+  // The block number along launch dimension `g` in an index map. A `grid` inner loop whose
+  // steps past the causal diagonal are skipped (passes::StepSkip) stays at the last block it
+  // needs, so Pallas copies nothing for the skipped steps.
+  PyExpr block_index(size_t g) const {
+    PyExpr index = first_block_[g].text.empty()
+                       ? py_atom(grid_params_[g])
+                       : py_binary("+", py_atom(grid_params_[g]), first_block_[g]);
+    const int inner = launch_.grid[g].inner_loop;
+    if (inner < 0) return index;
+    const std::optional<passes::StepSkip>& skip =
+        launch_.inner_loops[static_cast<size_t>(inner)].skip;
+    if (!skip) return index;
+    const size_t outer = grid_axis(skip->outer_dim);
+    // One past the last element the mask keeps: the outer block's end plus the offset.
+    PyExpr kept_end =
+        py_binary("*", py_binary("+", block_index(outer), py_atom("1")), py_atom(blocks_[outer]));
+    if (skip->offset > 0) {
+      kept_end = py_binary("+", kept_end, py_atom(std::to_string(skip->offset)));
+    }
+    const PyExpr last =
+        py_binary("//", py_binary("-", kept_end, py_atom("1")), py_atom(blocks_[g]));
+    return py_call("jnp.minimum", {index.text, last.text});
+  }
+
   // Whether launch dimension `g` is an axis of the pallas_call's grid in the variant printed.
   bool on_grid(size_t g) const { return schedule_->on_grid(g); }
 
@@ -317,9 +341,7 @@ class LaunchPrinter {
             break;
           }
           block.push_back(blocks_[g]);
-          index.push_back(first_block_[g].text.empty()
-                              ? grid_params_[g]
-                              : py_binary("+", py_atom(grid_params_[g]), first_block_[g]).text);
+          index.push_back(block_index(g).text);
           break;
         }
         case ViewAxis::Kind::kFull:
@@ -342,8 +364,8 @@ class LaunchPrinter {
         }
       }
     }
-    const std::string blocked = fmt::format("pl.BlockSpec(block_shape={}, index_map={})",
-                                            py_tuple(block), index_map(index));
+    std::string blocked = fmt::format("pl.BlockSpec(block_shape={}, index_map={})", py_tuple(block),
+                                      index_map(index));
     if (placed.hbm_when_gathered_by_dma) {
       // Left in HBM when the rows are copied by DMA (`_gather_plan` checked the one-hot's size).
       for (const auto& [input, flag] : gather_flags_) {
