@@ -15,7 +15,16 @@
 //   hbm_bandwidth_gb_s: 7380        # per chip
 //   cores_per_chip: 2
 //   megacore: false
-//   grid_step_overhead_us: 0.35
+//   grid_step_overhead_us: 0.27
+//   # the cost model's figures (autotune/cost_model.h), each with its source in the file:
+//   mxu_f32_rate: 1                 # f32 products, as a multiple of the bf16 rate
+//   mxu_int8_rate: 1                # int8 products, likewise
+//   mxu_sustained_fraction: 0.98    # of the peak, on large products
+//   vpu_gelem_per_s: 18023          # vector ALU element operations per second, per core
+//   eup_gelem_per_s: 9012           # transcendental elements per second, per core
+//   launch_overhead_us: 115         # one pallas_call, dispatch and synchronisation
+//   emit_pipeline_step_overhead_us: 0.27   # one iteration of pltpu.emit_pipeline
+//   fori_loop_step_overhead_us: 0.27       # one iteration of a fori_loop with async copies
 #pragma once
 
 #include <cstdint>
@@ -43,6 +52,15 @@ struct TargetInfo {
   int cores_per_chip = 0;
   bool megacore = false;
   double grid_step_overhead_us = 0;
+  // The cost model's figures (autotune/cost_model.h).
+  double mxu_f32_rate = 0;            // f32 products: multiple of the bf16 rate
+  double mxu_int8_rate = 0;           // int8 products: multiple of the bf16 rate
+  double mxu_sustained_fraction = 0;  // of the peak, on products that fill the MXU's tiles
+  double vpu_gelem_per_s = 0;         // per TensorCore
+  double eup_gelem_per_s = 0;         // per TensorCore
+  double launch_overhead_us = 0;
+  double emit_pipeline_step_overhead_us = 0;
+  double fori_loop_step_overhead_us = 0;
 };
 
 // Reads one target file; problems are reported at their file:line:col (kConfigSchema, or

@@ -13,6 +13,7 @@
 #include "autotune/resolve_config.h"
 #include "autotune/targets.h"
 #include "backend/pallas/emit_module.h"
+#include "driver/estimate.h"
 #include "driver/report.h"
 #include "driver/version.h"
 #include "frontend/frontend.h"
@@ -218,7 +219,7 @@ int run_compile(const DriverOptions& options) {
   std::vector<std::string> templates_read;
   if (options.emit == EmitKind::kIr) {
     output = passes::dump_state(scheduled->module, scheduled->plans);
-  } else if (options.emit == EmitKind::kReport) {
+  } else if (options.emit == EmitKind::kReport || options.emit == EmitKind::kEstimate) {
     ReportInput input;
     input.module = &scheduled->module;
     input.plans = &scheduled->plans;
@@ -226,7 +227,9 @@ int run_compile(const DriverOptions& options) {
     input.target = autotune::find_target(options.target);
     input.shapes = &options.shapes;
     HELIONC_CHECK(input.target != nullptr, "an unknown --target passed the command line");
-    Expected<std::string> report = report_resources(input, diags);
+    Expected<std::string> report = options.emit == EmitKind::kReport
+                                       ? report_resources(input, diags)
+                                       : estimate_launches(input, diags);
     if (!report) {
       std::fputs(diags.render().c_str(), stderr);
       std::fprintf(stderr, "helionc: error: %s\n", report.error().c_str());

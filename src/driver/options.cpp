@@ -131,9 +131,13 @@ std::variant<DriverOptions, int> parse_command_line(int argc, char** argv) {
                  "what to write: pallas (default), ir, or report (resources per launch and "
                  "config: grid, VMEM, HBM bytes, flops)")
       ->check(CLI::IsMember({"pallas", "ir", "report"}));
+  bool estimate = false;
+  app.add_flag("--estimate", estimate,
+               "print the cost model's prediction per launch as YAML (time, TFLOP/s, fraction "
+               "of peak, what bounds it, the terms of the time) for --shapes and --config");
   app.add_option("--shapes", shapes,
-                 "argument shapes for --emit report: 'x=4096x4096:bf16,y=4096:bf16;x=...' "
-                 "(';' separates calls)");
+                 "argument shapes for --emit report and --estimate: "
+                 "'x=4096x4096:bf16,y=4096:bf16;x=...' (';' separates calls)");
   app.add_option("--shapes-file", shapes_file,
                  "read --shapes from FILE (one or more calls a line, '#' comments)")
       ->check(CLI::ExistingFile);
@@ -171,6 +175,10 @@ std::variant<DriverOptions, int> parse_command_line(int argc, char** argv) {
   options.emit = emit == "ir"       ? EmitKind::kIr
                  : emit == "report" ? EmitKind::kReport
                                     : EmitKind::kPallas;
+  if (estimate) {
+    if (app.count("--emit") > 0) return usage_error("--estimate and --emit do not go together");
+    options.emit = EmitKind::kEstimate;
+  }
   if (shapes) {
     Expected<std::vector<ShapeSet>> parsed = parse_shapes(*shapes, "--shapes");
     if (!parsed) return usage_error(parsed.error());
@@ -184,10 +192,11 @@ std::variant<DriverOptions, int> parse_command_line(int argc, char** argv) {
     for (ShapeSet& set : *parsed) options.shapes.push_back(std::move(set));
     options.shapes_file = shapes_file;
   }
-  if ((shapes || shapes_file) && options.emit != EmitKind::kReport) {
+  if ((shapes || shapes_file) && options.emit != EmitKind::kReport &&
+      options.emit != EmitKind::kEstimate) {
     return usage_error(
-        fmt::format("{} is only used with `--emit report` (autotuning is not "
-                    "implemented yet)",
+        fmt::format("{} is only used with `--emit report` and `--estimate` (autotuning is "
+                    "not implemented yet)",
                     shapes ? "--shapes" : "--shapes-file"));
   }
   options.color = color == "always"  ? ColorMode::kAlways

@@ -14,7 +14,8 @@
 
 namespace helionc::driver {
 
-enum class EmitKind { kPallas, kIr, kReport };
+// kEstimate is `--estimate` (the cost model's predictions), not an `--emit` value.
+enum class EmitKind { kPallas, kIr, kReport, kEstimate };
 enum class ColorMode { kAuto, kAlways, kNever };
 
 struct DriverOptions {
@@ -31,7 +32,7 @@ struct DriverOptions {
   bool warnings_as_errors = false;
   std::vector<std::pair<std::string, bool>> warning_flags;  // -W<name> / -Wno-<name>
   std::string dump_after;                                   // --dump-after=PASS
-  // --shapes and --shapes-file, in that order (only with --emit report for now).
+  // --shapes and --shapes-file, in that order (only with --emit report and --estimate).
   std::vector<ShapeSet> shapes;
   std::optional<std::string> shapes_file;  // named in the depfile
   std::optional<DepfileRequest> depfile;   // --depfile, -MD, -MF, -MT, -MP
