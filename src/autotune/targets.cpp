@@ -53,6 +53,10 @@ class TargetLoader {
         {"device_kind", [&](const YAML::Node& v) { string(v, "device_kind", info.device_kind); }},
         {"vmem_bytes", [&](const YAML::Node& v) { integer(v, "vmem_bytes", info.vmem_bytes); }},
         {"smem_bytes", [&](const YAML::Node& v) { integer(v, "smem_bytes", info.smem_bytes); }},
+        {"default_scoped_vmem_bytes",
+         [&](const YAML::Node& v) {
+           integer(v, "default_scoped_vmem_bytes", info.default_scoped_vmem_bytes);
+         }},
         {"mxu", [&](const YAML::Node& v) { read_mxu(v, info); }},
         {"bf16_peak_tflops",
          [&](const YAML::Node& v) { number(v, "bf16_peak_tflops", info.bf16_peak_tflops); }},

@@ -10,6 +10,7 @@
 //   device_kind: "TPU7x"            # jax's device_kind
 //   vmem_bytes: 67108864            # per TensorCore
 //   smem_bytes: 1048576
+//   default_scoped_vmem_bytes: 33554432   # without vmem_limit_bytes
 //   mxu: {count: 2, rows: 256, cols: 256}
 //   bf16_peak_tflops: 2307          # per chip
 //   hbm_bandwidth_gb_s: 7380        # per chip
@@ -44,6 +45,7 @@ struct TargetInfo {
   std::string device_kind;  // "TPU7x"
   int64_t vmem_bytes = 0;   // per TensorCore
   int64_t smem_bytes = 0;
+  int64_t default_scoped_vmem_bytes = 0;  // what Mosaic allows without vmem_limit_bytes
   int mxu_count = 0;
   int mxu_rows = 0;
   int mxu_cols = 0;

@@ -24,7 +24,11 @@ bool call_matches(const ir::Kernel& kernel, const ShapeSet& set, std::string& wh
     auto param = std::find_if(tensors.begin(), tensors.end(),
                               [&](const TensorParam& p) { return p.name == tensor.name; });
     if (param == tensors.end()) {
-      why = fmt::format("`{}` is not a tensor parameter of kernel `{}`", tensor.name, kernel.name);
+      std::vector<std::string> names;
+      for (const TensorParam& p : tensors) names.push_back(p.name);
+      why = fmt::format(
+          "`{}` is not a tensor parameter of kernel `{}` ({})", tensor.name, kernel.name,
+          names.empty() ? "no tensor parameters" : fmt::format("{}", fmt::join(names, ", ")));
       return false;
     }
     if (param->rank >= 0 && static_cast<size_t>(param->rank) != tensor.dims.size()) {

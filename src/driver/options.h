@@ -2,6 +2,7 @@
 // the options, or the exit status to stop with (0 after --help/--version, 2 for usage errors).
 #pragma once
 
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <variant>
@@ -36,12 +37,21 @@ struct DriverOptions {
   std::vector<ShapeSet> shapes;
   std::optional<std::string> shapes_file;  // named in the depfile
   std::optional<DepfileRequest> depfile;   // --depfile, -MD, -MF, -MT, -MP
+  // --autotune and its options: the tuning YAML goes to --config-out (else stdout); the
+  // module is written only with -o.
+  bool autotune = false;
+  std::optional<std::string> config_out;
+  uint64_t seed = 0;
+  double budget_seconds = 0;  // 0: no budget
+  bool quiet = false;
 };
 
 // Exit statuses (documented in the man page and README).
 inline constexpr int kExitSuccess = 0;
 inline constexpr int kExitCompileError = 1;
 inline constexpr int kExitUsageError = 2;
+// `--autotune` found no legal config for some call (the message names it and the reasons).
+inline constexpr int kExitNoLegalConfig = 4;
 
 std::variant<DriverOptions, int> parse_command_line(int argc, char** argv);
 

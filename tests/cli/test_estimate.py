@@ -98,4 +98,4 @@ def test_usage_errors():
     assert "`z` is not a tensor parameter of kernel `matmul`" in proc.stderr
     proc = run(MATMUL, "--shapes", SQUARE_4096)
     assert proc.returncode == 2
-    assert "only used with `--emit report` and `--estimate`" in proc.stderr
+    assert "only used with `--emit report`, `--estimate` and `--autotune`" in proc.stderr
