@@ -28,18 +28,6 @@ int64_t next_pow2(int64_t n) {
   return p;
 }
 
-// A launch with an operand that the call leaves out (an optional tensor passed as None) does
-// not run for that call (launch_resources.h refuses to account it).
-bool launch_runs(const passes::Launch& launch, const passes::HostValues& call) {
-  for (const passes::Input& input : launch.inputs) {
-    if (call.absent_optional(input.operand.binding)) return false;
-  }
-  for (const passes::Output& output : launch.outputs) {
-    if (call.absent_optional(output.operand.binding)) return false;
-  }
-  return true;
-}
-
 }  // namespace
 
 // One axis of the space: a tunable's block sizes, or an inner loop's (strategy, buffers).
@@ -50,6 +38,16 @@ struct KernelSearch::Coordinate {
   std::vector<std::pair<LoopStrategy, int64_t>> loops;  // buffers 0: the default
   size_t size() const { return block ? blocks.size() : loops.size(); }
 };
+
+bool launch_runs(const passes::Launch& launch, const passes::HostValues& call) {
+  for (const passes::Input& input : launch.inputs) {
+    if (call.absent_optional(input.operand.binding)) return false;
+  }
+  for (const passes::Output& output : launch.outputs) {
+    if (call.absent_optional(output.operand.binding)) return false;
+  }
+  return true;
+}
 
 std::string strategy_text(const std::vector<LoopStrategy>& strategies) {
   std::vector<std::string_view> names;
@@ -243,8 +241,13 @@ CallResult KernelSearch::explore(const passes::HostValues& call,
   const auto start = std::chrono::steady_clock::now();
   std::set<std::string> seen;
   std::vector<size_t> best_point;
+  const size_t planned = std::min(total, options.exhaustive_limit);
+  size_t visited = 0;
   // Judges one point; false once the budget is spent.
   const auto visit = [&](const std::vector<size_t>& point) {
+    if (options.progress && ++visited % 256 == 0) {
+      options.progress(visited, std::max(planned, visited));
+    }
     if (options.budget_seconds > 0 &&
         std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count() >
             options.budget_seconds) {

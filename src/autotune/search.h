@@ -23,6 +23,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <optional>
 #include <string>
@@ -61,6 +62,9 @@ struct SearchOptions {
   uint64_t seed = 0;
   double budget_seconds = 0;  // 0: none
   size_t exhaustive_limit = 20000;
+  // Called now and then with the points visited so far and the points the search will visit
+  // at most (for a live progress line); may be empty.
+  std::function<void(size_t visited, size_t planned)> progress;
 };
 
 struct CallResult {
@@ -101,6 +105,10 @@ class KernelSearch {
   const passes::KernelPlan& plan_;
   const TargetInfo& target_;
 };
+
+// Whether `launch` runs for the call: not when one of its operands is an optional tensor the
+// call leaves out (None), which launch_resources.h refuses to account.
+bool launch_runs(const passes::Launch& launch, const passes::HostValues& call);
 
 // "grid", "unroll, emit_pipeline": a strategy combination for messages and tables.
 std::string strategy_text(const std::vector<passes::LoopStrategy>& strategies);

@@ -1,6 +1,7 @@
 #include "driver/autotune_command.h"
 
 #include <fmt/format.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <cstdio>
@@ -94,7 +95,16 @@ Expected<AutotuneResult> autotune_kernel(const AutotuneInput& input) {
     bool repeated = false;
     for (size_t j = 0; j < i; ++j) repeated = repeated || (*input.shapes)[j].text == text;
     if (repeated) continue;
-    autotune::CallResult r = search.search(calls[i], input.search);
+    autotune::SearchOptions options = input.search;
+    if (!input.quiet && isatty(STDERR_FILENO)) {
+      // A live line on a terminal, rewritten in place and cleared before the summary.
+      options.progress = [&text](size_t visited, size_t planned) {
+        std::fprintf(stderr, "\rautotune: %s: %zu of %zu points\x1b[K", text.c_str(), visited,
+                     planned);
+      };
+    }
+    autotune::CallResult r = search.search(calls[i], options);
+    if (options.progress) std::fprintf(stderr, "\r\x1b[K");
     if (!r.best) {
       result.failures.push_back(failure(text, r));
       continue;

@@ -2,9 +2,10 @@
 // kernel, and the tuning YAML it gives (product.md §3): one entry per call with its best
 // config and the model's prediction, and a default, the config of those winners that runs all
 // the calls fastest relative to each call's best (summed). Deterministic: the same kernel,
-// shapes, target and seed give the same bytes unless the budget runs out. Progress and a
-// summary table per call go to stderr (nothing with `-q`): the best config with its predicted
-// time, fraction of peak and bound, and the best config of every other strategy combination.
+// shapes, target and seed give the same bytes unless the budget runs out. Progress (a live
+// line on a terminal, plain lines otherwise) and a summary table per call go to stderr (nothing
+// with `-q`): the best config with its predicted time, fraction of peak and bound, and the best
+// config of every other strategy combination.
 #pragma once
 
 #include <cstdint>

@@ -7,6 +7,7 @@
 #include "autotune/cost_model.h"
 #include "autotune/legality.h"
 #include "autotune/resolve_config.h"
+#include "autotune/search.h"
 #include "driver/call_shapes.h"
 #include "passes/launch_resources.h"
 #include "support/quote.h"
@@ -82,6 +83,10 @@ void estimate_call(const ir::Kernel& kernel, const passes::KernelPlan& plan,
   bool complete = true;
   for (const passes::Launch& launch : plan.launches) {
     launches.line(14, fmt::format("- launch: {}", launch.index));
+    if (!autotune::launch_runs(launch, values)) {
+      launches.line(16, "runs: false  # an optional tensor it reads is None in this call");
+      continue;
+    }
     const passes::LaunchChoices choices = autotune::launch_choices(
         config, strategies, passes::first_inner_loop(plan, launch.index), launch);
     Expected<passes::LaunchResources> resources =

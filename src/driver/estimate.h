@@ -24,7 +24,9 @@
 //                   terms: {launch_overhead_us: 115.000, ...}
 //                   units: {mxu_us: 711.898, vpu_us: 5.451, eup_us: 0.000, hbm_us: 531.961}
 //
-// A launch the accounting cannot compute has `error:` with the reason instead of figures.
+// A launch the accounting cannot compute has `error:` with the reason instead of figures (and
+// the call's time is null); one that does not run for the call (an optional tensor it reads is
+// None) has `runs: false`.
 #pragma once
 
 #include <string>

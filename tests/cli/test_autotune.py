@@ -104,3 +104,13 @@ def test_usage_errors(tmp_path):
     assert proc.returncode == 2 and "--seed is only used with --autotune" in proc.stderr
     proc = run(MATMUL, "--autotune", "--shapes", "q=4x4:bf16")
     assert proc.returncode == 2 and "`q` is not a tensor parameter of kernel `matmul`" in proc.stderr
+
+
+def test_calls_that_leave_an_optional_tensor_out(tmp_path):
+    # layer_norm's shape list mixes calls with and without `bias`: each call is tuned for the
+    # launches that run for it, and every call gets its entry.
+    out = tmp_path / "layer_norm.yaml"
+    proc = run(PROJECT_ROOT / "samples" / "layer_norm.py", "--autotune", "-q", "--shapes-file",
+               PROJECT_ROOT / "samples" / "layer_norm.shapes", "--config-out", out)
+    assert proc.returncode == 0, proc.stderr
+    assert out.read_text().count("  - shapes:") == 5

@@ -99,3 +99,14 @@ def test_usage_errors():
     proc = run(MATMUL, "--shapes", SQUARE_4096)
     assert proc.returncode == 2
     assert "only used with `--emit report`, `--estimate` and `--autotune`" in proc.stderr
+
+
+def test_a_launch_that_does_not_run_for_the_call():
+    # layer_norm's `bias is None` branch: without `bias` the launch that reads it does not run,
+    # and the call's time is the other launch's.
+    proc = run(PROJECT_ROOT / "samples" / "layer_norm.py", "--estimate", "--shapes",
+               "x=1000x300:f32,weight=300:f32")
+    assert proc.returncode == 0, proc.stderr
+    assert field(proc.stdout, "runs") == ["false  # an optional tensor it reads is None in this call"]
+    call_time, launch_time = map(float, field(proc.stdout, "time_us"))
+    assert call_time == launch_time
