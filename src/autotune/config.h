@@ -131,4 +131,8 @@ void check_config_provenance(const ConfigFile& config, std::string_view source_s
 // back gives the same values.
 std::string write_config_yaml(const ConfigFile& config, std::string_view header_comment = {});
 
+// One config as a YAML flow mapping, as write_config_yaml writes it:
+// `{block_sizes: [64, 128], pallas_loop_type: ["grid"]}`.
+std::string config_flow_yaml(const KernelConfig& config);
+
 }  // namespace helionc::autotune

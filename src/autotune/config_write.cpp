@@ -56,7 +56,9 @@ std::string flow_map(const std::vector<std::pair<std::string, std::string>>& ent
   return out + "}";
 }
 
-std::string config_map(const KernelConfig& config) {
+}  // namespace
+
+std::string config_flow_yaml(const KernelConfig& config) {
   std::vector<std::pair<std::string, std::string>> entries;
   if (!config.block_sizes.empty()) {
     entries.emplace_back("block_sizes", int_list(config.block_sizes));
@@ -82,6 +84,8 @@ std::string config_map(const KernelConfig& config) {
   return flow_map(entries);
 }
 
+namespace {
+
 bool is_empty(const KernelConfig& config) { return config == KernelConfig{}; }
 
 }  // namespace
@@ -101,7 +105,7 @@ std::string write_config_yaml(const ConfigFile& config, std::string_view header_
     out += fmt::format("source_sha256: {}\n", double_quoted(*config.source_sha256));
   if (config.target) out += fmt::format("target: {}\n", double_quoted(*config.target));
   if (!is_empty(config.default_config)) {
-    out += fmt::format("default: {}\n", config_map(config.default_config));
+    out += fmt::format("default: {}\n", config_flow_yaml(config.default_config));
   }
   if (config.configs.empty()) return out;
   out += "configs:\n";
@@ -111,7 +115,7 @@ std::string write_config_yaml(const ConfigFile& config, std::string_view header_
     for (const auto& [name, dtype] : entry.dtypes) dtypes.emplace_back(name, double_quoted(dtype));
     out += fmt::format("  - shapes: {}\n", flow_map(shapes));
     if (!dtypes.empty()) out += fmt::format("    dtypes: {}\n", flow_map(dtypes));
-    out += fmt::format("    config: {}\n", config_map(entry.config));
+    out += fmt::format("    config: {}\n", config_flow_yaml(entry.config));
     if (entry.predicted) {
       const Prediction& p = *entry.predicted;
       std::vector<std::pair<std::string, std::string>> predicted;

@@ -53,6 +53,10 @@ class TargetLoader {
         {"device_kind", [&](const YAML::Node& v) { string(v, "device_kind", info.device_kind); }},
         {"vmem_bytes", [&](const YAML::Node& v) { integer(v, "vmem_bytes", info.vmem_bytes); }},
         {"smem_bytes", [&](const YAML::Node& v) { integer(v, "smem_bytes", info.smem_bytes); }},
+        {"default_scoped_vmem_bytes",
+         [&](const YAML::Node& v) {
+           integer(v, "default_scoped_vmem_bytes", info.default_scoped_vmem_bytes);
+         }},
         {"mxu", [&](const YAML::Node& v) { read_mxu(v, info); }},
         {"bf16_peak_tflops",
          [&](const YAML::Node& v) { number(v, "bf16_peak_tflops", info.bf16_peak_tflops); }},
@@ -72,6 +76,16 @@ class TargetLoader {
          [&](const YAML::Node& v) {
            number(v, "grid_step_overhead_us", info.grid_step_overhead_us);
          }},
+        {"mxu_f32_rate", figure("mxu_f32_rate", info.mxu_f32_rate)},
+        {"mxu_int8_rate", figure("mxu_int8_rate", info.mxu_int8_rate)},
+        {"mxu_sustained_fraction", figure("mxu_sustained_fraction", info.mxu_sustained_fraction)},
+        {"vpu_gelem_per_s", figure("vpu_gelem_per_s", info.vpu_gelem_per_s)},
+        {"eup_gelem_per_s", figure("eup_gelem_per_s", info.eup_gelem_per_s)},
+        {"launch_overhead_us", figure("launch_overhead_us", info.launch_overhead_us)},
+        {"emit_pipeline_step_overhead_us",
+         figure("emit_pipeline_step_overhead_us", info.emit_pipeline_step_overhead_us)},
+        {"fori_loop_step_overhead_us",
+         figure("fori_loop_step_overhead_us", info.fori_loop_step_overhead_us)},
     };
     std::map<std::string, bool> seen;
     reader_.for_each_entry(
@@ -111,6 +125,10 @@ class TargetLoader {
             reader_.read_int(node, fmt::format("`{}`", what), 1, 1 << 16, "a positive integer")) {
       out = static_cast<int>(*value);
     }
+  }
+  // The reader of a positive number kept in `out`.
+  std::function<void(const YAML::Node&)> figure(std::string_view what, double& out) {
+    return [this, what, &out](const YAML::Node& v) { number(v, what, out); };
   }
   void number(const YAML::Node& node, std::string_view what, double& out) {
     const std::optional<double> value = YamlReader::as_number(node);

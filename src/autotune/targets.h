@@ -10,12 +10,22 @@
 //   device_kind: "TPU7x"            # jax's device_kind
 //   vmem_bytes: 67108864            # per TensorCore
 //   smem_bytes: 1048576
+//   default_scoped_vmem_bytes: 33554432   # without vmem_limit_bytes
 //   mxu: {count: 2, rows: 256, cols: 256}
 //   bf16_peak_tflops: 2307          # per chip
 //   hbm_bandwidth_gb_s: 7380        # per chip
 //   cores_per_chip: 2
 //   megacore: false
-//   grid_step_overhead_us: 0.35
+//   grid_step_overhead_us: 0.27
+//   # the cost model's figures (autotune/cost_model.h), each with its source in the file:
+//   mxu_f32_rate: 1                 # f32 products, as a multiple of the bf16 rate
+//   mxu_int8_rate: 1                # int8 products, likewise
+//   mxu_sustained_fraction: 0.98    # of the peak, on large products
+//   vpu_gelem_per_s: 18023          # vector ALU element operations per second, per core
+//   eup_gelem_per_s: 9012           # transcendental elements per second, per core
+//   launch_overhead_us: 115         # one pallas_call, dispatch and synchronisation
+//   emit_pipeline_step_overhead_us: 0.27   # one iteration of pltpu.emit_pipeline
+//   fori_loop_step_overhead_us: 0.27       # one iteration of a fori_loop with async copies
 #pragma once
 
 #include <cstdint>
@@ -35,6 +45,7 @@ struct TargetInfo {
   std::string device_kind;  // "TPU7x"
   int64_t vmem_bytes = 0;   // per TensorCore
   int64_t smem_bytes = 0;
+  int64_t default_scoped_vmem_bytes = 0;  // what Mosaic allows without vmem_limit_bytes
   int mxu_count = 0;
   int mxu_rows = 0;
   int mxu_cols = 0;
@@ -43,6 +54,15 @@ struct TargetInfo {
   int cores_per_chip = 0;
   bool megacore = false;
   double grid_step_overhead_us = 0;
+  // The cost model's figures (autotune/cost_model.h).
+  double mxu_f32_rate = 0;            // f32 products: multiple of the bf16 rate
+  double mxu_int8_rate = 0;           // int8 products: multiple of the bf16 rate
+  double mxu_sustained_fraction = 0;  // of the peak, on products that fill the MXU's tiles
+  double vpu_gelem_per_s = 0;         // per TensorCore
+  double eup_gelem_per_s = 0;         // per TensorCore
+  double launch_overhead_us = 0;
+  double emit_pipeline_step_overhead_us = 0;
+  double fori_loop_step_overhead_us = 0;
 };
 
 // Reads one target file; problems are reported at their file:line:col (kConfigSchema, or

@@ -7,12 +7,15 @@
 #include <cstdlib>
 #include <filesystem>
 #include <memory>
+#include <optional>
 
 #include "autotune/config.h"
 #include "autotune/legality.h"
 #include "autotune/resolve_config.h"
 #include "autotune/targets.h"
 #include "backend/pallas/emit_module.h"
+#include "driver/autotune_command.h"
+#include "driver/estimate.h"
 #include "driver/report.h"
 #include "driver/version.h"
 #include "frontend/frontend.h"
@@ -160,6 +163,76 @@ int finish(const DiagnosticEngine& diags) {
   return diags.has_errors() ? kExitCompileError : kExitSuccess;
 }
 
+// --autotune: tunes the one kernel being compiled, writes the tuning YAML (--config-out, else
+// stdout) and, for the module (-o), puts the tuned config read back from that YAML into
+// `configs`. Returns the exit status when the run ends here.
+std::optional<int> run_autotune(const DriverOptions& options,
+                                const passes::PipelineResult& scheduled, const std::string& sha256,
+                                std::vector<std::optional<autotune::ConfigFile>>& configs,
+                                DiagnosticEngine& diags) {
+  const auto& kernels = scheduled.module.kernels;
+  if (kernels.size() != 1) {
+    std::vector<std::string> names;
+    for (const ir::Kernel& kernel : kernels) names.push_back("`" + kernel.name + "`");
+    std::fputs(diags.render().c_str(), stderr);
+    std::fprintf(stderr, "helionc: error: %s\n",
+                 kernels.empty()
+                     ? "--autotune: the file has no kernel to tune"
+                     : fmt::format("--autotune tunes one kernel at a time; the file has {} ({}): "
+                                   "pick one with --kernel",
+                                   kernels.size(), fmt::join(names, ", "))
+                           .c_str());
+    return kExitUsageError;
+  }
+  if (options.config_out && same_file(options.input, *options.config_out)) {
+    diags.error(DiagnosticKind::kOutputFile, {},
+                fmt::format("the config output `{}` is the input file; nothing was written",
+                            *options.config_out));
+    return finish(diags);
+  }
+  AutotuneInput input;
+  input.kernel = &kernels.front();
+  input.plan = &scheduled.plans.front();
+  input.target = autotune::find_target(options.target);
+  input.shapes = &options.shapes;
+  input.source_sha256 = sha256;
+  input.helionc_version = kHelioncVersion;
+  input.search.seed = options.seed;
+  input.search.budget_seconds = options.budget_seconds;
+  input.quiet = options.quiet;
+  HELIONC_CHECK(input.target != nullptr, "an unknown --target passed the command line");
+  Expected<AutotuneResult> tuned = autotune_kernel(input);
+  if (!tuned) {
+    std::fputs(diags.render().c_str(), stderr);
+    std::fprintf(stderr, "helionc: error: %s\n", tuned.error().c_str());
+    return kExitUsageError;
+  }
+  if (!tuned->failures.empty()) {
+    std::fputs(diags.render().c_str(), stderr);
+    for (const std::string& failure : tuned->failures) {
+      std::fprintf(stderr, "helionc: error: %s\n", failure.c_str());
+    }
+    return kExitNoLegalConfig;  // nothing written
+  }
+  const std::string yaml_path = options.config_out.value_or("-");
+  if (auto written = write_output_file(yaml_path, tuned->yaml); !written) {
+    diags.error(DiagnosticKind::kOutputFile, {}, written.error());
+    return finish(diags);
+  }
+  if (!options.output) return finish(diags);
+  // The module uses the config as a later --config of that YAML would: read back from its text.
+  auto file =
+      std::make_shared<const SourceFile>(options.config_out.value_or("<autotune>"), tuned->yaml);
+  auto parsed = autotune::parse_config_text(file, diags);
+  HELIONC_CHECK(parsed.has_value(), "--autotune wrote a config it cannot read:\n" + diags.render());
+  configs.assign(kernels.size(), std::nullopt);
+  configs.front() = std::move(*parsed);
+  if (!autotune::check_module_configs(scheduled.module, scheduled.plans, configs, diags)) {
+    return finish(diags);
+  }
+  return std::nullopt;
+}
+
 }  // namespace
 
 int run_compile(const DriverOptions& options) {
@@ -212,12 +285,15 @@ int run_compile(const DriverOptions& options) {
   if (!autotune::check_module_configs(scheduled->module, scheduled->plans, configs, diags)) {
     return finish(diags);
   }
+  if (options.autotune) {
+    if (auto status = run_autotune(options, *scheduled, sha256, configs, diags)) return *status;
+  }
 
   std::string output;
   std::vector<std::string> templates_read;
   if (options.emit == EmitKind::kIr) {
     output = passes::dump_state(scheduled->module, scheduled->plans);
-  } else if (options.emit == EmitKind::kReport) {
+  } else if (options.emit == EmitKind::kReport || options.emit == EmitKind::kEstimate) {
     ReportInput input;
     input.module = &scheduled->module;
     input.plans = &scheduled->plans;
@@ -225,7 +301,9 @@ int run_compile(const DriverOptions& options) {
     input.target = autotune::find_target(options.target);
     input.shapes = &options.shapes;
     HELIONC_CHECK(input.target != nullptr, "an unknown --target passed the command line");
-    Expected<std::string> report = report_resources(input, diags);
+    Expected<std::string> report = options.emit == EmitKind::kReport
+                                       ? report_resources(input, diags)
+                                       : estimate_launches(input, diags);
     if (!report) {
       std::fputs(diags.render().c_str(), stderr);
       std::fprintf(stderr, "helionc: error: %s\n", report.error().c_str());

@@ -131,9 +131,23 @@ std::variant<DriverOptions, int> parse_command_line(int argc, char** argv) {
                  "what to write: pallas (default), ir, or report (resources per launch and "
                  "config: grid, VMEM, HBM bytes, flops)")
       ->check(CLI::IsMember({"pallas", "ir", "report"}));
+  bool estimate = false;
+  app.add_flag("--autotune", options.autotune,
+               "search the config space for every --shapes call with the cost model and write "
+               "the tuning YAML (to --config-out, else stdout; the module too with -o)");
+  app.add_option("--config-out", options.config_out, "--autotune: write the tuning YAML here");
+  app.add_option("--seed", options.seed,
+                 "--autotune: the seed of the sampled search of large spaces (default 0)");
+  app.add_option("--budget", options.budget_seconds,
+                 "--autotune: stop searching a call after SECONDS (default: no limit)")
+      ->check(CLI::NonNegativeNumber);
+  app.add_flag("-q,--quiet", options.quiet, "--autotune: no progress or summary on stderr");
+  app.add_flag("--estimate", estimate,
+               "print the cost model's prediction per launch as YAML (time, TFLOP/s, fraction "
+               "of peak, what bounds it, the terms of the time) for --shapes and --config");
   app.add_option("--shapes", shapes,
-                 "argument shapes for --emit report: 'x=4096x4096:bf16,y=4096:bf16;x=...' "
-                 "(';' separates calls)");
+                 "argument shapes for --emit report and --estimate: "
+                 "'x=4096x4096:bf16,y=4096:bf16;x=...' (';' separates calls)");
   app.add_option("--shapes-file", shapes_file,
                  "read --shapes from FILE (one or more calls a line, '#' comments)")
       ->check(CLI::ExistingFile);
@@ -156,7 +170,8 @@ std::variant<DriverOptions, int> parse_command_line(int argc, char** argv) {
   app.add_flag("-v,--verbose", options.verbose, "also print remarks (skipped functions, ...)");
   app.footer(
       "Warnings: -W<name> enables, -Wno-<name> disables, -Werror makes them errors.\n"
-      "Exit status: 0 success, 1 compile errors, 2 usage errors, 3 internal errors.\n");
+      "Exit status: 0 success, 1 compile errors, 2 usage errors, 3 internal errors, 4 no legal\n"
+      "config for some --autotune call.\n");
 
   std::vector<std::string> reversed(args.rbegin(), args.rend());  // CLI11 consumes from the back
   try {
@@ -171,6 +186,10 @@ std::variant<DriverOptions, int> parse_command_line(int argc, char** argv) {
   options.emit = emit == "ir"       ? EmitKind::kIr
                  : emit == "report" ? EmitKind::kReport
                                     : EmitKind::kPallas;
+  if (estimate) {
+    if (app.count("--emit") > 0) return usage_error("--estimate and --emit do not go together");
+    options.emit = EmitKind::kEstimate;
+  }
   if (shapes) {
     Expected<std::vector<ShapeSet>> parsed = parse_shapes(*shapes, "--shapes");
     if (!parsed) return usage_error(parsed.error());
@@ -184,10 +203,26 @@ std::variant<DriverOptions, int> parse_command_line(int argc, char** argv) {
     for (ShapeSet& set : *parsed) options.shapes.push_back(std::move(set));
     options.shapes_file = shapes_file;
   }
-  if ((shapes || shapes_file) && options.emit != EmitKind::kReport) {
+  if (options.autotune) {
+    if (app.count("--emit") > 0 || estimate) {
+      return usage_error("--autotune does not go with --emit or --estimate");
+    }
+    if (!options.configs.empty()) {
+      return usage_error("--autotune writes a config; it does not read one (--config)");
+    }
+    if (!shapes && !shapes_file) {
+      return usage_error("--autotune needs the calls to tune for: --shapes or --shapes-file");
+    }
+  } else {
+    for (const char* name : {"--config-out", "--seed", "--budget", "--quiet"}) {
+      if (app.count(name) > 0)
+        return usage_error(fmt::format("{} is only used with --autotune", name));
+    }
+  }
+  if ((shapes || shapes_file) && options.emit != EmitKind::kReport &&
+      options.emit != EmitKind::kEstimate && !options.autotune) {
     return usage_error(
-        fmt::format("{} is only used with `--emit report` (autotuning is not "
-                    "implemented yet)",
+        fmt::format("{} is only used with `--emit report`, `--estimate` and `--autotune`",
                     shapes ? "--shapes" : "--shapes-file"));
   }
   options.color = color == "always"  ? ColorMode::kAlways

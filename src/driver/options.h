@@ -2,6 +2,7 @@
 // the options, or the exit status to stop with (0 after --help/--version, 2 for usage errors).
 #pragma once
 
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <variant>
@@ -14,7 +15,8 @@
 
 namespace helionc::driver {
 
-enum class EmitKind { kPallas, kIr, kReport };
+// kEstimate is `--estimate` (the cost model's predictions), not an `--emit` value.
+enum class EmitKind { kPallas, kIr, kReport, kEstimate };
 enum class ColorMode { kAuto, kAlways, kNever };
 
 struct DriverOptions {
@@ -31,16 +33,25 @@ struct DriverOptions {
   bool warnings_as_errors = false;
   std::vector<std::pair<std::string, bool>> warning_flags;  // -W<name> / -Wno-<name>
   std::string dump_after;                                   // --dump-after=PASS
-  // --shapes and --shapes-file, in that order (only with --emit report for now).
+  // --shapes and --shapes-file, in that order (only with --emit report and --estimate).
   std::vector<ShapeSet> shapes;
   std::optional<std::string> shapes_file;  // named in the depfile
   std::optional<DepfileRequest> depfile;   // --depfile, -MD, -MF, -MT, -MP
+  // --autotune and its options: the tuning YAML goes to --config-out (else stdout); the
+  // module is written only with -o.
+  bool autotune = false;
+  std::optional<std::string> config_out;
+  uint64_t seed = 0;
+  double budget_seconds = 0;  // 0: no budget
+  bool quiet = false;
 };
 
 // Exit statuses (documented in the man page and README).
 inline constexpr int kExitSuccess = 0;
 inline constexpr int kExitCompileError = 1;
 inline constexpr int kExitUsageError = 2;
+// `--autotune` found no legal config for some call (the message names it and the reasons).
+inline constexpr int kExitNoLegalConfig = 4;
 
 std::variant<DriverOptions, int> parse_command_line(int argc, char** argv);
 

@@ -7,6 +7,7 @@
 
 #include "autotune/legality.h"
 #include "autotune/resolve_config.h"
+#include "driver/call_shapes.h"
 #include "passes/host_values.h"
 #include "passes/launch_resources.h"
 
@@ -67,24 +68,6 @@ class Table {
   std::vector<std::vector<std::string>> rows_;
 };
 
-struct TensorParam {
-  std::string name;
-  int binding = -1;
-  int rank = -1;
-  bool optional = false;
-};
-
-std::vector<TensorParam> tensor_params(const ir::Kernel& kernel) {
-  std::vector<TensorParam> tensors;
-  for (const ir::Param& param : kernel.params) {
-    const ir::Binding& binding = kernel.bindings[param.binding];
-    if (binding.type.kind == ir::TypeKind::kTensor) {
-      tensors.push_back({binding.name, param.binding, binding.type.rank, binding.type.optional});
-    }
-  }
-  return tensors;
-}
-
 // One config to report, with the shapes to report it for.
 struct ReportedConfig {
   std::string label;
@@ -130,30 +113,7 @@ class KernelReport {
   // Whether `set` is a call of this kernel: every name a tensor parameter, ranks matching.
   // Sets an explanation when it is not.
   bool accepts(const ShapeSet& set, std::string& why) const {
-    for (const TensorShape& tensor : set.tensors) {
-      auto param = std::find_if(tensors_.begin(), tensors_.end(),
-                                [&](const TensorParam& p) { return p.name == tensor.name; });
-      if (param == tensors_.end()) {
-        why = fmt::format("`{}` is not a tensor parameter of kernel `{}` ({})", tensor.name,
-                          kernel_.name, param_list());
-        return false;
-      }
-      if (param->rank >= 0 && static_cast<size_t>(param->rank) != tensor.dims.size()) {
-        why = fmt::format("`{}` has {} dimensions in kernel `{}`, but `{}` gives it {}",
-                          tensor.name, param->rank, kernel_.name, set.text, tensor.dims.size());
-        return false;
-      }
-    }
-    for (const TensorParam& param : tensors_) {
-      const bool given = std::any_of(set.tensors.begin(), set.tensors.end(),
-                                     [&](const TensorShape& t) { return t.name == param.name; });
-      if (!given && !param.optional) {
-        why = fmt::format("`{}` gives no shape for `{}` of kernel `{}`", set.text, param.name,
-                          kernel_.name);
-        return false;
-      }
-    }
-    return true;
+    return call_matches(kernel_, set, why);
   }
 
   std::optional<std::string> print(const std::vector<ShapeSet>& shapes) {
@@ -177,12 +137,6 @@ class KernelReport {
   }
 
  private:
-  std::string param_list() const {
-    std::vector<std::string> names;
-    for (const TensorParam& p : tensors_) names.push_back(p.name);
-    return names.empty() ? "no tensor parameters" : fmt::format("{}", fmt::join(names, ", "));
-  }
-
   std::vector<ReportedConfig> configs(const std::vector<ShapeSet>& shapes) const {
     std::vector<ReportedConfig> result;
     ReportedConfig fallback;
@@ -216,38 +170,12 @@ class KernelReport {
         ReportedConfig reported;
         reported.label = fmt::format("{} ({})", i + 1, where(entry.range));
         reported.config = entry.config;
-        ShapeSet set;
-        std::vector<std::string> items;
-        for (const TensorParam& param : tensors_) {
-          auto shape = entry.shapes.find(param.name);
-          if (shape == entry.shapes.end()) continue;
-          TensorShape tensor;
-          tensor.name = param.name;
-          tensor.dims = shape->second;
-          auto dtype = entry.dtypes.find(param.name);
-          if (dtype != entry.dtypes.end()) {
-            tensor.dtype = dtype_named(dtype->second);
-          } else {
-            reported.dtypes_assumed = true;
-          }
-          set.tensors.push_back(std::move(tensor));
-        }
-        set.text = format_shape_set(set);
+        ShapeSet set = entry_call(kernel_, entry, reported.dtypes_assumed);
         reported.shapes.push_back(std::move(set));
         result.push_back(std::move(reported));
       }
     }
     return result;
-  }
-
-  static ir::ScalarType dtype_named(const std::string& name) {
-    for (ir::ScalarType type :
-         {ir::ScalarType::kBool, ir::ScalarType::kUInt8, ir::ScalarType::kInt8,
-          ir::ScalarType::kInt16, ir::ScalarType::kInt32, ir::ScalarType::kFloat16,
-          ir::ScalarType::kBFloat16, ir::ScalarType::kFloat32}) {
-      if (ir::dtype_name(type) == name) return type;
-    }
-    return ir::ScalarType::kFloat32;
   }
 
   std::string shapes_report(const autotune::KernelConfig& config,
@@ -256,13 +184,7 @@ class KernelReport {
     std::string text =
         fmt::format("    shapes {}{}\n", set.text,
                     dtypes_assumed ? "  (the entry gives no dtypes: float32 assumed)" : "");
-    std::map<int, passes::ConcreteTensor> args;
-    for (const TensorShape& tensor : set.tensors) {
-      for (const TensorParam& param : tensors_) {
-        if (param.name == tensor.name) args[param.binding] = {tensor.dims, tensor.dtype};
-      }
-    }
-    const passes::HostValues values(kernel_, std::move(args));
+    const passes::HostValues values = call_values(kernel_, set);
     std::vector<std::string> problems;  // launches that do not fit
     std::vector<std::string> unknown;   // launches that could not be accounted
     for (const passes::Launch& launch : plan_.launches) {

@@ -156,15 +156,32 @@ struct GridDim {
   int size_axis = -1;
 };
 
+// One matrix product's shape, for the cost model's MXU tile efficiency: the result's rows
+// (second-to-last dimension; kUnit for a rank-1 result) and columns (last), the contracted
+// dimension, and the operands' dtype: `dtype` when the IR knows it, else that of the tensor
+// argument `dtype_binding` the left operand is loaded from (known for concrete shapes).
+struct ProductShape {
+  ir::Dim rows, cols, contracted;
+  std::optional<ir::ScalarType> dtype;
+  int dtype_binding = -1;
+
+  bool operator==(const ProductShape&) const = default;
+};
+
 // Work per launch as sums of `count` x (number of elements of a value of shape `elements`).
+// The terms of LaunchCost::products carry their product's shape.
 struct CostTerm {
   int64_t count = 0;
   std::vector<ir::Dim> elements;
+  std::optional<ProductShape> product;
 };
 
 struct LaunchCost {
   std::vector<CostTerm> flops;
   std::vector<CostTerm> transcendentals;
+  // The matrix products' flops again (the MXU's part of `flops`; the rest is vector work),
+  // one term per product shape.
+  std::vector<CostTerm> products;
 };
 
 // Blocks of an inner loop whose steps leave every carried value unchanged: those whose first

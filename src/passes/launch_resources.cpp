@@ -74,6 +74,7 @@ class Accountant {
     }
     result_.flops = cost(launch_.cost.flops);
     result_.transcendentals = cost(launch_.cost.transcendentals);
+    products();
     return std::move(result_);
   }
 
@@ -373,31 +374,71 @@ class Accountant {
   int64_t cost(const std::vector<CostTerm>& terms) const {
     int64_t total = 0;
     for (const CostTerm& term : terms) {
-      int64_t value = term.count;
-      std::vector<bool> covered(launch_.grid.size(), false);
-      for (const ir::Dim& dim : term.elements) {
-        switch (dim.kind) {
-          case ir::Dim::Kind::kTile: {
-            const size_t g = grid_axis(dim.tile_dim);
-            covered[g] = true;
-            value = checked_mul(value, sizes_[g]);
-            break;
-          }
-          case ir::Dim::Kind::kFull:
-            value = checked_mul(value, axis_size(dim.binding, dim.axis));
-            break;
-          case ir::Dim::Kind::kVariadic:
-            throw Unknown{"a value's rank is only known at trace time"};
-          case ir::Dim::Kind::kUnit:
-            break;
-        }
+      if (__builtin_add_overflow(total, term_cost(term), &total)) {
+        throw Unknown{"flops overflow 64 bits"};
       }
-      for (size_t g = 0; g < launch_.grid.size(); ++g) {
-        if (!covered[g] && launch_.grid[g].inner_loop < 0) value = checked_mul(value, steps_[g]);
-      }
-      if (__builtin_add_overflow(total, value, &total)) throw Unknown{"flops overflow 64 bits"};
     }
     return total;
+  }
+
+  // The MXU terms, with the block shape of one product.
+  void products() {
+    for (const CostTerm& term : launch_.cost.products) {
+      const ProductShape& shape = *term.product;
+      ProductResources p;
+      p.flops = term_cost(term);
+      p.rows = step_extent(shape.rows);
+      p.cols = step_extent(shape.cols);
+      p.depth = step_extent(shape.contracted);
+      if (shape.dtype) {
+        p.dtype = *shape.dtype;
+      } else if (shape.dtype_binding >= 0) {
+        p.dtype = dtype(shape.dtype_binding);
+      }
+      result_.mxu_flops += p.flops;
+      result_.products.push_back(p);
+    }
+  }
+
+  // A dimension's extent in one step of the kernel body: a tile's block, a whole axis.
+  int64_t step_extent(const ir::Dim& dim) const {
+    switch (dim.kind) {
+      case ir::Dim::Kind::kTile:
+        return blocks_[grid_axis(dim.tile_dim)];
+      case ir::Dim::Kind::kFull:
+        return axis_size(dim.binding, dim.axis);
+      case ir::Dim::Kind::kVariadic:
+        throw Unknown{"a value's rank is only known at trace time"};
+      case ir::Dim::Kind::kUnit:
+        break;
+    }
+    return 1;
+  }
+
+  int64_t term_cost(const CostTerm& term) const {
+    int64_t value = term.count;
+    std::vector<bool> covered(launch_.grid.size(), false);
+    for (const ir::Dim& dim : term.elements) {
+      switch (dim.kind) {
+        case ir::Dim::Kind::kTile: {
+          const size_t g = grid_axis(dim.tile_dim);
+          covered[g] = true;
+          value = checked_mul(value, sizes_[g]);
+          break;
+        }
+        case ir::Dim::Kind::kFull:
+          value = checked_mul(value, axis_size(dim.binding, dim.axis));
+          break;
+        case ir::Dim::Kind::kVariadic:
+          throw Unknown{"a value's rank is only known at trace time"};
+        case ir::Dim::Kind::kUnit:
+          break;
+      }
+    }
+    for (size_t g = 0; g < launch_.grid.size(); ++g) {
+      if (!covered[g] && launch_.grid[g].inner_loop < 0) value = checked_mul(value, steps_[g]);
+    }
+    return value;
   }
 
   const ir::Kernel& kernel_;

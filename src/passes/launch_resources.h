@@ -21,7 +21,8 @@
 //   block index depends on; edge blocks are clipped to the array.
 // - Flops and transcendentals: the launch's CostTerms (Launch::cost) evaluated like the
 //   module's `pl.CostEstimate`: a term's tiled dimensions count their whole extent, and a term
-//   is repeated over the launch's own grid axes it is not tiled by.
+//   is repeated over the launch's own grid axes it is not tiled by. Product terms are also
+//   listed with the block shape of one product (ProductResources), for the cost model.
 #pragma once
 
 #include <cstdint>
@@ -61,6 +62,17 @@ struct OperandResources {
   int64_t hbm_bytes = 0;
 };
 
+// The MXU work of one matrix-product term: its flops over the launch and the shape of one
+// product as the kernel runs it (the blocks of the result's rows and columns and of the
+// contracted dimension), which decides how well it fills the MXU's tiles.
+struct ProductResources {
+  int64_t flops = 0;
+  int64_t rows = 1;
+  int64_t cols = 1;
+  int64_t depth = 1;
+  ir::ScalarType dtype = ir::ScalarType::kBFloat16;  // the operands'
+};
+
 struct LaunchResources {
   // Per launch dimension (Launch::grid order): the block, and the number of blocks.
   std::vector<int64_t> blocks;
@@ -75,6 +87,10 @@ struct LaunchResources {
   int64_t hbm_bytes = 0;
   int64_t flops = 0;
   int64_t transcendentals = 0;
+  // The part of `flops` that is matrix products (the MXU's), per product term; the rest is
+  // vector work.
+  std::vector<ProductResources> products;
+  int64_t mxu_flops = 0;
 };
 
 // The resources of `launch` under `choices` for the argument shapes `values` was made with.

@@ -1,6 +1,7 @@
 #include "passes/plan_costs.h"
 
 #include <algorithm>
+#include <optional>
 
 namespace helionc::passes {
 
@@ -8,15 +9,25 @@ namespace {
 
 using ir::TypeKind;
 
-void add_term(std::vector<CostTerm>& terms, const std::vector<ir::Dim>& dims, int64_t count) {
+void add_term(std::vector<CostTerm>& terms, const std::vector<ir::Dim>& dims, int64_t count,
+              const std::optional<ProductShape>& product = std::nullopt) {
   if (count == 0) return;
   for (CostTerm& term : terms) {
-    if (term.elements == dims) {
+    if (term.elements == dims && term.product == product) {
       term.count += count;
       return;
     }
   }
-  terms.push_back({count, dims});
+  terms.push_back({count, dims, product});
+}
+
+// Where a product's operand dtype comes from: the IR's type, else the tensor it is loaded from.
+void operand_dtype(const ir::Expr& operand, ProductShape& shape) {
+  shape.dtype = operand.type.dtype;
+  if (shape.dtype) return;
+  if (const auto* load = operand.as<ir::Load>()) {
+    if (const auto* tensor = load->tensor->as<ir::VarRef>()) shape.dtype_binding = tensor->binding;
+  }
 }
 
 }  // namespace
@@ -58,6 +69,13 @@ void count_cost(const ir::Expr& expr, LaunchCost& cost) {
           contracted.kind == ir::Dim::Kind::kFull) {
         dims.push_back(contracted);
       }
+      ProductShape shape;
+      const std::vector<ir::Dim>& result = expr.type.dims;
+      shape.rows = result.size() >= 2 ? result[result.size() - 2] : ir::Dim::unit();
+      shape.cols = result.empty() ? ir::Dim::unit() : result.back();
+      shape.contracted = contracted;
+      operand_dtype(*call.args[0], shape);
+      add_term(cost.products, dims, per_element.flops, shape);
       break;
     }
   }

@@ -8,6 +8,7 @@
 #include "passes/host_values.h"
 #include "passes/launch_resources.h"
 #include "passes/pipeline.h"
+#include "resources/compiled_kernel.h"
 
 namespace helionc {
 namespace {
@@ -43,45 +44,6 @@ def softmax(x: torch.Tensor) -> torch.Tensor:
         out[tile_n, :] = exp / torch.sum(exp, dim=1, keepdim=True)
     return out
 )";
-
-struct Compiled {
-  std::unique_ptr<testing::Lowered> lowered;
-  std::optional<passes::PipelineResult> result;
-
-  const ir::Kernel& kernel() const { return result->module.kernels.front(); }
-  const passes::Launch& launch() const { return result->plans.front().launches.front(); }
-
-  // The kernel's tensor parameters, in order, with these shapes and dtypes.
-  passes::HostValues values(std::vector<passes::ConcreteTensor> tensors) const {
-    std::map<int, passes::ConcreteTensor> args;
-    size_t next = 0;
-    for (const ir::Param& param : kernel().params) {
-      if (kernel().bindings[param.binding].type.kind != ir::TypeKind::kTensor) continue;
-      args[param.binding] = tensors.at(next++);
-    }
-    return passes::HostValues(kernel(), std::move(args));
-  }
-};
-
-Compiled compile(const char* source) {
-  Compiled compiled;
-  compiled.lowered = testing::lower(source);
-  INFO(compiled.lowered->errors());
-  REQUIRE_FALSE(compiled.lowered->diags.has_errors());
-  compiled.result =
-      passes::run_pipeline(std::move(compiled.lowered->module), {}, compiled.lowered->diags);
-  INFO(compiled.lowered->errors());
-  REQUIRE(compiled.result);
-  return compiled;
-}
-
-passes::LaunchResources account(const Compiled& compiled, const passes::HostValues& values,
-                                const passes::LaunchChoices& choices) {
-  auto resources = passes::account_launch(compiled.kernel(), compiled.launch(), values, choices);
-  INFO((resources ? std::string() : resources.error()));
-  REQUIRE(resources);
-  return *resources;
-}
 
 const passes::OperandResources& operand(const passes::LaunchResources& r, const std::string& name,
                                         passes::OperandResources::Kind kind) {
@@ -125,6 +87,15 @@ TEST_CASE("matmul 1024x1024x1024 bf16, blocks 128/128/256, k as the last grid ax
   // casting cost nothing) and 2 x [tile_m, tile_n, tile_k] (the products): 1024^2 + 2 * 1024^3.
   CHECK(r.flops == (int64_t{1} << 20) + 2 * (int64_t{1} << 30));
   CHECK(r.transcendentals == 0);
+  // The products are the MXU's work: one term, with one product's blocks (tile_m x tile_n
+  // result, tile_k contracted) and the operands' dtype, which the IR leaves to the call.
+  REQUIRE(r.products.size() == 1);
+  CHECK(r.products[0].flops == 2 * (int64_t{1} << 30));
+  CHECK(r.products[0].rows == 128);
+  CHECK(r.products[0].cols == 128);
+  CHECK(r.products[0].depth == 256);
+  CHECK(r.products[0].dtype == ir::ScalarType::kBFloat16);
+  CHECK(r.mxu_flops == r.products[0].flops);
 }
 
 TEST_CASE("matmul, the same blocks with k unrolled: x and y resident along k") {

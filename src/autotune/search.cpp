@@ -1,0 +1,311 @@
+#include "autotune/search.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <chrono>
+#include <limits>
+#include <random>
+#include <set>
+
+#include "autotune/legality.h"
+#include "passes/launch_resources.h"
+#include "passes/legal_block.h"
+
+namespace helionc::autotune {
+
+namespace {
+
+using passes::LoopStrategy;
+
+// The largest block tried per role; leading axes multiply the VMEM of every operand.
+constexpr int64_t kMaxBlock = 4096;
+constexpr int64_t kMaxLeadingBlock = 64;
+
+int64_t next_pow2(int64_t n) {
+  int64_t p = 1;
+  while (p < n && p < (int64_t{1} << 40)) p *= 2;
+  return p;
+}
+
+}  // namespace
+
+// One axis of the space: a tunable's block sizes, or an inner loop's (strategy, buffers).
+struct KernelSearch::Coordinate {
+  bool block = true;
+  int index = -1;  // the tunable, or the inner loop among the kernel's
+  std::vector<int64_t> blocks;
+  std::vector<std::pair<LoopStrategy, int64_t>> loops;  // buffers 0: the default
+  size_t size() const { return block ? blocks.size() : loops.size(); }
+};
+
+bool launch_runs(const passes::Launch& launch, const passes::HostValues& call) {
+  for (const passes::Input& input : launch.inputs) {
+    if (call.absent_optional(input.operand.binding)) return false;
+  }
+  for (const passes::Output& output : launch.outputs) {
+    if (call.absent_optional(output.operand.binding)) return false;
+  }
+  return true;
+}
+
+std::string strategy_text(const std::vector<LoopStrategy>& strategies) {
+  std::vector<std::string_view> names;
+  for (LoopStrategy s : strategies) names.push_back(passes::loop_strategy_name(s));
+  return names.empty() ? "no inner loops" : fmt::format("{}", fmt::join(names, ", "));
+}
+
+KernelSearch::KernelSearch(const ir::Kernel& kernel, const passes::KernelPlan& plan,
+                           const TargetInfo& target)
+    : kernel_(kernel), plan_(plan), target_(target) {}
+
+std::vector<KernelSearch::Coordinate> KernelSearch::coordinates(
+    const passes::HostValues& call) const {
+  std::vector<Coordinate> coords;
+  for (int t = 0; t < kernel_.num_tunable_blocks; ++t) {
+    // The strictest role and the narrowest dtype among the dimensions this tunable sizes.
+    int64_t size = 0, multiple = 1, cap = kMaxLeadingBlock;
+    for (const passes::Launch& launch : plan_.launches) {
+      for (const passes::GridDim& grid : launch.grid) {
+        const ir::TileDim& dim = kernel_.tile_dims[grid.tile_dim];
+        if (dim.block.kind != ir::BlockSource::Kind::kTunable || dim.block.tunable != t) continue;
+        std::optional<int64_t> extent;
+        if (grid.size_binding >= 0) {
+          extent = call.axis_size(grid.size_binding, grid.size_axis);
+        } else if (dim.extent) {
+          extent = call.int_value(dim.extent);
+        }
+        size = std::max(size, extent.value_or(kMaxBlock));
+        const passes::BlockRole role = passes::block_role(grid);
+        if (role == passes::BlockRole::kLane || role == passes::BlockRole::kFlat) {
+          multiple = std::max<int64_t>(multiple, 128);
+          cap = kMaxBlock;
+        } else if (role == passes::BlockRole::kSublane) {
+          for (const passes::TileUse& use : grid.uses) {
+            const passes::Operand& operand = use.output ? launch.outputs[use.operand].operand
+                                                        : launch.inputs[use.operand].operand;
+            const int bits =
+                ir::dtype_bits(call.dtype(operand.binding).value_or(ir::ScalarType::kFloat32));
+            multiple = std::max<int64_t>(multiple, 8 * 32 / std::max(bits, 8));
+          }
+          cap = kMaxBlock;
+        }
+      }
+    }
+    Coordinate c;
+    c.index = t;
+    if (size <= multiple) {
+      c.blocks.push_back(std::max<int64_t>(size, 1));
+    } else {
+      for (int64_t b = multiple; b <= std::min(cap, next_pow2(size)); b *= 2) c.blocks.push_back(b);
+      if (size <= cap && std::find(c.blocks.begin(), c.blocks.end(), size) == c.blocks.end()) {
+        c.blocks.push_back(size);
+      }
+    }
+    coords.push_back(std::move(c));
+  }
+  for (const passes::Launch& launch : plan_.launches) {
+    const size_t first = passes::first_inner_loop(plan_, launch.index);
+    for (size_t i = 0; i < launch.inner_loops.size(); ++i) {
+      Coordinate c;
+      c.block = false;
+      c.index = static_cast<int>(first + i);
+      for (int s = 0; s < passes::kLoopStrategyCount; ++s) {
+        const auto strategy = static_cast<LoopStrategy>(s);
+        if (!launch.inner_loops[i].reason_against(strategy).empty()) continue;
+        if (strategy == LoopStrategy::kForiLoop) {
+          for (int64_t buffers = 1; buffers <= 3; ++buffers)
+            c.loops.emplace_back(strategy, buffers);
+        } else {
+          c.loops.emplace_back(strategy, 0);
+        }
+      }
+      coords.push_back(std::move(c));
+    }
+  }
+  return coords;
+}
+
+Candidate KernelSearch::candidate(const std::vector<Coordinate>& coords,
+                                  const std::vector<size_t>& point) const {
+  Candidate cand;
+  cand.config.block_sizes.assign(static_cast<size_t>(kernel_.num_tunable_blocks), 1);
+  std::vector<int64_t> buffers;
+  bool custom_buffers = false;
+  for (size_t i = 0; i < coords.size(); ++i) {
+    const Coordinate& c = coords[i];
+    if (c.block) {
+      cand.config.block_sizes[static_cast<size_t>(c.index)] = c.blocks[point[i]];
+      continue;
+    }
+    const auto [strategy, count] = c.loops[point[i]];
+    cand.strategies.push_back(strategy);
+    cand.config.pallas_loop_type.emplace_back(passes::loop_strategy_name(strategy));
+    buffers.push_back(count == 0 ? passes::kDefaultBufferCount : count);
+    custom_buffers = custom_buffers || (count != 0 && count != passes::kDefaultBufferCount);
+  }
+  if (custom_buffers) cand.config.pallas_load_buffer_count = buffers;
+  return cand;
+}
+
+std::string KernelSearch::schedule_key(const Candidate& cand,
+                                       const passes::HostValues& call) const {
+  std::string key = strategy_text(cand.strategies) +
+                    fmt::format("|{}", fmt::join(cand.config.pallas_load_buffer_count, ","));
+  for (const passes::Launch& launch : plan_.launches) {
+    if (!launch_runs(launch, call)) continue;
+    const passes::LaunchChoices choices = launch_choices(
+        cand.config, cand.strategies, passes::first_inner_loop(plan_, launch.index), launch);
+    Expected<passes::LaunchResources> r = passes::account_launch(kernel_, launch, call, choices);
+    if (!r) return "";
+    key += fmt::format("|{}", fmt::join(r->blocks, ","));
+  }
+  return key;
+}
+
+Evaluation KernelSearch::evaluate(const Candidate& cand, const passes::HostValues& call) const {
+  Evaluation ev;
+  double flops = 0, slowest = -1;
+  for (const passes::Launch& launch : plan_.launches) {
+    if (!launch_runs(launch, call)) continue;
+    const passes::LaunchChoices choices = launch_choices(
+        cand.config, cand.strategies, passes::first_inner_loop(plan_, launch.index), launch);
+    Expected<passes::LaunchResources> r = passes::account_launch(kernel_, launch, call, choices);
+    if (!r) {
+      ev.reason = fmt::format("launch {}: {}", launch.index, r.error());
+      return ev;
+    }
+    const LaunchVerdict verdict = judge_launch(*r, target_, cand.config.vmem_limit_bytes);
+    if (!verdict.fits) {
+      // Without the figures, so that every candidate refused for the same reason counts once.
+      ev.reason =
+          fmt::format("launch {} needs more {} than the {} of {}", launch.index,
+                      r->vmem_bytes > verdict.vmem_capacity ? "VMEM" : "SMEM",
+                      format_bytes(r->vmem_bytes > verdict.vmem_capacity ? verdict.vmem_capacity
+                                                                         : target_.smem_bytes),
+                      r->vmem_bytes > verdict.vmem_capacity ? verdict.capacity_source
+                                                            : fmt::format("{} SMEM", target_.name));
+      return ev;
+    }
+    const Estimate e = estimate_launch(launch, choices, *r, target_);
+    ev.time_us += e.time_us;
+    flops += static_cast<double>(e.flops);
+    ev.hbm_bytes += e.hbm_bytes;
+    ev.vmem_bytes = std::max(ev.vmem_bytes, e.vmem_bytes);
+    if (e.time_us > slowest) {
+      slowest = e.time_us;
+      ev.bound = e.bound;
+      ev.fraction_of_peak = e.fraction_of_peak;
+    }
+  }
+  ev.legal = true;
+  ev.tflops = ev.time_us > 0 ? flops / ev.time_us / 1e6 : 0;
+  return ev;
+}
+
+namespace {
+
+// A config that needs more VMEM than the default scoped limit says so: the target's VMEM.
+void set_vmem_limit(Candidate& cand, const Evaluation& ev, const TargetInfo& target) {
+  if (ev.vmem_bytes > target.default_scoped_vmem_bytes) {
+    cand.config.vmem_limit_bytes = target.vmem_bytes;
+  }
+}
+
+}  // namespace
+
+CallResult KernelSearch::search(const passes::HostValues& call,
+                                const SearchOptions& options) const {
+  CallResult result = explore(call, options);
+  if (result.best) set_vmem_limit(*result.best, result.best_evaluation, target_);
+  for (auto& [text, best] : result.best_per_strategy)
+    set_vmem_limit(best.first, best.second, target_);
+  return result;
+}
+
+CallResult KernelSearch::explore(const passes::HostValues& call,
+                                 const SearchOptions& options) const {
+  const std::vector<Coordinate> coords = coordinates(call);
+  CallResult result;
+  size_t total = 1;
+  for (const Coordinate& c : coords) {
+    total = c.size() == 0 ? 0
+            : total > std::numeric_limits<size_t>::max() / c.size()
+                ? std::numeric_limits<size_t>::max()
+                : total * c.size();
+  }
+  result.space_size = total;
+  if (total == 0) return result;
+  result.exhaustive = total <= options.exhaustive_limit;
+
+  const auto start = std::chrono::steady_clock::now();
+  std::set<std::string> seen;
+  std::vector<size_t> best_point;
+  const size_t planned = std::min(total, options.exhaustive_limit);
+  size_t visited = 0;
+  // Judges one point; false once the budget is spent.
+  const auto visit = [&](const std::vector<size_t>& point) {
+    if (options.progress && ++visited % 256 == 0) {
+      options.progress(visited, std::max(planned, visited));
+    }
+    if (options.budget_seconds > 0 &&
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count() >
+            options.budget_seconds) {
+      result.budget_exhausted = true;
+      return false;
+    }
+    Candidate cand = candidate(coords, point);
+    const std::string key = schedule_key(cand, call);
+    if (!key.empty() && !seen.insert(key).second) return true;
+    ++result.evaluated;
+    Evaluation ev = evaluate(cand, call);
+    if (!ev.legal) {
+      ++result.pruned;
+      ++result.reasons[ev.reason];
+      return true;
+    }
+    if (!result.best || ev.time_us < result.best_evaluation.time_us) {
+      result.best = cand;
+      result.best_evaluation = ev;
+      best_point = point;
+    }
+    auto [it, inserted] =
+        result.best_per_strategy.try_emplace(strategy_text(cand.strategies), cand, ev);
+    if (!inserted && ev.time_us < it->second.second.time_us) it->second = {cand, ev};
+    return true;
+  };
+
+  std::vector<size_t> point(coords.size(), 0);
+  if (result.exhaustive) {
+    // Every point, the last coordinate fastest.
+    for (size_t n = 0; n < total; ++n) {
+      if (!visit(point)) return result;
+      for (size_t i = coords.size(); i-- > 0;) {
+        if (++point[i] < coords[i].size()) break;
+        point[i] = 0;
+      }
+    }
+    return result;
+  }
+  std::mt19937_64 rng(options.seed);
+  for (size_t n = 0; n < options.exhaustive_limit; ++n) {
+    for (size_t i = 0; i < coords.size(); ++i) point[i] = rng() % coords[i].size();
+    if (!visit(point)) return result;
+  }
+  // Coordinate descent from the best sample.
+  for (bool improved = !best_point.empty(); improved;) {
+    improved = false;
+    for (size_t i = 0; i < coords.size(); ++i) {
+      for (size_t v = 0; v < coords[i].size(); ++v) {
+        std::vector<size_t> next = best_point;
+        next[i] = v;
+        const double before = result.best_evaluation.time_us;
+        if (!visit(next)) return result;
+        improved = improved || result.best_evaluation.time_us < before;
+      }
+    }
+  }
+  return result;
+}
+
+}  // namespace helionc::autotune

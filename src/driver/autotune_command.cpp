@@ -1,0 +1,159 @@
+#include "driver/autotune_command.h"
+
+#include <fmt/format.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <optional>
+
+#include "driver/call_shapes.h"
+
+namespace helionc::driver {
+
+namespace {
+
+// Progress and summaries on stderr, unless -q.
+class Progress {
+ public:
+  explicit Progress(bool quiet) : quiet_(quiet) {}
+  void line(const std::string& text) const {
+    if (!quiet_) std::fprintf(stderr, "%s\n", text.c_str());
+  }
+
+ private:
+  bool quiet_;
+};
+
+std::string us(double value) { return fmt::format("{:.1f}", value); }
+
+// The summary of one call: the winner and the best of every other strategy combination.
+std::string summary(const std::string& call, const autotune::CallResult& r) {
+  std::string text = fmt::format("autotune: {}: {} points, {} schedules judged, {} refused{}{}\n",
+                                 call, r.space_size, r.evaluated, r.pruned,
+                                 r.exhaustive ? " (exhaustive)" : " (sampled, then descent)",
+                                 r.budget_exhausted ? ", budget spent" : "");
+  std::vector<std::vector<std::string>> rows = {
+      {"", "pallas_loop_type", "time_us", "% peak", "bound", "config"}};
+  for (const auto& [strategies, best] : r.best_per_strategy) {
+    const bool winner = r.best && r.best->strategies == best.first.strategies;
+    rows.push_back({winner ? "*" : "", strategies, us(best.second.time_us),
+                    fmt::format("{:.1f}", best.second.fraction_of_peak * 100),
+                    std::string(autotune::bound_name(best.second.bound)),
+                    autotune::config_flow_yaml(best.first.config)});
+  }
+  std::vector<size_t> widths(rows[0].size(), 0);
+  for (const auto& row : rows) {
+    for (size_t c = 0; c < row.size(); ++c) widths[c] = std::max(widths[c], row[c].size());
+  }
+  for (const auto& row : rows) {
+    std::string line = "  ";
+    for (size_t c = 0; c < row.size(); ++c) {
+      line += row[c] + (c + 1 < row.size() ? std::string(widths[c] - row[c].size() + 2, ' ') : "");
+    }
+    text += line + "\n";
+  }
+  return text;
+}
+
+// Why a call has no legal config: its refusal reasons, most frequent first.
+std::string failure(const std::string& call, const autotune::CallResult& r) {
+  std::vector<std::pair<size_t, std::string>> reasons;
+  for (const auto& [reason, count] : r.reasons) reasons.emplace_back(count, reason);
+  std::sort(reasons.begin(), reasons.end(),
+            [](const auto& a, const auto& b) { return a.first > b.first; });
+  std::vector<std::string> parts;
+  for (size_t i = 0; i < reasons.size() && i < 3; ++i) {
+    parts.push_back(fmt::format("{} ({} of {})", reasons[i].second, reasons[i].first, r.evaluated));
+  }
+  if (parts.empty()) parts.push_back("the kernel has an empty config space");
+  return fmt::format("no legal config for `{}`: {}", call, fmt::join(parts, "; "));
+}
+
+}  // namespace
+
+Expected<AutotuneResult> autotune_kernel(const AutotuneInput& input) {
+  const ir::Kernel& kernel = *input.kernel;
+  const Progress progress(input.quiet);
+  for (const ShapeSet& set : *input.shapes) {
+    std::string why;
+    if (!call_matches(kernel, set, why))
+      return Error{fmt::format("--shapes call `{}`: {}", set.text, why)};
+  }
+  const autotune::KernelSearch search(kernel, *input.plan, *input.target);
+  std::vector<passes::HostValues> calls;
+  for (const ShapeSet& set : *input.shapes) calls.push_back(call_values(kernel, set));
+
+  AutotuneResult result;
+  std::vector<std::optional<autotune::CallResult>> found(calls.size());
+  progress.line(fmt::format("autotune: kernel {} for {}, {} call{}, seed {}", kernel.name,
+                            input.target->name, calls.size(), calls.size() == 1 ? "" : "s",
+                            input.search.seed));
+  for (size_t i = 0; i < calls.size(); ++i) {
+    const std::string& text = (*input.shapes)[i].text;
+    // A call given twice is tuned once (a config file has one entry per shape).
+    bool repeated = false;
+    for (size_t j = 0; j < i; ++j) repeated = repeated || (*input.shapes)[j].text == text;
+    if (repeated) continue;
+    autotune::SearchOptions options = input.search;
+    if (!input.quiet && isatty(STDERR_FILENO)) {
+      // A live line on a terminal, rewritten in place and cleared before the summary.
+      options.progress = [&text](size_t visited, size_t planned) {
+        std::fprintf(stderr, "\rautotune: %s: %zu of %zu points\x1b[K", text.c_str(), visited,
+                     planned);
+      };
+    }
+    autotune::CallResult r = search.search(calls[i], options);
+    if (options.progress) std::fprintf(stderr, "\r\x1b[K");
+    if (!r.best) {
+      result.failures.push_back(failure(text, r));
+      continue;
+    }
+    progress.line(summary(text, r));
+    found[i] = std::move(r);
+  }
+
+  // The default: the winner that is best over all calls, relative to each call's best.
+  std::optional<autotune::Candidate> fallback;
+  double best_score = 0;
+  for (const auto& winner : found) {
+    if (!winner) continue;
+    double score = 0;
+    bool everywhere = true;
+    for (size_t i = 0; i < calls.size() && everywhere; ++i) {
+      if (!found[i]) continue;
+      const autotune::Evaluation ev = search.evaluate(*winner->best, calls[i]);
+      everywhere = ev.legal;
+      score += ev.time_us / found[i]->best_evaluation.time_us;
+    }
+    if (everywhere && (!fallback || score < best_score)) {
+      fallback = winner->best;
+      best_score = score;
+    }
+  }
+
+  autotune::ConfigFile& file = result.config;
+  file.kernel = kernel.name;
+  file.source_sha256 = input.source_sha256;
+  file.target = input.target->name;
+  if (fallback) file.default_config = fallback->config;
+  for (size_t i = 0; i < calls.size(); ++i) {
+    if (!found[i]) continue;
+    autotune::ShapeEntry entry;
+    for (const TensorShape& tensor : (*input.shapes)[i].tensors) {
+      entry.shapes[tensor.name] = tensor.dims;
+      entry.dtypes[tensor.name] = std::string(ir::dtype_name(tensor.dtype));
+    }
+    entry.config = found[i]->best->config;
+    const autotune::Evaluation& ev = found[i]->best_evaluation;
+    entry.predicted = autotune::Prediction{ev.time_us, ev.tflops, ev.vmem_bytes, ev.hbm_bytes};
+    file.configs.push_back(std::move(entry));
+  }
+  result.yaml = autotune::write_config_yaml(
+      file, fmt::format("generated by helionc {} --autotune (cost model version {}, seed {});\n"
+                        "edits are kept only in hand-written files",
+                        input.helionc_version, autotune::kCostModelVersion, input.search.seed));
+  return result;
+}
+
+}  // namespace helionc::driver

@@ -1,0 +1,58 @@
+// Shared by the resource and cost-model tests: a kernel compiled from source through the pass
+// pipeline, its host values for concrete tensors, and the resources of its first launch.
+#pragma once
+
+#include <catch2/catch.hpp>
+
+#include <map>
+#include <memory>
+#include <optional>
+#include <vector>
+
+#include "frontend/lowering_fixture.h"
+#include "passes/host_values.h"
+#include "passes/launch_resources.h"
+#include "passes/pipeline.h"
+
+namespace helionc {
+
+struct Compiled {
+  std::unique_ptr<testing::Lowered> lowered;
+  std::optional<passes::PipelineResult> result;
+
+  const ir::Kernel& kernel() const { return result->module.kernels.front(); }
+  const passes::Launch& launch() const { return result->plans.front().launches.front(); }
+
+  // The kernel's tensor parameters, in order, with these shapes and dtypes.
+  passes::HostValues values(std::vector<passes::ConcreteTensor> tensors) const {
+    std::map<int, passes::ConcreteTensor> args;
+    size_t next = 0;
+    for (const ir::Param& param : kernel().params) {
+      if (kernel().bindings[param.binding].type.kind != ir::TypeKind::kTensor) continue;
+      args[param.binding] = tensors.at(next++);
+    }
+    return passes::HostValues(kernel(), std::move(args));
+  }
+};
+
+inline Compiled compile(const char* source) {
+  Compiled compiled;
+  compiled.lowered = testing::lower(source);
+  INFO(compiled.lowered->errors());
+  REQUIRE_FALSE(compiled.lowered->diags.has_errors());
+  compiled.result =
+      passes::run_pipeline(std::move(compiled.lowered->module), {}, compiled.lowered->diags);
+  INFO(compiled.lowered->errors());
+  REQUIRE(compiled.result);
+  return compiled;
+}
+
+inline passes::LaunchResources account(const Compiled& compiled, const passes::HostValues& values,
+                                       const passes::LaunchChoices& choices) {
+  auto resources = passes::account_launch(compiled.kernel(), compiled.launch(), values, choices);
+  INFO((resources ? std::string() : resources.error()));
+  REQUIRE(resources);
+  return *resources;
+}
+
+}  // namespace helionc
