@@ -36,6 +36,8 @@ std::optional<ir::Kernel> KernelLowering::run() {
   }
   kernel_.body = lower_block(syntax_.function.child_by_field("body"));
   if (failed_) return std::nullopt;
+  return_updated_params();
+  if (failed_) return std::nullopt;
   for (const std::string& problem : ir::verify_kernel(kernel_)) {
     diags_.error(DiagnosticKind::kInternal, kernel_.name_range,
                  "internal error: the frontend produced invalid IR: " + problem);
@@ -198,6 +200,7 @@ void KernelLowering::lower_params() {
     const int id =
         bind(std::string(name_node.text()), *type, Binding::Origin::kParam, name_node.range());
     kernel_.params.push_back({id, default_value});
+    if (type->kind == TypeKind::kTensor) holds_param_[id] = id;
   }
 }
 

@@ -39,6 +39,9 @@ struct CallArgs {
 
 class KernelLowering {
  public:
+  // A parameter's updated contents that no Python name holds (`x = x.view(-1)`, then a store).
+  static constexpr int kNoName = -2;
+
   KernelLowering(const KernelSyntax& syntax, const ImportTable& imports, DiagnosticEngine& diags);
 
   // The kernel, or nullopt when any error was reported for it.
@@ -66,8 +69,12 @@ class KernelLowering {
   void lower_statement(const SyntaxNode& stmt, ir::Block& out);
   void lower_assignment(const SyntaxNode& node, ir::Block& out);
   void lower_augmented_assignment(const SyntaxNode& node, ir::Block& out);
+  // `a, b = torch.empty_like(x), torch.zeros_like(x)`: false when the statement is not that.
+  bool lower_allocation_pairs(const SyntaxNode& target, const SyntaxNode& value, ir::Block& out);
+  // Whether any of `values` reads a binding named like one of the targets `names`.
+  bool reads_any_name(const std::vector<ir::ExprPtr>& values,
+                      const std::vector<SyntaxNode>& names) const;
   void lower_store(const SyntaxNode& target, ir::ExprPtr value, SourceRange range, ir::Block& out);
-  void lower_return(const SyntaxNode& node, ir::Block& out);
   void lower_assert(const SyntaxNode& node, ir::Block& out);
   void lower_if(const SyntaxNode& node, ir::Block& out);
   ir::StmtPtr lower_if_chain(const SyntaxNode& condition, const SyntaxNode& body,
@@ -185,6 +192,24 @@ class KernelLowering {
   // the written values, so `out_flat[tile] = ...; return out` returns what was written.
   void write_back_views(const ir::Block& launch_body, ir::Block& out);
 
+  // ---- lower_returns.cpp: `return`, and the parameters a kernel updates in place
+  void lower_return(const SyntaxNode& node, ir::Block& out);
+  // A store into `tensor`, or a write-back `rebound` of it (kNoName: one the module cannot
+  // name): where a parameter's array is now.
+  void note_param_write(int tensor, int rebound = -1);
+  // `y = x` (or a merge of two branches): `to` holds the same parameter's array as `from`.
+  void note_same_array(int from, int to);
+  // Appends the updated parameters to every return (and ends the body with one), as the
+  // module's contract says: JAX arrays are immutable, so the caller gets them back.
+  void return_updated_params();
+  // Per tensor parameter, the binding that holds its contents here (negative when none can be
+  // returned: its name now means another value, or the branches of an `if` hold it in
+  // different bindings that no merge joins).
+  std::map<int, int> param_contents_here() const;
+  void merge_param_contents(const std::map<int, int>& then_contents,
+                            const std::map<int, int>& else_contents,
+                            const std::vector<ir::If::Merge>& merges);
+
   // ---- lower_allocations.cpp: torch.empty_like & co. on the right of `out = ...`
   bool is_allocation_call(const SyntaxNode& value) const;
   void lower_allocation(const SyntaxNode& target, const SyntaxNode& value, ir::Block& out);
@@ -230,6 +255,15 @@ class KernelLowering {
   std::map<int, int> registered_block_sizes_;
   // Host ints bound to an expression (`n = x.size(1)`): what a shape entry `n` stands for.
   std::map<int, ir::ExprPtr> host_sizes_;
+  // In-place updates: binding -> the tensor parameter whose array it holds (the parameter
+  // itself, `y = x`, a write-back of a view); parameter -> the binding that holds its latest
+  // contents, or -1 when branches disagree; the parameters written; per return, the latter
+  // as it was there.
+  std::map<int, int> holds_param_;
+  std::map<int, int> param_contents_;
+  std::set<int> updated_params_;
+  std::map<const ir::Stmt*, std::map<int, int>> return_contents_;
+  std::map<int, int> rebound_names_;     // parameter -> the binding that took its name
   std::map<int, std::string> poisoned_;  // bindings that must not be used (message, or "" to
                                          // stay quiet after an error already reported)
   // Callable parameters: binding -> its lambda default. Lambda bodies being inlined, innermost

@@ -31,7 +31,8 @@ ExprPtr KernelLowering::lower_expr(const SyntaxNode& node) {
   if (type == "unary_operator" || type == "not_operator") return lower_unary(node);
   if (type == "comparison_operator") return lower_comparison(node);
   if (type == "boolean_operator") return lower_boolean(node);
-  if (type == "tuple" || type == "list") return lower_sequence(node);
+  // `a, b` without parentheses is a tuple too (`x, y = y, x`).
+  if (type == "tuple" || type == "list" || type == "expression_list") return lower_sequence(node);
   if (type == "conditional_expression") {
     unsupported(node.range(), "a conditional expression (use `torch.where` on tiles)");
   }

@@ -225,6 +225,14 @@ void KernelLowering::write_back_views(const ir::Block& launch_body, ir::Block& o
     int current = view;
     while (views_.count(current)) {
       const auto& [base, expr] = views_.at(current);
+      if (const auto name = scope_.find(binding(base).name);
+          name != scope_.end() && name->second != base) {
+        // `x = x.view(-1)`: the viewed array has no name left, so nothing can read it again;
+        // a parameter's caller still would, which the return reports.
+        note_param_write(base, kNoName);
+        if (holds_param_.count(base)) rebound_names_[holds_param_.at(base)] = name->second;
+        break;
+      }
       const auto* call = expr->as<ir::Call>();
       const SourceRange range = expr->range;
       ExprPtr written_value = ref(current, range);
@@ -254,7 +262,8 @@ void KernelLowering::write_back_views(const ir::Block& launch_body, ir::Block& o
       }
       const int rebound =
           bind(binding(base).name, binding(base).type, ir::Binding::Origin::kHost, range);
-      out.push_back(ir::Let::make({rebound}, restored, range));
+      out.push_back(ir::Let::make(rebound, restored, range));
+      note_param_write(base, rebound);
       // Later views of the same tensor must see the new values: keep the view relation.
       if (views_.count(base)) views_[rebound] = views_.at(base);
       current = base;

@@ -84,6 +84,7 @@ void KernelLowering::lower_assignment(const SyntaxNode& node, ir::Block& out) {
   if (!in_device() && target.type() == "identifier" && is_allocation_call(value)) {
     return lower_allocation(target, value, out);
   }
+  if (!in_device() && lower_allocation_pairs(target, value, out)) return;
   if (value.type() == "call" && target.type() == "identifier" &&
       imports_.qualified_name(value.child_by_field("function")) ==
           "helion.language.register_block_size") {
@@ -100,7 +101,9 @@ void KernelLowering::bind_targets(const SyntaxNode& target, const ir::ExprPtr& v
       unsupported(range, "binding `None` to a name");
     }
     const int id = bind(std::string(target.text()), value->type, origin, target.range());
-    out.push_back(ir::Let::make({id}, value, range));
+    out.push_back(ir::Let::make(id, value, range));
+    // `y = x`: one array under two names; a store through `y` updates the caller's `x`.
+    if (const auto* alias = value->as<ir::VarRef>()) note_same_array(alias->binding, id);
     // `head_dim = hl.specialize(q.size(-1))`: a shape entry `head_dim` is q's whole last axis.
     if (origin == Binding::Origin::kHost && value->type.kind == TypeKind::kInt) {
       host_sizes_[id] = value;
@@ -119,7 +122,22 @@ void KernelLowering::bind_targets(const SyntaxNode& target, const ir::ExprPtr& v
     unsupported(target.range(), "this assignment target");
   }
   const auto names = target.named_children();
+  for (const SyntaxNode& name : names) {
+    if (name.type() == "list_splat_pattern") {
+      unsupported(name.range(), fmt::format("a starred target (`{}`)", name.text()));
+    }
+  }
   const Type& type = value->type;
+  if (const auto* elements = value->as<ir::TupleExpr>();
+      elements && type.kind == TypeKind::kTuple && elements->elements.size() == names.size() &&
+      !reads_any_name(elements->elements, names)) {
+    // `a, b = x, y`: each name takes its element. The module names values by their source
+    // names, so `a, b = b, a` (elements reading the names bound) stays one tuple assignment.
+    for (size_t i = 0; i < names.size(); ++i) {
+      bind_targets(names[i], elements->elements[i], range, out);
+    }
+    return;
+  }
   if (type.kind != TypeKind::kShape && type.kind != TypeKind::kTuple) {
     fail(DiagnosticKind::kTypeMismatch, range,
          fmt::format("cannot unpack a value of type `{}`", ir::type_to_string(type)));
@@ -162,7 +180,62 @@ void KernelLowering::bind_targets(const SyntaxNode& target, const ir::ExprPtr& v
           Type::scalar(TypeKind::kInt), names[i].range());
     }
   }
-  out.push_back(ir::Let::make(std::move(ids), value, range));
+  out.push_back(ir::Let::make_unpack(std::move(ids), value, range));
+}
+
+namespace {
+
+// Whether `node` mentions an identifier spelled like one of `names`.
+bool mentions_name(const SyntaxNode& node, const std::vector<SyntaxNode>& names) {
+  if (node.type() == "identifier") {
+    for (const SyntaxNode& name : names) {
+      if (name.text() == node.text()) return true;
+    }
+  }
+  for (const SyntaxNode& child : node.named_children()) {
+    if (mentions_name(child, names)) return true;
+  }
+  return false;
+}
+
+}  // namespace
+
+bool KernelLowering::lower_allocation_pairs(const SyntaxNode& target, const SyntaxNode& value,
+                                            ir::Block& out) {
+  // `lo, hi = torch.empty_like(x), torch.empty_like(x)`: one allocation per name, as long as
+  // no element reads a name the statement binds (Python evaluates the whole right side first).
+  if (target.type() != "pattern_list" && target.type() != "tuple_pattern") return false;
+  if (value.type() != "expression_list" && value.type() != "tuple") return false;
+  const auto names = target.named_children();
+  const auto elements = value.named_children();
+  if (names.size() != elements.size() || mentions_name(value, names)) return false;
+  bool any = false;
+  for (size_t i = 0; i < names.size(); ++i) {
+    if (names[i].type() != "identifier") return false;
+    any |= is_allocation_call(elements[i]);
+  }
+  if (!any) return false;
+  for (size_t i = 0; i < names.size(); ++i) {
+    if (is_allocation_call(elements[i])) {
+      lower_allocation(names[i], elements[i], out);
+    } else {
+      bind_targets(names[i], lower_expr(elements[i]), elements[i].range(), out);
+    }
+  }
+  return true;
+}
+
+bool KernelLowering::reads_any_name(const std::vector<ir::ExprPtr>& values,
+                                    const std::vector<SyntaxNode>& names) const {
+  std::set<std::string, std::less<>> bound;
+  for (const SyntaxNode& name : names) bound.insert(std::string(name.text()));
+  bool found = false;
+  for (const ir::ExprPtr& value : values) {
+    ir::for_each_expr(ir::Block{ir::Return::make({value}, value->range)}, [&](const ir::Expr& e) {
+      if (const auto* ref = e.as<ir::VarRef>()) found |= bound.count(binding(ref->binding).name);
+    });
+  }
+  return found;
 }
 
 void KernelLowering::lower_augmented_assignment(const SyntaxNode& node, ir::Block& out) {
@@ -214,30 +287,8 @@ void KernelLowering::lower_store(const SyntaxNode& target, ir::ExprPtr value, So
          fmt::format("cannot store a value of type `{}` into a tensor",
                      ir::type_to_string(value_type)));
   }
+  note_param_write(var->binding);
   out.push_back(ir::Store::make(std::move(tensor), std::move(index), std::move(value), range));
-}
-
-void KernelLowering::lower_return(const SyntaxNode& node, ir::Block& out) {
-  if (in_device()) unsupported(node.range(), "`return` inside a device loop");
-  std::vector<ir::ExprPtr> values;
-  const auto children = node.named_children();
-  if (!children.empty()) {
-    const SyntaxNode& value = children.front();
-    if (value.type() == "expression_list" || value.type() == "tuple") {
-      for (const SyntaxNode& element : value.named_children())
-        values.push_back(lower_expr(element));
-    } else {
-      values.push_back(lower_expr(value));
-    }
-  }
-  for (const ir::ExprPtr& value : values) {
-    if (value->type.kind != TypeKind::kTensor && !value->type.is_scalar()) {
-      fail(DiagnosticKind::kTypeMismatch, value->range,
-           fmt::format("a kernel can return tensors and scalars, not `{}`",
-                       ir::type_to_string(value->type)));
-    }
-  }
-  out.push_back(ir::Return::make(std::move(values), node.range()));
 }
 
 void KernelLowering::lower_assert(const SyntaxNode& node, ir::Block& out) {
@@ -284,9 +335,12 @@ ir::StmtPtr KernelLowering::lower_if_chain(const SyntaxNode& condition_node, con
                      ir::type_to_string(condition->type)));
   }
   const auto before = scope_;
+  const auto contents_before = param_contents_;
   ir::Block then_body = lower_block(body);
   const auto then_scope = scope_;
+  const auto then_contents = param_contents_;
   scope_ = before;
+  param_contents_ = contents_before;
   ir::Block else_body;
   if (next < alternatives.size()) {
     const SyntaxNode& alternative = alternatives[next];
@@ -299,7 +353,9 @@ ir::StmtPtr KernelLowering::lower_if_chain(const SyntaxNode& condition_node, con
     }
   }
   const auto else_scope = scope_;
+  const auto else_contents = param_contents_;
   auto merges = merge_branch_scopes(before, then_scope, else_scope, range);
+  merge_param_contents(then_contents, else_contents, merges);
   return ir::If::make(std::move(condition), std::move(then_body), std::move(else_body),
                       std::move(merges), range);
 }

@@ -116,7 +116,8 @@ ExprPtr Mutator::mutate_node(const TileAttr&, const ExprPtr& self) { return self
 StmtPtr Mutator::mutate_node(const Let& node, const StmtPtr& self) {
   ExprPtr value = mutate(node.value);
   if (value == node.value) return self;
-  return Let::make(node.targets, std::move(value), node.range);
+  return node.unpack ? Let::make_unpack(node.targets, std::move(value), node.range)
+                     : Let::make(node.targets.front(), std::move(value), node.range);
 }
 
 StmtPtr Mutator::mutate_node(const Alloc& node, const StmtPtr& self) {
@@ -176,7 +177,7 @@ StmtPtr Mutator::mutate_node(const Assert& node, const StmtPtr& self) {
 StmtPtr Mutator::mutate_node(const Return& node, const StmtPtr& self) {
   auto values = map_all(node.values, [&](const ExprPtr& v) { return mutate(v); });
   if (same(values, node.values)) return self;
-  return Return::make(std::move(values), node.range);
+  return Return::make(std::move(values), node.range, node.tuple);
 }
 
 }  // namespace helionc::ir

@@ -196,8 +196,11 @@ ExprPtr TileAttr::make(int tile_dim, TileAttrKind attr, Type type, SourceRange r
   return std::make_shared<TileAttr>(tile_dim, attr, std::move(type), range);
 }
 
-StmtPtr Let::make(std::vector<int> targets, ExprPtr value, SourceRange range) {
-  return std::make_shared<Let>(std::move(targets), std::move(value), range);
+StmtPtr Let::make(int target, ExprPtr value, SourceRange range) {
+  return std::make_shared<Let>(std::vector<int>{target}, std::move(value), range, false);
+}
+StmtPtr Let::make_unpack(std::vector<int> targets, ExprPtr value, SourceRange range) {
+  return std::make_shared<Let>(std::move(targets), std::move(value), range, true);
 }
 StmtPtr Alloc::make(int target, ExprPtr shape, ExprPtr dtype, ExprPtr fill, SourceRange range) {
   return std::make_shared<Alloc>(target, std::move(shape), std::move(dtype), std::move(fill),
@@ -224,8 +227,8 @@ StmtPtr If::make(ExprPtr condition, Block then_body, Block else_body, std::vecto
 StmtPtr Assert::make(ExprPtr condition, ExprPtr message, SourceRange range) {
   return std::make_shared<Assert>(std::move(condition), std::move(message), range);
 }
-StmtPtr Return::make(std::vector<ExprPtr> values, SourceRange range) {
-  return std::make_shared<Return>(std::move(values), range);
+StmtPtr Return::make(std::vector<ExprPtr> values, SourceRange range, bool tuple) {
+  return std::make_shared<Return>(std::move(values), range, tuple);
 }
 
 }  // namespace helionc::ir

@@ -264,14 +264,19 @@ struct TileAttr final : Expr {
 
 // ---- Statements -------------------------------------------------------------------------
 
-// `targets = value`; several targets unpack a tuple or shape.
+// `target = value` binds the whole value to one name; an unpacking Let (`a, b = value`,
+// `(a,) = value`) binds the elements of a tuple or shape, one target each. A one-element
+// unpacking has one target too, so passes ask `unpack`, never the number of targets, whether
+// a target holds the whole value.
 struct Let final : Stmt {
   static constexpr StmtKind kKind = StmtKind::kLet;
-  static StmtPtr make(std::vector<int> targets, ExprPtr value, SourceRange range);
-  Let(std::vector<int> targets, ExprPtr value, SourceRange range)
-      : Stmt(kKind, range), targets(std::move(targets)), value(std::move(value)) {}
+  static StmtPtr make(int target, ExprPtr value, SourceRange range);
+  static StmtPtr make_unpack(std::vector<int> targets, ExprPtr value, SourceRange range);
+  Let(std::vector<int> targets, ExprPtr value, SourceRange range, bool unpack)
+      : Stmt(kKind, range), targets(std::move(targets)), value(std::move(value)), unpack(unpack) {}
   const std::vector<int> targets;
   const ExprPtr value;
+  const bool unpack;
 };
 
 // An array the kernel produces. `shape` is shape-typed, `dtype` dtype-typed; `fill` is null
@@ -420,12 +425,15 @@ struct Assert final : Stmt {
   const ExprPtr message;  // may be null
 };
 
+// `tuple`: the function returns a tuple of `values`, also of one value (`return (out,)`);
+// always set when there are several.
 struct Return final : Stmt {
   static constexpr StmtKind kKind = StmtKind::kReturn;
-  static StmtPtr make(std::vector<ExprPtr> values, SourceRange range);
-  Return(std::vector<ExprPtr> values, SourceRange range)
-      : Stmt(kKind, range), values(std::move(values)) {}
-  const std::vector<ExprPtr> values;  // one value, several (a tuple), or none
+  static StmtPtr make(std::vector<ExprPtr> values, SourceRange range, bool tuple = false);
+  Return(std::vector<ExprPtr> values, SourceRange range, bool tuple)
+      : Stmt(kKind, range), values(std::move(values)), tuple(tuple || this->values.size() > 1) {}
+  const std::vector<ExprPtr> values;  // one value, several, or none
+  const bool tuple;
 };
 
 // ---- Kernels ------------------------------------------------------------------------------

@@ -210,8 +210,11 @@ class IrPrinter {
     switch (s.kind) {
       case StmtKind::kLet: {
         const auto& node = *s.as<Let>();
-        out_ += fmt::format("{}let {} = {}{}\n", pad, targets(node.targets), expr(node.value),
-                            where(s.range));
+        // `(m,)`: a one-element unpacking, unlike `m`, which binds the whole value.
+        const std::string bound = node.unpack && node.targets.size() == 1
+                                      ? fmt::format("({},)", targets(node.targets))
+                                      : targets(node.targets);
+        out_ += fmt::format("{}let {} = {}{}\n", pad, bound, expr(node.value), where(s.range));
         return;
       }
       case StmtKind::kAlloc: {
@@ -282,8 +285,11 @@ class IrPrinter {
       }
       case StmtKind::kReturn: {
         std::vector<std::string> values;
-        for (const ExprPtr& value : s.as<Return>()->values) values.push_back(expr(value));
-        out_ += fmt::format("{}return {}{}\n", pad, fmt::join(values, ", "), where(s.range));
+        const auto& node = *s.as<Return>();
+        for (const ExprPtr& value : node.values) values.push_back(expr(value));
+        const char* close = node.tuple && values.size() == 1 ? "," : "";
+        out_ +=
+            fmt::format("{}return {}{}{}\n", pad, fmt::join(values, ", "), close, where(s.range));
         return;
       }
     }

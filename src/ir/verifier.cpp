@@ -71,9 +71,14 @@ class Verifier final : public Visitor {
 
   void visit_node(const Let& node) override {
     for (int target : node.targets) check_binding(target, "let target");
-    if (node.targets.size() > 1 && node.value->type.kind != TypeKind::kTuple &&
+    if (!node.unpack && node.targets.size() != 1) fail("a let binding several targets");
+    if (node.unpack && node.value->type.kind != TypeKind::kTuple &&
         node.value->type.kind != TypeKind::kShape) {
       fail("tuple unpacking of a value that is not a tuple");
+    }
+    if (node.unpack && node.value->type.rank >= 0 &&
+        node.value->type.rank != static_cast<int>(node.targets.size())) {
+      fail("tuple unpacking into a different number of targets");
     }
     Visitor::visit_node(node);
   }

@@ -46,7 +46,7 @@ std::optional<int64_t> HostValues::axis_size(int binding, int axis) const {
   if (def == nullptr) def = facts_.definition(binding);
   if (def == nullptr) return std::nullopt;
   if (const auto* alloc = def->as<ir::Alloc>()) return shape_element(alloc->shape, axis, 0);
-  if (const auto* let = def->as<ir::Let>(); let && let->targets.size() == 1) {
+  if (const auto* let = def->as<ir::Let>(); let && !let->unpack) {
     if (const auto* call = let->value->as<ir::Call>();
         call && call->op == ir::Intrinsic::kReshape && call->args.size() == 2) {
       return reshaped_axis(*call, axis, 0);
@@ -127,7 +127,7 @@ std::optional<int64_t> HostValues::shape_element(const ir::ExprPtr& shape, int a
   if (const auto* ref = shape->as<ir::VarRef>()) {
     const ir::Stmt* def = facts_.definition(ref->binding);
     const auto* let = def ? def->as<ir::Let>() : nullptr;
-    if (let && let->targets.size() == 1) return shape_element(let->value, axis, depth + 1);
+    if (let && !let->unpack) return shape_element(let->value, axis, depth + 1);
   }
   return std::nullopt;
 }
@@ -139,7 +139,7 @@ std::optional<int64_t> HostValues::eval_int(const ir::ExprPtr& expr, int depth) 
     const ir::Stmt* def = facts_.definition(ref->binding);
     const auto* let = def ? def->as<ir::Let>() : nullptr;
     if (let == nullptr) return std::nullopt;
-    if (let->targets.size() == 1) return eval_int(let->value, depth + 1);
+    if (!let->unpack) return eval_int(let->value, depth + 1);
     return shape_element(let->value, facts_.target_index(ref->binding), depth + 1);
   }
   if (const auto* call = expr->as<ir::Call>()) {
@@ -206,7 +206,7 @@ std::optional<ir::ScalarType> HostValues::binding_dtype(int binding, int depth) 
   if (def == nullptr) return std::nullopt;
   if (const auto* alloc = def->as<ir::Alloc>()) return eval_dtype(alloc->dtype, depth + 1);
   const auto* let = def->as<ir::Let>();
-  if (let == nullptr || let->targets.size() != 1) return std::nullopt;
+  if (let == nullptr || let->unpack) return std::nullopt;
   if (const auto* ref = let->value->as<ir::VarRef>()) return binding_dtype(ref->binding, depth + 1);
   if (const auto* call = let->value->as<ir::Call>()) {
     // A view of a tensor (`x.view(-1)`, `x.reshape(...)`) keeps its dtype.
@@ -226,7 +226,7 @@ std::optional<ir::ScalarType> HostValues::eval_dtype(const ir::ExprPtr& expr, in
     if (ref->type.kind == ir::TypeKind::kTensor) return binding_dtype(ref->binding, depth + 1);
     const ir::Stmt* def = facts_.definition(ref->binding);
     const auto* let = def ? def->as<ir::Let>() : nullptr;
-    if (let && let->targets.size() == 1) return eval_dtype(let->value, depth + 1);
+    if (let && !let->unpack) return eval_dtype(let->value, depth + 1);
     return std::nullopt;
   }
   if (const auto* call = expr->as<ir::Call>()) {

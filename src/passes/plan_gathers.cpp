@@ -23,7 +23,7 @@ const ExprPtr& device_value(const ExprPtr& expr, const std::map<int, ExprPtr>& d
 int flat_pick_base(const ir::Kernel& kernel, const ShapeFacts& facts, int binding) {
   const ir::Stmt* def = facts.definition(binding);
   const auto* let = def ? def->as<ir::Let>() : nullptr;
-  if (let == nullptr || let->targets.size() != 1) return -1;
+  if (let == nullptr || let->unpack) return -1;
   const auto* call = let->value->as<ir::Call>();
   if (call == nullptr || call->op != Intrinsic::kReshape || call->args.empty()) return -1;
   const auto* base = call->args[0]->as<ir::VarRef>();

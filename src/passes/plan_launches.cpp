@@ -111,7 +111,7 @@ class LaunchPlanner {
       case ir::StmtKind::kLet: {
         const auto& let = *stmt.as<ir::Let>();
         walk_expr(let.value);
-        if (let.targets.size() == 1) device_values_[let.targets[0]] = let.value;
+        if (!let.unpack) device_values_[let.targets[0]] = let.value;
         return;
       }
       case ir::StmtKind::kStore: {
@@ -648,7 +648,7 @@ class LaunchPlanner {
     if (def == nullptr) return false;
     if (const auto* alloc = def->as<ir::Alloc>()) return !alloc->fill;
     const auto* let = def->as<ir::Let>();
-    if (let->targets.size() != 1) return false;
+    if (let->unpack) return false;
     const ExprPtr& value = let->value;
     if (const auto* ref = value->as<ir::VarRef>()) return is_fresh(ref->binding);
     const auto* call = value->as<ir::Call>();

@@ -83,8 +83,8 @@ int ShapeFacts::shape_root(int binding) const {
   const auto* let = def->as<ir::Let>();
   if (const auto* call = let->value->as<Call>()) {
     // Every result of broadcast_tensors has the one broadcast shape.
-    if (call->op == Intrinsic::kBroadcastTensors) return let->targets.front();
-    if (call->op == Intrinsic::kReshape && let->targets.size() == 1) {
+    if (call->op == Intrinsic::kBroadcastTensors && let->unpack) return let->targets.front();
+    if (call->op == Intrinsic::kReshape && !let->unpack) {
       // `x.reshape(y.shape)` has y's shape; `x.view(-1)` the flat shape of x's.
       if (auto root = shape_root_of(call->args[1])) return *root;
       if (const auto* base = call->args[0]->as<ir::VarRef>(); base && is_flat(call->args[1])) {
@@ -94,7 +94,7 @@ int ShapeFacts::shape_root(int binding) const {
     }
   }
   if (const auto* ref = let->value->as<ir::VarRef>();
-      ref && let->targets.size() == 1 && ref->type.kind == ir::TypeKind::kTensor) {
+      ref && !let->unpack && ref->type.kind == ir::TypeKind::kTensor) {
     return shape_root(ref->binding);
   }
   return binding;
@@ -110,7 +110,7 @@ std::optional<int> ShapeFacts::shape_root_of(const ExprPtr& expr) const {
   if (const auto* ref = expr->as<ir::VarRef>()) {
     const ir::Stmt* def = definition(ref->binding);
     const auto* let = def ? def->as<ir::Let>() : nullptr;
-    if (let && let->targets.size() == 1) return shape_root_of(let->value);
+    if (let && !let->unpack) return shape_root_of(let->value);
   }
   return std::nullopt;
 }
@@ -146,7 +146,7 @@ std::optional<SizeKey> ShapeFacts::size_from_shape_expr(const ExprPtr& shape, in
   if (const auto* ref = shape->as<ir::VarRef>()) {
     const ir::Stmt* def = definition(ref->binding);
     const auto* let = def ? def->as<ir::Let>() : nullptr;
-    if (let && let->targets.size() == 1) return size_from_shape_expr(let->value, axis);
+    if (let && !let->unpack) return size_from_shape_expr(let->value, axis);
   }
   return std::nullopt;
 }
@@ -187,7 +187,7 @@ SizeKey ShapeFacts::size_of(const ExprPtr& expr) const {
     const ir::Stmt* def = definition(ref->binding);
     const auto* let = def ? def->as<ir::Let>() : nullptr;
     if (let == nullptr) return opaque(&kernel_.bindings[ref->binding]);
-    if (let->targets.size() == 1) return size_of(let->value);
+    if (!let->unpack) return size_of(let->value);
     if (auto size = size_from_shape_expr(let->value, target_index(ref->binding))) return *size;
     return opaque(&kernel_.bindings[ref->binding]);
   }

@@ -57,6 +57,8 @@ class SampleSpec:
     # The dimensions inner loops tile: (index into block_sizes, tensor name, axis) each; the
     # coverage test asks for a runnable call whose extent there the block does not divide.
     inner_dims: tuple[tuple[int, str, int], ...] = ()
+    # The kernel returns a tuple even of one tensor (`return (out,)`): the module must too.
+    returns_tuple: bool = False
 
     def variants(self) -> dict[str, Variant]:
         """Config id -> Variant: every block config x every loop-type combination. Samples
@@ -429,6 +431,52 @@ def ref_matmul_layernorm(x, y, weight, bias, eps=1e-5):
     var = ((acc - mean) ** 2).mean(axis=-1, keepdims=True)  # correction=0
     out = (acc - mean) / np.sqrt(var + eps) * f64(weight) + f64(bias)
     return (out.astype(torch_promote(x.dtype, y.dtype)),)
+
+
+# --- one-element tuples, in-place updates, 2-D inner loops, size-1 axes (issue 12) -------------
+
+
+def ref_scaled_copy(x, scale=2.0):
+    return ((f64(x) * scale).astype(x.dtype),)
+
+
+def ref_sorted_pair(x, y):
+    return (np.minimum(x, y), np.maximum(x, y))
+
+
+def ref_add_inplace(x, y):
+    # The updated x: the module returns it (JAX arrays are immutable).
+    return ((f64(x) + f64(y)).astype(x.dtype),)
+
+
+def ref_accumulate(total, x, count):
+    return ((f64(total) + f64(x)).astype(total.dtype), (count.astype(np.int64) + 1).astype(count.dtype))
+
+
+def ref_row_sums(x, running):
+    sums = f64(x).sum(-1)
+    return (sums.astype(np.float32), (f64(running) + sums.astype(np.float32)).astype(running.dtype))
+
+
+def ref_add_3d(x, y):
+    return ((f64(x) + f64(y)).astype(torch_promote(x.dtype, y.dtype)),)
+
+
+def ref_batch_sum(x):
+    return (f64(x).sum((1, 2)).astype(np.float32),)
+
+
+def ref_matmul_bias(x, y, bias):
+    # A size-1 axis of bias broadcasts along its tile, as numpy broadcasts it.
+    dtype = torch_promote(x.dtype, y.dtype)
+    return ((f64(x) @ f64(y) + f64(bias)).astype(dtype),)
+
+
+def ref_weighted_row_sum(x, w):
+    return ((f64(x) * f64(w)).sum(-1).astype(np.float32),)
+
+
+ALL_STRATEGIES = (("unroll",), ("grid",), ("emit_pipeline",), ("fori_loop",))
 
 
 SAMPLES: tuple[SampleSpec, ...] = (
@@ -844,6 +892,88 @@ SAMPLES: tuple[SampleSpec, ...] = (
         # divided by the row's standard deviation
         tolerance=PRODUCT_TOLERANCE,
         loop_types=(("unroll",), ("grid",), ("emit_pipeline",), ("fori_loop",)),
+        inner_dims=((1, "x", 1),),
+    ),
+    SampleSpec(
+        name="unpack_one",
+        kernel="scaled_copy",
+        configs={"b128": (128,), "b1024": (1024,)},
+        reference=ref_scaled_copy,
+        scalars=({}, {"scale": -0.5}),
+        extra_shapes=("x=1:f32", "x=129:bf16"),
+        returns_tuple=True,
+    ),
+    SampleSpec(
+        name="sorted_pair",
+        kernel="sorted_pair",
+        configs={"b8x128": (8, 128), "b32x256": (32, 256)},
+        reference=ref_sorted_pair,
+        extra_shapes=("x=1x1:f32,y=1x1:f32", "x=7x5:bf16,y=7x5:bf16"),
+    ),
+    SampleSpec(
+        name="add_inplace",
+        kernel="add_inplace",
+        configs={"b8x128": (8, 128), "b32x256": (32, 256)},
+        reference=ref_add_inplace,
+        extra_shapes=("x=1x1:f32,y=1x1:f32", "x=7x5:bf16,y=7x5:bf16"),
+    ),
+    SampleSpec(
+        name="accumulate_views",
+        kernel="accumulate",
+        configs={"b128": (128,), "b2048": (2048,)},
+        reference=ref_accumulate,
+        extra_shapes=("total=1:f32,x=1:f32,count=1:i32", "total=3x43:f32,x=3x43:f32,count=129:i32"),
+    ),
+    SampleSpec(
+        name="update_and_return",
+        kernel="row_sums",
+        configs={"b8": (8,), "b32": (32,)},
+        reference=ref_row_sums,
+        extra_shapes=("x=1x1:f32,running=1:f32",),
+        tolerance=SUM_TOLERANCE,
+    ),
+    SampleSpec(
+        name="add_3d_inner",
+        kernel="add_3d",
+        # batch, then the inner loop's m and n (Helion's test config [1, 8, 128] first)
+        configs={"b1x8x128": (1, 8, 128), "b2x16x256": (2, 16, 256)},
+        reference=ref_add_3d,
+        extra_shapes=("x=1x1x1:f32,y=1x1x1:f32", "x=2x9x129:bf16,y=2x9x129:bf16"),
+        # the loop stores, so its inputs are not streamed
+        loop_types=(("unroll",), ("grid",)),
+        refused_loop_types=(("emit_pipeline",), ("fori_loop",)),
+        inner_dims=((1, "x", 1), (2, "x", 2)),
+    ),
+    SampleSpec(
+        name="inner_2d_sum",
+        kernel="batch_sum",
+        configs={"b1x8x128": (1, 8, 128), "b2x16x256": (2, 16, 256)},
+        reference=ref_batch_sum,
+        extra_shapes=("x=1x1x1:f32", "x=2x9x129:bf16"),
+        tolerance={np.dtype(np.float32): (1e-5, 1e-2)},
+        # a loop over two dimensions is not streamed
+        loop_types=(("unroll",), ("grid",)),
+        refused_loop_types=(("emit_pipeline",), ("fori_loop",)),
+        inner_dims=((1, "x", 1), (2, "x", 2)),
+    ),
+    SampleSpec(
+        name="matmul_unit_bias",
+        kernel="matmul_bias",
+        configs={"b8x128x128": (8, 128, 128), "b64x128x128": (64, 128, 128)},
+        reference=ref_matmul_bias,
+        extra_shapes=("x=1x1:f32,y=1x1:f32,bias=1x1:f32", "x=9x130:f32,y=130x129:f32,bias=1x129:f32"),
+        tolerance=PRODUCT_TOLERANCE,
+        loop_types=ALL_STRATEGIES,
+        inner_dims=((2, "x", 1),),
+    ),
+    SampleSpec(
+        name="weighted_row_sum",
+        kernel="weighted_row_sum",
+        configs={"b8x128": (8, 128), "b32x512": (32, 512)},
+        reference=ref_weighted_row_sum,
+        extra_shapes=("x=1x1:f32,w=1x1:f32", "x=9x129:f32,w=9x1:f32"),
+        tolerance=SUM_TOLERANCE,
+        loop_types=ALL_STRATEGIES,
         inner_dims=((1, "x", 1),),
     ),
 )

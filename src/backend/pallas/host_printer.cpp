@@ -82,9 +82,7 @@ class HostPrinter {
       case ir::StmtKind::kLet: {
         const auto& let = *stmt.as<ir::Let>();
         if (declared_view(let)) return;
-        std::vector<std::string> targets;
-        for (int target : let.targets) targets.push_back(binding_name(kernel_, target));
-        line(fmt::format("{} = {}", fmt::join(targets, ", "), host_.text(let.value)), stmt);
+        line(fmt::format("{} = {}", let_targets(kernel_, let), host_.text(let.value)), stmt);
         return;
       }
       case ir::StmtKind::kAlloc:
@@ -92,8 +90,11 @@ class HostPrinter {
         return;
       case ir::StmtKind::kTileLoop: {
         const int launch = plan_.launch_of.at(&stmt);
+        const std::vector<std::string> restore =
+            broadcast_unit_axes(plan_.launches[launch], stmts, i, top);
         print_launch(out_, host_, plan_.launches[launch], names_[launch], top, config_,
                      plan_.launches.size());
+        for (const std::string& text : restore) out_.line(text);
         return;
       }
       case ir::StmtKind::kIf: {
@@ -138,11 +139,17 @@ class HostPrinter {
         return;
       }
       case ir::StmtKind::kReturn: {
+        const auto& node = *stmt.as<ir::Return>();
         std::vector<std::string> values;
-        for (const ir::ExprPtr& value : stmt.as<ir::Return>()->values) {
-          values.push_back(returned(value));
+        for (const ir::ExprPtr& value : node.values) values.push_back(returned(value));
+        // `return (out,)`: a tuple of one array, as the kernel returns it.
+        if (node.tuple && values.size() == 1) values[0] = fmt::format("({},)", values[0]);
+        const char* close = "";
+        if (values.empty()) {
+          line(node.tuple ? "return ()" : "return", stmt);
+        } else {
+          line(fmt::format("return {}{}", fmt::join(values, ", "), close), stmt);
         }
-        line(values.empty() ? "return" : fmt::format("return {}", fmt::join(values, ", ")), stmt);
         return;
       }
       case ir::StmtKind::kStore:
@@ -157,7 +164,7 @@ class HostPrinter {
   // A view of an array that holds no values yet is only a shape and dtype: jax.eval_shape
   // gives the view's without computing anything.
   bool declared_view(const ir::Let& let) {
-    if (let.targets.size() != 1) return false;
+    if (let.unpack) return false;
     const ir::VarRef* base = let.value->as<ir::VarRef>();
     if (const auto* call = let.value->as<ir::Call>(); call && !call->args.empty()) {
       const bool view =
@@ -178,6 +185,63 @@ class HostPrinter {
     }
     host_.declared.insert(target);
     return true;
+  }
+
+  // Helion reads an axis of size 1 indexed by a tile (`bias[tile_m, tile_n]`, bias [1, n]) as
+  // that element broadcast along the tile. Sizes are known only while JAX traces, so each input
+  // whose tiled axis is not provably the loop's extent is passed through
+  // `_broadcast_unit_axes`, which broadcasts such axes when they have size 1 and is a no-op
+  // otherwise. The array's name is rebound for the launch (whose block shapes read its shape);
+  // the lines returned put the original back when later statements read it.
+  std::vector<std::string> broadcast_unit_axes(const passes::Launch& launch, const ir::Block& stmts,
+                                               size_t i, size_t top) {
+    std::vector<std::string> restore;
+    std::set<int> done;
+    for (const passes::Input& input : launch.inputs) {
+      const passes::Operand& operand = input.operand;
+      if (input.kind != passes::Input::Kind::kRead || operand.variadic || operand.smem ||
+          input.gather_ids_of >= 0 || done.count(operand.binding)) {
+        continue;
+      }
+      const int rank = kernel_.bindings[operand.binding].type.rank;
+      if (rank < 0) continue;
+      std::vector<std::string> extents(static_cast<size_t>(rank), "None");
+      bool any = false;
+      for (const passes::ViewAxis& axis : operand.view) {
+        if (axis.kind != passes::ViewAxis::Kind::kTile || axis.array_axis < 0) continue;
+        const ir::TileDim& dim = kernel_.tile_dims[axis.tile_dim];
+        if (ir::bounds_in_kernel(kernel_, dim)) continue;
+        const passes::ShapeFacts& facts = host_.facts;
+        if (facts.equal_sizes(facts.axis_size(operand.binding, axis.array_axis),
+                              facts.size_of(dim.extent))) {
+          continue;
+        }
+        extents[static_cast<size_t>(axis.array_axis)] = host_.text(dim.extent);
+        any = true;
+      }
+      if (!any) continue;
+      done.insert(operand.binding);
+      context_.imports.helpers.insert("broadcast_unit_axes");
+      const std::string name = binding_name(kernel_, operand.binding);
+      if (read_after(operand.binding, stmts, i, top)) {
+        const std::string saved = host_.temporary(name + "_unbroadcast");
+        out_.line(fmt::format("{} = {}", saved, name));
+        restore.push_back(fmt::format("{} = {}", name, saved));
+      }
+      out_.line(fmt::format("{} = _broadcast_unit_axes({}, {})", name, name, py_tuple(extents)));
+    }
+    return restore;
+  }
+
+  // Whether a statement after stmts[i] (or after top-level statement `top`) mentions `binding`.
+  bool read_after(int binding, const ir::Block& stmts, size_t i, size_t top) const {
+    for (size_t j = i + 1; j < stmts.size(); ++j) {
+      if (mentions(stmts[j], binding)) return true;
+    }
+    for (size_t j = top + 1; j < kernel_.body.size(); ++j) {
+      if (mentions(kernel_.body[j], binding)) return true;
+    }
+    return false;
   }
 
   void line(std::string text, const ir::Stmt& stmt) {

@@ -120,10 +120,8 @@ class KernelPrinter {
  private:
   void statement(const ir::Stmt& stmt) {
     if (const auto* let = stmt.as<ir::Let>()) {
-      std::vector<std::string> targets;
-      for (int target : let->targets) targets.push_back(binding_name(kernel_, target));
       body_->line(context_.with_where(
-          fmt::format("{} = {}", fmt::join(targets, ", "), exprs_.text(let->value)), stmt.range));
+          fmt::format("{} = {}", let_targets(kernel_, *let), exprs_.text(let->value)), stmt.range));
       return;
     }
     if (const auto* store = stmt.as<ir::Store>()) {
@@ -302,12 +300,13 @@ class KernelPrinter {
   // start from their value before the loop at the first step and live in VMEM scratch.
   void grid_steps(const ir::TileLoop& loop, const ir::Block& block,
                   const std::set<const ir::Stmt*>& first_step) {
-    const int dim = loop.tile_dims.front();
-    const std::string step = geometry_.program_id(dim).text;
-    body_->comment(fmt::format("{}: the loop runs as grid axis {} (\"arbitrary\")",
-                               context_.where(loop.range), geometry_.pallas_axis(dim)));
+    std::vector<std::string> axes;
+    for (int dim : loop.tile_dims) axes.push_back(std::to_string(geometry_.pallas_axis(dim)));
+    body_->comment(fmt::format("{}: the loop runs as grid ax{} {} (\"arbitrary\")",
+                               context_.where(loop.range), axes.size() == 1 ? "is" : "es",
+                               fmt::join(axes, ", ")));
     if (!loop.carried.empty()) {
-      body_->line(fmt::format("@pl.when({} == 0)", step));
+      body_->line(fmt::format("@pl.when({})", grid_step_condition(loop, false)));
       {
         auto init = body_->block(fmt::format("def {}():", scope_.fresh("_first_step")));
         for (const ir::StmtPtr& stmt : block) {
@@ -323,7 +322,7 @@ class KernelPrinter {
     // not run: the body becomes a function under `pl.when`, taking the values from before the
     // loop as default arguments (so the body may rebind their names).
     std::optional<PythonWriter::Block> skipped;
-    if (const std::optional<PyExpr> keep = step_needed(inner_index(loop), dim)) {
+    if (const std::optional<PyExpr> keep = step_needed(inner_index(loop), loop.tile_dims.front())) {
       std::vector<std::string> arguments;
       for (int binding : free_device_values(loop.body)) {
         if (is_carry(loop, binding)) continue;
@@ -374,6 +373,23 @@ class KernelPrinter {
     return end;
   }
 
+  // Whether this grid step is the `grid` loop's first (or `last`): for a loop over several
+  // dimensions, the first (last) block along every one of them.
+  std::string grid_step_condition(const ir::TileLoop& loop, bool last) {
+    std::vector<PyExpr> parts;
+    for (int dim : loop.tile_dims) {
+      const PyExpr id = geometry_.program_id(dim);
+      parts.push_back(py_binary(
+          "==", id,
+          last ? py_binary("-", geometry_.block_count(dim), py_atom("1")) : py_atom("0")));
+    }
+    PyExpr condition = parts.front();
+    for (size_t i = 1; i < parts.size(); ++i) {
+      condition = py_binary("&", condition, parts[i]);
+    }
+    return condition.text;
+  }
+
   // The statements after a `grid` loop, in a function run at its last step. Values from before
   // come in as default arguments, so the body may rebind their names.
   void finish_after(const ir::TileLoop& loop, const ir::Block& block, size_t from) {
@@ -392,9 +408,7 @@ class KernelPrinter {
         arguments.push_back(argument);
       }
     }
-    const int dim = loop.tile_dims.front();
-    body_->line(fmt::format("@pl.when({} == {} - 1)", geometry_.program_id(dim).text,
-                            geometry_.block_count(dim).text));
+    body_->line(fmt::format("@pl.when({})", grid_step_condition(loop, true)));
     auto finish = body_->block(
         fmt::format("def {}({}):", scope_.fresh("_last_step"), fmt::join(arguments, ", ")));
     if (from_scratch) {
@@ -461,7 +475,7 @@ class KernelPrinter {
     const int inner = inner_index(loop);
     const int dim = loop.tile_dims.front();
     const std::string dim_name = safe_local_name(kernel_.tile_dims[dim].name);
-    const std::string step = scope_.fresh(dim_name + "_id");
+    const std::string step = scope_.fresh(dim_name + (loop.tile_dims.size() > 1 ? "_flat" : "_id"));
     const std::string function = scope_.fresh(dim_name + "_step");
     std::vector<std::string> phis;
     std::vector<std::string> nexts;
@@ -473,9 +487,40 @@ class KernelPrinter {
       return names.empty() ? std::string("carry") : fmt::format("{}", fmt::join(names, ", "));
     };
 
-    const auto [first, steps] = block_range(dim);
+    auto [first, steps] = block_range(dim);
 
-    geometry_.open_loop(inner, step);
+    // A loop over several dimensions (`hl.tile([m, n])`) steps through the blocks of all of
+    // them, the last fastest: one flat step, split into a block number per dimension.
+    std::map<int, std::string> dim_steps = {{dim, step}};
+    std::vector<std::string> split_lines;
+    if (loop.tile_dims.size() > 1) {
+      dim_steps.clear();
+      std::vector<std::string> counts;
+      std::vector<std::string> firsts;
+      for (int d : loop.tile_dims) {
+        const auto [first_d, end_d] = block_range(d);
+        counts.push_back(scope_.fresh(safe_local_name(kernel_.tile_dims[d].name) + "_blocks"));
+        firsts.push_back(first_d);
+        body_->line(fmt::format(
+            "{} = {}", counts.back(),
+            first_d == "0" ? end_d : py_binary("-", py_atom(end_d), py_atom(first_d)).text));
+      }
+      std::string stride;  // the product of the counts after dimension k
+      for (size_t k = loop.tile_dims.size(); k-- > 0;) {
+        const int d = loop.tile_dims[k];
+        PyExpr id = py_atom(step);
+        if (!stride.empty()) id = py_binary("//", id, py_atom(stride));
+        if (k > 0) id = py_binary("%", id, py_atom(counts[k]));
+        if (firsts[k] != "0") id = py_binary("+", py_atom(firsts[k]), id);
+        dim_steps[d] = scope_.fresh(safe_local_name(kernel_.tile_dims[d].name) + "_id");
+        split_lines.insert(split_lines.begin(), fmt::format("{} = {}", dim_steps[d], id.text));
+        stride =
+            stride.empty() ? counts[k] : py_binary("*", py_atom(counts[k]), py_atom(stride)).text;
+      }
+      first = "0";
+      steps = stride;
+    }
+    geometry_.open_loop(inner, dim_steps);
     const auto dma = dma_.find(inner);
     std::string slot;
     if (dma != dma_.end()) {
@@ -492,6 +537,7 @@ class KernelPrinter {
     for (const ir::StmtPtr& s : loop.body) statement(*s);
     body_ = outer;
     std::vector<std::string> lines = geometry_.close_loop(inner);
+    lines.insert(lines.begin(), split_lines.begin(), split_lines.end());
     DmaNames names;
     if (dma != dma_.end()) {
       names = dma_prologue(inner, dim, first, steps, dma->second);
@@ -577,7 +623,7 @@ class KernelPrinter {
       refs.push_back(ref);
     }
 
-    geometry_.open_loop(inner, step);
+    geometry_.open_loop(inner, {{dim, step}});
     PythonWriter loop_body;
     PythonWriter* outer = body_;
     body_ = &loop_body;
@@ -770,7 +816,7 @@ class KernelPrinter {
     if (const ir::Stmt* def = facts_.definition(binding)) {
       if (const auto* alloc = def->as<ir::Alloc>()) return dtype_key(alloc->dtype);
       const auto* let = def->as<ir::Let>();
-      if (let->targets.size() == 1) {
+      if (!let->unpack) {
         if (const auto* ref = let->value->as<ir::VarRef>()) return binding_dtype_key(ref->binding);
       }
       return "";

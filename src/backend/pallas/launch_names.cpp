@@ -1,5 +1,7 @@
 #include "backend/pallas/launch_names.h"
 
+#include <fmt/format.h>
+
 #include "backend/pallas/names.h"
 #include "ir/visitor.h"
 
@@ -7,6 +9,13 @@ namespace helionc::backend::pallas {
 
 std::string binding_name(const ir::Kernel& kernel, int binding) {
   return safe_local_name(kernel.bindings[binding].name);
+}
+
+std::string let_targets(const ir::Kernel& kernel, const ir::Let& let) {
+  std::vector<std::string> names;
+  for (int target : let.targets) names.push_back(binding_name(kernel, target));
+  if (let.unpack && names.size() == 1) return fmt::format("({},)", names[0]);
+  return fmt::format("{}", fmt::join(names, ", "));
 }
 
 bool has_begin(const ir::TileDim& dim) {

@@ -35,6 +35,9 @@ LaunchNames name_launch(const ir::Kernel& kernel, const passes::Launch& launch,
 // A binding's name in generated code (its source name, made safe).
 std::string binding_name(const ir::Kernel& kernel, int binding);
 
+// The left-hand side of a Let: `m`, `m, n`, or `(m,)` for a one-element unpacking.
+std::string let_targets(const ir::Kernel& kernel, const ir::Let& let);
+
 // Whether a tile dimension starts elsewhere than 0 (`hl.tile(a, b)`, `hl.grid(a, b)`).
 bool has_begin(const ir::TileDim& dim);
 

@@ -63,9 +63,12 @@ class TileGeometry {
     return reordered ? fmt::format("{}.index({})", names_.loop_order, axis) : std::to_string(axis);
   }
 
-  // An inner loop printed as a Python loop: its block index is `step` and the positions of its
-  // blocks are computed at the top of its body (`lines`).
-  void open_loop(int inner, std::string step) { loops_[inner] = {std::move(step), {}}; }
+  // An inner loop printed as a Python loop: the block index of each of its dimensions is the
+  // name `steps` gives it, and the positions of its blocks are computed at the top of its body
+  // (`lines`).
+  void open_loop(int inner, std::map<int, std::string> steps) {
+    loops_[inner] = {std::move(steps), {}};
+  }
   std::vector<std::string> close_loop(int inner) {
     std::vector<std::string> lines = std::move(loops_.at(inner).lines);
     loops_.erase(inner);
@@ -84,7 +87,7 @@ class TileGeometry {
 
   // The block number along `tile_dim`: a grid index, or an inner loop's step.
   PyExpr program_id(int tile_dim) const {
-    if (const Loop* loop = python_loop(tile_dim)) return py_atom(loop->step);
+    if (const Loop* loop = python_loop(tile_dim)) return py_atom(loop->steps.at(tile_dim));
     return py_call("pl.program_id", {axis_text(tile_dim)});
   }
 
@@ -186,7 +189,7 @@ class TileGeometry {
 
  private:
   struct Loop {
-    std::string step;
+    std::map<int, std::string> steps;  // per tile dimension
     std::vector<std::string> lines;
   };
 

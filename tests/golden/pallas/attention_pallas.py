@@ -88,6 +88,20 @@ def tpu_lowering_context(target=None):
     return jax.sharding.use_abstract_mesh(jax.sharding.AbstractMesh((), (), abstract_device=device))
 
 
+def _broadcast_unit_axes(x, extents):
+    """`x` with each axis of size 1 that a tile indexes broadcast to the tile loop's extent.
+
+    Helion reads a size-1 axis indexed by a tile (`bias[tile_m, tile_n]` with `bias` of shape
+    [1, n]) as that one row broadcast; a block of the tile's size would read past the axis.
+    `extents[axis]` is the end of the loop tiling `axis`, None for an axis no tile indexes.
+    Sizes are known only now: unchanged, at no cost, when no tiled axis has size 1.
+    """
+    shape = tuple(n if e is None or n != 1 else e for n, e in zip(x.shape, extents))
+    if shape == tuple(x.shape):
+        return x
+    return jnp.broadcast_to(x, shape)
+
+
 def _dot(a, b, dimension_numbers):
     """A matrix product (`jax.lax.dot_general`'s contraction) as PyTorch and Helion compute it:
     operands promoted to a common dtype, float32 accumulation (int32 for integers), float32 and
@@ -228,6 +242,9 @@ def attention_output(q_in, k_in, v_in, *, interpret=None):
     out = jax.ShapeDtypeStruct(q_view.shape, q_view.dtype)  # tests/golden/pallas/attention.py:35
     sm_scale = 1.0 / math.sqrt(head_dim)  # tests/golden/pallas/attention.py:36
     qk_scale = sm_scale * 1.44269504  # tests/golden/pallas/attention.py:37
+    q_view = _broadcast_unit_axes(q_view, (None, m_dim, None))
+    k_view = _broadcast_unit_axes(k_view, (q_view.shape[0], v_view.shape[1], None))
+    v_view = _broadcast_unit_axes(v_view, (q_view.shape[0], None, None))
     # tests/golden/pallas/attention.py:38: for tile_b, tile_m in hl.tile([q_view.size(0), m_dim]):
     block_b = _legal_block(
         config["block_sizes"][0],

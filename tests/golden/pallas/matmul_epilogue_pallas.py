@@ -85,6 +85,20 @@ def tpu_lowering_context(target=None):
     return jax.sharding.use_abstract_mesh(jax.sharding.AbstractMesh((), (), abstract_device=device))
 
 
+def _broadcast_unit_axes(x, extents):
+    """`x` with each axis of size 1 that a tile indexes broadcast to the tile loop's extent.
+
+    Helion reads a size-1 axis indexed by a tile (`bias[tile_m, tile_n]` with `bias` of shape
+    [1, n]) as that one row broadcast; a block of the tile's size would read past the axis.
+    `extents[axis]` is the end of the loop tiling `axis`, None for an axis no tile indexes.
+    Sizes are known only now: unchanged, at no cost, when no tiled axis has size 1.
+    """
+    shape = tuple(n if e is None or n != 1 else e for n, e in zip(x.shape, extents))
+    if shape == tuple(x.shape):
+        return x
+    return jnp.broadcast_to(x, shape)
+
+
 def _dot(a, b, dimension_numbers):
     """A matrix product (`jax.lax.dot_general`'s contraction) as PyTorch and Helion compute it:
     operands promoted to a common dtype, float32 accumulation (int32 for integers), float32 and
@@ -123,6 +137,7 @@ def scores(q, k, *, interpret=None):
     b, m, d = q.shape  # tests/golden/pallas/matmul_epilogue.py:18
     n = k.shape[1]  # tests/golden/pallas/matmul_epilogue.py:19
     out = jax.ShapeDtypeStruct((b, m, n), q.dtype)  # tests/golden/pallas/matmul_epilogue.py:20
+    k = _broadcast_unit_axes(k, (b, None, None))
     # tests/golden/pallas/matmul_epilogue.py:21: for tile_b, tile_m, tile_n in hl.tile([b, m, n]):
     block_b = _legal_block(config["block_sizes"][0], b, "leading", max(d, k.shape[2]))
     block_m = _legal_block(config["block_sizes"][1], m, "sublane", d)

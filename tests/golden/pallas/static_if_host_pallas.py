@@ -87,6 +87,20 @@ def tpu_lowering_context(target=None):
     return jax.sharding.use_abstract_mesh(jax.sharding.AbstractMesh((), (), abstract_device=device))
 
 
+def _broadcast_unit_axes(x, extents):
+    """`x` with each axis of size 1 that a tile indexes broadcast to the tile loop's extent.
+
+    Helion reads a size-1 axis indexed by a tile (`bias[tile_m, tile_n]` with `bias` of shape
+    [1, n]) as that one row broadcast; a block of the tile's size would read past the axis.
+    `extents[axis]` is the end of the loop tiling `axis`, None for an axis no tile indexes.
+    Sizes are known only now: unchanged, at no cost, when no tiled axis has size 1.
+    """
+    shape = tuple(n if e is None or n != 1 else e for n, e in zip(x.shape, extents))
+    if shape == tuple(x.shape):
+        return x
+    return jnp.broadcast_to(x, shape)
+
+
 _SCALAR_OPS = {
     "+": lambda a, b: a + b,
     "-": lambda a, b: a - b,
@@ -122,6 +136,7 @@ def scale_add(x, y, scale=1.0, negate=False, *, interpret=None):
     out = jax.ShapeDtypeStruct(x.shape, x.dtype)  # tests/golden/pallas/static_if_host.py:12
     if negate:  # tests/golden/pallas/static_if_host.py:13
         scale = -scale  # tests/golden/pallas/static_if_host.py:14
+    y = _broadcast_unit_axes(y, (m, n))
     # tests/golden/pallas/static_if_host.py:15: for tile_m, tile_n in hl.tile([m, n]):
     block_m = _legal_block(config["block_sizes"][0], m, "sublane")
     block_n = _legal_block(config["block_sizes"][1], n, "lane")

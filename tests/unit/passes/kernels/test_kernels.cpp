@@ -46,7 +46,7 @@ int KernelBuilder::unpack_shape(const std::vector<std::string>& names, int tenso
     targets.push_back(bind(name, Type::scalar(TypeKind::kInt), Binding::Origin::kHost));
   }
   const int rank = static_cast<int>(names.size());
-  kernel_.body.push_back(ir::Let::make(
+  kernel_.body.push_back(ir::Let::make_unpack(
       targets, ir::Call::make(Intrinsic::kShapeOf, {ref(tensor)}, Type::shape(rank), {}),
       line(at)));
   return targets.front();
