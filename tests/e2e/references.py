@@ -321,6 +321,10 @@ def ref_matmul(x, y):
     return ((f64(x) @ f64(y)).astype(torch_promote(x.dtype, y.dtype)),)
 
 
+def ref_matmul_upcast(x, y):
+    return ((f64(x) @ f64(y)).astype(np.float32),)
+
+
 def ref_linear_relu(x, w, bias):
     return (np.maximum(f64(x) @ f64(w).T + f64(bias), 0.0).astype(x.dtype),)
 
@@ -783,6 +787,16 @@ SAMPLES: tuple[SampleSpec, ...] = (
         kernel="matmul",
         configs={"b8x128x128": (8, 128, 128), "b64x256x256": (64, 256, 256)},
         reference=ref_matmul,
+        extra_shapes=("x=1x1:f32,y=1x1:f32", "x=9x130:bf16,y=130x129:bf16"),
+        tolerance=PRODUCT_TOLERANCE,
+        loop_types=(("unroll",), ("grid",), ("emit_pipeline",), ("fori_loop",)),
+        inner_dims=((2, "x", 1),),
+    ),
+    SampleSpec(
+        name="matmul_upcast",
+        kernel="matmul_upcast",
+        configs={"b8x128x128": (8, 128, 128), "b64x256x256": (64, 256, 256)},
+        reference=ref_matmul_upcast,
         extra_shapes=("x=1x1:f32,y=1x1:f32", "x=9x130:bf16,y=130x129:bf16"),
         tolerance=PRODUCT_TOLERANCE,
         loop_types=(("unroll",), ("grid",), ("emit_pipeline",), ("fori_loop",)),

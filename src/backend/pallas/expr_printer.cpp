@@ -514,7 +514,8 @@ PyExpr ExprPrinter::reduction(const ir::Call& node) {
 }
 
 // A matrix product (ir kDot: lhs, lhs_axis, rhs, rhs_axis, batch) in the accumulation dtype.
-// With both operand dtypes known here: `jax.lax.dot_general` written out (the narrower operand
+// With both operand dtypes known here: `jnp.dot` for two matrices, else `jax.lax.dot_general`
+// with named dimension numbers, written out (the narrower operand
 // cast to the wider one, HIGHEST precision for float32 and float16 operands, which the default
 // would round to bfloat16, float32 or int32 accumulation);
 // otherwise the `_dot` helper, which takes the same decisions while JAX traces.
@@ -549,13 +550,18 @@ PyExpr ExprPrinter::dot(const ir::Call& node) {
   const std::string common_name(ir::jnp_dtype(common));
   if (*da != common) a = py_atom(fmt::format("{}.astype({})", py_primary(a), common_name));
   if (*db != common) b = py_atom(fmt::format("{}.astype({})", py_primary(b), common_name));
-  std::vector<std::string> call_args = {a.text, b.text, numbers};
+  // A plain matrix product of two matrices (rows of `a` times columns of `b`, no batch) reads
+  // best as `jnp.dot`, which is exactly that dot_general for 2-D operands.
+  const bool plain = node.args[4]->as<ir::TupleExpr>() == nullptr && lhs->type.dims.size() == 2 &&
+                     rhs->type.dims.size() == 2 && lhs_axis == 1 && rhs_axis == 0;
+  std::vector<std::string> call_args = {a.text, b.text};
+  if (!plain) call_args.push_back("dimension_numbers=" + numbers);
   if (common == ir::ScalarType::kFloat32 || common == ir::ScalarType::kFloat16) {
     call_args.emplace_back("precision=jax.lax.Precision.HIGHEST");
   }
   call_args.push_back(ir::is_floating(common) ? "preferred_element_type=jnp.float32"
                                               : "preferred_element_type=jnp.int32");
-  return py_call("jax.lax.dot_general", call_args);
+  return py_call(plain ? "jnp.dot" : "jax.lax.dot_general", call_args);
 }
 
 PyExpr ExprPrinter::shape_op(const ir::Call& node) {

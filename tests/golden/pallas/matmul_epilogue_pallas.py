@@ -120,7 +120,7 @@ def _scores_kernel(q_ref, k_ref, out_ref):
     exact = jax.lax.dot_general(
         q_ref[...].astype(jnp.float32),
         k_ref[...].astype(jnp.float32),
-        (((2,), (2,)), ((0,), (0,))),
+        dimension_numbers=(((2,), (2,)), ((0,), (0,))),
         precision=jax.lax.Precision.HIGHEST,
         preferred_element_type=jnp.float32,
     )  # tests/golden/pallas/matmul_epilogue.py:22
