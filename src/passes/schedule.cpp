@@ -77,6 +77,7 @@ class Scheduler {
     for (size_t i = 0; i < launch_.inputs.size(); ++i) {
       schedule_.inputs.push_back(input(static_cast<int>(i)));
     }
+    pad_reread_product_operands();
     for (const Output& output : launch_.outputs) {
       OperandSchedule operand = placed(output.operand, /*streamed=*/false);
       if (output.aliased_input >= 0) {
@@ -149,6 +150,86 @@ class Scheduler {
   }
 
   std::string dim_name(int tile_dim) const { return kernel_.tile_dims[tile_dim].name; }
+
+  // The input a value loads (through casts), when it is one the inner loop `loop` tiles along
+  // axis `axis` of the value; else -1.
+  int tiled_input(const ir::Expr& value, int axis, const InnerLoop& loop) const {
+    const ir::Expr* e = &value;
+    while (const auto* call = e->as<ir::Call>()) {
+      if (call->op != ir::Intrinsic::kCast) return -1;
+      e = call->args[0].get();
+    }
+    const auto* load = e->as<ir::Load>();
+    if (load == nullptr || axis < 0 || static_cast<size_t>(axis) >= value.type.dims.size()) {
+      return -1;
+    }
+    const ir::Dim& dim = value.type.dims[static_cast<size_t>(axis)];
+    if (dim.kind != ir::Dim::Kind::kTile || dim.tile_dim != loop.tile_loop().tile_dims.front()) {
+      return -1;
+    }
+    auto use = launch_.loads.find(load);
+    if (use == launch_.loads.end() || use->second.output) return -1;
+    const std::vector<int>& tiled = loop.streamed_inputs;
+    return std::find(tiled.begin(), tiled.end(), use->second.index) != tiled.end()
+               ? use->second.index
+               : -1;
+  }
+
+  // Under `grid` and `unroll` the blocks of an inner loop's inputs come through BlockSpecs, whose
+  // padding past the array's end is undefined, so a product along the loop masks both operands
+  // when a block can be partial. When both operands are inputs the launch reads more than once
+  // (some grid axis of its own does not index them: matmul's x is read again for every block
+  // of n), they are zero-padded to whole blocks on the host instead: one extra pass over the
+  // array, amortised over the re-reads, and no mask work in any step. An input read once (a
+  // memory-bound kernel) keeps its masks: there the pad would cost more than the selects.
+  void pad_reread_product_operands() {
+    std::set<int> candidates;
+    for (size_t i = 0; i < launch_.inner_loops.size(); ++i) {
+      const LoopStrategy strategy = schedule_.strategies[i];
+      if (strategy != LoopStrategy::kGrid && strategy != LoopStrategy::kUnroll) continue;
+      const InnerLoop& loop = launch_.inner_loops[i];
+      const ir::TileDim& dim = kernel_.tile_dims[loop.tile_loop().tile_dims.front()];
+      if (loop.tile_loop().tile_dims.size() != 1 || (dim.begin && !is_zero(dim.begin))) continue;
+      ir::for_each_expr(loop.tile_loop().body, [&](const ir::Expr& e) {
+        const auto* call = e.as<ir::Call>();
+        if (call == nullptr || call->op != ir::Intrinsic::kDot) return;
+        const int a = tiled_input(*call->args[0], int_arg(*call->args[1]), loop);
+        const int b = tiled_input(*call->args[2], int_arg(*call->args[3]), loop);
+        if (a < 0 || b < 0) return;
+        candidates.insert(a);
+        candidates.insert(b);
+      });
+    }
+    for (int input : candidates) {
+      OperandSchedule& operand = schedule_.inputs[static_cast<size_t>(input)];
+      if (operand.memory != MemorySpace::kVmem || operand.streamed_by >= 0) continue;
+      std::string reread_over;
+      for (size_t g = 0; g < launch_.grid.size(); ++g) {
+        const bool indexes = std::find(operand.index_dims.begin(), operand.index_dims.end(),
+                                       static_cast<int>(g)) != operand.index_dims.end();
+        if (launch_.grid[g].inner_loop < 0 && !indexes) {
+          reread_over = dim_name(launch_.grid[g].tile_dim);
+          break;
+        }
+      }
+      if (reread_over.empty()) continue;
+      operand.zero_padded = true;
+      operand.why = fmt::format(
+          "zero-padded to whole blocks on the host (read again for every block of {}): its "
+          "products need no mask",
+          reread_over);
+    }
+  }
+
+  static bool is_zero(const ir::ExprPtr& e) {
+    const auto* imm = e->as<ir::IntImm>();
+    return imm != nullptr && imm->value == 0;
+  }
+
+  static int int_arg(const ir::Expr& e) {
+    const auto* imm = e.as<ir::IntImm>();
+    return imm != nullptr ? static_cast<int>(imm->value) : -1;
+  }
 
   OperandSchedule input(int i) {
     const Input& input = launch_.inputs[static_cast<size_t>(i)];

@@ -84,9 +84,11 @@ struct OperandSchedule {
   // The inner loop whose body copies this input's blocks from HBM (`fori_loop` by hand,
   // `emit_pipeline` by its own pipeline), or -1.
   int streamed_by = -1;
-  // Zero-padded to whole blocks on the host (`_pad_to_blocks`), so the copies never read past
-  // the array's end and the padding reads as zeros: sums and products along the streamed axis
-  // need no mask (zero is their identity).
+  // Zero-padded to whole blocks on the host (`_pad_to_blocks`), so the padding reads as zeros:
+  // sums and products along the loop's axis need no mask (zero is their identity). Streamed
+  // inputs always are (the copies must not read past the array's end); under `grid` and
+  // `unroll`, the operands of a product along the loop that the launch reads more than once
+  // (schedule.cpp: pad_reread_product_operands), padded along the loop's axis only.
   bool zero_padded = false;
   // A row-gather table whose rows may be copied by DMA: left in HBM when the module's trace-time
   // plan (`_gather_plan`) chooses DMA, else a VMEM block like any other.

@@ -601,11 +601,14 @@ class LaunchPrinter {
       const Input& input = launch_.inputs[i];
       const passes::OperandSchedule& placed = schedule_->inputs[i];
       if (placed.zero_padded) {
-        // Left in HBM: the kernel copies its blocks by hand, so it must not read past the end.
-        host_.context.imports.helpers.insert("dma");
-        arguments.push_back(fmt::format("_pad_to_blocks({}, {})", argument(input.operand),
-                                        py_tuple(operand_blocks(input.operand))));
-        in_specs.emplace_back("pl.BlockSpec(memory_space=pl.ANY)");
+        // Streamed: left in HBM, copied by hand, so the copies must not read past the end.
+        // Otherwise padded along the inner loop's axis so that its products need no mask.
+        host_.context.imports.helpers.insert("pad_to_blocks");
+        const bool streamed = placed.streamed_by >= 0;
+        arguments.push_back(
+            fmt::format("_pad_to_blocks({}, {})", argument(input.operand),
+                        py_tuple(operand_blocks(input.operand, streamed ? nullptr : &placed))));
+        in_specs.push_back(spec(input.operand, placed));
         continue;
       }
       if (input.gather_ids_of >= 0) {
@@ -717,12 +720,17 @@ class LaunchPrinter {
     }
   }
 
-  // The block of each array axis of a plain tiled operand (1 for whole axes: no padding).
-  std::vector<std::string> operand_blocks(const Operand& operand) const {
+  // The block of each array axis of a plain tiled operand (1 for whole axes: no padding). With
+  // `placed`, only the axes whose blocks an inner loop visits (not grid axes of the launch's
+  // own loop, whose partial blocks Pallas handles) get their block.
+  std::vector<std::string> operand_blocks(const Operand& operand,
+                                          const passes::OperandSchedule* placed = nullptr) const {
     std::vector<std::string> blocks;
     for (const ViewAxis& axis : operand.view) {
-      blocks.push_back(axis.kind == ViewAxis::Kind::kTile ? blocks_[grid_axis(axis.tile_dim)]
-                                                          : "1");
+      const bool inner = axis.kind == ViewAxis::Kind::kTile &&
+                         launch_.grid[grid_axis(axis.tile_dim)].inner_loop >= 0;
+      const bool padded = axis.kind == ViewAxis::Kind::kTile && (placed == nullptr || inner);
+      blocks.push_back(padded ? blocks_[grid_axis(axis.tile_dim)] : "1");
     }
     return blocks;
   }
@@ -781,6 +789,7 @@ class LaunchPrinter {
 
   // The slot count of a `fori_loop` loop's streamed inputs, read from the config at trace time.
   std::string stream_slots(size_t loop) const {
+    host_.context.imports.helpers.insert("dma");
     return fmt::format("_load_buffers({}, {})", config_, names_.first_loop + loop);
   }
 

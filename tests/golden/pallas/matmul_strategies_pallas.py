@@ -101,16 +101,6 @@ def _broadcast_unit_axes(x, extents):
     return jnp.broadcast_to(x, shape)
 
 
-def _pad_to_blocks(x, blocks):
-    """x with zeros appended so that each axis is a whole number of its block (no copy when it
-    already is): an input streamed from HBM by hand-written DMAs, whose copies must not read
-    past the array (the kernel masks the padding like any partial tile)."""
-    pads = [(0, -size % block) for size, block in zip(x.shape, blocks)]
-    if not any(high for _, high in pads):
-        return x
-    return jnp.pad(x, pads)
-
-
 def _load_buffers(config, loop):
     """The number of VMEM slots (1 to 3) a `fori_loop` inner loop copies its inputs into: the
     config's `pallas_load_buffer_count` entry for the loop, else 2 (double buffering)."""
@@ -154,6 +144,17 @@ def _in_loop_order(index_map, order):
 def _in_order(steps, order):
     """The grid steps of the loop's dimensions, outermost grid axis first."""
     return tuple(steps[d] for d in order)
+
+
+def _pad_to_blocks(x, blocks):
+    """x with zeros appended so that each axis is a whole number of its block (no copy when it
+    already is): an input streamed from HBM by hand-written DMAs, whose copies must not read
+    past the array, or the operand of a product along an inner loop, whose zeros then need no
+    mask (a block of 1 leaves an axis as it is)."""
+    pads = [(0, -size % block) for size, block in zip(x.shape, blocks)]
+    if not any(high for _, high in pads):
+        return x
+    return jnp.pad(x, pads)
 
 
 def _emit_pipeline(body, grid, in_specs, refs):
@@ -480,7 +481,7 @@ def matmul(x, y, *, interpret=None):
             ),
             interpret=_interpret(interpret),
             name="matmul",
-        )(x, y)
+        )(_pad_to_blocks(x, (1, block_k)), _pad_to_blocks(y, (block_k, 1)))
     elif config["pallas_loop_type"][0] == "unroll":
         out = pl.pallas_call(
             functools.partial(
@@ -522,7 +523,7 @@ def matmul(x, y, *, interpret=None):
             ),
             interpret=_interpret(interpret),
             name="matmul",
-        )(x, y)
+        )(_pad_to_blocks(x, (1, block_k)), _pad_to_blocks(y, (block_k, 1)))
     elif config["pallas_loop_type"][0] == "fori_loop":
         out = pl.pallas_call(
             functools.partial(

@@ -101,6 +101,11 @@ TEST_CASE("matmul under grid: k is the last, arbitrary grid axis; the carry is V
   CHECK(s.inputs[1].index_dims == std::vector<int>{1, 2});
   CHECK(s.outputs[0].index_dims == std::vector<int>{0, 1});
   CHECK(kinds(s) == std::vector<Kind>{Kind::kGridCarry});
+  // Both operands of the product along k are read again for every block of the other output
+  // axis: zero-padded on the host, so the product needs no mask.
+  CHECK(s.inputs[0].zero_padded);
+  CHECK(s.inputs[1].zero_padded);
+  CHECK(s.inputs[0].streamed_by == -1);
 }
 
 TEST_CASE("matmul under unroll: k resident in VMEM, no grid axis, no scratch") {
