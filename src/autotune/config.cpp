@@ -2,6 +2,8 @@
 
 #include <fmt/core.h>
 
+#include <algorithm>
+
 namespace helionc::autotune {
 
 bool KernelConfig::operator==(const KernelConfig& other) const {
@@ -20,6 +22,22 @@ bool ConfigFile::same_values(const ConfigFile& other) const {
   return schema_version == other.schema_version && kernel == other.kernel &&
          source_sha256 == other.source_sha256 && target == other.target &&
          default_config == other.default_config && configs == other.configs;
+}
+
+void merge_config_file(ConfigFile& base, ConfigFile later) {
+  if (later.default_config.range.valid()) base.default_config = std::move(later.default_config);
+  for (ShapeEntry& entry : later.configs) {
+    auto same = std::find_if(base.configs.begin(), base.configs.end(), [&](const ShapeEntry& e) {
+      return e.shapes == entry.shapes && e.dtypes == entry.dtypes;
+    });
+    if (same != base.configs.end()) {
+      *same = std::move(entry);
+    } else {
+      base.configs.push_back(std::move(entry));
+    }
+  }
+  if (later.source_sha256) base.source_sha256 = std::move(later.source_sha256);
+  if (later.target) base.target = std::move(later.target);
 }
 
 void check_config_provenance(const ConfigFile& config, std::string_view source_sha256,

@@ -118,6 +118,12 @@ std::optional<ConfigFile> parse_config_text(std::shared_ptr<const SourceFile> fi
                                             DiagnosticEngine& diags,
                                             const ConfigParseOptions& options = {});
 
+// Merges a later config file for the same kernel into `base` (several --config files: a
+// hand-written override over a generated file): a `default:` in `later` replaces the base's,
+// an entry of `later` replaces the base's entry for the same shapes and dtypes, and the other
+// entries are added after the base's; `later`'s source_sha256 and target, when set, win.
+void merge_config_file(ConfigFile& base, ConfigFile later);
+
 // Warns (kConfigMismatch) when the config records a different kernel source hash or target
 // than the ones being compiled; such a config is still used (product.md §3). Empty arguments
 // are not compared.
