@@ -10,6 +10,7 @@
 #include <optional>
 
 #include "autotune/config.h"
+#include "autotune/cost_model.h"
 #include "autotune/legality.h"
 #include "autotune/resolve_config.h"
 #include "autotune/targets.h"
@@ -93,7 +94,8 @@ std::vector<std::optional<autotune::ConfigFile>> load_configs(const DriverOption
     for (size_t i = 0; i < module.kernels.size(); ++i) {
       if (module.kernels[i].name != config->kernel) continue;
       matched = true;
-      autotune::check_config_provenance(*config, sha256, options.target, diags);
+      autotune::check_config_provenance(*config, sha256, options.target, diags, kHelioncVersion,
+                                        autotune::kCostModelVersion);
       check_vmem_limits(*config, options.target, diags);
       // A later file for the same kernel overrides the earlier ones per entry.
       if (configs[i]) {

@@ -215,6 +215,11 @@ std::variant<DriverOptions, int> parse_command_line(int argc, char** argv) {
     if (!shapes && !shapes_file) {
       return usage_error("--autotune needs the calls to tune for: --shapes or --shapes-file");
     }
+    // The YAML goes to stdout without --config-out: the module cannot go there too.
+    if (options.output && *options.output == "-" &&
+        (!options.config_out || *options.config_out == "-")) {
+      return usage_error("--autotune -o - writes the module to stdout: give --config-out FILE");
+    }
   } else {
     for (const char* name : {"--config-out", "--seed", "--budget", "--quiet"}) {
       if (app.count(name) > 0)

@@ -100,6 +100,8 @@ def test_usage_errors(tmp_path):
     assert proc.returncode == 2 and "--autotune needs the calls to tune for" in proc.stderr
     proc = run(MATMUL, "--autotune", "--estimate", "--shapes", CALLS)
     assert proc.returncode == 2 and "--autotune does not go with --emit or --estimate" in proc.stderr
+    proc = run(MATMUL, "--autotune", "--shapes", CALLS, "-o", "-")
+    assert proc.returncode == 2 and "give --config-out FILE" in proc.stderr
     proc = run(MATMUL, "--seed", "1")
     assert proc.returncode == 2 and "--seed is only used with --autotune" in proc.stderr
     proc = run(MATMUL, "--autotune", "--shapes", "q=4x4:bf16")
@@ -139,3 +141,18 @@ def test_config_space_says_why_a_strategy_does_not_apply():
             'at every grid step)"}') in out
     # Every strategy of a loop is legal or refused, never both.
     assert "exhaustive: true" in out
+
+
+def test_provenance_is_written_and_checked(tmp_path):
+    config = tmp_path / "matmul.yaml"
+    proc = run(MATMUL, "--autotune", "-q", "--shapes", CALLS, "--config-out", config)
+    assert proc.returncode == 0, proc.stderr
+    text = config.read_text()
+    assert 'helionc_version: "' in text and "model_version: 1\n" in text
+    # A config from another cost model still compiles, with a warning.
+    stale = tmp_path / "stale.yaml"
+    stale.write_text(text.replace("model_version: 1\n", "model_version: 99\n"))
+    proc = run(MATMUL, "--config", stale, "-o", tmp_path / "m.py")
+    assert proc.returncode == 0, proc.stderr
+    assert "was predicted by cost model version 99" in proc.stderr
+    assert "[-Wconfig-mismatch]" in proc.stderr
