@@ -90,28 +90,27 @@ std::vector<std::optional<autotune::ConfigFile>> load_configs(const DriverOption
   for (const std::string& path : options.configs) {
     auto config = autotune::load_config_file(path, diags);
     if (!config) continue;
-    bool matched = false;
-    for (size_t i = 0; i < module.kernels.size(); ++i) {
-      if (module.kernels[i].name != config->kernel) continue;
-      matched = true;
-      autotune::check_config_provenance(*config, sha256, options.target, diags, kHelioncVersion,
-                                        autotune::kCostModelVersion);
-      check_vmem_limits(*config, options.target, diags);
-      // A later file for the same kernel overrides the earlier ones per entry.
-      if (configs[i]) {
-        autotune::merge_config_file(*configs[i], std::move(*config));
-      } else {
-        configs[i] = std::move(config);
-      }
-      break;
-    }
-    if (!matched) {
+    const auto kernel =
+        std::find_if(module.kernels.begin(), module.kernels.end(),
+                     [&](const ir::Kernel& candidate) { return candidate.name == config->kernel; });
+    if (kernel == module.kernels.end()) {
       std::vector<std::string> names;
-      for (const ir::Kernel& kernel : module.kernels) names.push_back("`" + kernel.name + "`");
+      for (const ir::Kernel& compiled : module.kernels) names.push_back("`" + compiled.name + "`");
       diags.error(DiagnosticKind::kConfigSchema, config->kernel_range,
                   fmt::format("the config is for kernel `{}`, which is not being compiled "
                               "(compiling {})",
                               config->kernel, fmt::join(names, ", ")));
+      continue;
+    }
+    const auto i = static_cast<size_t>(kernel - module.kernels.begin());
+    autotune::check_config_provenance(*config, sha256, options.target, diags, kHelioncVersion,
+                                      autotune::kCostModelVersion);
+    check_vmem_limits(*config, options.target, diags);
+    // A later file for the same kernel overrides the earlier ones per entry.
+    if (configs[i]) {
+      autotune::merge_config_file(*configs[i], std::move(*config));
+    } else {
+      configs[i] = std::move(config);
     }
   }
   return configs;

@@ -122,8 +122,8 @@ class KernelLowering {
   ir::ExprPtr lower_product_method(const ir::ExprPtr& receiver, std::string_view method,
                                    const CallArgs& args);
   // `a @ b` and `torch.matmul(a, b)`: PyTorch's result dtype, float32 accumulation.
-  ir::ExprPtr make_matmul(ir::ExprPtr a, ir::ExprPtr b, std::string_view what, int rank,
-                          SourceRange range);
+  ir::ExprPtr make_matmul(const ir::ExprPtr& a, const ir::ExprPtr& b, std::string_view what,
+                          int rank, SourceRange range);
   // The product in the accumulation dtype (ir kDot); `rank` 2 or 3, or 0 for either.
   ir::ExprPtr make_dot(ir::ExprPtr a, ir::ExprPtr b, std::string_view what, int rank, bool integers,
                        SourceRange range);
@@ -162,7 +162,8 @@ class KernelLowering {
   ir::ExprPtr make_reduction(ir::Intrinsic op, const ir::ExprPtr& value, const SyntaxNode& dim,
                              const SyntaxNode& keepdim, SourceRange range);
   ir::ExprPtr make_unsqueeze(const ir::ExprPtr& value, int dim, SourceRange range);
-  ir::ExprPtr make_permute(const ir::ExprPtr& value, std::vector<int> order, SourceRange range);
+  ir::ExprPtr make_permute(const ir::ExprPtr& value, const std::vector<int>& order,
+                           SourceRange range);
   // A static dimension argument of a tile op, made non-negative (`rank_extra` allows one past
   // the end, for unsqueeze).
   int dim_argument(int rank, const SyntaxNode& node, int rank_extra = 0);

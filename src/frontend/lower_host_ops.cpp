@@ -58,7 +58,7 @@ ExprPtr KernelLowering::lower_host_method(const ExprPtr& receiver, std::string_v
     need_rank();
     return dim_argument(rank, node, extra);
   };
-  const auto permute = [&](std::vector<int> order) {
+  const auto permute = [&](const std::vector<int>& order) {
     std::vector<ExprPtr> entries;
     for (int axis : order) entries.push_back(ir::IntImm::make(axis, range));
     const int n = static_cast<int>(entries.size());
@@ -156,7 +156,7 @@ ExprPtr KernelLowering::lower_host_method(const ExprPtr& receiver, std::string_v
     std::vector<int> order(rank);
     std::iota(order.begin(), order.end(), 0);
     std::swap(order[a], order[b]);
-    return permute(std::move(order));
+    return permute(order);
   }
   if (method == "permute") {
     std::vector<SyntaxNode> dims = args.positional;
@@ -170,7 +170,7 @@ ExprPtr KernelLowering::lower_host_method(const ExprPtr& receiver, std::string_v
     }
     std::vector<int> order;
     for (const SyntaxNode& dim : dims) order.push_back(dim_of(dim, 0));
-    return permute(std::move(order));
+    return permute(order);
   }
   if (auto op = host_reduction(method)) {
     check_arity(args, shown, 0, 2, {"dim", "keepdim"});

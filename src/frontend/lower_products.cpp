@@ -178,8 +178,8 @@ ExprPtr KernelLowering::make_dot(ExprPtr a, ExprPtr b, std::string_view what, in
                         Type::tile_tensor(std::move(dims), dtype), range);
 }
 
-ExprPtr KernelLowering::make_matmul(ExprPtr a, ExprPtr b, std::string_view what, int rank,
-                                    SourceRange range) {
+ExprPtr KernelLowering::make_matmul(const ExprPtr& a, const ExprPtr& b, std::string_view what,
+                                    int rank, SourceRange range) {
   const auto da = a->type.kind == TypeKind::kTileTensor ? a->type.dtype : std::nullopt;
   const auto db = b->type.kind == TypeKind::kTileTensor ? b->type.dtype : std::nullopt;
   if (da && db && *da != *db) {

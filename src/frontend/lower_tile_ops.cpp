@@ -154,7 +154,7 @@ ExprPtr KernelLowering::make_unsqueeze(const ExprPtr& value, int dim, SourceRang
                         Type::tile_tensor(std::move(dims), value->type.dtype), range);
 }
 
-ExprPtr KernelLowering::make_permute(const ExprPtr& value, std::vector<int> order,
+ExprPtr KernelLowering::make_permute(const ExprPtr& value, const std::vector<int>& order,
                                      SourceRange range) {
   std::vector<Dim> dims;
   std::vector<ExprPtr> entries;
@@ -256,7 +256,7 @@ ExprPtr KernelLowering::lower_tile_method(const ExprPtr& receiver, std::string_v
     std::vector<int> order(receiver->type.dims.size());
     std::iota(order.begin(), order.end(), 0);
     std::swap(order[a], order[b]);
-    return make_permute(receiver, std::move(order), range);
+    return make_permute(receiver, order, range);
   }
   if (method == "permute") {
     std::vector<SyntaxNode> dims = args.positional;
@@ -276,7 +276,7 @@ ExprPtr KernelLowering::lower_tile_method(const ExprPtr& receiver, std::string_v
     if (std::adjacent_find(sorted.begin(), sorted.end()) != sorted.end()) {
       fail(DiagnosticKind::kBadArgument, range, "`permute` needs each dimension exactly once");
     }
-    return make_permute(receiver, std::move(order), range);
+    return make_permute(receiver, order, range);
   }
   if (method == "expand_as" || method == "expand") {
     std::vector<Dim> target;

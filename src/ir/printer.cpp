@@ -206,7 +206,7 @@ class IrPrinter {
   }
 
   void stmt(const Stmt& s, int depth) {
-    const std::string pad(2 * depth, ' ');
+    const std::string pad(2 * static_cast<size_t>(depth), ' ');
     switch (s.kind) {
       case StmtKind::kLet: {
         const auto& node = *s.as<Let>();

@@ -146,6 +146,12 @@ class PlanPrinter {
       out_ += fmt::format("    inner loop {} (line {}){}{}: {}\n", l, line,
                           loop.parent >= 0 ? fmt::format(" in loop {}", loop.parent) : "",
                           loop.top_level ? " top-level" : "", fmt::join(strategies, "; "));
+      if (loop.skip) {
+        out_ += fmt::format(
+            "      skips blocks where {}.begin > {}.end - 1 + {} (the step leaves its carries "
+            "unchanged)\n",
+            tile_name(loop.skip->inner_dim), tile_name(loop.skip->outer_dim), loop.skip->offset);
+      }
       // Where the operands the loop tiles live under each strategy.
       std::vector<std::string> streamed;
       for (int input : loop.streamed_inputs) {
@@ -211,6 +217,9 @@ class PlanPrinter {
     }
     out_ += fmt::format("    flops {}\n", terms(launch.cost.flops));
     out_ += fmt::format("    transcendentals {}\n", terms(launch.cost.transcendentals));
+    for (const LaunchSchedule& schedule : launch.schedules) {
+      out_ += print_schedule(kernel_, launch, schedule);
+    }
   }
 
   const ir::Kernel& kernel_;

@@ -20,6 +20,8 @@
 #include <vector>
 
 #include "ir/nodes.h"
+#include "passes/loop_strategy.h"
+#include "passes/schedule.h"
 
 namespace helionc::passes {
 
@@ -182,11 +184,14 @@ struct LaunchCost {
   std::vector<CostTerm> products;
 };
 
-// How an inner loop runs (`pallas_loop_type`, pallas-target.md §5).
-enum class LoopStrategy { kUnroll, kEmitPipeline, kForiLoop, kGrid };
-inline constexpr int kLoopStrategyCount = 4;
-std::string_view loop_strategy_name(LoopStrategy strategy);  // "unroll", ...
-std::optional<LoopStrategy> parse_loop_strategy(std::string_view name);
+// Blocks of an inner loop whose steps leave every carried value unchanged: those whose first
+// element lies past the last element the mask keeps, `inner.begin > outer.end - 1 + offset`
+// (plan_skips.h). Every strategy skips them: a shorter loop, or `pl.when` on the grid.
+struct StepSkip {
+  int outer_dim = -1;  // a tile dimension of the launch's own loop (the queries)
+  int inner_dim = -1;  // the inner loop's tile dimension (the keys)
+  int64_t offset = 0;  // the mask keeps inner.index <= outer.index + offset
+};
 
 // A tile loop nested in a launch's body, in order of appearance (the order of
 // `pallas_loop_type` entries).
@@ -198,6 +203,7 @@ struct InnerLoop {
   // Inputs (indices into Launch::inputs) tiled by the loop's dimension: what `emit_pipeline`
   // and `fori_loop` stream from HBM (`pl.ANY`) into VMEM buffers.
   std::vector<int> streamed_inputs;
+  std::optional<StepSkip> skip;
   // Why each strategy does not apply to the loop, by LoopStrategy; "" where it applies.
   std::array<std::string, kLoopStrategyCount> not_applicable;
 
@@ -222,6 +228,9 @@ struct Launch {
   std::map<const ir::Load*, RefUse> loads;
   std::map<const ir::Store*, int> stores;  // -> index into outputs
   LaunchCost cost;
+  // One schedule per combination of applicable inner-loop strategies, the default first
+  // (filled by the schedule pass, schedule.h).
+  std::vector<LaunchSchedule> schedules;
 
   const ir::TileLoop& tile_loop() const { return *loop->as<ir::TileLoop>(); }
 };

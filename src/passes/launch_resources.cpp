@@ -40,33 +40,31 @@ bool has_begin(const ir::TileDim& dim) {
 
 class Accountant {
  public:
-  Accountant(const ir::Kernel& kernel, const Launch& launch, const HostValues& values,
-             const LaunchChoices& choices)
-      : kernel_(kernel), launch_(launch), values_(values), choices_(choices) {}
+  Accountant(const ir::Kernel& kernel, const Launch& launch, const LaunchSchedule& schedule,
+             const HostValues& values, const LaunchChoices& choices)
+      : kernel_(kernel), launch_(launch), schedule_(schedule), values_(values), choices_(choices) {}
 
   LaunchResources run() {
     if (launch_.variadic) {
       throw Unknown{"the launch tiles `hl.tile(x.size())`, whose rank is only known at trace time"};
     }
-    if (choices_.strategies.size() != launch_.inner_loops.size()) {
-      throw Unknown{"the config gives no strategy for every inner loop"};
-    }
     dims();
-    for (const Input& input : launch_.inputs) {
+    for (size_t i = 0; i < launch_.inputs.size(); ++i) {
+      const Input& input = launch_.inputs[i];
       if (input.kind == Input::Kind::kAliasedUnread) {
         OperandResources r;
         r.kind = OperandResources::Kind::kInput;
         r.name = name(input.operand.binding);
-        r.memory = "ANY";
+        r.memory = memory_space_name(schedule_.inputs[i].memory);
         r.note = "aliased to the output, not copied";
         r.dtype = dtype(input.operand.binding);
         result_.operands.push_back(std::move(r));
         continue;
       }
-      operand(input.operand, OperandResources::Kind::kInput);
+      operand(input.operand, schedule_.inputs[i], OperandResources::Kind::kInput);
     }
-    for (const Output& output : launch_.outputs) {
-      operand(output.operand, OperandResources::Kind::kOutput);
+    for (size_t o = 0; o < launch_.outputs.size(); ++o) {
+      operand(launch_.outputs[o].operand, schedule_.outputs[o], OperandResources::Kind::kOutput);
     }
     scratch();
     for (const OperandResources& r : result_.operands) {
@@ -198,26 +196,11 @@ class Accountant {
     return most;
   }
 
-  std::optional<LoopStrategy> strategy(size_t g) const {
-    const int inner = launch_.grid[g].inner_loop;
-    if (inner < 0) return std::nullopt;
-    return choices_.strategies[static_cast<size_t>(inner)];
-  }
+  bool on_grid(size_t g) const { return schedule_.on_grid(g); }
 
-  bool on_grid(size_t g) const {
-    const auto s = strategy(g);
-    return !s || *s == LoopStrategy::kGrid;
-  }
-
-  bool streamed(size_t g) const {
-    const auto s = strategy(g);
-    return s && (*s == LoopStrategy::kEmitPipeline || *s == LoopStrategy::kForiLoop);
-  }
-
-  int64_t buffer_count(size_t g) const {
-    const auto inner = static_cast<size_t>(launch_.grid[g].inner_loop);
-    return inner < choices_.buffer_counts.size() ? choices_.buffer_counts[inner]
-                                                 : kDefaultBufferCount;
+  int64_t buffer_count(int inner) const {
+    const auto i = static_cast<size_t>(inner);
+    return i < choices_.buffer_counts.size() ? choices_.buffer_counts[i] : kDefaultBufferCount;
   }
 
   size_t grid_axis(int tile_dim) const {
@@ -227,35 +210,16 @@ class Accountant {
     throw Unknown{"an operand tiled by a dimension outside its launch"};
   }
 
-  // Launch dimensions of the hl.grid loop variables a scalar index uses.
-  std::vector<size_t> scalar_grid_axes(const ir::ExprPtr& scalar) const {
-    std::vector<size_t> axes;
-    const ir::TileLoop& loop = launch_.tile_loop();
-    if (!scalar) return axes;
-    ir::for_each_expr(ir::Block{ir::Return::make({scalar}, scalar->range)}, [&](const ir::Expr& e) {
-      const auto* ref = e.as<ir::VarRef>();
-      if (ref == nullptr) return;
-      for (size_t i = 0; i < loop.loop_vars.size() && i < loop.tile_dims.size(); ++i) {
-        if (loop.loop_vars[i] != ref->binding) continue;
-        const size_t g = grid_axis(loop.tile_dims[i]);
-        if (std::find(axes.begin(), axes.end(), g) == axes.end()) {
-          axes.push_back(g);
-        }
-      }
-    });
-    return axes;
-  }
-
   // ---- operands -------------------------------------------------------------------------
 
-  void operand(const Operand& operand, OperandResources::Kind kind) {
+  void operand(const Operand& operand, const OperandSchedule& placed, OperandResources::Kind kind) {
     OperandResources r;
     r.kind = kind;
     r.name = name(operand.binding);
     r.dtype = dtype(operand.binding);
     const int64_t itemsize = ir::dtype_bits(r.dtype) / 8;
     if (operand.variadic) throw Unknown{"an operand's rank is only known at trace time"};
-    if (operand.smem) {
+    if (placed.memory == MemorySpace::kSmem) {
       // The whole array in SMEM as 32-bit words (prelude `_smem_array`), copied once.
       const int rank = kernel_.bindings[operand.binding].type.rank;
       int64_t elements = 1;
@@ -264,7 +228,7 @@ class Accountant {
         elements = checked_mul(elements, size);
         r.block.push_back(size);
       }
-      r.memory = "SMEM";
+      r.memory = memory_space_name(placed.memory);
       r.buffers = 1;
       r.smem_bytes = checked_mul(elements, 4);
       r.hbm_bytes = checked_mul(elements, itemsize);
@@ -274,72 +238,62 @@ class Accountant {
     std::vector<int64_t> block;  // as the kernel sees it
     int64_t block_elements = 1;
     int64_t moved = 1;  // elements moved over the grid, before re-fetches
-    std::set<size_t> used;
     std::vector<std::string> streamed_over, resident_along;
-    for (const ViewAxis& axis : operand.view) {
-      switch (axis.kind) {
-        case ViewAxis::Kind::kTile: {
+    for (size_t a = 0; a < operand.view.size(); ++a) {
+      const ViewAxis& axis = operand.view[a];
+      switch (placed.axes[a]) {
+        case AxisPlacement::kBlock: {
           const size_t g = grid_axis(axis.tile_dim);
-          const std::string& dim_name = kernel_.tile_dims[axis.tile_dim].name;
-          int64_t extent = blocks_[g];
-          if (on_grid(g)) {
-            used.insert(g);
-            moved = checked_mul(moved, sizes_[g]);
-          } else if (streamed(g)) {
-            streamed_over.push_back(dim_name);
-            moved = checked_mul(moved, sizes_[g]);
-          } else {
-            // `unroll`: the whole axis stays in VMEM, padded to whole blocks.
-            const int64_t size = axis_size(operand.binding, axis.array_axis);
-            extent = checked_mul(cdiv(size, blocks_[g]), blocks_[g]);
-            resident_along.push_back(dim_name);
-            moved = checked_mul(moved, size);
-          }
-          block.push_back(extent);
+          if (!on_grid(g)) streamed_over.push_back(kernel_.tile_dims[axis.tile_dim].name);
+          moved = checked_mul(moved, sizes_[g]);
+          block.push_back(blocks_[g]);
           break;
         }
-        case ViewAxis::Kind::kFull: {
+        case AxisPlacement::kResident: {
+          // `unroll`: the whole axis stays in VMEM, padded to whole blocks.
+          const size_t g = grid_axis(axis.tile_dim);
           const int64_t size = axis_size(operand.binding, axis.array_axis);
+          block.push_back(checked_mul(cdiv(size, blocks_[g]), blocks_[g]));
+          resident_along.push_back(kernel_.tile_dims[axis.tile_dim].name);
+          moved = checked_mul(moved, size);
+          break;
+        }
+        case AxisPlacement::kWhole: {
+          int64_t size = axis_size(operand.binding, axis.array_axis);
+          if (axis.kind == ViewAxis::Kind::kColumn) size = std::min<int64_t>(size, 128);
           block.push_back(size);
           moved = checked_mul(moved, size);
           break;
         }
-        case ViewAxis::Kind::kScalar:
-          for (size_t g : scalar_grid_axes(axis.scalar)) {
-            used.insert(g);
-            moved = checked_mul(moved, steps_[g]);
-          }
+        case AxisPlacement::kNone:
+          if (axis.kind == ViewAxis::Kind::kUnit && !axis.squeezed) block.push_back(1);
           break;
-        case ViewAxis::Kind::kUnit:
-          if (!axis.squeezed) block.push_back(1);
-          break;
-        case ViewAxis::Kind::kColumn: {
-          const int64_t width = std::min<int64_t>(axis_size(operand.binding, axis.array_axis), 128);
-          block.push_back(width);
-          moved = checked_mul(moved, width);
-          for (size_t g : scalar_grid_axes(axis.scalar)) used.insert(g);
-          break;
-        }
       }
     }
+    for (int g : placed.selected_dims) moved = checked_mul(moved, steps_[static_cast<size_t>(g)]);
     for (int64_t extent : block) block_elements = checked_mul(block_elements, extent);
     // Re-fetches: every grid axis before the last one the block index depends on (with more
     // than one step) changes the block index when it advances. A streamed operand is copied
     // by the kernel body itself, at every grid step.
+    const std::set<int> used(placed.index_dims.begin(), placed.index_dims.end());
+    const bool streamed = placed.streamed_by >= 0;
     std::optional<size_t> last;
     for (size_t g = 0; g < launch_.grid.size(); ++g) {
-      if (on_grid(g) && ((used.contains(g) && steps_[g] > 1) || !streamed_over.empty())) last = g;
+      const bool indexes = used.contains(static_cast<int>(g)) && steps_[g] > 1;
+      if (on_grid(g) && (indexes || streamed)) last = g;
     }
     if (last) {
       for (size_t g = 0; g <= *last; ++g) {
-        if (on_grid(g) && !used.contains(g)) moved = checked_mul(moved, steps_[g]);
+        if (on_grid(g) && !used.contains(static_cast<int>(g))) {
+          moved = checked_mul(moved, steps_[g]);
+        }
       }
     }
     r.hbm_bytes = checked_mul(moved, itemsize);
     r.block = block;
-    if (!streamed_over.empty()) {
+    r.memory = memory_space_name(placed.memory);
+    if (streamed) {
       // The BlockSpec leaves the array in HBM; the loop streams blocks into VMEM buffers.
-      r.memory = "ANY";
       r.note = fmt::format("streamed over {}", fmt::join(streamed_over, ", "));
       OperandResources stream;
       stream.kind = OperandResources::Kind::kStream;
@@ -348,57 +302,70 @@ class Accountant {
       stream.dtype = r.dtype;
       stream.block = block;
       stream.note = fmt::format("buffers for {}", fmt::join(streamed_over, ", "));
-      int64_t buffers = kDefaultBufferCount;
-      for (size_t g = 0; g < launch_.grid.size(); ++g) {
-        if (streamed(g)) buffers = buffer_count(g);
-      }
-      stream.buffers = buffers;
-      stream.vmem_bytes = checked_mul(checked_mul(block_elements, itemsize), buffers);
+      stream.buffers = buffer_count(placed.streamed_by);
+      stream.vmem_bytes = checked_mul(checked_mul(block_elements, itemsize), stream.buffers);
       result_.operands.push_back(std::move(r));
       result_.operands.push_back(std::move(stream));
       return;
     }
-    r.memory = "VMEM";
     if (!resident_along.empty()) {
       r.note = fmt::format("{} resident", fmt::join(resident_along, ", "));
     }
-    r.buffers = 2;  // Pallas double-buffers every BlockSpec operand
+    r.buffers = placed.vmem_buffers;
     r.vmem_bytes = checked_mul(checked_mul(block_elements, itemsize), r.buffers);
     result_.operands.push_back(std::move(r));
   }
 
-  // VMEM scratch for values carried by inner loops that do not run inside one kernel body
-  // invocation's registers: `grid` (across grid steps), `emit_pipeline` and `fori_loop`.
+  // The schedule's scratch buffers that hold values: carried values in VMEM (`grid`,
+  // `emit_pipeline`) and the pipeline's step number in SMEM. Stream slots are counted with
+  // their input; semaphores take no memory; a row gather's rows are sized while JAX traces.
   void scratch() {
-    for (size_t i = 0; i < launch_.inner_loops.size(); ++i) {
-      if (choices_.strategies[i] == LoopStrategy::kUnroll) continue;
-      for (const ir::TileLoop::Carry& carry : launch_.inner_loops[i].loop->carried) {
-        const ir::Binding& binding = kernel_.bindings[carry.init];
-        if (!binding.type.dtype) {
-          throw Unknown{fmt::format(
-              "the dtype of the carried value `{}` is only known at trace time", binding.name)};
-        }
+    for (const ScratchBuffer& buffer : schedule_.scratch) {
+      const auto loop = static_cast<size_t>(buffer.inner_loop);
+      if (buffer.kind == ScratchBuffer::Kind::kPipelineStep) {
         OperandResources r;
         r.kind = OperandResources::Kind::kScratch;
-        r.name = binding.name;
-        r.memory = "VMEM";
-        r.note = fmt::format("carried by {}", loop_strategy_name(choices_.strategies[i]));
-        r.dtype = *binding.type.dtype;
+        r.name = kernel_.tile_dims[launch_.inner_loops[loop].tile_loop().tile_dims.front()].name;
+        r.memory = "SMEM";
+        r.note = "emit_pipeline step";
+        r.dtype = ir::ScalarType::kInt32;
+        r.block = {1};
         r.buffers = 1;
-        int64_t elements = 1;
-        for (const ir::Dim& dim : binding.type.dims) {
-          int64_t extent = 1;
-          if (dim.kind == ir::Dim::Kind::kTile) {
-            extent = blocks_[grid_axis(dim.tile_dim)];
-          } else if (dim.kind == ir::Dim::Kind::kFull) {
-            extent = axis_size(dim.binding, dim.axis);
-          }
-          r.block.push_back(extent);
-          elements = checked_mul(elements, extent);
-        }
-        r.vmem_bytes = checked_mul(elements, ir::dtype_bits(r.dtype) / 8);
+        r.smem_bytes = 4;
         result_.operands.push_back(std::move(r));
+        continue;
       }
+      if (buffer.kind != ScratchBuffer::Kind::kGridCarry &&
+          buffer.kind != ScratchBuffer::Kind::kPipelineCarry) {
+        continue;
+      }
+      const ir::TileLoop::Carry& carry =
+          launch_.inner_loops[loop].tile_loop().carried[static_cast<size_t>(buffer.carry)];
+      const ir::Binding& binding = kernel_.bindings[carry.init];
+      if (!binding.type.dtype) {
+        throw Unknown{fmt::format("the dtype of the carried value `{}` is only known at trace time",
+                                  binding.name)};
+      }
+      OperandResources r;
+      r.kind = OperandResources::Kind::kScratch;
+      r.name = binding.name;
+      r.memory = "VMEM";
+      r.note = fmt::format("carried by {}", loop_strategy_name(schedule_.strategies[loop]));
+      r.dtype = *binding.type.dtype;
+      r.buffers = 1;
+      int64_t elements = 1;
+      for (const ir::Dim& dim : binding.type.dims) {
+        int64_t extent = 1;
+        if (dim.kind == ir::Dim::Kind::kTile) {
+          extent = blocks_[grid_axis(dim.tile_dim)];
+        } else if (dim.kind == ir::Dim::Kind::kFull) {
+          extent = axis_size(dim.binding, dim.axis);
+        }
+        r.block.push_back(extent);
+        elements = checked_mul(elements, extent);
+      }
+      r.vmem_bytes = checked_mul(elements, ir::dtype_bits(r.dtype) / 8);
+      result_.operands.push_back(std::move(r));
     }
   }
 
@@ -476,6 +443,7 @@ class Accountant {
 
   const ir::Kernel& kernel_;
   const Launch& launch_;
+  const LaunchSchedule& schedule_;
   const HostValues& values_;
   const LaunchChoices& choices_;
   std::vector<int64_t> sizes_;  // per launch dimension: the elements it covers
@@ -488,12 +456,22 @@ class Accountant {
 }  // namespace
 
 Expected<LaunchResources> account_launch(const ir::Kernel& kernel, const Launch& launch,
-                                         const HostValues& values, const LaunchChoices& choices) {
+                                         const LaunchSchedule& schedule, const HostValues& values,
+                                         const LaunchChoices& choices) {
   try {
-    return Accountant(kernel, launch, values, choices).run();
+    return Accountant(kernel, launch, schedule, values, choices).run();
   } catch (const Unknown& unknown) {
     return Error{unknown.what};
   }
+}
+
+Expected<LaunchResources> account_launch(const ir::Kernel& kernel, const Launch& launch,
+                                         const HostValues& values, const LaunchChoices& choices) {
+  if (choices.strategies.size() != launch.inner_loops.size()) {
+    return Error{"the config gives no strategy for every inner loop"};
+  }
+  return account_launch(kernel, launch, find_schedule(kernel, launch, choices.strategies), values,
+                        choices);
 }
 
 }  // namespace helionc::passes

@@ -99,4 +99,9 @@ struct LaunchResources {
 Expected<LaunchResources> account_launch(const ir::Kernel& kernel, const Launch& launch,
                                          const HostValues& values, const LaunchChoices& choices);
 
+// The same for the schedule of `choices.strategies` (schedule.h), which the caller already has.
+Expected<LaunchResources> account_launch(const ir::Kernel& kernel, const Launch& launch,
+                                         const LaunchSchedule& schedule, const HostValues& values,
+                                         const LaunchChoices& choices);
+
 }  // namespace helionc::passes

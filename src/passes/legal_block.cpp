@@ -26,7 +26,7 @@ RoleFacts facts(BlockRole role) {
   return {1, 1};
 }
 
-constexpr int64_t kBlockElements = 512 * 256;
+constexpr int64_t kBlockElements = int64_t{512} * 256;
 
 }  // namespace
 

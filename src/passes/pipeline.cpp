@@ -7,6 +7,7 @@
 #include "ir/printer.h"
 #include "ir/verifier.h"
 #include "passes/plan_launches.h"
+#include "passes/schedule.h"
 #include "passes/unswitch_tensor_ifs.h"
 
 namespace helionc::passes {
@@ -42,10 +43,16 @@ bool run_plan_launches(State& state, DiagnosticEngine& diags) {
   return ok;
 }
 
+bool run_schedule(State& state, DiagnosticEngine&) {
+  for (KernelPlan& plan : state.plans) schedule_kernel(state.module.kernels[plan.kernel], plan);
+  return true;
+}
+
 // The pipeline, in order. Later issues add passes here (masks for inner loops, pipelining).
 constexpr Pass kPasses[] = {
     {"unswitch-tensor-ifs", run_unswitch_tensor_ifs},
     {"plan-launches", run_plan_launches},
+    {"schedule", run_schedule},
 };
 
 bool verify(const ir::Module& module, std::string_view after, DiagnosticEngine& diags) {

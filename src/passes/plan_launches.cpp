@@ -9,6 +9,7 @@
 #include "passes/plan_costs.h"
 #include "passes/plan_gathers.h"
 #include "passes/plan_legality.h"
+#include "passes/plan_skips.h"
 #include "passes/plan_strategies.h"
 #include "passes/plan_views.h"
 #include "passes/shape_facts.h"
@@ -71,6 +72,13 @@ class LaunchPlanner {
     }
     if (failed_) return std::nullopt;
     for (const DmaGather& gather : dma_gathers(kernel_, launch_)) add_dma_gather(gather);
+    find_step_skips(kernel_, launch_);
+    for (const InnerLoop& inner : launch_.inner_loops) {
+      // The kernel computes the skipped range from both tiles' blocks and bounds.
+      if (!inner.skip) continue;
+      capture_mask_values(inner.skip->outer_dim);
+      capture_mask_values(inner.skip->inner_dim);
+    }
     resolve_captures();
     record_tile_uses(kernel_, facts_, launch_);
     judge_loop_strategies(kernel_, launch_);

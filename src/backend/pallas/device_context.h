@@ -26,14 +26,14 @@ using passes::Launch;
 class DeviceContext final : public ExprContext {
  public:
   DeviceContext(EmitContext& context, const ir::Kernel& kernel, const passes::ShapeFacts& facts,
-                const Launch& launch, const LaunchNames& names, const LoopTypes& types,
-                TileGeometry& geometry)
+                const Launch& launch, const LaunchNames& names,
+                const passes::LaunchSchedule& schedule, TileGeometry& geometry)
       : context_(context),
         kernel_(kernel),
         facts_(facts),
         launch_(launch),
         names_(names),
-        types_(types),
+        schedule_(schedule),
         geometry_(geometry) {}
 
   PyExpr var(const ir::VarRef& ref) override {
@@ -276,7 +276,7 @@ class DeviceContext final : public ExprContext {
     return partial ? py_conditional(masked, *partial, value) : masked;
   }
 
-  // A load (through casts) of an input zero-padded on the host (streamed_input), along a loop
+  // A load (through casts) of an input zero-padded on the host (the schedule says), along a loop
   // from 0 to the end of that array axis: every element past the loop's range is a zero.
   bool zero_padded(const ir::Expr& operand, int axis) override {
     const ir::Expr* value = &operand;
@@ -288,7 +288,7 @@ class DeviceContext final : public ExprContext {
     const int tile_dim = partial_tile(operand, axis);
     if (load == nullptr || tile_dim < 0) return false;
     const passes::RefUse use = launch_.loads.at(load);
-    if (use.output || !streamed_input(launch_, types_, use.index)) return false;
+    if (use.output || !schedule_.input(use.index).zero_padded) return false;
     const ir::TileDim& dim = kernel_.tile_dims[tile_dim];
     if (has_begin(dim)) return false;
     const passes::Operand& array = launch_.inputs[use.index].operand;
@@ -367,7 +367,7 @@ class DeviceContext final : public ExprContext {
   const passes::ShapeFacts& facts_;
   const Launch& launch_;
   const LaunchNames& names_;
-  const LoopTypes& types_;  // the variant's strategies
+  const passes::LaunchSchedule& schedule_;  // the variant's
   TileGeometry& geometry_;
   std::map<int, std::string> streamed_;  // input -> the VMEM buffer slot holding its block
   // Table input of a row gather that may copy by DMA -> its rows buffer and DMA semaphore.

@@ -367,7 +367,7 @@ PyExpr ExprPrinter::call(const ir::Call& node) {
       return py_call("jax.nn.gelu", {text(args[0]), "approximate=True"});
     case Intrinsic::kArange: {
       // hl.arange(length): an int32 iota (what Mosaic makes), converted for other dtypes.
-      const PyExpr iota =
+      PyExpr iota =
           py_call("jax.lax.broadcasted_iota", {"jnp.int32", py_tuple({text(args[0])}), "0"});
       const auto* dtype = args[1]->as<ir::DtypeImm>();
       if (dtype && dtype->dtype == ir::ScalarType::kInt32) return iota;

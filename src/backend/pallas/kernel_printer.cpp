@@ -17,8 +17,6 @@ namespace {
 
 using kernel_body::DeviceContext;
 using kernel_body::TileGeometry;
-using passes::Capture;
-using passes::Input;
 using passes::Launch;
 
 class KernelPrinter {
@@ -41,9 +39,10 @@ class KernelPrinter {
         launch_(launch),
         names_(names),
         types_(names.variants[variant]),
+        schedule_(passes::find_schedule(kernel, launch, types_)),
         function_(names.variant_functions[variant]),
-        geometry_(kernel, launch, names, types_, scope_),
-        device_(context, kernel, facts, launch, names, types_, geometry_),
+        geometry_(kernel, launch, names, schedule_, scope_),
+        device_(context, kernel, facts, launch, names, schedule_, geometry_),
         exprs_(kernel, device_, context.imports, context.diags) {
     geometry_.set_printer(&exprs_);
     for (const ir::Binding& binding : kernel_.bindings) {
@@ -57,15 +56,7 @@ class KernelPrinter {
   bool print() {
     std::vector<std::string> params = names_.inputs;
     params.insert(params.end(), names_.outputs.begin(), names_.outputs.end());
-    name_scratch();
-    for (const auto& [carry, name] : scratch_) params.push_back(name);
-    for (const auto& [inner, dma] : dma_) {
-      params.insert(params.end(), dma.buffers.begin(), dma.buffers.end());
-      if (!dma.semaphores.empty()) params.push_back(dma.semaphores);
-      params.insert(params.end(), dma.carries.begin(), dma.carries.end());
-      if (!dma.counter.empty()) params.push_back(dma.counter);
-    }
-    name_gather_scratch(params);
+    name_scratch(params);
     if (!names_.captures.empty() || !names_.loop_order.empty()) params.emplace_back("*");
     params.insert(params.end(), names_.captures.begin(), names_.captures.end());
     if (!names_.loop_order.empty()) params.push_back(names_.loop_order);
@@ -169,7 +160,8 @@ class KernelPrinter {
       return;
     }
     if (const auto* loop = stmt.as<ir::TileLoop>()) {
-      if (types_[static_cast<size_t>(inner_index(*loop))] == passes::LoopStrategy::kEmitPipeline) {
+      const auto inner = static_cast<size_t>(inner_index(*loop));
+      if (schedule_.strategies[inner] == passes::LoopStrategy::kEmitPipeline) {
         return pipeline_loop(*loop);
       }
       return python_loop(*loop);
@@ -207,59 +199,63 @@ class KernelPrinter {
   }
 
   const ir::TileLoop* grid_loop() const {
-    for (size_t i = 0; i < launch_.inner_loops.size(); ++i) {
-      if (types_[i] == passes::LoopStrategy::kGrid) return launch_.inner_loops[i].loop;
-    }
-    return nullptr;
+    if (schedule_.grid_loop < 0) return nullptr;
+    return launch_.inner_loops[static_cast<size_t>(schedule_.grid_loop)].loop;
   }
 
-  // Scratch refs for the values the `grid` loop carries (passes::judge_loop_strategies allows
-  // one such loop per launch); the launch printer declares them in the same order.
-  // Then, per `fori_loop` inner loop in order, the VMEM buffers of its streamed inputs and
-  // their DMA semaphores.
-  void name_scratch() {
-    if (const ir::TileLoop* loop = grid_loop()) {
-      for (size_t c = 0; c < loop->carried.size(); ++c) {
-        scratch_[static_cast<int>(c)] =
-            scope_.fresh(binding_name(kernel_, loop->carried[c].init) + "_scratch");
-      }
-    }
-    for (size_t i = 0; i < launch_.inner_loops.size(); ++i) {
-      const passes::InnerLoop& inner = launch_.inner_loops[i];
-      const std::string dim_name =
-          safe_local_name(kernel_.tile_dims[inner.loop->tile_dims.front()].name);
-      if (types_[i] == passes::LoopStrategy::kEmitPipeline) {
-        Dma& pipeline = dma_[static_cast<int>(i)];
-        for (const ir::TileLoop::Carry& carry : inner.loop->carried) {
-          pipeline.carries.push_back(scope_.fresh(binding_name(kernel_, carry.init) + "_scratch"));
+  // Names for the schedule's scratch buffers, as kernel parameters in the schedule's order
+  // (the launch printer declares them in the same order).
+  void name_scratch(std::vector<std::string>& params) {
+    using Kind = passes::ScratchBuffer::Kind;
+    std::string rows;  // a gather's rows buffer, until its semaphore
+    for (const passes::ScratchBuffer& buffer : schedule_.scratch) {
+      const auto loop = static_cast<size_t>(buffer.inner_loop);
+      const ir::TileLoop* inner = buffer.inner_loop >= 0 ? launch_.inner_loops[loop].loop : nullptr;
+      auto carry_name = [&] {
+        const int init = inner->carried[static_cast<size_t>(buffer.carry)].init;
+        return scope_.fresh(binding_name(kernel_, init) + "_scratch");
+      };
+      auto dim_name = [&] {
+        return safe_local_name(kernel_.tile_dims[inner->tile_dims.front()].name);
+      };
+      std::string name;
+      switch (buffer.kind) {
+        case Kind::kGridCarry:
+          name = carry_name();
+          scratch_[buffer.carry] = name;
+          break;
+        case Kind::kPipelineCarry:
+          name = carry_name();
+          dma_[buffer.inner_loop].carries.push_back(name);
+          break;
+        case Kind::kPipelineStep:
+          name = scope_.fresh(dim_name() + "_counter");
+          dma_[buffer.inner_loop].counter = name;
+          break;
+        case Kind::kStreamSlots: {
+          const int binding = launch_.inputs[static_cast<size_t>(buffer.input)].operand.binding;
+          name = scope_.fresh(binding_name(kernel_, binding) + "_buffers");
+          dma_[buffer.inner_loop].buffers.push_back(name);
+          break;
         }
-        pipeline.counter = scope_.fresh(dim_name + "_counter");
-        continue;
+        case Kind::kStreamSemaphores:
+          name = scope_.fresh(dim_name() + "_copies");
+          dma_[buffer.inner_loop].semaphores = name;
+          break;
+        case Kind::kGatherRows:
+        case Kind::kGatherSemaphore: {
+          const int binding = launch_.inputs[static_cast<size_t>(buffer.input)].operand.binding;
+          const bool is_rows = buffer.kind == Kind::kGatherRows;
+          name = scope_.fresh(binding_name(kernel_, binding) + (is_rows ? "_rows" : "_copies"));
+          if (is_rows) {
+            rows = name;
+          } else {
+            device_.gather_scratch(buffer.input, rows, name);
+          }
+          break;
+        }
       }
-      if (types_[i] != passes::LoopStrategy::kForiLoop) continue;
-      Dma& dma = dma_[static_cast<int>(i)];
-      for (int input : inner.streamed_inputs) {
-        const int binding = launch_.inputs[static_cast<size_t>(input)].operand.binding;
-        dma.buffers.push_back(scope_.fresh(binding_name(kernel_, binding) + "_buffers"));
-      }
-      const int dim = inner.loop->tile_dims.front();
-      dma.semaphores = scope_.fresh(safe_local_name(kernel_.tile_dims[dim].name) + "_copies");
-    }
-  }
-
-  // Last, per row gather that may copy by DMA, its rows buffer and DMA semaphore (the launch
-  // printer declares them in the same order: by table input).
-  void name_gather_scratch(std::vector<std::string>& params) {
-    for (size_t i = 0; i < launch_.inputs.size(); ++i) {
-      const passes::Operand& table = launch_.inputs[i].operand;
-      if (std::none_of(table.view.begin(), table.view.end(),
-                       [](const passes::ViewAxis& axis) { return axis.dma_ids >= 0; })) {
-        continue;
-      }
-      const std::string name = binding_name(kernel_, table.binding);
-      params.push_back(scope_.fresh(name + "_rows"));
-      params.push_back(scope_.fresh(name + "_copies"));
-      device_.gather_scratch(static_cast<int>(i), params[params.size() - 2], params.back());
+      params.push_back(name);
     }
   }
 
@@ -322,10 +318,28 @@ class KernelPrinter {
                                   binding_name(kernel_, loop.carried[c].init)));
         }
       }
-      for (size_t c = 0; c < loop.carried.size(); ++c) {
-        body_->line(fmt::format("{} = {}[...]", binding_name(kernel_, loop.carried[c].phi),
-                                scratch_.at(static_cast<int>(c))));
+    }
+    // A step that leaves its carries unchanged (a key block above the causal diagonal) does
+    // not run: the body becomes a function under `pl.when`, taking the values from before the
+    // loop as default arguments (so the body may rebind their names).
+    std::optional<PythonWriter::Block> skipped;
+    if (const std::optional<PyExpr> keep = step_needed(inner_index(loop), dim)) {
+      std::vector<std::string> arguments;
+      for (int binding : free_device_values(loop.body)) {
+        if (is_carry(loop, binding)) continue;
+        const std::string name = binding_name(kernel_, binding);
+        const std::string argument = fmt::format("{}={}", name, name);
+        if (std::find(arguments.begin(), arguments.end(), argument) == arguments.end()) {
+          arguments.push_back(argument);
+        }
       }
+      body_->line(fmt::format("@pl.when({})", keep->text));
+      skipped.emplace(body_->block(
+          fmt::format("def {}({}):", scope_.fresh("_step"), fmt::join(arguments, ", "))));
+    }
+    for (size_t c = 0; c < loop.carried.size(); ++c) {
+      body_->line(fmt::format("{} = {}[...]", binding_name(kernel_, loop.carried[c].phi),
+                              scratch_.at(static_cast<int>(c))));
     }
     for (const ir::StmtPtr& s : loop.body) statement(*s);
     for (size_t c = 0; c < loop.carried.size(); ++c) {
@@ -334,13 +348,44 @@ class KernelPrinter {
     }
   }
 
+  static bool is_carry(const ir::TileLoop& loop, int binding) {
+    for (const ir::TileLoop::Carry& carry : loop.carried) {
+      if (binding == carry.phi || binding == carry.next || binding == carry.result) return true;
+    }
+    return false;
+  }
+
+  // Whether the current block of inner loop `inner` (over `tile_dim`) does work: false for a
+  // block that lies past the last element its mask keeps (passes::StepSkip); nullopt when the
+  // loop skips no steps.
+  std::optional<PyExpr> step_needed(int inner, int tile_dim) {
+    const std::optional<passes::StepSkip>& skip =
+        launch_.inner_loops[static_cast<size_t>(inner)].skip;
+    if (!skip) return std::nullopt;
+    return py_binary("<", geometry_.start(tile_dim), kept_end(*skip));
+  }
+
+  // One past the last element of the inner axis that the mask keeps for some row of the outer
+  // block: `tile_m_start + block_m` (plus the mask's offset).
+  PyExpr kept_end(const passes::StepSkip& skip) {
+    PyExpr end =
+        py_binary("+", geometry_.start(skip.outer_dim), py_atom(geometry_.block(skip.outer_dim)));
+    if (skip.offset > 0) end = py_binary("+", end, py_atom(std::to_string(skip.offset)));
+    return end;
+  }
+
   // The statements after a `grid` loop, in a function run at its last step. Values from before
   // come in as default arguments, so the body may rebind their names.
   void finish_after(const ir::TileLoop& loop, const ir::Block& block, size_t from) {
     if (from >= block.size()) return;
     const ir::Block rest(block.begin() + static_cast<std::ptrdiff_t>(from), block.end());
+    // When steps may be skipped, the last step's values were not computed: the carries are
+    // read back from their scratch.
+    const bool from_scratch =
+        launch_.inner_loops[static_cast<size_t>(inner_index(loop))].skip && !loop.carried.empty();
     std::vector<std::string> arguments;
     for (int binding : free_device_values(rest)) {
+      if (from_scratch && is_carry(loop, binding)) continue;
       const std::string name = binding_name(kernel_, binding);
       const std::string argument = fmt::format("{}={}", name, name);
       if (std::find(arguments.begin(), arguments.end(), argument) == arguments.end()) {
@@ -352,6 +397,12 @@ class KernelPrinter {
                             geometry_.block_count(dim).text));
     auto finish = body_->block(
         fmt::format("def {}({}):", scope_.fresh("_last_step"), fmt::join(arguments, ", ")));
+    if (from_scratch) {
+      for (size_t c = 0; c < loop.carried.size(); ++c) {
+        body_->line(fmt::format("{} = {}[...]", binding_name(kernel_, loop.carried[c].result),
+                                scratch_.at(static_cast<int>(c))));
+      }
+    }
     for (const ir::StmtPtr& s : rest) statement(*s);
   }
 
@@ -578,7 +629,14 @@ class KernelPrinter {
     const std::string first = has_begin(kernel_.tile_dims[tile_dim])
                                   ? py_binary("//", geometry_.begin(tile_dim), py_atom(block)).text
                                   : "0";
-    return {first, py_call("pl.cdiv", {geometry_.extent(tile_dim).text, block}).text};
+    const std::string steps = py_call("pl.cdiv", {geometry_.extent(tile_dim).text, block}).text;
+    const int inner = launch_.grid[geometry_.grid_axis(tile_dim)].inner_loop;
+    const std::optional<passes::StepSkip>& skip =
+        launch_.inner_loops[static_cast<size_t>(inner)].skip;
+    if (!skip) return {first, steps};
+    // Blocks past the last one the mask keeps anything of do nothing: the loop stops before.
+    const std::string needed = py_call("pl.cdiv", {kept_end(*skip).text, block}).text;
+    return {first, py_call("jnp.minimum", {steps, needed}).text};
   }
 
   struct DmaNames {
@@ -778,6 +836,7 @@ class KernelPrinter {
   const Launch& launch_;
   const LaunchNames& names_;
   const LoopTypes& types_;
+  const passes::LaunchSchedule schedule_;  // of the variant printed
   std::string function_;
   NameScope scope_;
   TileGeometry geometry_;

@@ -75,7 +75,12 @@ class LaunchPrinter {
         config_(config),
         launches_(launches),
         index_context_(host.kernel, host.context.diags, launch, host),
-        index_exprs_(host.kernel, index_context_, host.context.imports, host.context.diags) {}
+        index_exprs_(host.kernel, index_context_, host.context.imports, host.context.diags) {
+    for (const LoopTypes& types : names.variants) {
+      schedules_.push_back(passes::find_schedule(kernel_, launch, types));
+    }
+    schedule_ = &schedules_.front();
+  }
 
   void print() {
     const ir::TileLoop& loop = launch_.tile_loop();
@@ -275,18 +280,32 @@ class LaunchPrinter {
     return order_.empty() ? map : py_call("_in_loop_order", {map, order_}).text;
   }
 
-  // The strategy of the inner loop of launch dimension `g` in the variant being printed.
-  std::optional<passes::LoopStrategy> strategy(size_t g) const {
+  // The block number along launch dimension `g` in an index map. A `grid` inner loop whose
+  // steps past the causal diagonal are skipped (passes::StepSkip) stays at the last block it
+  // needs, so Pallas copies nothing for the skipped steps.
+  PyExpr block_index(size_t g) const {
+    PyExpr index = first_block_[g].text.empty()
+                       ? py_atom(grid_params_[g])
+                       : py_binary("+", py_atom(grid_params_[g]), first_block_[g]);
     const int inner = launch_.grid[g].inner_loop;
-    if (inner < 0) return std::nullopt;
-    return (*types_)[static_cast<size_t>(inner)];
+    if (inner < 0) return index;
+    const std::optional<passes::StepSkip>& skip =
+        launch_.inner_loops[static_cast<size_t>(inner)].skip;
+    if (!skip) return index;
+    const size_t outer = grid_axis(skip->outer_dim);
+    // One past the last element the mask keeps: the outer block's end plus the offset.
+    PyExpr kept_end =
+        py_binary("*", py_binary("+", block_index(outer), py_atom("1")), py_atom(blocks_[outer]));
+    if (skip->offset > 0) {
+      kept_end = py_binary("+", kept_end, py_atom(std::to_string(skip->offset)));
+    }
+    const PyExpr last =
+        py_binary("//", py_binary("-", kept_end, py_atom("1")), py_atom(blocks_[g]));
+    return py_call("jnp.minimum", {index.text, last.text});
   }
 
-  // Whether launch dimension `g` is an axis of the pallas_call's grid.
-  bool on_grid(size_t g) const {
-    const auto type = strategy(g);
-    return !type || *type == passes::LoopStrategy::kGrid;
-  }
+  // Whether launch dimension `g` is an axis of the pallas_call's grid in the variant printed.
+  bool on_grid(size_t g) const { return schedule_->on_grid(g); }
 
   // The index maps' parameters: one per grid axis.
   std::string index_params() const {
@@ -299,18 +318,20 @@ class LaunchPrinter {
 
   // ---- operands --------------------------------------------------------------------------
 
-  std::string spec(const Operand& operand) {
+  std::string spec(const Operand& operand, const passes::OperandSchedule& placed) {
     if (operand.variadic) return tile_spec_;
-    if (operand.smem) return "pl.BlockSpec(memory_space=pltpu.SMEM)";
+    if (placed.memory == passes::MemorySpace::kSmem) return "pl.BlockSpec(memory_space=pltpu.SMEM)";
+    if (placed.memory == passes::MemorySpace::kHbm) return "pl.BlockSpec(memory_space=pl.ANY)";
     const bool gathers = std::any_of(operand.view.begin(), operand.view.end(),
                                      [](const ViewAxis& axis) { return axis.gather != nullptr; });
     std::vector<std::string> block;
     std::vector<std::string> index;
-    for (const ViewAxis& axis : operand.view) {
+    for (size_t a = 0; a < operand.view.size(); ++a) {
+      const ViewAxis& axis = operand.view[a];
       switch (axis.kind) {
         case ViewAxis::Kind::kTile: {
           const size_t g = grid_axis(axis.tile_dim);
-          if (!on_grid(g)) {
+          if (placed.axes[a] == passes::AxisPlacement::kResident) {
             // The inner loop reads windows of the whole axis, resident in VMEM, padded to
             // whole blocks so that the last window stays inside the block.
             const std::string size = host_.size_text(operand.binding, axis.array_axis, stmt_index_);
@@ -320,9 +341,7 @@ class LaunchPrinter {
             break;
           }
           block.push_back(blocks_[g]);
-          index.push_back(first_block_[g].text.empty()
-                              ? grid_params_[g]
-                              : py_binary("+", py_atom(grid_params_[g]), first_block_[g]).text);
+          index.push_back(block_index(g).text);
           break;
         }
         case ViewAxis::Kind::kFull:
@@ -345,9 +364,9 @@ class LaunchPrinter {
         }
       }
     }
-    const std::string blocked = fmt::format("pl.BlockSpec(block_shape={}, index_map={})",
-                                            py_tuple(block), index_map(index));
-    if (dma_ids(operand) >= 0) {
+    std::string blocked = fmt::format("pl.BlockSpec(block_shape={}, index_map={})", py_tuple(block),
+                                      index_map(index));
+    if (placed.hbm_when_gathered_by_dma) {
       // Left in HBM when the rows are copied by DMA (`_gather_plan` checked the one-hot's size).
       for (const auto& [input, flag] : gather_flags_) {
         if (&launch_.inputs[static_cast<size_t>(input)].operand == &operand) {
@@ -490,15 +509,16 @@ class LaunchPrinter {
   }
 
   // Bytes an operand moves between HBM and VMEM: its blocks over the grid, fetched again when
-  // a grid dimension it does not depend on changes before one it does.
-  PyExpr operand_bytes(const Operand& operand) const {
+  // a grid dimension it does not depend on changes before one it does (every step for an input
+  // the body streams).
+  PyExpr operand_bytes(const Operand& operand, const passes::OperandSchedule& placed) const {
     const PyExpr itemsize =
         py_atom(fmt::format("{}.dtype.itemsize", binding_name(kernel_, operand.binding)));
     if (operand.variadic) {
       host_.context.imports.math = true;
       return product(1, {py_call("math.prod", {sizes_.front().text}), itemsize});
     }
-    if (operand.smem) {
+    if (placed.memory == passes::MemorySpace::kSmem) {
       std::vector<PyExpr> factors;
       const int rank = kernel_.bindings[operand.binding].type.rank;
       factors.reserve(static_cast<size_t>(rank) + 1);
@@ -507,78 +527,47 @@ class LaunchPrinter {
       return product(1, factors);
     }
     std::vector<PyExpr> factors;
-    std::vector<bool> used(launch_.grid.size(), false);
-    for (const ViewAxis& axis : operand.view) {
-      switch (axis.kind) {
-        case ViewAxis::Kind::kTile: {
-          const size_t g = grid_axis(axis.tile_dim);
-          if (strategy(g) == passes::LoopStrategy::kUnroll) {
-            // The whole axis stays resident: fetched once per block of the other axes.
-            factors.push_back(size_expr(operand.binding, axis.array_axis));
-            break;
-          }
-          used[g] = true;
-          factors.push_back(sizes_[g]);
+    for (size_t a = 0; a < operand.view.size(); ++a) {
+      const ViewAxis& axis = operand.view[a];
+      switch (placed.axes[a]) {
+        case passes::AxisPlacement::kBlock:
+          factors.push_back(sizes_[grid_axis(axis.tile_dim)]);
           break;
-        }
-        case ViewAxis::Kind::kFull:
+        case passes::AxisPlacement::kResident:
+          // The whole axis stays resident: fetched once per block of the other axes.
           factors.push_back(size_expr(operand.binding, axis.array_axis));
           break;
-        case ViewAxis::Kind::kScalar:
-          for (size_t g : scalar_grid_axes(axis.scalar)) {
-            used[g] = true;
-            factors.push_back(sizes_[g]);
-          }
+        case passes::AxisPlacement::kWhole:
+          factors.push_back(axis.kind == ViewAxis::Kind::kColumn
+                                ? py_atom(column_width_name(operand))
+                                : size_expr(operand.binding, axis.array_axis));
           break;
-        case ViewAxis::Kind::kUnit:
-          break;
-        case ViewAxis::Kind::kColumn:
-          factors.push_back(py_atom(column_width_name(operand)));
-          for (size_t g : scalar_grid_axes(axis.scalar)) used[g] = true;
+        case passes::AxisPlacement::kNone:
           break;
       }
     }
+    for (int g : placed.selected_dims) factors.push_back(sizes_[static_cast<size_t>(g)]);
+    std::vector<bool> used(launch_.grid.size(), false);
+    for (int g : placed.index_dims) used[static_cast<size_t>(g)] = true;
     const auto last_used = std::find(used.rbegin(), used.rend(), true);
-    const size_t end = last_used == used.rend() ? 0 : used.rend() - last_used;
+    const size_t end = placed.streamed_by >= 0    ? used.size()
+                       : last_used == used.rend() ? 0
+                                                  : used.rend() - last_used;
     for (size_t g = 0; g < end; ++g) {
-      if (!used[g]) factors.push_back(steps_[g]);
+      if (on_grid(g) && !used[g]) factors.push_back(steps_[g]);
     }
     factors.push_back(itemsize);
     return product(1, factors);
   }
 
-  // Grid axes of the hl.grid loop variables a scalar index uses.
-  std::vector<size_t> scalar_grid_axes(const ir::ExprPtr& scalar) const {
-    std::vector<size_t> axes;
-    const ir::TileLoop& loop = launch_.tile_loop();
-    std::vector<const ir::Expr*> stack = {scalar.get()};
-    while (!stack.empty()) {
-      const ir::Expr* e = stack.back();
-      stack.pop_back();
-      if (const auto* ref = e->as<ir::VarRef>()) {
-        for (size_t i = 0; i < loop.loop_vars.size(); ++i) {
-          if (loop.loop_vars[i] == ref->binding && i < loop.tile_dims.size()) {
-            const size_t g = grid_axis(loop.tile_dims[i]);
-            if (std::find(axes.begin(), axes.end(), g) == axes.end()) axes.push_back(g);
-          }
-        }
-      } else if (const auto* b = e->as<ir::Binary>()) {
-        stack.push_back(b->lhs.get());
-        stack.push_back(b->rhs.get());
-      } else if (const auto* u = e->as<ir::Unary>()) {
-        stack.push_back(u->operand.get());
-      }
-    }
-    return axes;
-  }
-
   std::string bytes_accessed() const {
     std::vector<PyExpr> parts;
-    for (const Input& input : launch_.inputs) {
-      if (input.kind != Input::Kind::kAliasedUnread) parts.push_back(operand_bytes(input.operand));
+    for (size_t i = 0; i < launch_.inputs.size(); ++i) {
+      if (launch_.inputs[i].kind == Input::Kind::kAliasedUnread) continue;
+      parts.push_back(operand_bytes(launch_.inputs[i].operand, schedule_->inputs[i]));
     }
-    for (const passes::Output& output : launch_.outputs) {
-      parts.push_back(operand_bytes(output.operand));
+    for (size_t o = 0; o < launch_.outputs.size(); ++o) {
+      parts.push_back(operand_bytes(launch_.outputs[o].operand, schedule_->outputs[o]));
     }
     return sum(parts);
   }
@@ -586,7 +575,7 @@ class LaunchPrinter {
   // ---- the call --------------------------------------------------------------------------
 
   void print_call(size_t variant) {
-    types_ = &names_.variants[variant];
+    schedule_ = &schedules_[variant];
     std::vector<std::string> targets;
     std::vector<std::string> after;  // lines that reshape results back
     const bool single = launch_.outputs.size() == 1;
@@ -610,7 +599,8 @@ class LaunchPrinter {
     std::vector<std::string> in_specs;
     for (size_t i = 0; i < launch_.inputs.size(); ++i) {
       const Input& input = launch_.inputs[i];
-      if (streamed(static_cast<int>(i))) {
+      const passes::OperandSchedule& placed = schedule_->inputs[i];
+      if (placed.zero_padded) {
         // Left in HBM: the kernel copies its blocks by hand, so it must not read past the end.
         host_.context.imports.helpers.insert("dma");
         arguments.push_back(fmt::format("_pad_to_blocks({}, {})", argument(input.operand),
@@ -624,13 +614,11 @@ class LaunchPrinter {
         const std::string name = binding_name(kernel_, input.operand.binding);
         arguments.push_back(fmt::format("_gather_ids({}, {}, {})", name,
                                         gather_flags_.at(input.gather_ids_of), py_string(name)));
-        in_specs.push_back(spec(input.operand));
+        in_specs.push_back(spec(input.operand, placed));
         continue;
       }
       arguments.push_back(argument(input.operand));
-      in_specs.push_back(input.kind == Input::Kind::kAliasedUnread
-                             ? "pl.BlockSpec(memory_space=pl.ANY)"
-                             : spec(input.operand));
+      in_specs.push_back(spec(input.operand, placed));
     }
     std::vector<std::string> out_shapes;
     std::vector<std::string> out_specs;
@@ -638,7 +626,7 @@ class LaunchPrinter {
     for (size_t o = 0; o < launch_.outputs.size(); ++o) {
       const passes::Output& output = launch_.outputs[o];
       out_shapes.push_back(out_shape(output));
-      out_specs.push_back(spec(output.operand));
+      out_specs.push_back(spec(output.operand, schedule_->outputs[o]));
       if (output.aliased_input >= 0) {
         aliases.push_back(fmt::format("{}: {}", output.aliased_input, o));
       }
@@ -677,9 +665,9 @@ class LaunchPrinter {
     }
 
     std::vector<std::string> axes;
-    for (size_t g = 0; g < launch_.grid.size(); ++g) {
-      // A grid axis that carries values from step to step is "arbitrary" (runs in order).
-      if (on_grid(g)) axes.emplace_back(strategy(g) ? "\"arbitrary\"" : "\"parallel\"");
+    for (int g : schedule_->pallas_grid) {
+      axes.emplace_back(schedule_->dim(static_cast<size_t>(g)).arbitrary ? "\"arbitrary\""
+                                                                         : "\"parallel\"");
     }
     const std::string semantics =
         launch_.variadic ? fmt::format("(\"parallel\",) * len({})", grid_) : py_tuple(axes);
@@ -729,10 +717,6 @@ class LaunchPrinter {
     }
   }
 
-  // Whether input `input` is streamed from HBM by a `fori_loop` or `emit_pipeline` loop of the
-  // variant.
-  bool streamed(int input) const { return streamed_input(launch_, *types_, input); }
-
   // The block of each array axis of a plain tiled operand (1 for whole axes: no padding).
   std::vector<std::string> operand_blocks(const Operand& operand) const {
     std::vector<std::string> blocks;
@@ -743,40 +727,61 @@ class LaunchPrinter {
     return blocks;
   }
 
-  // VMEM scratch for the values a `grid` loop carries from step to step, in the order of
-  // its carries, then per `fori_loop` loop the VMEM slots of its streamed inputs and their
-  // DMA semaphores (the kernel printer names them in the same order).
+  // The schedule's scratch buffers, in its order (the kernel printer names them in the same).
   std::vector<std::string> scratch_shapes() const {
     std::vector<std::string> shapes;
-    dma_scratch(shapes);
-    size_t carries = 0;  // the grid loop's scratch comes first
-    for (size_t i = 0; i < launch_.inner_loops.size(); ++i) {
-      if ((*types_)[i] != passes::LoopStrategy::kGrid) continue;
-      for (const ir::TileLoop::Carry& carry : launch_.inner_loops[i].loop->carried) {
-        shapes.insert(shapes.begin() + static_cast<std::ptrdiff_t>(carries++),
-                      carry_scratch(carry));
-      }
+    for (const passes::ScratchBuffer& buffer : schedule_->scratch) {
+      shapes.push_back(scratch_shape(buffer));
     }
-    gather_scratch(shapes);
     return shapes;
   }
 
-  // Last, per row gather that may copy by DMA: the VMEM rows of a block (a placeholder when the
-  // gather runs as a one-hot) and the copies' DMA semaphore.
-  void gather_scratch(std::vector<std::string>& shapes) const {
-    for (const auto& [input, flag] : gather_flags_) {
-      const Operand& table = launch_.inputs[static_cast<size_t>(input)].operand;
-      const Operand& indices = launch_.inputs[static_cast<size_t>(dma_ids(table))].operand;
-      const ViewAxis& columns = table.view[1];
-      const std::string block =
-          py_tuple({blocks_[grid_axis(indices.index.front().tile_dim)],
-                    columns.kind == ViewAxis::Kind::kTile
-                        ? blocks_[grid_axis(columns.tile_dim)]
-                        : host_.size_text(table.binding, columns.array_axis, stmt_index_)});
-      shapes.push_back(fmt::format("pltpu.VMEM({} if {} else (8, 128), {}.dtype)", block, flag,
-                                   binding_name(kernel_, table.binding)));
-      shapes.emplace_back("pltpu.SemaphoreType.DMA(())");
+  std::string scratch_shape(const passes::ScratchBuffer& buffer) const {
+    using Kind = passes::ScratchBuffer::Kind;
+    const auto loop = static_cast<size_t>(buffer.inner_loop);
+    switch (buffer.kind) {
+      case Kind::kGridCarry:
+      case Kind::kPipelineCarry:
+        return carry_scratch(
+            launch_.inner_loops[loop].tile_loop().carried[static_cast<size_t>(buffer.carry)]);
+      case Kind::kPipelineStep:
+        return "pltpu.SMEM((1,), jnp.int32)";
+      case Kind::kStreamSlots: {
+        const Operand& operand = launch_.inputs[static_cast<size_t>(buffer.input)].operand;
+        std::vector<std::string> dims = {stream_slots(loop)};
+        for (const ViewAxis& axis : operand.view) {
+          dims.push_back(axis.kind == ViewAxis::Kind::kTile
+                             ? blocks_[grid_axis(axis.tile_dim)]
+                             : host_.size_text(operand.binding, axis.array_axis, stmt_index_));
+        }
+        return fmt::format("pltpu.VMEM({}, {}.dtype)", py_tuple(dims),
+                           binding_name(kernel_, operand.binding));
+      }
+      case Kind::kStreamSemaphores:
+        return fmt::format("pltpu.SemaphoreType.DMA(({}, {}))",
+                           launch_.inner_loops[loop].streamed_inputs.size(), stream_slots(loop));
+      case Kind::kGatherRows: {
+        // The VMEM rows of a block (a placeholder when the gather runs as a one-hot).
+        const Operand& table = launch_.inputs[static_cast<size_t>(buffer.input)].operand;
+        const Operand& indices = launch_.inputs[static_cast<size_t>(dma_ids(table))].operand;
+        const ViewAxis& columns = table.view[1];
+        const std::string block =
+            py_tuple({blocks_[grid_axis(indices.index.front().tile_dim)],
+                      columns.kind == ViewAxis::Kind::kTile
+                          ? blocks_[grid_axis(columns.tile_dim)]
+                          : host_.size_text(table.binding, columns.array_axis, stmt_index_)});
+        return fmt::format("pltpu.VMEM({} if {} else (8, 128), {}.dtype)", block,
+                           gather_flags_.at(buffer.input), binding_name(kernel_, table.binding));
+      }
+      case Kind::kGatherSemaphore:
+        return "pltpu.SemaphoreType.DMA(())";
     }
+    HELIONC_UNREACHABLE("a scratch buffer of no kind");
+  }
+
+  // The slot count of a `fori_loop` loop's streamed inputs, read from the config at trace time.
+  std::string stream_slots(size_t loop) const {
+    return fmt::format("_load_buffers({}, {})", config_, names_.first_loop + loop);
   }
 
   // `pltpu.VMEM((block_m, block_n), jnp.float32)` for a carried value.
@@ -798,36 +803,6 @@ class LaunchPrinter {
       }
     }
     return fmt::format("pltpu.VMEM({}, {})", py_tuple(dims), ir::jnp_dtype(*type.dtype));
-  }
-
-  void dma_scratch(std::vector<std::string>& shapes) const {
-    for (size_t i = 0; i < launch_.inner_loops.size(); ++i) {
-      const passes::InnerLoop& loop = launch_.inner_loops[i];
-      if ((*types_)[i] == passes::LoopStrategy::kEmitPipeline) {
-        // Carried values in VMEM, the step's block number in SMEM.
-        for (const ir::TileLoop::Carry& carry : loop.loop->carried) {
-          shapes.push_back(carry_scratch(carry));
-        }
-        shapes.emplace_back("pltpu.SMEM((1,), jnp.int32)");
-        continue;
-      }
-      if ((*types_)[i] != passes::LoopStrategy::kForiLoop) continue;
-      const std::string slots =
-          fmt::format("_load_buffers({}, {})", config_, names_.first_loop + i);
-      for (int input : loop.streamed_inputs) {
-        const Operand& operand = launch_.inputs[static_cast<size_t>(input)].operand;
-        std::vector<std::string> dims = {slots};
-        for (const ViewAxis& axis : operand.view) {
-          dims.push_back(axis.kind == ViewAxis::Kind::kTile
-                             ? blocks_[grid_axis(axis.tile_dim)]
-                             : host_.size_text(operand.binding, axis.array_axis, stmt_index_));
-        }
-        shapes.push_back(fmt::format("pltpu.VMEM({}, {}.dtype)", py_tuple(dims),
-                                     binding_name(kernel_, operand.binding)));
-      }
-      shapes.push_back(
-          fmt::format("pltpu.SemaphoreType.DMA(({}, {}))", loop.streamed_inputs.size(), slots));
-    }
   }
 
   // `head item, item close,` on one line when it fits, else one item per line.
@@ -862,16 +837,17 @@ class LaunchPrinter {
   IndexMapContext index_context_;
   ExprPrinter index_exprs_;
 
-  std::vector<PyExpr> sizes_;                // per grid axis: the number of elements it covers
-  std::vector<std::string> grid_params_;     // per grid axis: the index map's parameter
-  std::vector<std::string> blocks_;          // per grid axis: the block variable ("" for hl.grid)
-  std::vector<PyExpr> steps_;                // per grid axis: the number of grid steps
-  std::vector<PyExpr> first_block_;          // per grid axis: `begin // block` (empty for none)
-  std::string view_, grid_, tile_spec_;      // rank-polymorphic launches
-  std::vector<bool> in_kernel_bounds_;       // per dimension: bounds computed in the kernel
-  const LoopTypes* types_ = nullptr;         // the variant being printed
-  std::string order_;                        // the grid's order (`loop_orders`), or ""
-  std::set<std::string> column_widths_;      // column window widths printed so far
+  std::vector<PyExpr> sizes_;             // per grid axis: the number of elements it covers
+  std::vector<std::string> grid_params_;  // per grid axis: the index map's parameter
+  std::vector<std::string> blocks_;       // per grid axis: the block variable ("" for hl.grid)
+  std::vector<PyExpr> steps_;             // per grid axis: the number of grid steps
+  std::vector<PyExpr> first_block_;       // per grid axis: `begin // block` (empty for none)
+  std::string view_, grid_, tile_spec_;   // rank-polymorphic launches
+  std::vector<bool> in_kernel_bounds_;    // per dimension: bounds computed in the kernel
+  std::vector<passes::LaunchSchedule> schedules_;     // per variant
+  const passes::LaunchSchedule* schedule_ = nullptr;  // the variant being printed
+  std::string order_;                                 // the grid's order (`loop_orders`), or ""
+  std::set<std::string> column_widths_;               // column window widths printed so far
   std::map<int, std::string> gather_flags_;  // table input -> `w_by_dma` (row gathers by DMA)
 };
 

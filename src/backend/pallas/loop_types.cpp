@@ -29,18 +29,6 @@ std::optional<LoopTypes> KernelLoopTypes::resolve(const autotune::KernelConfig& 
   return resolved->strategies;
 }
 
-bool streamed_input(const passes::Launch& launch, const LoopTypes& types, int input) {
-  for (size_t i = 0; i < launch.inner_loops.size(); ++i) {
-    if (types[i] != passes::LoopStrategy::kForiLoop &&
-        types[i] != passes::LoopStrategy::kEmitPipeline) {
-      continue;
-    }
-    const std::vector<int>& inputs = launch.inner_loops[i].streamed_inputs;
-    if (std::find(inputs.begin(), inputs.end(), input) != inputs.end()) return true;
-  }
-  return false;
-}
-
 size_t KernelLoopTypes::first_loop(int launch) const {
   return passes::first_inner_loop(plan_, launch);
 }

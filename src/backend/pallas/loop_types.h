@@ -16,11 +16,6 @@ namespace helionc::backend::pallas {
 
 using LoopTypes = std::vector<passes::LoopStrategy>;
 
-// Whether input `input` of `launch` is streamed from HBM by hand-written copies under the
-// strategies `types` (a `fori_loop` or `emit_pipeline` loop tiles it): it is then passed in
-// HBM (`pl.ANY`), zero-padded to whole blocks on the host (`_pad_to_blocks`).
-bool streamed_input(const passes::Launch& launch, const LoopTypes& types, int input);
-
 class KernelLoopTypes {
  public:
   KernelLoopTypes(const ir::Kernel& kernel, const passes::KernelPlan& plan);

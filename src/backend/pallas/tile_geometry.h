@@ -28,8 +28,8 @@ using passes::Launch;
 class TileGeometry {
  public:
   TileGeometry(const ir::Kernel& kernel, const Launch& launch, const LaunchNames& names,
-               const LoopTypes& types, NameScope& scope)
-      : kernel_(kernel), launch_(launch), names_(names), types_(types), scope_(scope) {}
+               const passes::LaunchSchedule& schedule, NameScope& scope)
+      : kernel_(kernel), launch_(launch), names_(names), schedule_(schedule), scope_(scope) {}
 
   void set_printer(ExprPrinter* printer) { printer_ = printer; }
   const std::vector<std::string>& preamble() const { return preamble_; }
@@ -41,24 +41,17 @@ class TileGeometry {
     HELIONC_UNREACHABLE("a tile dimension outside its launch");
   }
 
-  // The strategy of the inner loop a tile dimension belongs to (nullopt: the launch's own).
-  std::optional<passes::LoopStrategy> strategy(int tile_dim) const {
-    const int inner = launch_.grid[grid_axis(tile_dim)].inner_loop;
-    if (inner < 0) return std::nullopt;
-    return types_[static_cast<size_t>(inner)];
+  // Whether blocks of `tile_dim` are windows of a block resident in VMEM, read with `pl.ds`.
+  bool windowed(int tile_dim) const {
+    return schedule_.dim(grid_axis(tile_dim)).run == passes::DimRun::kResident;
   }
 
-  // Whether blocks of `tile_dim` are windows of a block resident in VMEM, read with `pl.ds`.
-  bool windowed(int tile_dim) const { return strategy(tile_dim) == passes::LoopStrategy::kUnroll; }
-
-  // The pallas_call grid: the launch's own dimensions, then those of `grid` inner loops.
+  // The pallas_call grid axis of `tile_dim` (the launch's own dimensions, then those of a
+  // `grid` inner loop).
   size_t pallas_axis(int tile_dim) const {
-    size_t axis = 0;
-    for (const passes::GridDim& dim : launch_.grid) {
-      if (dim.tile_dim == tile_dim) return axis;
-      if (dim.inner_loop < 0 || strategy(dim.tile_dim) == passes::LoopStrategy::kGrid) ++axis;
-    }
-    HELIONC_UNREACHABLE("a tile dimension outside its launch");
+    const int axis = schedule_.dim(grid_axis(tile_dim)).pallas_axis;
+    HELIONC_CHECK(axis >= 0, "a block index of a dimension that is not a grid axis");
+    return static_cast<size_t>(axis);
   }
 
   // The grid axis of `tile_dim` as the kernel computes it: `1`, or `grid_order.index(1)` when
@@ -161,7 +154,9 @@ class TileGeometry {
   // where the mask stays unconditional.
   std::optional<PyExpr> partial_condition(int tile_dim) {
     const ir::TileDim& dim = kernel_.tile_dims[tile_dim];
-    if (dim.variadic || ir::bounds_in_kernel(kernel_, dim)) return std::nullopt;
+    if (schedule_.dim(grid_axis(tile_dim)).partial == passes::PartialBlocks::kRunTime) {
+      return std::nullopt;
+    }
     if (auto it = partial_.find(tile_dim); it != partial_.end()) return py_atom(it->second);
     const PyExpr block = py_atom(this->block(tile_dim));
     auto ragged = [&](const PyExpr& bound) {
@@ -213,7 +208,7 @@ class TileGeometry {
   const ir::Kernel& kernel_;
   const Launch& launch_;
   const LaunchNames& names_;
-  const LoopTypes& types_;
+  const passes::LaunchSchedule& schedule_;
   NameScope& scope_;
   ExprPrinter* printer_ = nullptr;
   std::vector<std::string> preamble_;

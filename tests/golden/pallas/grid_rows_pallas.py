@@ -109,9 +109,9 @@ def row_scale_relu(x, scale, *, interpret=None):
             flops=2 * n * m,
             transcendentals=0,
             bytes_accessed=(
-                m * n * x.dtype.itemsize
+                n * m * x.dtype.itemsize
                 + scale.shape[0] * scale.dtype.itemsize
-                + m * n * out.dtype.itemsize
+                + n * m * out.dtype.itemsize
             ),
         ),
         interpret=_interpret(interpret),

@@ -231,7 +231,7 @@ TEST_CASE("hl.tile(a, b): masked stores only where old values must survive") {
 TEST_CASE("the pipeline runs the passes in order and dumps after one") {
   KernelBuilder b = testing::bias_relu_kernel();
   CHECK(pipeline_pass_names() ==
-        std::vector<std::string_view>{"unswitch-tensor-ifs", "plan-launches"});
+        std::vector<std::string_view>{"unswitch-tensor-ifs", "plan-launches", "schedule"});
   PipelineOptions options;
   options.dump_after = "plan-launches";
   std::string dumped;
@@ -242,7 +242,7 @@ TEST_CASE("the pipeline runs the passes in order and dumps after one") {
   std::optional<PipelineResult> result = run_pipeline(b.module(), options, diags);
   REQUIRE(result);
   CHECK(result->plans.size() == 1);
-  CHECK(result->timings.size() == 2);
+  CHECK(result->timings.size() == 3);
   CHECK(dumped.find("plan-launches:\nkernel bias_relu") == 0);
   CHECK(dumped.find("launch 0: grid [tile_m sublane, tile_n lane]") != std::string::npos);
   CHECK(dumped.find("input 1: bias view [1 squeezed sublane, tile_n lane] reshaped (read)") !=

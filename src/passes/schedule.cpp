@@ -1,0 +1,401 @@
+#include "passes/schedule.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <set>
+
+#include "ir/visitor.h"
+#include "passes/launch_plan.h"
+#include "passes/plan_strategies.h"
+#include "support/internal_check.h"
+
+namespace helionc::passes {
+
+std::string_view dim_run_name(DimRun run) {
+  switch (run) {
+    case DimRun::kGridAxis:
+      return "grid";
+    case DimRun::kResident:
+      return "resident";
+    case DimRun::kStreamed:
+      return "streamed";
+  }
+  return "?";
+}
+
+std::string_view memory_space_name(MemorySpace memory) {
+  switch (memory) {
+    case MemorySpace::kVmem:
+      return "VMEM";
+    case MemorySpace::kSmem:
+      return "SMEM";
+    case MemorySpace::kHbm:
+      return "ANY";
+  }
+  return "?";
+}
+
+std::string_view scratch_kind_name(ScratchBuffer::Kind kind) {
+  switch (kind) {
+    case ScratchBuffer::Kind::kGridCarry:
+      return "grid carry";
+    case ScratchBuffer::Kind::kPipelineCarry:
+      return "pipeline carry";
+    case ScratchBuffer::Kind::kPipelineStep:
+      return "pipeline step";
+    case ScratchBuffer::Kind::kStreamSlots:
+      return "stream slots";
+    case ScratchBuffer::Kind::kStreamSemaphores:
+      return "stream semaphores";
+    case ScratchBuffer::Kind::kGatherRows:
+      return "gather rows";
+    case ScratchBuffer::Kind::kGatherSemaphore:
+      return "gather semaphore";
+  }
+  return "?";
+}
+
+namespace {
+
+bool streams(LoopStrategy strategy) {
+  return strategy == LoopStrategy::kEmitPipeline || strategy == LoopStrategy::kForiLoop;
+}
+
+class Scheduler {
+ public:
+  Scheduler(const ir::Kernel& kernel, const Launch& launch,
+            const std::vector<LoopStrategy>& strategies)
+      : kernel_(kernel), launch_(launch) {
+    HELIONC_CHECK(strategies.size() == launch.inner_loops.size(),
+                  "a schedule needs one strategy per inner loop");
+    schedule_.strategies = strategies;
+  }
+
+  LaunchSchedule run() {
+    dims();
+    for (size_t i = 0; i < launch_.inputs.size(); ++i) {
+      schedule_.inputs.push_back(input(static_cast<int>(i)));
+    }
+    for (const Output& output : launch_.outputs) {
+      OperandSchedule operand = placed(output.operand, /*streamed=*/false);
+      if (output.aliased_input >= 0) {
+        operand.why =
+            fmt::format("aliased to input {} ({})", output.aliased_input, output.alias_reason);
+      }
+      schedule_.outputs.push_back(std::move(operand));
+    }
+    scratch();
+    return std::move(schedule_);
+  }
+
+ private:
+  void dims() {
+    int axis = 0;
+    for (const GridDim& grid : launch_.grid) {
+      DimSchedule dim;
+      if (grid.inner_loop >= 0) {
+        dim.strategy = schedule_.strategies[static_cast<size_t>(grid.inner_loop)];
+        if (*dim.strategy == LoopStrategy::kUnroll) dim.run = DimRun::kResident;
+        if (streams(*dim.strategy)) dim.run = DimRun::kStreamed;
+        if (*dim.strategy == LoopStrategy::kGrid) schedule_.grid_loop = grid.inner_loop;
+      }
+      if (dim.run == DimRun::kGridAxis) {
+        dim.pallas_axis = axis++;
+        // An inner loop on the grid carries values from step to step: its axes run in order.
+        dim.arbitrary = dim.strategy.has_value();
+        schedule_.pallas_grid.push_back(static_cast<int>(schedule_.dims.size()));
+      }
+      const ir::TileDim& tile = kernel_.tile_dims[grid.tile_dim];
+      if (tile.block.kind == ir::BlockSource::Kind::kGrid) {
+        dim.partial = PartialBlocks::kNever;
+      } else if (tile.variadic || ir::bounds_in_kernel(kernel_, tile)) {
+        dim.partial = PartialBlocks::kRunTime;
+      }
+      schedule_.dims.push_back(dim);
+    }
+  }
+
+  int launch_dim(int tile_dim) const {
+    for (size_t g = 0; g < launch_.grid.size(); ++g) {
+      if (launch_.grid[g].tile_dim == tile_dim) return static_cast<int>(g);
+    }
+    HELIONC_UNREACHABLE("an operand tiled by a dimension outside its launch");
+  }
+
+  // The launch dimensions of the `hl.grid` loop variables an index expression reads.
+  void grid_vars(const ir::ExprPtr& scalar, std::set<int>& dims) const {
+    if (!scalar) return;
+    const ir::TileLoop& loop = launch_.tile_loop();
+    ir::for_each_expr(ir::Block{ir::Return::make({scalar}, scalar->range)}, [&](const ir::Expr& e) {
+      const auto* ref = e.as<ir::VarRef>();
+      if (ref == nullptr) return;
+      for (size_t i = 0; i < loop.loop_vars.size() && i < loop.tile_dims.size(); ++i) {
+        if (loop.loop_vars[i] == ref->binding) dims.insert(launch_dim(loop.tile_dims[i]));
+      }
+    });
+  }
+
+  // The inner loop that streams input `input` under the schedule's strategies, or -1.
+  int streamed_by(int input) const {
+    for (size_t i = 0; i < launch_.inner_loops.size(); ++i) {
+      if (!streams(schedule_.strategies[i])) continue;
+      const std::vector<int>& inputs = launch_.inner_loops[i].streamed_inputs;
+      if (std::find(inputs.begin(), inputs.end(), input) != inputs.end()) {
+        return static_cast<int>(i);
+      }
+    }
+    return -1;
+  }
+
+  std::string dim_name(int tile_dim) const { return kernel_.tile_dims[tile_dim].name; }
+
+  OperandSchedule input(int i) {
+    const Input& input = launch_.inputs[static_cast<size_t>(i)];
+    if (input.kind == Input::Kind::kAliasedUnread) {
+      OperandSchedule operand;
+      operand.memory = MemorySpace::kHbm;
+      operand.vmem_buffers = 0;
+      operand.why = fmt::format("the old contents of output {}, kept in place", input.output);
+      return operand;
+    }
+    const int loop = streamed_by(i);
+    OperandSchedule operand = placed(input.operand, loop >= 0);
+    if (loop >= 0) {
+      const InnerLoop& inner = launch_.inner_loops[static_cast<size_t>(loop)];
+      operand.memory = MemorySpace::kHbm;
+      operand.vmem_buffers = 0;
+      operand.streamed_by = loop;
+      operand.zero_padded = true;
+      operand.why = fmt::format("streamed by {} over {}, zero-padded to whole blocks",
+                                loop_strategy_name(schedule_.strategies[static_cast<size_t>(loop)]),
+                                dim_name(inner.tile_loop().tile_dims.front()));
+    }
+    if (input.kind == Input::Kind::kAliasedRead) {
+      operand.why = fmt::format("the old contents of output {}, read", input.output);
+    }
+    return operand;
+  }
+
+  // Memory and axis placement of an operand read or written through its BlockSpec.
+  OperandSchedule placed(const Operand& view, bool streamed) {
+    OperandSchedule operand;
+    if (view.smem) {
+      operand.memory = MemorySpace::kSmem;
+      operand.vmem_buffers = 0;
+      operand.why = "read only as scalars: the whole array";
+      return operand;
+    }
+    if (view.variadic) {
+      operand.why = "any-rank tiles";
+      return operand;
+    }
+    std::set<int> index_dims, selected;
+    std::vector<std::string> resident;
+    for (const ViewAxis& axis : view.view) {
+      switch (axis.kind) {
+        case ViewAxis::Kind::kTile: {
+          const int g = launch_dim(axis.tile_dim);
+          const DimSchedule& dim = schedule_.dims[static_cast<size_t>(g)];
+          if (dim.run == DimRun::kGridAxis) {
+            operand.axes.push_back(AxisPlacement::kBlock);
+            index_dims.insert(g);
+          } else if (dim.run == DimRun::kStreamed && streamed) {
+            operand.axes.push_back(AxisPlacement::kBlock);
+          } else {
+            // The body reads windows of the whole axis, kept in VMEM and padded to whole blocks
+            // so that the last window stays inside.
+            operand.axes.push_back(AxisPlacement::kResident);
+            resident.push_back(dim_name(axis.tile_dim));
+          }
+          break;
+        }
+        case ViewAxis::Kind::kFull:
+          operand.axes.push_back(AxisPlacement::kWhole);
+          break;
+        case ViewAxis::Kind::kColumn:
+          operand.axes.push_back(AxisPlacement::kWhole);
+          grid_vars(axis.scalar, index_dims);
+          break;
+        case ViewAxis::Kind::kScalar:
+          operand.axes.push_back(AxisPlacement::kNone);
+          grid_vars(axis.scalar, index_dims);
+          grid_vars(axis.scalar, selected);
+          break;
+        case ViewAxis::Kind::kUnit:
+          operand.axes.push_back(AxisPlacement::kNone);
+          break;
+      }
+      if (axis.dma_ids >= 0) operand.hbm_when_gathered_by_dma = true;
+    }
+    operand.index_dims.assign(index_dims.begin(), index_dims.end());
+    operand.selected_dims.assign(selected.begin(), selected.end());
+    if (!resident.empty()) operand.why = fmt::format("{} resident", fmt::join(resident, ", "));
+    if (operand.hbm_when_gathered_by_dma) operand.why = "rows gathered by DMA or in VMEM";
+    return operand;
+  }
+
+  // The kernel's scratch parameters: the `grid` loop's carries; per inner loop in order, an
+  // `emit_pipeline` loop's carries and step number, or a `fori_loop` loop's slots per streamed
+  // input and its semaphores; per row gather that may copy by DMA, its rows and semaphore.
+  void scratch() {
+    std::vector<ScratchBuffer>& out = schedule_.scratch;
+    if (schedule_.grid_loop >= 0) {
+      const InnerLoop& loop = launch_.inner_loops[static_cast<size_t>(schedule_.grid_loop)];
+      for (size_t c = 0; c < loop.tile_loop().carried.size(); ++c) {
+        out.push_back({ScratchBuffer::Kind::kGridCarry, schedule_.grid_loop, static_cast<int>(c)});
+      }
+    }
+    for (size_t i = 0; i < launch_.inner_loops.size(); ++i) {
+      const InnerLoop& loop = launch_.inner_loops[i];
+      const int index = static_cast<int>(i);
+      if (schedule_.strategies[i] == LoopStrategy::kEmitPipeline) {
+        for (size_t c = 0; c < loop.tile_loop().carried.size(); ++c) {
+          out.push_back({ScratchBuffer::Kind::kPipelineCarry, index, static_cast<int>(c)});
+        }
+        out.push_back({ScratchBuffer::Kind::kPipelineStep, index});
+      } else if (schedule_.strategies[i] == LoopStrategy::kForiLoop) {
+        for (int input : loop.streamed_inputs) {
+          out.push_back({ScratchBuffer::Kind::kStreamSlots, index, -1, input});
+        }
+        out.push_back({ScratchBuffer::Kind::kStreamSemaphores, index});
+      }
+    }
+    for (size_t i = 0; i < launch_.inputs.size(); ++i) {
+      if (!schedule_.inputs[i].hbm_when_gathered_by_dma) continue;
+      const int input = static_cast<int>(i);
+      out.push_back({ScratchBuffer::Kind::kGatherRows, -1, -1, input});
+      out.push_back({ScratchBuffer::Kind::kGatherSemaphore, -1, -1, input});
+    }
+  }
+
+  const ir::Kernel& kernel_;
+  const Launch& launch_;
+  LaunchSchedule schedule_;
+};
+
+}  // namespace
+
+LaunchSchedule schedule_launch(const ir::Kernel& kernel, const Launch& launch,
+                               const std::vector<LoopStrategy>& strategies) {
+  return Scheduler(kernel, launch, strategies).run();
+}
+
+std::vector<std::vector<LoopStrategy>> strategy_combinations(const Launch& launch, size_t limit) {
+  std::vector<LoopStrategy> defaults;
+  for (const InnerLoop& loop : launch.inner_loops) defaults.push_back(default_strategy(loop));
+  std::vector<std::vector<LoopStrategy>> all = {defaults};
+  // Odometer over the applicable strategies of each loop, last loop fastest.
+  std::vector<std::vector<LoopStrategy>> choices;
+  for (const InnerLoop& loop : launch.inner_loops) {
+    std::vector<LoopStrategy> applicable;
+    for (int s = 0; s < kLoopStrategyCount; ++s) {
+      const auto strategy = static_cast<LoopStrategy>(s);
+      if (loop.reason_against(strategy).empty()) applicable.push_back(strategy);
+    }
+    choices.push_back(std::move(applicable));
+  }
+  std::vector<size_t> at(choices.size(), 0);
+  while (all.size() < limit) {
+    std::vector<LoopStrategy> combination;
+    for (size_t i = 0; i < choices.size(); ++i) combination.push_back(choices[i][at[i]]);
+    if (combination != defaults) all.push_back(std::move(combination));
+    size_t i = choices.size();
+    while (i > 0 && ++at[i - 1] == choices[i - 1].size()) at[--i] = 0;
+    if (i == 0) break;
+  }
+  return all;
+}
+
+void schedule_kernel(const ir::Kernel& kernel, KernelPlan& plan) {
+  for (Launch& launch : plan.launches) {
+    launch.schedules.clear();
+    for (const std::vector<LoopStrategy>& strategies : strategy_combinations(launch)) {
+      launch.schedules.push_back(schedule_launch(kernel, launch, strategies));
+    }
+  }
+}
+
+LaunchSchedule find_schedule(const ir::Kernel& kernel, const Launch& launch,
+                             const std::vector<LoopStrategy>& strategies) {
+  for (const LaunchSchedule& schedule : launch.schedules) {
+    if (schedule.strategies == strategies) return schedule;
+  }
+  return schedule_launch(kernel, launch, strategies);
+}
+
+namespace {
+
+class SchedulePrinter {
+ public:
+  SchedulePrinter(const ir::Kernel& kernel, const Launch& launch, const LaunchSchedule& schedule)
+      : kernel_(kernel), launch_(launch), schedule_(schedule) {}
+
+  std::string print() {
+    std::vector<std::string> strategies;
+    for (LoopStrategy s : schedule_.strategies) strategies.emplace_back(loop_strategy_name(s));
+    out_ += fmt::format("  schedule [{}]\n", fmt::join(strategies, ", "));
+    for (size_t g = 0; g < schedule_.dims.size(); ++g) {
+      const DimSchedule& dim = schedule_.dims[g];
+      std::string text = fmt::format("    dim {} {}", tile_name(g), dim_run_name(dim.run));
+      if (dim.run == DimRun::kGridAxis) {
+        text +=
+            fmt::format(" axis {} {}", dim.pallas_axis, dim.arbitrary ? "arbitrary" : "parallel");
+      }
+      static constexpr const char* kPartial[] = {"never partial", "partial: trace time",
+                                                 "partial: run time"};
+      out_ += fmt::format("{}, {}\n", text, kPartial[static_cast<int>(dim.partial)]);
+    }
+    for (size_t i = 0; i < schedule_.inputs.size(); ++i) {
+      operand("input", i, launch_.inputs[i].operand, schedule_.inputs[i]);
+    }
+    for (size_t o = 0; o < schedule_.outputs.size(); ++o) {
+      operand("output", o, launch_.outputs[o].operand, schedule_.outputs[o]);
+    }
+    for (const ScratchBuffer& buffer : schedule_.scratch) {
+      std::string text = fmt::format("    scratch {}", scratch_kind_name(buffer.kind));
+      if (buffer.inner_loop >= 0) text += fmt::format(" loop {}", buffer.inner_loop);
+      if (buffer.carry >= 0) {
+        const auto& loop = launch_.inner_loops[static_cast<size_t>(buffer.inner_loop)].tile_loop();
+        text += fmt::format(" `{}`", kernel_.bindings[loop.carried[buffer.carry].init].name);
+      }
+      if (buffer.input >= 0) text += fmt::format(" input {}", buffer.input);
+      out_ += text + "\n";
+    }
+    return std::move(out_);
+  }
+
+ private:
+  std::string tile_name(size_t g) const { return kernel_.tile_dims[launch_.grid[g].tile_dim].name; }
+
+  void operand(std::string_view kind, size_t index, const Operand& view,
+               const OperandSchedule& operand) {
+    static constexpr const char* kPlacement[] = {"block", "resident", "whole", "-"};
+    std::vector<std::string> axes;
+    for (AxisPlacement axis : operand.axes) axes.emplace_back(kPlacement[static_cast<int>(axis)]);
+    std::vector<std::string> index_dims;
+    for (int g : operand.index_dims) index_dims.push_back(tile_name(static_cast<size_t>(g)));
+    std::string text =
+        fmt::format("    {} {} {} {}", kind, index, kernel_.bindings[view.binding].name,
+                    memory_space_name(operand.memory));
+    if (operand.vmem_buffers > 0) text += fmt::format(" x{}", operand.vmem_buffers);
+    if (!axes.empty()) text += fmt::format(" ({})", fmt::join(axes, ", "));
+    if (!index_dims.empty()) text += fmt::format(" index by {}", fmt::join(index_dims, ", "));
+    if (!operand.why.empty()) text += ": " + operand.why;
+    out_ += text + "\n";
+  }
+
+  const ir::Kernel& kernel_;
+  const Launch& launch_;
+  const LaunchSchedule& schedule_;
+  std::string out_;
+};
+
+}  // namespace
+
+std::string print_schedule(const ir::Kernel& kernel, const Launch& launch,
+                           const LaunchSchedule& schedule) {
+  return SchedulePrinter(kernel, launch, schedule).print();
+}
+
+}  // namespace helionc::passes

@@ -1,0 +1,196 @@
+// The scheduling pass (passes/schedule.h) on kernels compiled from source: per strategy, the
+// grid axes and their semantics, each operand's memory space and axis placement, the scratch
+// buffers in the kernel's parameter order; and the resource accounting reading the same
+// decisions.
+#include <catch2/catch.hpp>
+
+#include "frontend/lowering_fixture.h"
+#include "passes/host_values.h"
+#include "passes/launch_resources.h"
+#include "passes/pipeline.h"
+#include "passes/schedule.h"
+
+namespace helionc {
+namespace {
+
+using passes::AxisPlacement;
+using passes::DimRun;
+using passes::LoopStrategy;
+using passes::MemorySpace;
+using Kind = passes::ScratchBuffer::Kind;
+
+const char* kMatmul = R"(@helion.kernel(static_shapes=True)
+def matmul(x: torch.Tensor, y: torch.Tensor) -> torch.Tensor:
+    m, k = x.size()
+    k2, n = y.size()
+    out = torch.empty([m, n], dtype=x.dtype, device=x.device)
+    for tile_m, tile_n in hl.tile([m, n]):
+        acc = hl.zeros([tile_m, tile_n], dtype=torch.float32)
+        for tile_k in hl.tile(k):
+            acc = torch.addmm(acc, x[tile_m, tile_k], y[tile_k, tile_n])
+        out[tile_m, tile_n] = acc.to(x.dtype)
+    return out
+)";
+
+// Reads `scale` only as a scalar (SMEM) and writes only rows from `start` of an initialised
+// `out` (its old contents are aliased and kept in place).
+const char* kScaleRows = R"(@helion.kernel()
+def scale_rows(x: torch.Tensor, scale: torch.Tensor, start: int) -> torch.Tensor:
+    m, n = x.size()
+    out = torch.zeros_like(x)
+    for i in hl.grid(start, m):
+        out[i, :] = x[i, :] * scale[0]
+    return out
+)";
+
+struct Scheduled {
+  std::unique_ptr<testing::Lowered> lowered;
+  std::optional<passes::PipelineResult> result;
+
+  const ir::Kernel& kernel() const { return result->module.kernels.front(); }
+  const passes::Launch& launch() const { return result->plans.front().launches.front(); }
+  passes::LaunchSchedule schedule(std::vector<LoopStrategy> strategies) const {
+    return passes::find_schedule(kernel(), launch(), strategies);
+  }
+};
+
+Scheduled compile(const char* source) {
+  Scheduled compiled;
+  compiled.lowered = testing::lower(source);
+  INFO(compiled.lowered->errors());
+  REQUIRE_FALSE(compiled.lowered->diags.has_errors());
+  compiled.result =
+      passes::run_pipeline(std::move(compiled.lowered->module), {}, compiled.lowered->diags);
+  INFO(compiled.lowered->errors());
+  REQUIRE(compiled.result);
+  return compiled;
+}
+
+std::vector<Kind> kinds(const passes::LaunchSchedule& schedule) {
+  std::vector<Kind> result;
+  for (const passes::ScratchBuffer& buffer : schedule.scratch) result.push_back(buffer.kind);
+  return result;
+}
+
+TEST_CASE("the schedule pass stores one schedule per applicable combination, default first") {
+  const Scheduled mm = compile(kMatmul);
+  std::vector<std::vector<LoopStrategy>> stored;
+  for (const passes::LaunchSchedule& s : mm.launch().schedules) stored.push_back(s.strategies);
+  CHECK(stored == std::vector<std::vector<LoopStrategy>>{{LoopStrategy::kGrid},
+                                                         {LoopStrategy::kUnroll},
+                                                         {LoopStrategy::kEmitPipeline},
+                                                         {LoopStrategy::kForiLoop}});
+  const Scheduled rows = compile(kScaleRows);
+  REQUIRE(rows.launch().schedules.size() == 1);
+  CHECK(rows.launch().schedules.front().strategies.empty());
+}
+
+TEST_CASE("matmul under grid: k is the last, arbitrary grid axis; the carry is VMEM scratch") {
+  const Scheduled mm = compile(kMatmul);
+  const passes::LaunchSchedule s = mm.schedule({LoopStrategy::kGrid});
+  REQUIRE(s.dims.size() == 3);
+  CHECK(s.pallas_grid == std::vector<int>{0, 1, 2});
+  CHECK_FALSE(s.dims[0].arbitrary);
+  CHECK_FALSE(s.dims[1].arbitrary);
+  CHECK(s.dims[2].arbitrary);
+  CHECK(s.dims[2].partial == passes::PartialBlocks::kTraceTime);
+  CHECK(s.grid_loop == 0);
+  CHECK(s.inputs[0].memory == MemorySpace::kVmem);
+  CHECK(s.inputs[0].vmem_buffers == 2);
+  CHECK(s.inputs[0].index_dims == std::vector<int>{0, 2});
+  CHECK(s.inputs[1].index_dims == std::vector<int>{1, 2});
+  CHECK(s.outputs[0].index_dims == std::vector<int>{0, 1});
+  CHECK(kinds(s) == std::vector<Kind>{Kind::kGridCarry});
+}
+
+TEST_CASE("matmul under unroll: k resident in VMEM, no grid axis, no scratch") {
+  const Scheduled mm = compile(kMatmul);
+  const passes::LaunchSchedule s = mm.schedule({LoopStrategy::kUnroll});
+  CHECK(s.pallas_grid == std::vector<int>{0, 1});
+  CHECK(s.dims[2].run == DimRun::kResident);
+  CHECK(s.dims[2].pallas_axis == -1);
+  CHECK(s.inputs[0].axes ==
+        std::vector<AxisPlacement>{AxisPlacement::kBlock, AxisPlacement::kResident});
+  CHECK(s.inputs[1].axes ==
+        std::vector<AxisPlacement>{AxisPlacement::kResident, AxisPlacement::kBlock});
+  CHECK(s.inputs[0].index_dims == std::vector<int>{0});
+  CHECK(s.grid_loop == -1);
+  CHECK(s.scratch.empty());
+}
+
+TEST_CASE("matmul under the streaming strategies: inputs in HBM, zero-padded, own scratch") {
+  const Scheduled mm = compile(kMatmul);
+  for (LoopStrategy strategy : {LoopStrategy::kEmitPipeline, LoopStrategy::kForiLoop}) {
+    INFO(passes::loop_strategy_name(strategy));
+    const passes::LaunchSchedule s = mm.schedule({strategy});
+    CHECK(s.dims[2].run == DimRun::kStreamed);
+    for (const passes::OperandSchedule& input : s.inputs) {
+      CHECK(input.memory == MemorySpace::kHbm);
+      CHECK(input.vmem_buffers == 0);
+      CHECK(input.streamed_by == 0);
+      CHECK(input.zero_padded);
+      CHECK(input.axes == std::vector<AxisPlacement>{AxisPlacement::kBlock, AxisPlacement::kBlock});
+    }
+    CHECK(s.outputs[0].memory == MemorySpace::kVmem);
+    CHECK_FALSE(s.outputs[0].zero_padded);
+  }
+  CHECK(kinds(mm.schedule({LoopStrategy::kEmitPipeline})) ==
+        std::vector<Kind>{Kind::kPipelineCarry, Kind::kPipelineStep});
+  const passes::LaunchSchedule fori = mm.schedule({LoopStrategy::kForiLoop});
+  CHECK(kinds(fori) ==
+        std::vector<Kind>{Kind::kStreamSlots, Kind::kStreamSlots, Kind::kStreamSemaphores});
+  CHECK(fori.scratch[0].input == 0);
+  CHECK(fori.scratch[1].input == 1);
+}
+
+TEST_CASE("scalar-only reads go to SMEM; an output kept where not written stays in HBM") {
+  const Scheduled rows = compile(kScaleRows);
+  const passes::Launch& launch = rows.launch();
+  const passes::LaunchSchedule& s = launch.schedules.front();
+  bool smem = false, kept = false;
+  for (size_t i = 0; i < launch.inputs.size(); ++i) {
+    const std::string& name = rows.kernel().bindings[launch.inputs[i].operand.binding].name;
+    if (name == "scale") {
+      smem = true;
+      CHECK(s.inputs[i].memory == MemorySpace::kSmem);
+      CHECK(s.inputs[i].vmem_buffers == 0);
+    }
+    if (launch.inputs[i].kind == passes::Input::Kind::kAliasedUnread) {
+      kept = true;
+      CHECK(s.inputs[i].memory == MemorySpace::kHbm);
+    }
+  }
+  CHECK(smem);
+  CHECK(kept);
+  // Blocks of one row are never partial; the row is selected by the grid index.
+  CHECK(s.dims[0].partial == passes::PartialBlocks::kNever);
+  CHECK(s.inputs[0].selected_dims == std::vector<int>{0});
+  CHECK(s.inputs[0].axes.back() == AxisPlacement::kWhole);
+}
+
+TEST_CASE("the accounting reads the schedule's memory spaces") {
+  const Scheduled mm = compile(kMatmul);
+  std::map<int, passes::ConcreteTensor> args;
+  for (const ir::Param& param : mm.kernel().params) {
+    args[param.binding] = {{1024, 1024}, ir::ScalarType::kBFloat16};
+  }
+  const passes::HostValues values(mm.kernel(), std::move(args));
+  for (const passes::LaunchSchedule& s : mm.launch().schedules) {
+    INFO(passes::loop_strategy_name(s.strategies.front()));
+    passes::LaunchChoices choices;
+    choices.block_sizes = {256, 256, 256};
+    choices.strategies = s.strategies;
+    auto resources = passes::account_launch(mm.kernel(), mm.launch(), s, values, choices);
+    REQUIRE(resources);
+    using RKind = passes::OperandResources::Kind;
+    int input = 0;
+    for (const passes::OperandResources& r : resources->operands) {
+      if (r.kind != RKind::kInput) continue;
+      CHECK(r.memory == passes::memory_space_name(s.inputs[static_cast<size_t>(input++)].memory));
+    }
+    CHECK(input == 2);
+  }
+}
+
+}  // namespace
+}  // namespace helionc
