@@ -5,6 +5,8 @@
 //   kernel: attention
 //   source_sha256: "3f0c..."        # optional: the kernel source it was tuned for
 //   target: "tpu-v7x"               # optional: the hardware it was tuned for
+//   helionc_version: "0.1.0"        # optional: the helionc that tuned it (--autotune)
+//   model_version: 1                # optional: the cost model its predictions come from
 //   default:                        # optional: used for shapes no entry matches
 //     block_sizes: [1, 128, 128]
 //   configs:                        # optional: per-shape entries
@@ -90,11 +92,16 @@ struct ConfigFile {
   std::string kernel;
   std::optional<std::string> source_sha256;  // 64 lowercase hex digits
   std::optional<std::string> target;         // a target name; checked by whoever knows targets
-  KernelConfig default_config;               // default_config.range.valid(): `default:` given
+  // Written by --autotune: the helionc that tuned it and the cost model's version its
+  // predictions come from.
+  std::optional<std::string> helionc_version;
+  std::optional<int64_t> model_version;
+  KernelConfig default_config;  // default_config.range.valid(): `default:` given
   std::vector<ShapeEntry> configs;
   // The YAML text the ranges point into (null for a ConfigFile built in code).
   std::shared_ptr<const SourceFile> file;
-  SourceRange kernel_range, source_sha256_range, target_range;
+  SourceRange kernel_range, source_sha256_range, target_range, helionc_version_range,
+      model_version_range;
 
   // Compares values only (not the file or ranges).
   bool same_values(const ConfigFile& other) const;
@@ -118,17 +125,24 @@ std::optional<ConfigFile> parse_config_text(std::shared_ptr<const SourceFile> fi
                                             DiagnosticEngine& diags,
                                             const ConfigParseOptions& options = {});
 
-// Warns (kConfigMismatch) when the config records a different kernel source hash or target
-// than the ones being compiled; such a config is still used (product.md §3). Empty arguments
-// are not compared.
+// Merges a later config file for the same kernel into `base` (several --config files: a
+// hand-written override over a generated file): a `default:` in `later` replaces the base's,
+// an entry of `later` replaces the base's entry for the same shapes and dtypes, and the other
+// entries are added after the base's; `later`'s source_sha256 and target, when set, win.
+void merge_config_file(ConfigFile& base, ConfigFile later);
+
+// Warns (kConfigMismatch) when the config records a different kernel source hash, target,
+// helionc version or cost model version than the ones compiling it; such a config is still
+// used (product.md §3). Empty arguments (and a model version of 0) are not compared.
 void check_config_provenance(const ConfigFile& config, std::string_view source_sha256,
-                             std::string_view target, DiagnosticEngine& diags);
+                             std::string_view target, DiagnosticEngine& diags,
+                             std::string_view helionc_version = {}, int64_t model_version = 0);
 
 // The YAML text of `config`, deterministic: keys in a fixed order (schema_version, kernel,
-// source_sha256, target, default, configs; within a config the order of the struct), maps
-// sorted by key, lists in flow style, every string quoted so other YAML readers agree on
-// types. `header_comment` lines, if any, come first as `# ...` comments. Reading the result
-// back gives the same values.
+// source_sha256, target, helionc_version, model_version, default, configs; within a config the
+// order of the struct), maps sorted by key, lists in flow style, every string quoted so other YAML
+// readers agree on types. `header_comment` lines, if any, come first as `# ...` comments. Reading
+// the result back gives the same values.
 std::string write_config_yaml(const ConfigFile& config, std::string_view header_comment = {});
 
 // One config as a YAML flow mapping, as write_config_yaml writes it:

@@ -18,8 +18,9 @@ namespace {
 using yaml_detail::YamlReader;
 
 constexpr int64_t kMaxInt = INT64_MAX;
-const std::vector<std::string_view> kTopKeys = {"schema_version", "kernel",  "source_sha256",
-                                                "target",         "default", "configs"};
+const std::vector<std::string_view> kTopKeys = {
+    "schema_version",  "kernel",        "source_sha256", "target",
+    "helionc_version", "model_version", "default",       "configs"};
 const std::vector<std::string_view> kConfigKeys = {
     "block_sizes",          "loop_orders",     "pallas_loop_type", "pallas_load_buffer_count",
     "pallas_pre_broadcast", "vmem_limit_bytes"};
@@ -180,6 +181,15 @@ void ConfigLoader::read_top_entry(const std::string& key, const YAML::Node& key_
     if (std::optional<std::string> target = reader_.read_string(value, "target")) {
       result_.target = *target;
     }
+  } else if (key == "helionc_version") {
+    result_.helionc_version_range = reader_.value_range(key_node, value);
+    if (std::optional<std::string> version = reader_.read_string(value, "helionc_version")) {
+      result_.helionc_version = *version;
+    }
+  } else if (key == "model_version") {
+    result_.model_version_range = reader_.value_range(key_node, value);
+    result_.model_version =
+        reader_.read_int(value, "`model_version`", 1, INT64_MAX, "a positive integer");
   } else if (key == "default") {
     result_.default_config = read_config(key_node, value);
   } else if (key == "configs") {

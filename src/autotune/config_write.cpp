@@ -104,6 +104,10 @@ std::string write_config_yaml(const ConfigFile& config, std::string_view header_
   if (config.source_sha256)
     out += fmt::format("source_sha256: {}\n", double_quoted(*config.source_sha256));
   if (config.target) out += fmt::format("target: {}\n", double_quoted(*config.target));
+  if (config.helionc_version) {
+    out += fmt::format("helionc_version: {}\n", double_quoted(*config.helionc_version));
+  }
+  if (config.model_version) out += fmt::format("model_version: {}\n", *config.model_version);
   if (!is_empty(config.default_config)) {
     out += fmt::format("default: {}\n", config_flow_yaml(config.default_config));
   }

@@ -37,6 +37,13 @@ struct KernelSearch::Coordinate {
   std::vector<int64_t> blocks;
   std::vector<std::pair<LoopStrategy, int64_t>> loops;  // buffers 0: the default
   size_t size() const { return block ? blocks.size() : loops.size(); }
+  std::string value(size_t i) const {
+    if (block) return std::to_string(blocks[i]);
+    const auto [strategy, buffers] = loops[i];
+    std::string text(passes::loop_strategy_name(strategy));
+    if (buffers > 0) text += fmt::format(", {} slot{}", buffers, buffers == 1 ? "" : "s");
+    return text;
+  }
 };
 
 bool launch_runs(const passes::Launch& launch, const passes::HostValues& call) {
@@ -124,6 +131,41 @@ std::vector<KernelSearch::Coordinate> KernelSearch::coordinates(
     }
   }
   return coords;
+}
+
+std::vector<CoordinateStats> KernelSearch::stats(const std::vector<Coordinate>& coords) const {
+  std::vector<CoordinateStats> result;
+  std::vector<const passes::InnerLoop*> loops;
+  for (const passes::Launch& launch : plan_.launches) {
+    for (const passes::InnerLoop& loop : launch.inner_loops) loops.push_back(&loop);
+  }
+  for (const Coordinate& c : coords) {
+    CoordinateStats stats;
+    std::vector<std::string> dims;
+    if (c.block) {
+      stats.name = fmt::format("block_sizes[{}]", c.index);
+      for (const ir::TileDim& dim : kernel_.tile_dims) {
+        if (dim.block.kind == ir::BlockSource::Kind::kTunable && dim.block.tunable == c.index) {
+          dims.push_back(dim.name);
+        }
+      }
+    } else {
+      stats.name = fmt::format("pallas_loop_type[{}]", c.index);
+      const passes::InnerLoop& loop = *loops[static_cast<size_t>(c.index)];
+      for (int d : loop.tile_loop().tile_dims) dims.push_back(kernel_.tile_dims[d].name);
+      for (int s = 0; s < passes::kLoopStrategyCount; ++s) {
+        const std::string& why = loop.reason_against(static_cast<LoopStrategy>(s));
+        if (!why.empty()) {
+          stats.not_applicable.emplace_back(
+              passes::loop_strategy_name(static_cast<LoopStrategy>(s)), why);
+        }
+      }
+    }
+    stats.dims = fmt::format("{}", fmt::join(dims, ", "));
+    for (size_t v = 0; v < c.size(); ++v) stats.values.push_back({c.value(v), 0, 0, {}});
+    result.push_back(std::move(stats));
+  }
+  return result;
 }
 
 Candidate KernelSearch::candidate(const std::vector<Coordinate>& coords,
@@ -235,6 +277,7 @@ CallResult KernelSearch::explore(const passes::HostValues& call,
                 : total * c.size();
   }
   result.space_size = total;
+  result.coordinates = stats(coords);
   if (total == 0) return result;
   result.exhaustive = total <= options.exhaustive_limit;
 
@@ -256,9 +299,16 @@ CallResult KernelSearch::explore(const passes::HostValues& call,
     }
     Candidate cand = candidate(coords, point);
     const std::string key = schedule_key(cand, call);
-    if (!key.empty() && !seen.insert(key).second) return true;
+    if (!key.empty() && !seen.insert(key).second) {
+      for (size_t i = 0; i < point.size(); ++i) ++result.coordinates[i].values[point[i]].repeated;
+      return true;
+    }
     ++result.evaluated;
     Evaluation ev = evaluate(cand, call);
+    for (size_t i = 0; i < point.size(); ++i) {
+      ValueStats& value = result.coordinates[i].values[point[i]];
+      ev.legal ? ++value.legal : ++value.refused[ev.reason];
+    }
     if (!ev.legal) {
       ++result.pruned;
       ++result.reasons[ev.reason];

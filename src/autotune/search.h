@@ -67,6 +67,24 @@ struct SearchOptions {
   std::function<void(size_t visited, size_t planned)> progress;
 };
 
+// What the search saw of one value of one coordinate (a tunable or an inner loop's strategy):
+// how many schedules with it were legal, how many repeated an earlier schedule (a block the
+// prelude's `_legal_block` turns into another one), and why the others were refused.
+struct ValueStats {
+  std::string value;  // "128", "fori_loop, 3 slots"
+  size_t legal = 0;
+  size_t repeated = 0;
+  std::map<std::string, size_t> refused;
+};
+
+struct CoordinateStats {
+  std::string name;  // "block_sizes[0]", "pallas_loop_type[1]"
+  std::string dims;  // the tile dimensions it sizes or loops over
+  std::vector<ValueStats> values;
+  // Inner loops: the strategies that do not apply, with InnerLoop::reason_against.
+  std::vector<std::pair<std::string, std::string>> not_applicable;
+};
+
 struct CallResult {
   std::optional<Candidate> best;
   Evaluation best_evaluation;
@@ -79,6 +97,8 @@ struct CallResult {
   std::map<std::string, size_t> reasons;
   // The best legal candidate of each strategy combination (by its pallas_loop_type text).
   std::map<std::string, std::pair<Candidate, Evaluation>> best_per_strategy;
+  // Per coordinate of the space, what became of each value (`--emit config-space`).
+  std::vector<CoordinateStats> coordinates;
 };
 
 class KernelSearch {
@@ -95,6 +115,7 @@ class KernelSearch {
   struct Coordinate;
   CallResult explore(const passes::HostValues& call, const SearchOptions& options) const;
   std::vector<Coordinate> coordinates(const passes::HostValues& call) const;
+  std::vector<CoordinateStats> stats(const std::vector<Coordinate>& coords) const;
   Candidate candidate(const std::vector<Coordinate>& coords,
                       const std::vector<size_t>& point) const;
   // The schedule a candidate gives for a call (its launches' blocks and strategies), to drop

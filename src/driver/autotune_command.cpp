@@ -136,6 +136,8 @@ Expected<AutotuneResult> autotune_kernel(const AutotuneInput& input) {
   file.kernel = kernel.name;
   file.source_sha256 = input.source_sha256;
   file.target = input.target->name;
+  file.helionc_version = input.helionc_version;
+  file.model_version = autotune::kCostModelVersion;
   if (fallback) file.default_config = fallback->config;
   for (size_t i = 0; i < calls.size(); ++i) {
     if (!found[i]) continue;

@@ -10,11 +10,13 @@
 #include <optional>
 
 #include "autotune/config.h"
+#include "autotune/cost_model.h"
 #include "autotune/legality.h"
 #include "autotune/resolve_config.h"
 #include "autotune/targets.h"
 #include "backend/pallas/emit_module.h"
 #include "driver/autotune_command.h"
+#include "driver/config_space.h"
 #include "driver/estimate.h"
 #include "driver/report.h"
 #include "driver/version.h"
@@ -78,7 +80,8 @@ void check_builtin_vmem_limits(const ir::Module& module, const std::string& targ
   }
 }
 
-// Matches each --config file to the kernel it names; unknown kernels are errors.
+// Matches each --config file to the kernel it names; unknown kernels are errors. Several files
+// for one kernel merge in command-line order (autotune::merge_config_file).
 std::vector<std::optional<autotune::ConfigFile>> load_configs(const DriverOptions& options,
                                                               const ir::Module& module,
                                                               const std::string& sha256,
@@ -100,16 +103,15 @@ std::vector<std::optional<autotune::ConfigFile>> load_configs(const DriverOption
       continue;
     }
     const auto i = static_cast<size_t>(kernel - module.kernels.begin());
-    if (configs[i]) {
-      diags
-          .error(DiagnosticKind::kConfigSchema, config->kernel_range,
-                 fmt::format("a second config for kernel `{}`", config->kernel))
-          .note(configs[i]->kernel_range, "the first one is here");
-      continue;
-    }
-    autotune::check_config_provenance(*config, sha256, options.target, diags);
+    autotune::check_config_provenance(*config, sha256, options.target, diags, kHelioncVersion,
+                                      autotune::kCostModelVersion);
     check_vmem_limits(*config, options.target, diags);
-    configs[i] = std::move(config);
+    // A later file for the same kernel overrides the earlier ones per entry.
+    if (configs[i]) {
+      autotune::merge_config_file(*configs[i], std::move(*config));
+    } else {
+      configs[i] = std::move(config);
+    }
   }
   return configs;
 }
@@ -293,7 +295,8 @@ int run_compile(const DriverOptions& options) {
   std::vector<std::string> templates_read;
   if (options.emit == EmitKind::kIr) {
     output = passes::dump_state(scheduled->module, scheduled->plans);
-  } else if (options.emit == EmitKind::kReport || options.emit == EmitKind::kEstimate) {
+  } else if (options.emit == EmitKind::kReport || options.emit == EmitKind::kEstimate ||
+             options.emit == EmitKind::kConfigSpace) {
     ReportInput input;
     input.module = &scheduled->module;
     input.plans = &scheduled->plans;
@@ -301,9 +304,10 @@ int run_compile(const DriverOptions& options) {
     input.target = autotune::find_target(options.target);
     input.shapes = &options.shapes;
     HELIONC_CHECK(input.target != nullptr, "an unknown --target passed the command line");
-    Expected<std::string> report = options.emit == EmitKind::kReport
-                                       ? report_resources(input, diags)
-                                       : estimate_launches(input, diags);
+    Expected<std::string> report =
+        options.emit == EmitKind::kReport     ? report_resources(input, diags)
+        : options.emit == EmitKind::kEstimate ? estimate_launches(input, diags)
+                                              : emit_config_space(input);
     if (!report) {
       std::fputs(diags.render().c_str(), stderr);
       std::fprintf(stderr, "helionc: error: %s\n", report.error().c_str());

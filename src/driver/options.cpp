@@ -128,9 +128,10 @@ std::variant<DriverOptions, int> parse_command_line(int argc, char** argv) {
   std::optional<std::string> shapes_file;
   std::optional<std::string> depfile;
   app.add_option("--emit", emit,
-                 "what to write: pallas (default), ir, or report (resources per launch and "
-                 "config: grid, VMEM, HBM bytes, flops)")
-      ->check(CLI::IsMember({"pallas", "ir", "report"}));
+                 "what to write: pallas (default), ir, report (resources per launch and "
+                 "config: grid, VMEM, HBM bytes, flops), or config-space (per --shapes call, "
+                 "the tunables' legal and pruned values)")
+      ->check(CLI::IsMember({"pallas", "ir", "report", "config-space"}));
   bool estimate = false;
   app.add_flag("--autotune", options.autotune,
                "search the config space for every --shapes call with the cost model and write "
@@ -183,9 +184,10 @@ std::variant<DriverOptions, int> parse_command_line(int argc, char** argv) {
   } catch (const CLI::ParseError& e) {
     return usage_error(e.what());
   }
-  options.emit = emit == "ir"       ? EmitKind::kIr
-                 : emit == "report" ? EmitKind::kReport
-                                    : EmitKind::kPallas;
+  options.emit = emit == "ir"             ? EmitKind::kIr
+                 : emit == "report"       ? EmitKind::kReport
+                 : emit == "config-space" ? EmitKind::kConfigSpace
+                                          : EmitKind::kPallas;
   if (estimate) {
     if (app.count("--emit") > 0) return usage_error("--estimate and --emit do not go together");
     options.emit = EmitKind::kEstimate;
@@ -213,6 +215,11 @@ std::variant<DriverOptions, int> parse_command_line(int argc, char** argv) {
     if (!shapes && !shapes_file) {
       return usage_error("--autotune needs the calls to tune for: --shapes or --shapes-file");
     }
+    // The YAML goes to stdout without --config-out: the module cannot go there too.
+    if (options.output && *options.output == "-" &&
+        (!options.config_out || *options.config_out == "-")) {
+      return usage_error("--autotune -o - writes the module to stdout: give --config-out FILE");
+    }
   } else {
     for (const char* name : {"--config-out", "--seed", "--budget", "--quiet"}) {
       if (app.count(name) > 0)
@@ -220,9 +227,11 @@ std::variant<DriverOptions, int> parse_command_line(int argc, char** argv) {
     }
   }
   if ((shapes || shapes_file) && options.emit != EmitKind::kReport &&
-      options.emit != EmitKind::kEstimate && !options.autotune) {
+      options.emit != EmitKind::kConfigSpace && options.emit != EmitKind::kEstimate &&
+      !options.autotune) {
     return usage_error(
-        fmt::format("{} is only used with `--emit report`, `--estimate` and `--autotune`",
+        fmt::format("{} is only used with `--emit report`, `--emit config-space`, `--estimate` "
+                    "and `--autotune`",
                     shapes ? "--shapes" : "--shapes-file"));
   }
   options.color = color == "always"  ? ColorMode::kAlways

@@ -415,6 +415,8 @@ class Accountant {
     return 1;
   }
 
+  // One term as pl.CostEstimate counts it: its tiled dimensions at their whole extent, repeated
+  // over the launch's own grid axes it is not tiled by.
   int64_t term_cost(const CostTerm& term) const {
     int64_t value = term.count;
     std::vector<bool> covered(launch_.grid.size(), false);

@@ -100,6 +100,8 @@ def test_usage_errors(tmp_path):
     assert proc.returncode == 2 and "--autotune needs the calls to tune for" in proc.stderr
     proc = run(MATMUL, "--autotune", "--estimate", "--shapes", CALLS)
     assert proc.returncode == 2 and "--autotune does not go with --emit or --estimate" in proc.stderr
+    proc = run(MATMUL, "--autotune", "--shapes", CALLS, "-o", "-")
+    assert proc.returncode == 2 and "give --config-out FILE" in proc.stderr
     proc = run(MATMUL, "--seed", "1")
     assert proc.returncode == 2 and "--seed is only used with --autotune" in proc.stderr
     proc = run(MATMUL, "--autotune", "--shapes", "q=4x4:bf16")
@@ -114,3 +116,43 @@ def test_calls_that_leave_an_optional_tensor_out(tmp_path):
                PROJECT_ROOT / "samples" / "layer_norm.shapes", "--config-out", out)
     assert proc.returncode == 0, proc.stderr
     assert out.read_text().count("  - shapes:") == 5
+
+
+def test_config_space_lists_legal_and_pruned_values(tmp_path):
+    kernel = tmp_path / "row_sum.py"
+    kernel.write_text(ROW_SUM)
+    proc = run(kernel, "--emit", "config-space", "--target", "tpu-v5e", "--shapes",
+               "x=64x1024:f32;x=64x67108864:f32")
+    assert proc.returncode == 0, proc.stderr
+    small, huge = proc.stdout.split('      - shapes: "x=64x67108864:f32"')
+    # The output [n] is 1-D, so tile_n is a lane dimension: a 128 multiple or the whole 64.
+    assert "legal: [64]" in small
+    assert "legal: []" in huge
+    assert '{value: 64, why: "launch 0 needs more VMEM than the 128 MiB of tpu-v5e VMEM"}' in huge
+
+
+def test_config_space_says_why_a_strategy_does_not_apply():
+    proc = run(PROJECT_ROOT / "samples" / "softmax_two_pass.py", "--emit", "config-space",
+               "--shapes", "x=256x2048:bf16")
+    assert proc.returncode == 0, proc.stderr
+    out = proc.stdout
+    assert 'name: "pallas_loop_type[1]"' in out
+    assert ('{value: "grid", why: "another inner loop runs before it (that loop would run again '
+            'at every grid step)"}') in out
+    # Every strategy of a loop is legal or refused, never both.
+    assert "exhaustive: true" in out
+
+
+def test_provenance_is_written_and_checked(tmp_path):
+    config = tmp_path / "matmul.yaml"
+    proc = run(MATMUL, "--autotune", "-q", "--shapes", CALLS, "--config-out", config)
+    assert proc.returncode == 0, proc.stderr
+    text = config.read_text()
+    assert 'helionc_version: "' in text and "model_version: 1\n" in text
+    # A config from another cost model still compiles, with a warning.
+    stale = tmp_path / "stale.yaml"
+    stale.write_text(text.replace("model_version: 1\n", "model_version: 99\n"))
+    proc = run(MATMUL, "--config", stale, "-o", tmp_path / "m.py")
+    assert proc.returncode == 0, proc.stderr
+    assert "was predicted by cost model version 99" in proc.stderr
+    assert "[-Wconfig-mismatch]" in proc.stderr

@@ -98,7 +98,7 @@ def test_usage_errors():
     assert "`z` is not a tensor parameter of kernel `matmul`" in proc.stderr
     proc = run(MATMUL, "--shapes", SQUARE_4096)
     assert proc.returncode == 2
-    assert "only used with `--emit report`, `--estimate` and `--autotune`" in proc.stderr
+    assert "only used with `--emit report`, `--emit config-space`, `--estimate` and `--autotune`" in proc.stderr
 
 
 def test_a_launch_that_does_not_run_for_the_call():
@@ -110,3 +110,25 @@ def test_a_launch_that_does_not_run_for_the_call():
     assert field(proc.stdout, "runs") == ["false  # an optional tensor it reads is None in this call"]
     call_time, launch_time = map(float, field(proc.stdout, "time_us"))
     assert call_time == launch_time
+
+
+def test_several_configs_merge_later_over_earlier(tmp_path):
+    generated = tmp_path / "gen.yaml"
+    generated.write_text("schema_version: 1\nkernel: matmul\n"
+                         "default: {block_sizes: [128, 128, 128]}\n"
+                         "configs:\n"
+                         "  - shapes: {x: [512, 512], y: [512, 512]}\n"
+                         "    dtypes: {x: bfloat16, y: bfloat16}\n"
+                         "    config: {block_sizes: [128, 128, 128]}\n")
+    hand = tmp_path / "hand.yaml"
+    hand.write_text("schema_version: 1\nkernel: matmul\n"
+                    "configs:\n"
+                    "  - shapes: {x: [512, 512], y: [512, 512]}\n"
+                    "    dtypes: {x: bfloat16, y: bfloat16}\n"
+                    "    config: {block_sizes: [256, 256, 512]}\n")
+    proc = run(MATMUL, "--estimate", "--config", generated, "--config", hand)
+    assert proc.returncode == 0, proc.stderr
+    # The generated default, the hand-written entry (labelled with its own file's line).
+    assert field(proc.stdout, "config") == ["{block_sizes: [128, 128, 128]}",
+                                            "{block_sizes: [256, 256, 512]}"]
+    assert field(proc.stdout, "label") == ['"default (gen.yaml:3)"', '"1 (hand.yaml:4)"']

@@ -190,11 +190,11 @@ TEST_CASE("unknown keys are errors unless prefixed x-", "[config]") {
         Lines{"3:11: unknown key `blok_sizes` in a config; did you mean `block_sizes`?"});
   CHECK(errors_of("schema_version: 1\nkernel: k\nconfgs: []\n") ==
         Lines{"3:1: unknown key `confgs` in a config file; did you mean `configs`?"});
-  CHECK(
-      errors_of("schema_version: 1\nkernel: k\nnum_warps: 4\n") ==
-      Lines{"3:1: unknown key `num_warps` in a config file; expected one of `schema_version`, "
-            "`kernel`, `source_sha256`, `target`, `default`, `configs` (keys of your own need the "
-            "`x-` prefix)"});
+  CHECK(errors_of("schema_version: 1\nkernel: k\nnum_warps: 4\n") ==
+        Lines{"3:1: unknown key `num_warps` in a config file; expected one of `schema_version`, "
+              "`kernel`, `source_sha256`, `target`, `helionc_version`, `model_version`, `default`, "
+              "`configs` (keys of your own need the "
+              "`x-` prefix)"});
   CHECK(errors_of("schema_version: 1\nkernel: k\nconfigs:\n  - {shapes: {x: [4]}, config: {}, "
                   "predicted: {time: 1}}\n") ==
         Lines{"4:48: unknown key `time` in `predicted`; did you mean `time_us`?"});
@@ -367,4 +367,27 @@ TEST_CASE("provenance mismatches are warnings", "[config]") {
   CHECK(diags.render().starts_with(
       "c.yaml:3:16: warning: config `k` was tuned for another version of the kernel "
       "source; it is used anyway, re-run `--autotune` to refresh it [-Wconfig-mismatch]\n"));
+}
+
+TEST_CASE("the helionc and cost model versions are provenance too", "[config]") {
+  DiagnosticEngine diags;
+  std::optional<ConfigFile> config =
+      parse("schema_version: 1\nkernel: k\nhelionc_version: \"0.0.9\"\nmodel_version: 7\n", diags);
+  REQUIRE(config.has_value());
+  CHECK(config->helionc_version == "0.0.9");
+  CHECK(config->model_version == 7);
+  check_config_provenance(*config, "", "", diags, "0.0.9", 7);
+  CHECK(diags.diagnostics().empty());
+  check_config_provenance(*config, "", "", diags, "0.1.0", 8);
+  REQUIRE(diags.warning_count() == 2);
+  CHECK(diags.render().find("c.yaml:3:18: warning: config `k` was tuned by helionc 0.0.9, this "
+                            "is 0.1.0") != std::string::npos);
+  CHECK(diags.render().find("c.yaml:4:16: warning: config `k` was predicted by cost model "
+                            "version 7, this helionc's is 8") != std::string::npos);
+  // Written back in place, after the target.
+  const std::string text = write_config_yaml(*config);
+  CHECK(text.find("kernel: \"k\"\nhelionc_version: \"0.0.9\"\nmodel_version: 7\n") !=
+        std::string::npos);
+  DiagnosticEngine bad;
+  CHECK_FALSE(parse("schema_version: 1\nkernel: k\nmodel_version: 0\n", bad));
 }
