@@ -45,6 +45,7 @@ ExprPtr KernelLowering::lower_identifier(const SyntaxNode& node) {
   if (ExprPtr argument = lambda_name(node)) return argument;  // inside an inlined lambda
   auto it = scope_.find(name);
   if (it == scope_.end()) {
+    if (ExprPtr constant = lower_module_constant(node)) return constant;
     if (imports_.qualified_name(node)) {
       fail(DiagnosticKind::kTypeMismatch, node.range(),
            fmt::format("module `{}` is not a value", name));

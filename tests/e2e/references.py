@@ -476,6 +476,14 @@ def ref_weighted_row_sum(x, w):
     return ((f64(x) * f64(w)).sum(-1).astype(np.float32),)
 
 
+def ref_scaled_row_sum(x):
+    return ((f64(x).sum(-1) * 0.5).astype(np.float32),)
+
+
+def ref_scale_add_row(x, row):
+    return ((f64(x) * 2 + f64(row)).astype(torch_promote(x.dtype, row.dtype)),)
+
+
 ALL_STRATEGIES = (("unroll",), ("grid",), ("emit_pipeline",), ("fori_loop",))
 
 
@@ -902,6 +910,24 @@ SAMPLES: tuple[SampleSpec, ...] = (
         scalars=({}, {"scale": -0.5}),
         extra_shapes=("x=1:f32", "x=129:bf16"),
         returns_tuple=True,
+    ),
+    SampleSpec(
+        name="module_config",
+        kernel="scaled_row_sum",
+        # rows, then the inner loop's columns; the no-config default is the decorator's CONFIG
+        configs={"b8x128": (8, 128), "b32x512": (32, 512)},
+        reference=ref_scaled_row_sum,
+        extra_shapes=("x=1x1:f32", "x=9x129:bf16"),
+        tolerance=SUM_TOLERANCE,
+        loop_types=ALL_STRATEGIES,
+        inner_dims=((1, "x", 1),),
+    ),
+    SampleSpec(
+        name="tile_unpack",
+        kernel="scale_add_row",
+        configs={"b8x128": (8, 128), "b32x256": (32, 256)},
+        reference=ref_scale_add_row,
+        extra_shapes=("x=1x1:f32,row=1:f32", "x=7x5:bf16,row=5:bf16"),
     ),
     SampleSpec(
         name="sorted_pair",
