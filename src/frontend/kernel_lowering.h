@@ -124,6 +124,8 @@ class KernelLowering {
                                 const CallArgs& args);
   ir::ExprPtr lower_builtin_call(std::string_view name, const CallArgs& args);
   ir::ExprPtr make_math(ir::Intrinsic op, ir::ExprPtr x, SourceRange range);
+  // `len(x)`, `min(a, b)`, `max(...)`, `int(v)`, `abs(v)` on static values; null otherwise.
+  ir::ExprPtr lower_static_builtin(std::string_view name, const CallArgs& args);
   ir::ExprPtr make_cast(ir::ExprPtr value, ir::ExprPtr dtype, SourceRange range);
   ir::ExprPtr make_full_like(ir::ExprPtr like, ir::ExprPtr fill, ir::ExprPtr dtype,
                              SourceRange range);
