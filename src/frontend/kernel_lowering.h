@@ -95,6 +95,9 @@ class KernelLowering {
   // ---- lower_expressions.cpp
   ir::ExprPtr lower_expr(const SyntaxNode& node);
   ir::ExprPtr lower_identifier(const SyntaxNode& node);
+  // The elements of a shape or tuple of known length (`x.shape`: `x.size(i)` each).
+  std::vector<ir::ExprPtr> sequence_elements(const ir::ExprPtr& value, SourceRange range);
+  ir::ExprPtr slice_sequence(const ir::ExprPtr& base, const SyntaxNode& slice);
   // A module-level constant (`_SCALE = 0.5`) read by name, or null when `node` names none.
   ir::ExprPtr lower_module_constant(const SyntaxNode& node);
   // `config=CONFIG`: the module-level value a name in the decorator stands for (the node

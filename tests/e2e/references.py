@@ -489,6 +489,10 @@ def ref_first_columns(x, limit=256, scale=-2.7):
     return ((f64(x[:, :cols]) * abs(int(scale))).astype(x.dtype),)
 
 
+def ref_add_plane(x, y):
+    return ((f64(x) + f64(y)).astype(torch_promote(x.dtype, y.dtype)),)
+
+
 ALL_STRATEGIES = (("unroll",), ("grid",), ("emit_pipeline",), ("fori_loop",))
 
 
@@ -943,6 +947,13 @@ SAMPLES: tuple[SampleSpec, ...] = (
         # limits that are n or a multiple of 128: a loop over part of a lane axis gets a block
         # legalised for the loop, not for x (README, "What is left")
         extra_shapes=("x=1x1:f32", "x=7x5:bf16"),
+    ),
+    SampleSpec(
+        name="shape_splat",
+        kernel="add_plane",
+        configs={"b1x8x128": (1, 8, 128), "b2x16x256": (2, 16, 256)},
+        reference=ref_add_plane,
+        extra_shapes=("x=1x1x1:f32,y=1x1:f32", "x=2x7x5:bf16,y=7x5:bf16"),
     ),
     SampleSpec(
         name="sorted_pair",
