@@ -224,6 +224,8 @@ class KernelLowering {
 
   // ---- lower_allocations.cpp: torch.empty_like & co. on the right of `out = ...`
   bool is_allocation_call(const SyntaxNode& value) const;
+  // The shape of an allocation from its first `count` positional arguments.
+  ir::ExprPtr lower_alloc_sizes(const CallArgs& args, size_t count, SourceRange range);
   void lower_allocation(const SyntaxNode& target, const SyntaxNode& value, ir::Block& out);
   // `bs = hl.register_block_size(n)` (or `(lo, hi)`): a tunable shared by the loops that pass
   // `block_size=bs`, numbered where it is registered.

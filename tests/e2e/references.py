@@ -493,6 +493,10 @@ def ref_add_plane(x, y):
     return ((f64(x) + f64(y)).astype(torch_promote(x.dtype, y.dtype)),)
 
 
+def ref_row_max_and_double(x):
+    return (x.max(-1), (f64(x) * 2).astype(np.float32))
+
+
 ALL_STRATEGIES = (("unroll",), ("grid",), ("emit_pipeline",), ("fori_loop",))
 
 
@@ -954,6 +958,13 @@ SAMPLES: tuple[SampleSpec, ...] = (
         configs={"b1x8x128": (1, 8, 128), "b2x16x256": (2, 16, 256)},
         reference=ref_add_plane,
         extra_shapes=("x=1x1x1:f32,y=1x1:f32", "x=2x7x5:bf16,y=7x5:bf16"),
+    ),
+    SampleSpec(
+        name="alloc_sizes",
+        kernel="row_max_and_double",
+        configs={"b8": (8,), "b32": (32,)},
+        reference=ref_row_max_and_double,
+        extra_shapes=("x=1x1:f32", "x=7x5:bf16"),
     ),
     SampleSpec(
         name="sorted_pair",
