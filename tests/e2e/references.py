@@ -497,6 +497,10 @@ def ref_row_max_and_double(x):
     return (x.max(-1), (f64(x) * 2).astype(np.float32))
 
 
+def ref_add_unit_axes(x, y):
+    return ((f64(x) + f64(y)).astype(torch_promote(x.dtype, y.dtype)),)
+
+
 ALL_STRATEGIES = (("unroll",), ("grid",), ("emit_pipeline",), ("fori_loop",))
 
 
@@ -965,6 +969,14 @@ SAMPLES: tuple[SampleSpec, ...] = (
         configs={"b8": (8,), "b32": (32,)},
         reference=ref_row_max_and_double,
         extra_shapes=("x=1x1:f32", "x=7x5:bf16"),
+    ),
+    SampleSpec(
+        name="any_rank_unit_axes",
+        kernel="add_unit_axes",
+        # right-aligned over the rank, as for `add`
+        configs={"b8x128": (8, 128), "b2x8x256": (2, 8, 256)},
+        reference=ref_add_unit_axes,
+        extra_shapes=("x=1x1:f32,y=1x1:f32", "x=7x5:bf16,y=1x1:bf16"),
     ),
     SampleSpec(
         name="sorted_pair",
