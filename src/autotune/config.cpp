@@ -8,6 +8,7 @@ namespace helionc::autotune {
 
 bool KernelConfig::operator==(const KernelConfig& other) const {
   return block_sizes == other.block_sizes && pallas_loop_type == other.pallas_loop_type &&
+         pallas_loop_type_for_all == other.pallas_loop_type_for_all &&
          pallas_load_buffer_count == other.pallas_load_buffer_count &&
          loop_orders == other.loop_orders && vmem_limit_bytes == other.vmem_limit_bytes &&
          pallas_pre_broadcast == other.pallas_pre_broadcast && tunables == other.tunables;

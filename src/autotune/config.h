@@ -49,6 +49,7 @@ struct ScalarValue {
 struct KernelConfig {
   std::vector<int64_t> block_sizes;               // each > 0, one per tunable block size
   std::vector<std::string> pallas_loop_type;      // unroll | emit_pipeline | fori_loop | grid
+  bool pallas_loop_type_for_all = false;          // one entry, for every inner loop (Helion's)
   std::vector<int64_t> pallas_load_buffer_count;  // each 1..3
   std::vector<std::vector<int64_t>> loop_orders;  // each a permutation of 0..n-1
   std::optional<int64_t> vmem_limit_bytes;        // > 0

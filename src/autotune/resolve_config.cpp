@@ -53,7 +53,10 @@ std::optional<std::vector<LoopStrategy>> resolve_strategies(const KernelConfig& 
                                                             const passes::KernelPlan& plan,
                                                             DiagnosticEngine& diags) {
   const std::vector<const passes::InnerLoop*> loops = inner_loops(plan);
-  const std::vector<std::string>& requested = config.pallas_loop_type;
+  std::vector<std::string> requested = config.pallas_loop_type;
+  if (config.pallas_loop_type_for_all && !requested.empty()) {
+    requested.assign(loops.size(), requested.front());
+  }
   const SourceRange range = value_range(config, "pallas_loop_type");
   if (requested.size() > loops.size()) {
     diags.error(DiagnosticKind::kConfigSchema, range,
@@ -203,6 +206,7 @@ KernelConfig default_config(const ir::Kernel& kernel, const ConfigFile* config) 
     const ir::BuiltinConfig& builtin = kernel.builtin_configs.front();
     result.block_sizes = builtin.block_sizes;
     result.pallas_loop_type = builtin.pallas_loop_type;
+    result.pallas_loop_type_for_all = builtin.pallas_loop_type_for_all;
     result.pallas_load_buffer_count = builtin.pallas_load_buffer_count;
     result.loop_orders = builtin.loop_orders;
     result.vmem_limit_bytes = builtin.vmem_limit_bytes;

@@ -39,12 +39,49 @@ constexpr std::array<std::string_view, 22> kGpuOnlyKeys = {"num_warps",
 
 }  // namespace
 
+void KernelLowering::not_a_module_config(const SyntaxNode& name, std::string_view what) {
+  fail(DiagnosticKind::kBadArgument, name.range(),
+       fmt::format("`{}` must name {} assigned at the top level of this file before the kernel "
+                   "(helionc reads a config given by name there; a local variable of an "
+                   "enclosing function is not in the file it compiles)",
+                   name.text(), what));
+}
+
 ir::BuiltinConfig KernelLowering::lower_builtin_config(const SyntaxNode& call) {
-  const auto name = call.type() == "call" ? imports_.qualified_name(call.child_by_field("function"))
-                                          : std::nullopt;
-  if (name != "helion.Config" && name != "helion.runtime.config.Config") {
-    fail(DiagnosticKind::kBadArgument, call.range(),
-         "a built-in config must be written `helion.Config(key=value, ...)`");
+  if (call.type() == "identifier") not_a_module_config(call, "a `helion.Config(...)`");
+  // `helion.Config(key=value, ...)`, or a dict of the same keys (Helion takes both).
+  std::vector<std::pair<std::string, std::pair<SyntaxNode, SyntaxNode>>> entries;
+  if (call.type() == "dictionary") {
+    for (const SyntaxNode& pair : call.named_children()) {
+      const SyntaxNode key = pair.child_by_field("key");
+      // A plain string: quoted, no prefix (`f"..."`), no escapes to decode.
+      const std::string_view spelled = key ? key.text() : std::string_view{};
+      if (pair.type() != "pair" || key.type() != "string" || spelled.size() < 2 ||
+          (spelled.front() != '"' && spelled.front() != '\'') ||
+          spelled.find('\\') != std::string_view::npos) {
+        fail(DiagnosticKind::kBadArgument, pair.range(),
+             "a config dict takes string keys (`{\"block_sizes\": [64]}`)");
+      }
+      const std::string_view text = key.text();
+      entries.push_back(
+          {std::string(text.substr(1, text.size() - 2)), {pair, pair.child_by_field("value")}});
+    }
+  } else {
+    const auto name = call.type() == "call"
+                          ? imports_.qualified_name(call.child_by_field("function"))
+                          : std::nullopt;
+    if (name != "helion.Config" && name != "helion.runtime.config.Config") {
+      fail(DiagnosticKind::kBadArgument, call.range(),
+           "a built-in config must be written `helion.Config(key=value, ...)` or as a dict of "
+           "the same keys");
+    }
+    for (const SyntaxNode& arg : call.child_by_field("arguments").named_children()) {
+      if (arg.type() != "keyword_argument") {
+        fail(DiagnosticKind::kBadArgument, arg.range(), "`helion.Config` takes keyword arguments");
+      }
+      entries.push_back(
+          {std::string(arg.child_by_field("name").text()), {arg, arg.child_by_field("value")}});
+    }
   }
   ir::BuiltinConfig config;
   config.range = call.range();
@@ -62,12 +99,8 @@ ir::BuiltinConfig KernelLowering::lower_builtin_config(const SyntaxNode& call) {
     for (const SyntaxNode& entry : node.named_children()) values.push_back(integer(entry));
     return values;
   };
-  for (const SyntaxNode& arg : call.child_by_field("arguments").named_children()) {
-    if (arg.type() != "keyword_argument") {
-      fail(DiagnosticKind::kBadArgument, arg.range(), "`helion.Config` takes keyword arguments");
-    }
-    const std::string key(arg.child_by_field("name").text());
-    const SyntaxNode value = arg.child_by_field("value");
+  for (const auto& [key, nodes] : entries) {
+    const auto& [arg, value] = nodes;
     if (key == "block_sizes") {
       config.block_sizes = integers(value);
       for (size_t i = 0; i < config.block_sizes.size(); ++i) {
@@ -76,7 +109,15 @@ ir::BuiltinConfig KernelLowering::lower_builtin_config(const SyntaxNode& call) {
                "a block size must be positive");
         }
       }
+    } else if (key == "pallas_loop_type" && value.type() == "string") {
+      const std::string_view text = value.text();
+      config.pallas_loop_type.emplace_back(text.substr(1, text.size() - 2));
+      config.pallas_loop_type_for_all = true;
     } else if (key == "pallas_loop_type") {
+      if (value.type() != "list" && value.type() != "tuple") {
+        fail(DiagnosticKind::kBadArgument, value.range(),
+             "expected a loop type string or a list of them");
+      }
       for (const SyntaxNode& entry : value.named_children()) {
         if (entry.type() != "string") {
           fail(DiagnosticKind::kBadArgument, entry.range(), "expected a loop type string");

@@ -15,6 +15,7 @@ ir::Module lower_file(const parse::SyntaxTree& tree, const FrontendOptions& opti
   module.source = &tree.file();
   if (!check_python_source(tree, diags)) return module;
   const ImportTable imports = ImportTable::from_module(tree.root());
+  const ModuleConstants constants = ModuleConstants::from_module(tree.root());
   const std::vector<KernelSyntax> kernels = find_kernels(tree.root(), imports, diags);
   const SourceRange file_start = tree.file().range(0, 0);
   if (kernels.empty()) {
@@ -35,7 +36,7 @@ ir::Module lower_file(const parse::SyntaxTree& tree, const FrontendOptions& opti
     const std::string_view name = kernel.function.child_by_field("name").text();
     if (options.kernel_name && name != *options.kernel_name) continue;
     found = true;
-    if (auto lowered = KernelLowering(kernel, imports, diags).run()) {
+    if (auto lowered = KernelLowering(kernel, imports, constants, diags).run()) {
       module.kernels.push_back(std::move(*lowered));
     }
   }

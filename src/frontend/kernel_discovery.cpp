@@ -9,8 +9,10 @@ namespace {
 bool is_kernel_decorator(const parse::SyntaxNode& expr, const ImportTable& imports) {
   const parse::SyntaxNode callee = expr.type() == "call" ? expr.child_by_field("function") : expr;
   const auto name = imports.qualified_name(callee);
+  // `helion.aot_kernel` is a kernel whose configs Helion tunes ahead of time by shape: the same
+  // kernel here (its tuning keywords have no meaning for helionc and are ignored).
   return name && (*name == "helion.kernel" || *name == "helion.jit" ||
-                  *name == "helion.runtime.kernel.kernel");
+                  *name == "helion.aot_kernel" || *name == "helion.runtime.kernel.kernel");
 }
 
 }  // namespace

@@ -20,8 +20,12 @@ SyntaxNode CallArgs::keyword(std::string_view name) const {
 }
 
 KernelLowering::KernelLowering(const KernelSyntax& syntax, const ImportTable& imports,
-                               DiagnosticEngine& diags)
-    : syntax_(syntax), imports_(imports), diags_(diags), file_(*syntax.function.range().file) {}
+                               const ModuleConstants& constants, DiagnosticEngine& diags)
+    : syntax_(syntax),
+      imports_(imports),
+      constants_(constants),
+      diags_(diags),
+      file_(*syntax.function.range().file) {}
 
 std::optional<ir::Kernel> KernelLowering::run() {
   const SyntaxNode name = syntax_.function.child_by_field("name");
@@ -57,17 +61,22 @@ void KernelLowering::lower_decorator() {
     }
     const std::string key(arg.child_by_field("name").text());
     const SyntaxNode value = arg.child_by_field("value");
+    // Configs may be given by the name of a module-level value (`config=CONFIG`).
     if (key == "config") {
-      kernel_.builtin_configs.push_back(lower_builtin_config(value));
+      const SyntaxNode config = resolve_module_name(value);
+      if (config.type() == "none") continue;  // `config=None`: none
+      kernel_.builtin_configs.push_back(lower_builtin_config(config));
       continue;
     }
     if (key == "configs") {
-      if (value.type() != "list" && value.type() != "tuple") {
+      const SyntaxNode list = resolve_module_name(value);
+      if (list.type() == "identifier") not_a_module_config(list, "a list of `helion.Config(...)`");
+      if (list.type() != "list" && list.type() != "tuple") {
         fail(DiagnosticKind::kBadArgument, value.range(),
              "`configs=` takes a list of `helion.Config(...)`");
       }
-      for (const SyntaxNode& entry : value.named_children()) {
-        kernel_.builtin_configs.push_back(lower_builtin_config(entry));
+      for (const SyntaxNode& entry : list.named_children()) {
+        kernel_.builtin_configs.push_back(lower_builtin_config(resolve_module_name(entry)));
       }
       continue;
     }

@@ -17,6 +17,7 @@
 
 #include "frontend/imports.h"
 #include "frontend/kernel_discovery.h"
+#include "frontend/module_constants.h"
 #include "frontend/type_rules.h"
 #include "ir/nodes.h"
 #include "parse/syntax_tree.h"
@@ -42,7 +43,8 @@ class KernelLowering {
   // A parameter's updated contents that no Python name holds (`x = x.view(-1)`, then a store).
   static constexpr int kNoName = -2;
 
-  KernelLowering(const KernelSyntax& syntax, const ImportTable& imports, DiagnosticEngine& diags);
+  KernelLowering(const KernelSyntax& syntax, const ImportTable& imports,
+                 const ModuleConstants& constants, DiagnosticEngine& diags);
 
   // The kernel, or nullopt when any error was reported for it.
   std::optional<ir::Kernel> run();
@@ -52,6 +54,7 @@ class KernelLowering {
   void lower_decorator();
   // ---- builtin_configs.cpp: `config=helion.Config(...)` / `configs=[...]` in the decorator
   ir::BuiltinConfig lower_builtin_config(const SyntaxNode& call);
+  [[noreturn]] void not_a_module_config(const SyntaxNode& name, std::string_view what);
   void lower_params();
   // A new binding named `name`, now in scope. Takes its arguments by value: callers pass the
   // name and type of an existing binding, which the growth of `kernel_.bindings` would free.
@@ -92,6 +95,14 @@ class KernelLowering {
   // ---- lower_expressions.cpp
   ir::ExprPtr lower_expr(const SyntaxNode& node);
   ir::ExprPtr lower_identifier(const SyntaxNode& node);
+  // The elements of a shape or tuple of known length (`x.shape`: `x.size(i)` each).
+  std::vector<ir::ExprPtr> sequence_elements(const ir::ExprPtr& value, SourceRange range);
+  ir::ExprPtr slice_sequence(const ir::ExprPtr& base, const SyntaxNode& slice);
+  // A module-level constant (`_SCALE = 0.5`) read by name, or null when `node` names none.
+  ir::ExprPtr lower_module_constant(const SyntaxNode& node);
+  // `config=CONFIG`: the module-level value a name in the decorator stands for (the node
+  // itself when it is not a name of one).
+  SyntaxNode resolve_module_name(const SyntaxNode& node) const;
   ir::ExprPtr lower_integer(const SyntaxNode& node);
   ir::ExprPtr lower_float(const SyntaxNode& node);
   ir::ExprPtr lower_attribute(const SyntaxNode& node);
@@ -116,6 +127,8 @@ class KernelLowering {
                                 const CallArgs& args);
   ir::ExprPtr lower_builtin_call(std::string_view name, const CallArgs& args);
   ir::ExprPtr make_math(ir::Intrinsic op, ir::ExprPtr x, SourceRange range);
+  // `len(x)`, `min(a, b)`, `max(...)`, `int(v)`, `abs(v)` on static values; null otherwise.
+  ir::ExprPtr lower_static_builtin(std::string_view name, const CallArgs& args);
   ir::ExprPtr make_cast(ir::ExprPtr value, ir::ExprPtr dtype, SourceRange range);
   ir::ExprPtr make_full_like(ir::ExprPtr like, ir::ExprPtr fill, ir::ExprPtr dtype,
                              SourceRange range);
@@ -212,6 +225,8 @@ class KernelLowering {
 
   // ---- lower_allocations.cpp: torch.empty_like & co. on the right of `out = ...`
   bool is_allocation_call(const SyntaxNode& value) const;
+  // The shape of an allocation from its first `count` positional arguments.
+  ir::ExprPtr lower_alloc_sizes(const CallArgs& args, size_t count, SourceRange range);
   void lower_allocation(const SyntaxNode& target, const SyntaxNode& value, ir::Block& out);
   // `bs = hl.register_block_size(n)` (or `(lo, hi)`): a tunable shared by the loops that pass
   // `block_size=bs`, numbered where it is registered.
@@ -226,6 +241,8 @@ class KernelLowering {
   int new_tile_dim(std::string name, ir::ExprPtr begin, ir::ExprPtr end, ir::BlockSource block,
                    bool variadic, SourceRange range);
   void name_tile_dims(const SyntaxNode& target, const std::vector<int>& dims);
+  // `for a, b in hl.tile(x.size())`: x's rank, when it is not known yet, is `rank`.
+  void state_rank_of_tiled_shape(const SyntaxNode& call, size_t rank, SourceRange evidence);
 
   // ---- lower_inner_loops.cpp
   // Before an inner loop's body: a `phi` binding for every device value the body rebinds.
@@ -243,6 +260,9 @@ class KernelLowering {
 
   const KernelSyntax& syntax_;
   const ImportTable& imports_;
+  const ModuleConstants& constants_;
+  static constexpr int kMaxConstantDepth = 64;  // `A = B`, `B = C`, ... chains
+  int constant_depth_ = 0;
   DiagnosticEngine& diags_;
   const SourceFile& file_;
   ir::Kernel kernel_;

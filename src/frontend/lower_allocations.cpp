@@ -51,6 +51,31 @@ bool KernelLowering::is_allocation_call(const SyntaxNode& value) const {
   return false;
 }
 
+ExprPtr KernelLowering::lower_alloc_sizes(const CallArgs& args, size_t count, SourceRange range) {
+  // `torch.empty([m, n])`, `torch.empty(x.size())`, or the sizes as separate arguments
+  // (`torch.empty(m, n)`, `x.new_empty(n)`), as PyTorch takes them.
+  if (count == 1) {
+    ExprPtr value = lower_expr(args.positional[0]);
+    if (value->type.kind == TypeKind::kShape) return value;
+    if (value->type.kind != TypeKind::kInt) {
+      fail(DiagnosticKind::kTypeMismatch, args.positional[0].range(),
+           fmt::format("expected a shape (`x.size()`, a list of sizes or sizes as arguments), "
+                       "not `{}`",
+                       args.positional[0].text()));
+    }
+    return ir::TupleExpr::make({value}, Type::shape(1), range);
+  }
+  std::vector<ExprPtr> sizes;
+  for (size_t i = 0; i < count; ++i) {
+    sizes.push_back(lower_expr(args.positional[i]));
+    if (sizes.back()->type.kind != TypeKind::kInt) {
+      fail(DiagnosticKind::kTypeMismatch, sizes.back()->range, "a size must be an integer");
+    }
+  }
+  const int rank = static_cast<int>(sizes.size());
+  return ir::TupleExpr::make(std::move(sizes), Type::shape(rank), range);
+}
+
 void KernelLowering::lower_allocation(const SyntaxNode& target, const SyntaxNode& value,
                                       ir::Block& out) {
   const SyntaxNode callee = value.child_by_field("function");
@@ -81,33 +106,23 @@ void KernelLowering::lower_allocation(const SyntaxNode& target, const SyntaxNode
     case AllocForm::kShape: {
       check_arity(args, shown, kind.has_fill_arg ? 2 : 1, kind.has_fill_arg ? 2 : 8,
                   {"dtype", "device", "requires_grad"});
-      if (!kind.has_fill_arg && args.positional.size() > 1) {
-        // torch.empty(m, n): sizes as separate arguments.
-        std::vector<ExprPtr> sizes;
-        for (const SyntaxNode& arg : args.positional) sizes.push_back(lower_expr(arg));
-        for (const ExprPtr& size : sizes) {
-          if (size->type.kind != TypeKind::kInt) {
-            fail(DiagnosticKind::kTypeMismatch, size->range, "a size must be an integer");
-          }
-        }
-        const int rank = static_cast<int>(sizes.size());
-        shape = ir::TupleExpr::make(std::move(sizes), Type::shape(rank), range);
-        next = args.positional.size();
-      } else {
-        shape = lower_shape_expr(args.positional[next++]);
-      }
+      const size_t count = kind.has_fill_arg ? 1 : args.positional.size();
+      shape = lower_alloc_sizes(args, count, range);
+      next = count;
       dtype = ir::DtypeImm::make(ir::ScalarType::kFloat32, range);  // torch's default dtype
       break;
     }
     case AllocForm::kMethod: {
-      check_arity(args, shown, kind.has_fill_arg ? 2 : 1, kind.has_fill_arg ? 2 : 1,
+      check_arity(args, shown, kind.has_fill_arg ? 2 : 1, kind.has_fill_arg ? 2 : 8,
                   {"dtype", "device", "requires_grad"});
       ExprPtr like = lower_expr(callee.child_by_field("object"));
       if (like->type.kind != TypeKind::kTensor) {
         fail(DiagnosticKind::kTypeMismatch, like->range,
              fmt::format("`{}` is a tensor method", callee.child_by_field("attribute").text()));
       }
-      shape = lower_shape_expr(args.positional[next++]);
+      const size_t count = kind.has_fill_arg ? 1 : args.positional.size();
+      shape = lower_alloc_sizes(args, count, range);
+      next = count;
       dtype = ir::Call::make(Intrinsic::kDtypeOf, {like}, Type::dtype_value(), range);
       break;
     }

@@ -6,6 +6,7 @@
 
 #include "frontend/function_table.h"
 #include "frontend/kernel_lowering.h"
+#include "ir/visitor.h"
 
 namespace helionc::frontend {
 
@@ -358,6 +359,59 @@ ExprPtr KernelLowering::lower_method_call(const SyntaxNode& receiver_node, std::
   unsupported(range, fmt::format("the tile method `{}`", shown));
 }
 
+ExprPtr KernelLowering::lower_static_builtin(std::string_view name, const CallArgs& args) {
+  // Python's own functions on what the kernel knows statically (sizes, scalar arguments): the
+  // module computes them in Python while JAX traces.
+  const SourceRange range = args.call.range();
+  const auto is_number = [](const ExprPtr& e) {
+    return e->type.kind == TypeKind::kInt || e->type.kind == TypeKind::kFloat ||
+           e->type.kind == TypeKind::kBool;
+  };
+  if (name == "len" && args.positional.size() == 1 && args.keywords.empty()) {
+    ExprPtr value = lower_expr(args.positional[0]);
+    if (value->type.kind == TypeKind::kTensor) {
+      // `len(x)` is x's first size.
+      return ir::Call::make(Intrinsic::kSize, {value, ir::IntImm::make(0, range)},
+                            Type::scalar(TypeKind::kInt), range);
+    }
+    if ((value->type.kind == TypeKind::kShape || value->type.kind == TypeKind::kTuple) &&
+        value->type.rank >= 0) {
+      return ir::IntImm::make(value->type.rank, range);
+    }
+    unsupported(range, fmt::format("`len` of a `{}`", ir::type_to_string(value->type)));
+  }
+  if ((name == "min" || name == "max") && args.positional.size() >= 2 && args.keywords.empty()) {
+    ExprPtr result = lower_expr(args.positional[0]);
+    for (size_t i = 0; i < args.positional.size(); ++i) {
+      ExprPtr next = i == 0 ? result : lower_expr(args.positional[i]);
+      if (!is_number(next) || ir::reads_kernel_values(kernel_, next)) {
+        unsupported(next->range, fmt::format("`{}` of values computed in device code or tensors "
+                                             "(use `torch.{}imum`)",
+                                             name, name));
+      }
+      if (i == 0) continue;
+      Type type = combine_types(*result, *next, ArithKind::kArithmetic, range);
+      result = ir::Call::make(name == "max" ? Intrinsic::kMaximum : Intrinsic::kMinimum,
+                              {result, next}, std::move(type), range);
+    }
+    return result;
+  }
+  if ((name == "int" || name == "abs") && args.positional.size() == 1 && args.keywords.empty()) {
+    ExprPtr value = lower_expr(args.positional[0]);
+    if (!is_number(value) || ir::reads_kernel_values(kernel_, value)) {
+      unsupported(range, fmt::format("`{}` of values computed in device code or tensors", name));
+    }
+    if (name == "abs") return ir::Call::make(Intrinsic::kAbs, {value}, value->type, range);
+    if (value->type.kind == TypeKind::kInt) return value;
+    if (const auto* imm = value->as<ir::FloatImm>()) {
+      return ir::IntImm::make(static_cast<int64_t>(imm->value), range);
+    }
+    // Python's int() of a float truncates toward zero, as math.trunc does.
+    return ir::Call::make(Intrinsic::kTrunc, {value}, Type::scalar(TypeKind::kInt), range);
+  }
+  return nullptr;
+}
+
 ExprPtr KernelLowering::lower_builtin_call(std::string_view name, const CallArgs& args) {
   const SourceRange range = args.call.range();
   if (name == "float" && args.positional.size() == 1 && args.positional[0].type() == "string") {
@@ -377,6 +431,7 @@ ExprPtr KernelLowering::lower_builtin_call(std::string_view name, const CallArgs
     }
     return ir::FloatImm::make(value, fmt::format("float({})", text), range);
   }
+  if (ExprPtr value = lower_static_builtin(name, args)) return value;
   if (name == "range" || name == "len" || name == "print" || name == "min" || name == "max" ||
       name == "abs" || name == "int" || name == "float" || name == "bool") {
     unsupported(range, fmt::format("the builtin `{}` in a kernel", name));

@@ -45,6 +45,7 @@ ExprPtr KernelLowering::lower_identifier(const SyntaxNode& node) {
   if (ExprPtr argument = lambda_name(node)) return argument;  // inside an inlined lambda
   auto it = scope_.find(name);
   if (it == scope_.end()) {
+    if (ExprPtr constant = lower_module_constant(node)) return constant;
     if (imports_.qualified_name(node)) {
       fail(DiagnosticKind::kTypeMismatch, node.range(),
            fmt::format("module `{}` is not a value", name));
@@ -168,9 +169,8 @@ ExprPtr KernelLowering::lower_subscript(const SyntaxNode& node) {
   const Type& type = base->type;
   const auto items = node.children_by_field("subscript");
   if (type.kind == TypeKind::kShape || type.kind == TypeKind::kTuple) {
-    if (items.size() != 1 || items[0].type() == "slice") {
-      unsupported(node.range(), "slicing a shape or tuple");
-    }
+    if (items.size() == 1 && items[0].type() == "slice") return slice_sequence(base, items[0]);
+    if (items.size() != 1) unsupported(node.range(), "slicing a shape or tuple");
     ExprPtr index = lower_expr(items[0]);
     const auto* imm = index->as<ir::IntImm>();
     if (!imm) unsupported(items[0].range(), "indexing a shape or tuple with a computed index");
@@ -404,11 +404,80 @@ ExprPtr KernelLowering::lower_boolean(const SyntaxNode& node) {
   return make_binary(op, std::move(lhs), std::move(rhs), node.range());
 }
 
+std::vector<ExprPtr> KernelLowering::sequence_elements(const ExprPtr& value, SourceRange range) {
+  const Type& type = value->type;
+  if ((type.kind != TypeKind::kShape && type.kind != TypeKind::kTuple) || type.rank < 0) {
+    unsupported(range, fmt::format("unpacking a `{}` here (a shape or tuple of known length "
+                                   "is needed)",
+                                   ir::type_to_string(type)));
+  }
+  if (const auto* tuple = value->as<ir::TupleExpr>()) return tuple->elements;
+  std::vector<ExprPtr> elements;
+  const auto* shape_of = value->as<ir::Call>();
+  for (int i = 0; i < type.rank; ++i) {
+    if (shape_of && shape_of->op == ir::Intrinsic::kShapeOf) {
+      // `x.shape[1:]` keeps each size symbolic: x's axis i.
+      elements.push_back(ir::Call::make(ir::Intrinsic::kSize,
+                                        {shape_of->args[0], ir::IntImm::make(i, range)},
+                                        Type::scalar(TypeKind::kInt), range));
+    } else {
+      Type element = type.kind == TypeKind::kShape ? Type::scalar(TypeKind::kInt)
+                                                   : type.elements[static_cast<size_t>(i)];
+      elements.push_back(ir::TupleGet::make(value, i, std::move(element), range));
+    }
+  }
+  return elements;
+}
+
+ExprPtr KernelLowering::slice_sequence(const ExprPtr& base, const SyntaxNode& slice) {
+  // `x.shape[1:]`, `t[:2]`: static bounds, no step, on a shape or tuple of known length.
+  const std::vector<ExprPtr> all = sequence_elements(base, base->range.merge(slice.range()));
+  const auto n = static_cast<int64_t>(all.size());
+  // tree-sitter's slice has no fields: `start : stop : step`, each optional.
+  SyntaxNode parts[3];
+  int colons = 0;
+  for (const SyntaxNode& child : slice.children()) {
+    if (child.text() == ":") {
+      ++colons;
+    } else if (colons < 3 && child.is_named() && child.type() != "comment") {
+      parts[colons] = child;
+    }
+  }
+  const auto bound = [&](int part, int64_t fallback) {
+    const SyntaxNode node = parts[part];
+    if (!node) return fallback;
+    const ExprPtr value = lower_expr(node);
+    const auto* imm = value->as<ir::IntImm>();
+    if (!imm) unsupported(node.range(), "slicing a shape or tuple with a computed bound");
+    const int64_t i = imm->value < 0 ? imm->value + n : imm->value;
+    return std::clamp<int64_t>(i, 0, n);
+  };
+  if (parts[2]) unsupported(slice.range(), "slicing a shape with a step");
+  const int64_t start = bound(0, 0);
+  const int64_t stop = std::max(start, bound(1, n));
+  std::vector<ExprPtr> elements(all.begin() + start, all.begin() + stop);
+  std::vector<Type> types;
+  for (const ExprPtr& e : elements) types.push_back(e->type);
+  Type type = base->type.kind == TypeKind::kShape ? Type::shape(static_cast<int>(elements.size()))
+                                                  : Type::tuple(std::move(types));
+  return ir::TupleExpr::make(std::move(elements), std::move(type), slice.range());
+}
+
 ExprPtr KernelLowering::lower_sequence(const SyntaxNode& node) {
   std::vector<ExprPtr> elements;
   std::vector<Type> types;
   bool all_ints = true;
   for (const SyntaxNode& child : node.named_children()) {
+    if (child.type() == "list_splat") {
+      // `[n, *x.shape[1:]]`: the elements of a shape or tuple of known length.
+      const SyntaxNode inner = child.named_children().front();
+      for (ExprPtr& e : sequence_elements(lower_expr(inner), inner.range())) {
+        types.push_back(e->type);
+        all_ints = all_ints && types.back().kind == TypeKind::kInt;
+        elements.push_back(std::move(e));
+      }
+      continue;
+    }
     elements.push_back(lower_expr(child));
     types.push_back(elements.back()->type);
     all_ints = all_ints && types.back().kind == TypeKind::kInt;

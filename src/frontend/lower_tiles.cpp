@@ -27,6 +27,12 @@ void KernelLowering::lower_for(const SyntaxNode& node, ir::Block& out) {
   }
   if (node.child_by_field("alternative")) unsupported(node.range(), "`for ... else`");
 
+  if (target.type() == "pattern_list" || target.type() == "tuple_pattern") {
+    state_rank_of_tiled_shape(iterable, target.named_children().size(), target.range());
+  } else if (const SyntaxNode block = split_args(iterable).keyword("block_size");
+             block && (block.type() == "list" || block.type() == "tuple")) {
+    state_rank_of_tiled_shape(iterable, block.named_children().size(), block.range());
+  }
   const std::vector<int> dims = lower_tile_spec(iterable, is_grid);
   name_tile_dims(target, dims);
 
@@ -74,6 +80,30 @@ void KernelLowering::lower_for(const SyntaxNode& node, ir::Block& out) {
       ir::TileLoop::make(dims, std::move(vars), std::move(body), node.range(), std::move(carried));
   out.push_back(loop);
   if (!inner) write_back_views(loop->as<ir::TileLoop>()->body, out);
+}
+
+void KernelLowering::state_rank_of_tiled_shape(const SyntaxNode& call, size_t rank,
+                                               SourceRange evidence) {
+  // `for a, b in hl.tile(x.size())` (or `block_size=[32, 16]`) says x has two dimensions, as
+  // `m, n = x.size()` does.
+  SyntaxNode shape;  // the last positional argument: the end
+  for (const SyntaxNode& arg : call.child_by_field("arguments").named_children()) {
+    if (arg.type() != "keyword_argument") shape = arg;
+  }
+  if (!shape) return;
+  SyntaxNode attribute = shape;
+  if (shape.type() == "call") {
+    if (!shape.child_by_field("arguments").named_children().empty()) return;
+    attribute = shape.child_by_field("function");
+  }
+  if (attribute.type() != "attribute") return;
+  const std::string_view attr = attribute.child_by_field("attribute").text();
+  if (!(shape.type() == "call" ? attr == "size" : attr == "shape")) return;
+  const SyntaxNode object = attribute.child_by_field("object");
+  if (object.type() != "identifier") return;
+  const auto it = scope_.find(object.text());
+  if (it == scope_.end() || binding(it->second).type.kind != TypeKind::kTensor) return;
+  if (binding(it->second).type.rank < 0) refine_rank(it->second, static_cast<int>(rank), evidence);
 }
 
 void KernelLowering::name_tile_dims(const SyntaxNode& target, const std::vector<int>& dims) {

@@ -458,6 +458,9 @@ struct Param {
 struct BuiltinConfig {
   std::vector<int64_t> block_sizes;
   std::vector<std::string> pallas_loop_type;
+  // `pallas_loop_type="unroll"` (Helion's form, one string): that strategy for every inner
+  // loop, and nothing for a kernel without any.
+  bool pallas_loop_type_for_all = false;
   std::vector<int64_t> pallas_load_buffer_count;
   std::vector<std::vector<int64_t>> loop_orders;
   std::optional<int64_t> vmem_limit_bytes;

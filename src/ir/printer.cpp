@@ -24,7 +24,9 @@ class IrPrinter {
     out_ += fmt::format("  tunable_blocks {}\n", kernel_.num_tunable_blocks);
     for (const BuiltinConfig& config : kernel_.builtin_configs) {
       out_ += fmt::format("  builtin_config block_sizes [{}]", fmt::join(config.block_sizes, ", "));
-      if (!config.pallas_loop_type.empty()) {
+      if (config.pallas_loop_type_for_all) {
+        out_ += fmt::format(" pallas_loop_type {} (every inner loop)", config.pallas_loop_type[0]);
+      } else if (!config.pallas_loop_type.empty()) {
         out_ += fmt::format(" pallas_loop_type [{}]", fmt::join(config.pallas_loop_type, ", "));
       }
       if (config.vmem_limit_bytes)

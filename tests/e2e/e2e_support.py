@@ -182,7 +182,7 @@ def _is_kernel_decorator(node: ast.expr) -> bool:
         isinstance(target, ast.Attribute)
         and isinstance(target.value, ast.Name)
         and target.value.id == "helion"
-        and target.attr in ("kernel", "jit")
+        and target.attr in ("kernel", "jit", "aot_kernel")
     )
 
 

@@ -480,6 +480,31 @@ def ref_weighted_row_sum(x, w):
     return ((f64(x) * f64(w)).sum(-1).astype(np.float32),)
 
 
+def ref_scaled_row_sum(x):
+    return ((f64(x).sum(-1) * 0.5).astype(np.float32),)
+
+
+def ref_scale_add_row(x, row):
+    return ((f64(x) * 2 + f64(row)).astype(torch_promote(x.dtype, row.dtype)),)
+
+
+def ref_first_columns(x, limit=256, scale=-2.7):
+    cols = min(x.shape[1], limit, 4096)
+    return ((f64(x[:, :cols]) * abs(int(scale))).astype(x.dtype),)
+
+
+def ref_add_plane(x, y):
+    return ((f64(x) + f64(y)).astype(torch_promote(x.dtype, y.dtype)),)
+
+
+def ref_row_max_and_double(x):
+    return (x.max(-1), (f64(x) * 2).astype(np.float32))
+
+
+def ref_add_unit_axes(x, y):
+    return ((f64(x) + f64(y)).astype(torch_promote(x.dtype, y.dtype)),)
+
+
 ALL_STRATEGIES = (("unroll",), ("grid",), ("emit_pipeline",), ("fori_loop",))
 
 
@@ -916,6 +941,56 @@ SAMPLES: tuple[SampleSpec, ...] = (
         scalars=({}, {"scale": -0.5}),
         extra_shapes=("x=1:f32", "x=129:bf16"),
         returns_tuple=True,
+    ),
+    SampleSpec(
+        name="module_config",
+        kernel="scaled_row_sum",
+        # rows, then the inner loop's columns; the no-config default is the decorator's CONFIG
+        configs={"b8x128": (8, 128), "b32x512": (32, 512)},
+        reference=ref_scaled_row_sum,
+        extra_shapes=("x=1x1:f32", "x=9x129:bf16"),
+        tolerance=SUM_TOLERANCE,
+        loop_types=ALL_STRATEGIES,
+        inner_dims=((1, "x", 1),),
+    ),
+    SampleSpec(
+        name="tile_unpack",
+        kernel="scale_add_row",
+        configs={"b8x128": (8, 128), "b32x256": (32, 256)},
+        reference=ref_scale_add_row,
+        extra_shapes=("x=1x1:f32,row=1:f32", "x=7x5:bf16,row=5:bf16"),
+    ),
+    SampleSpec(
+        name="static_builtins",
+        kernel="first_columns",
+        configs={"b8x128": (8, 128), "b32x256": (32, 256)},
+        reference=ref_first_columns,
+        scalars=({}, {"limit": 128, "scale": 3.5}, {"limit": 100000}),
+        # limits that are n or a multiple of 128: a loop over part of a lane axis gets a block
+        # legalised for the loop, not for x (README, "What is left")
+        extra_shapes=("x=1x1:f32", "x=7x5:bf16"),
+    ),
+    SampleSpec(
+        name="shape_splat",
+        kernel="add_plane",
+        configs={"b1x8x128": (1, 8, 128), "b2x16x256": (2, 16, 256)},
+        reference=ref_add_plane,
+        extra_shapes=("x=1x1x1:f32,y=1x1:f32", "x=2x7x5:bf16,y=7x5:bf16"),
+    ),
+    SampleSpec(
+        name="alloc_sizes",
+        kernel="row_max_and_double",
+        configs={"b8": (8,), "b32": (32,)},
+        reference=ref_row_max_and_double,
+        extra_shapes=("x=1x1:f32", "x=7x5:bf16"),
+    ),
+    SampleSpec(
+        name="any_rank_unit_axes",
+        kernel="add_unit_axes",
+        # right-aligned over the rank, as for `add`
+        configs={"b8x128": (8, 128), "b2x8x256": (2, 8, 256)},
+        reference=ref_add_unit_axes,
+        extra_shapes=("x=1x1:f32,y=1x1:f32", "x=7x5:bf16,y=1x1:bf16"),
     ),
     SampleSpec(
         name="sorted_pair",

@@ -170,9 +170,22 @@ def test_names_equal_after_nfkc(helionc, tmp_path):
 
 @pytest.mark.parametrize("name", ["jax", "jnp", "pl", "pltpu", "functools", "math", "_interpret",
                                   "_legal_block", "_select_config", "_dot", "TARGET", "len",
-                                  "range", "_x_kernel", "_X_CONFIGS"])
+                                  "range"])
 def test_kernel_named_like_a_module_name(helionc, tmp_path, name):
     expect_error(helionc, tmp_path, kernel(name=name), 7, name, f"a kernel named `{name}` would replace")
+
+
+@pytest.mark.parametrize("name", ["_x_kernel", "_x_kernel_1", "_X_CONFIGS", "_X_DEFAULT"])
+def test_kernel_named_like_another_kernels_module_name(helionc, tmp_path, name):
+    source = kernel(name="x") + kernel(name=name)[len(HEADER):]
+    expect_error(helionc, tmp_path, source, 13, name, f"a kernel named `{name}` would replace")
+
+
+def test_kernel_named_like_module_names_of_absent_kernels(helionc, tmp_path):
+    # Helion's own files name kernels `_matmul_kernel`: reserved only when `matmul` is a kernel too.
+    proc, out, _ = run(helionc, tmp_path, kernel(name="_matmul_kernel"))
+    assert proc.returncode == 0, proc.stderr.decode()
+    assert b"def _matmul_kernel(x, *, interpret=None):" in out.read_bytes()
 
 
 def test_kernels_sharing_config_names(helionc, tmp_path):

@@ -38,12 +38,25 @@ namespace {
 // A kernel's name is public (callers import it), so it is never renamed: a name that would
 // replace one the module defines or calls, or whose per-kernel names another kernel's share
 // (`add` and `ADD` both need `_ADD_CONFIGS`), is an error.
+// Whether `name` is one the module defines for kernel `other`: its config tables and its kernel
+// functions (`_add_kernel`, `_add_kernel_1`, ...).
+bool is_name_of_kernel(const std::string& name, const ir::Kernel& other) {
+  if (name == config_table_name(other) || name == config_default_name(other)) return true;
+  const std::string stem = "_" + other.name + "_kernel";
+  return name == stem || name.starts_with(stem + "_");
+}
+
 bool check_kernel_names(const ir::Module& module, DiagnosticEngine& diags) {
   bool ok = true;
   std::map<std::string, const ir::Kernel*> by_table;
   for (const ir::Kernel& kernel : module.kernels) {
+    // Per-kernel names are reserved only for the kernels this module has: a kernel named
+    // `_matmul_kernel` is fine unless the file also defines `matmul`.
+    bool per_kernel = false;
+    for (const ir::Kernel& other : module.kernels)
+      per_kernel |= is_name_of_kernel(kernel.name, other);
     if (template_module_names().count(kernel.name) > 0 || is_python_builtin(kernel.name) ||
-        is_kernel_module_name(kernel.name)) {
+        per_kernel) {
       diags.error(DiagnosticKind::kReservedName, kernel.name_range,
                   fmt::format("a kernel named `{}` would replace a name the generated module "
                               "defines or calls; rename the kernel",

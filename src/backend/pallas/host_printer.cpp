@@ -199,8 +199,22 @@ class HostPrinter {
     std::set<int> done;
     for (const passes::Input& input : launch.inputs) {
       const passes::Operand& operand = input.operand;
-      if (input.kind != passes::Input::Kind::kRead || operand.variadic || operand.smem ||
-          input.gather_ids_of >= 0 || done.count(operand.binding)) {
+      if (input.kind != passes::Input::Kind::kRead || operand.smem || input.gather_ids_of >= 0 ||
+          done.count(operand.binding)) {
+        continue;
+      }
+      const passes::ShapeFacts& facts = host_.facts;
+      if (operand.variadic) {
+        // `y[tile]` in `hl.tile(out.size())`: broadcast to the loop's whole shape unless y
+        // provably has it.
+        const ir::TileDim& dim = kernel_.tile_dims[launch.grid.front().tile_dim];
+        const auto* shape = dim.extent->as<ir::Call>();
+        const auto* of = shape && shape->op == ir::Intrinsic::kShapeOf && !shape->args.empty()
+                             ? shape->args[0]->as<ir::VarRef>()
+                             : nullptr;
+        if (of && facts.shape_root(of->binding) == facts.shape_root(operand.binding)) continue;
+        done.insert(operand.binding);
+        emit_broadcast(operand.binding, host_.text(dim.extent), stmts, i, top, restore);
         continue;
       }
       const int rank = kernel_.bindings[operand.binding].type.rank;
@@ -211,7 +225,6 @@ class HostPrinter {
         if (axis.kind != passes::ViewAxis::Kind::kTile || axis.array_axis < 0) continue;
         const ir::TileDim& dim = kernel_.tile_dims[axis.tile_dim];
         if (ir::bounds_in_kernel(kernel_, dim)) continue;
-        const passes::ShapeFacts& facts = host_.facts;
         if (facts.equal_sizes(facts.axis_size(operand.binding, axis.array_axis),
                               facts.size_of(dim.extent))) {
           continue;
@@ -221,16 +234,22 @@ class HostPrinter {
       }
       if (!any) continue;
       done.insert(operand.binding);
-      context_.imports.helpers.insert("broadcast_unit_axes");
-      const std::string name = binding_name(kernel_, operand.binding);
-      if (read_after(operand.binding, stmts, i, top)) {
-        const std::string saved = host_.temporary(name + "_unbroadcast");
-        out_.line(fmt::format("{} = {}", saved, name));
-        restore.push_back(fmt::format("{} = {}", name, saved));
-      }
-      out_.line(fmt::format("{} = _broadcast_unit_axes({}, {})", name, name, py_tuple(extents)));
+      emit_broadcast(operand.binding, py_tuple(extents), stmts, i, top, restore);
     }
     return restore;
+  }
+
+  // `y = _broadcast_unit_axes(y, extents)`, saving y first when later statements read it.
+  void emit_broadcast(int binding, const std::string& extents, const ir::Block& stmts, size_t i,
+                      size_t top, std::vector<std::string>& restore) {
+    context_.imports.helpers.insert("broadcast_unit_axes");
+    const std::string name = binding_name(kernel_, binding);
+    if (read_after(binding, stmts, i, top)) {
+      const std::string saved = host_.temporary(name + "_unbroadcast");
+      out_.line(fmt::format("{} = {}", saved, name));
+      restore.push_back(fmt::format("{} = {}", name, saved));
+    }
+    out_.line(fmt::format("{} = _broadcast_unit_axes({}, {})", name, name, extents));
   }
 
   // Whether a statement after stmts[i] (or after top-level statement `top`) mentions `binding`.

@@ -93,8 +93,11 @@ def _broadcast_unit_axes(x, extents):
     Helion reads a size-1 axis indexed by a tile (`bias[tile_m, tile_n]` with `bias` of shape
     [1, n]) as that one row broadcast; a block of the tile's size would read past the axis.
     `extents[axis]` is the end of the loop tiling `axis`, None for an axis no tile indexes.
-    Sizes are known only now: unchanged, at no cost, when no tiled axis has size 1.
+    Sizes are known only now: unchanged, at no cost, when no tiled axis has size 1 (or the
+    ranks differ: `hl.tile(out.size())` indexes arrays of its own rank only).
     """
+    if len(extents) != len(x.shape):
+        return x
     shape = tuple(n if e is None or n != 1 else e for n, e in zip(x.shape, extents))
     if shape == tuple(x.shape):
         return x

@@ -72,6 +72,8 @@ TEST_CASE("add: rank-polymorphic tiles built at trace time") {
                "def add(x, y, *, interpret=None):\n"
                "    config = _ADD_DEFAULT\n"
                "    out = jax.ShapeDtypeStruct(x.shape, x.dtype)  # k.py:2\n"
+               // y may have size-1 axes where out has more: Helion broadcasts them.
+               "    y = _broadcast_unit_axes(y, out.shape)\n"
                "    # k.py:3: line 3\n"
                "    view, block_shape, grid = _any_rank_tiles(out.shape, config[\"block_sizes\"])\n"
                "    tile_spec = pl.BlockSpec(block_shape=block_shape, index_map=lambda *tile: "

@@ -1,0 +1,84 @@
+// Issue 12: one-element tuples, the in-place return contract, module-level names.
+#include <catch2/catch.hpp>
+
+#include "frontend/lowering_fixture.h"
+
+using helionc::testing::contains;
+using helionc::testing::lower;
+
+TEST_CASE("a one-element unpacking stays an unpacking, unlike binding the whole shape") {
+  auto result = lower(R"(@helion.kernel()
+def k(x: torch.Tensor) -> tuple[torch.Tensor]:
+    (n,) = x.size()
+    whole = x.size()
+    out = torch.empty([n], dtype=x.dtype, device=x.device)
+    for tile in hl.tile(n):
+        out[tile] = x[tile]
+    return (out,)
+)");
+  INFO(result->errors());
+  REQUIRE_FALSE(result->diags.has_errors());
+  const std::string ir = result->ir();
+  INFO(ir);
+  CHECK(contains(ir, "let (n: int,) = shape_of(x)"));
+  CHECK(contains(ir, "let whole: shape<1> = shape_of(x)"));
+  CHECK(contains(ir, "return out,"));
+}
+
+TEST_CASE("a kernel that updates a parameter returns it, after its own results") {
+  auto none = lower(R"(@helion.kernel()
+def k(x: torch.Tensor, y: torch.Tensor) -> None:
+    for tile in hl.tile(x.size(0)):
+        x[tile] = x[tile] + y[tile]
+)");
+  INFO(none->errors());
+  REQUIRE_FALSE(none->diags.has_errors());
+  CHECK(contains(none->ir(), "return x\n"));
+
+  auto both = lower(R"(@helion.kernel()
+def k(x: torch.Tensor, total: torch.Tensor) -> torch.Tensor:
+    out = torch.empty_like(x)
+    for tile in hl.tile(x.size(0)):
+        out[tile] = x[tile] * 2
+        total[tile] = total[tile] + x[tile]
+    return out
+)");
+  REQUIRE_FALSE(both->diags.has_errors());
+  CHECK(contains(both->ir(), "return out, total"));
+  CHECK(contains(both->errors(), "[-Win-place-result]"));
+}
+
+TEST_CASE("module-level constants are compiled in; the body reads the module's last value") {
+  auto result = lower(R"(_SCALE = 2.0
+@helion.kernel()
+def k(x: torch.Tensor) -> torch.Tensor:
+    out = torch.empty_like(x)
+    for tile in hl.tile(x.size(0)):
+        out[tile] = x[tile] * _SCALE
+    return out
+_SCALE = 0.25
+)");
+  INFO(result->errors());
+  REQUIRE_FALSE(result->diags.has_errors());
+  CHECK(contains(result->ir(), "* 0.25"));
+  CHECK_FALSE(contains(result->ir(), "* 2.0"));
+}
+
+TEST_CASE("a config given by name is read where the decorator stands") {
+  auto result = lower(R"(BLOCK = 32
+CONFIG = helion.Config(block_sizes=[BLOCK], pallas_loop_type="unroll")
+@helion.kernel(config=CONFIG)
+def k(x: torch.Tensor) -> torch.Tensor:
+    out = torch.empty_like(x)
+    for tile in hl.tile(x.size(0)):
+        out[tile] = x[tile]
+    return out
+BLOCK = 64
+)");
+  INFO(result->errors());
+  REQUIRE_FALSE(result->diags.has_errors());
+  REQUIRE(result->module.kernels.size() == 1);
+  const auto& config = result->module.kernels[0].builtin_configs.at(0);
+  CHECK(config.block_sizes == std::vector<int64_t>{32});
+  CHECK(config.pallas_loop_type_for_all);
+}
