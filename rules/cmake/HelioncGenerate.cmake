@@ -85,3 +85,40 @@ function(helionc_generate)
     set(${ARG_OUT_VAR} ${outputs} PARENT_SCOPE)
   endif()
 endfunction()
+
+# helionc_tune(TARGET name SOURCES k.py... [TARGET_TPU tpu-v5e] [OPTIONS flag...])
+#
+# Tuning, by request only: `name` is a custom target outside ALL (`cmake --build . --target
+# name`) that runs `helionc --autotune` for every kernel file K.py with a shape list K.shapes
+# beside it and rewrites K.yaml in the source tree, the config helionc_generate gives K.py.
+# Tuned configs are checked-in artifacts: an ordinary build never re-tunes. Which kernels have
+# a shape list is read when CMake configures (reconfigure after adding one). OPTIONS go to the
+# search only (`--seed 1`, `--budget 10`).
+function(helionc_tune)
+  cmake_parse_arguments(PARSE_ARGV 0 ARG "" "TARGET;TARGET_TPU" "SOURCES;OPTIONS")
+  if(NOT ARG_TARGET OR NOT ARG_SOURCES)
+    message(FATAL_ERROR "helionc_tune: TARGET and SOURCES are required")
+  endif()
+  if(ARG_UNPARSED_ARGUMENTS)
+    message(FATAL_ERROR "helionc_tune: unknown arguments: ${ARG_UNPARSED_ARGUMENTS}")
+  endif()
+  set(flags ${ARG_OPTIONS})
+  if(ARG_TARGET_TPU)
+    list(APPEND flags --target ${ARG_TARGET_TPU})
+  endif()
+  set(commands)
+  foreach(source IN LISTS ARG_SOURCES)
+    get_filename_component(source "${source}" ABSOLUTE)
+    get_filename_component(stem "${source}" NAME_WE)
+    get_filename_component(folder "${source}" DIRECTORY)
+    if(EXISTS "${folder}/${stem}.shapes")
+      list(APPEND commands COMMAND helionc::helionc ${flags} --autotune -q
+           --shapes-file "${folder}/${stem}.shapes" --config-out "${folder}/${stem}.yaml"
+           "${source}")
+    endif()
+  endforeach()
+  if(NOT commands)
+    message(FATAL_ERROR "helionc_tune: none of the sources has a shape list (K.shapes beside K.py)")
+  endif()
+  add_custom_target(${ARG_TARGET} ${commands} COMMENT "helionc --autotune" VERBATIM)
+endfunction()

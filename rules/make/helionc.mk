@@ -16,8 +16,8 @@
 #   HELIONC_CONFIGS_K  the configs of kernel file K.py (K as in HELIONC_KERNELS, without .py);
 #                    default, by convention: K.yaml and K.*.yaml beside it (one config a kernel)
 #
-# Defined here: HELIONC_MODULES (the modules of HELIONC_KERNELS), HELIONC_DEPFILES, and the
-# target `helionc-clean` (removes both). A failed compile writes nothing (helionc never leaves a
+# Defined here: HELIONC_MODULES (the modules of HELIONC_KERNELS), HELIONC_DEPFILES, the
+# target `helionc-clean` (removes both) and `helionc-tune` (below: by request only). A failed compile writes nothing (helionc never leaves a
 # partial or stale-but-newer module), so Make retries it on the next run.
 
 _helionc_mk_dir := $(dir $(lastword $(MAKEFILE_LIST)))
@@ -49,6 +49,17 @@ $(foreach k,$(_helionc_kernels),$(eval $(k:.py=_pallas.py): $(call helionc_confi
 .PHONY: helionc-clean
 helionc-clean:
 	rm -f $(HELIONC_MODULES) $(HELIONC_DEPFILES)
+
+# Tuning, by request only: `make helionc-tune` runs `helionc --autotune` for every kernel file
+# K.py with a shape list K.shapes beside it (one call a line, as `--shapes-file` reads it) and
+# rewrites K.yaml, the config the pattern rule then picks up by convention. Tuned configs are
+# checked-in artifacts: no ordinary target depends on this one, so a build never re-tunes.
+# HELIONC_TUNE_FLAGS adds flags to the search only (`--seed 1 --budget 10`).
+_helionc_tunable := $(foreach k,$(_helionc_kernels),$(if $(wildcard $(k:.py=.shapes)),$(k)))
+
+.PHONY: helionc-tune
+helionc-tune:
+	$(foreach k,$(_helionc_tunable),$(HELIONC) $(HELIONC_FLAGS) $(HELIONC_TUNE_FLAGS) --autotune -q --shapes-file $(k:.py=.shapes) --config-out $(k:.py=.yaml) $(k) &&) true
 
 -include $(HELIONC_DEPFILES)
 
