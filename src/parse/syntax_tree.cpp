@@ -25,29 +25,61 @@ using ParserHandle = std::unique_ptr<TSParser, ParserDeleter>;
 
 bool is_error_node(TSNode node) { return ts_node_symbol(node) == kErrorSymbol; }
 
+// Where a string literal opening at `text[i]` (a quote) ends: one past its closing quote, or
+// npos when it is not closed (a single-quoted string at the end of its line, or the file's end).
+// Prefixes do not matter: a backslash keeps the next character from closing the string in raw
+// strings too, and an f-string's nested strings use the other quote (Python 3.11).
+size_t string_end(std::string_view text, size_t i) {
+  const char quote = text[i];
+  const bool triple = text.substr(i, 3) == std::string(3, quote);
+  for (size_t k = i + (triple ? 3 : 1); k < text.size(); ++k) {
+    const char c = text[k];
+    if (c == '\\') {
+      ++k;
+    } else if (!triple && (c == '\n' || c == '\r')) {
+      return std::string_view::npos;
+    } else if (c == quote && (!triple || text.substr(k, 3) == std::string(3, quote))) {
+      return k + (triple ? 3 : 1);
+    }
+  }
+  return std::string_view::npos;
+}
+
 // The text tree-sitter parses: the file with the comment of each comment-only line blanked out.
 // tree-sitter-python's scanner, at every line break inside a block, looks ahead over all the
 // comment lines that follow to find the next statement's indentation, so a run of n comment lines
-// costs n^2 (20,000 took 26 s); blank lines it skips in one pass. Only comments made of plain
-// characters are blanked: should the line lie inside a triple-quoted string, spaces for plain
-// characters change nothing tree-sitter sees there (no quote, backslash or brace is touched).
-// One byte for one, so every offset is the file's; node text is always read from the file.
+// costs n^2 (20,000 took 26 s; 111 s with quotes in them); blank lines it skips in one pass. A
+// line is blanked only when a scan of the string literals before it shows it outside every
+// string (a `#` line inside a triple-quoted string is the string's text); if the scan loses its
+// way (a string not closed), the rest of the file is left as it is. One byte for one, so every
+// offset is the file's; node text is always read from the file.
 std::string text_for_parser(std::string_view text) {
   std::string result(text);
-  size_t line = 0;
-  while (line < result.size()) {
-    size_t end = result.find('\n', line);
-    if (end == std::string::npos) end = result.size();
-    size_t hash = result.find_first_not_of(" \t\f", line);
-    if (hash < end && result[hash] == '#') {
-      size_t comment_end = end > hash && result[end - 1] == '\r' ? end - 1 : end;  // CRLF
-      std::string_view comment(result.data() + hash, comment_end - hash);
-      if (comment.find_first_of("'\"\\{}\r") == std::string_view::npos) {
-        std::fill(result.begin() + static_cast<std::ptrdiff_t>(hash),
-                  result.begin() + static_cast<std::ptrdiff_t>(comment_end), ' ');
+  size_t i = 0;
+  bool line_start = true;  // only blanks and tabs so far on this line
+  while (i < text.size()) {
+    const char c = text[i];
+    if (c == '#') {
+      // A comment ends at a line feed or a carriage return (a lone CR ends a line, as in
+      // CPython).
+      size_t end = text.find_first_of("\r\n", i);
+      if (end == std::string_view::npos) end = text.size();
+      if (line_start) {
+        std::fill(result.begin() + static_cast<std::ptrdiff_t>(i),
+                  result.begin() + static_cast<std::ptrdiff_t>(end), ' ');
       }
+      i = end;
+      continue;
     }
-    line = end + 1;
+    if (c == '\'' || c == '"') {
+      const size_t end = string_end(text, i);
+      if (end == std::string_view::npos) break;
+      i = end;
+      line_start = false;
+      continue;
+    }
+    line_start = c == '\n' || c == '\r' || (line_start && (c == ' ' || c == '\t' || c == '\f'));
+    ++i;
   }
   return result;
 }

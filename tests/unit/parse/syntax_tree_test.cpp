@@ -150,5 +150,42 @@ TEST_CASE("the grammar's ABI suits the runtime", "[parse][abi]") {
   CHECK(check_grammar_abi_version(TREE_SITTER_MIN_COMPATIBLE_LANGUAGE_VERSION - 1).has_value());
 }
 
+// Comment-only lines are blanked before tree-sitter sees them (its scanner is quadratic in runs
+// of them); a `#` line inside a triple-quoted string is the string's text and must stay.
+TEST_CASE("comment lines are blanked for the parser, lines inside strings are not", "[parse]") {
+  const char* kStrings =
+      "x = '''\n"
+      "# in the string until ''' + \"rest\"\n"
+      "y = \"\"\"\n"
+      "  # it's \"quoted\" \\ {braces}\n"
+      "\"\"\"\n"
+      "# a comment with '''quotes''' and a \\ backslash\n"
+      "z = 1  # not a comment-only line: 'kept'\n"
+      "    # an indented comment \"\"\"\n"
+      "w = '#' + \"#\"  # strings holding the comment sign\n";
+  SourceFile file("strings.py", kStrings);
+  auto tree = SyntaxTree::parse(file);
+  REQUIRE(tree != nullptr);
+  CHECK_FALSE(tree->root().has_error());
+  std::vector<SyntaxNode> statements = tree->root().named_children();
+  REQUIRE(statements.size() == 4);
+  // Blanked, that line would leave the string open to the end of the file.
+  CHECK(statements[0].text() == "x = '''\n# in the string until ''' + \"rest\"");
+  // Node text comes from the file, so the string keeps its comment-like line as written.
+  CHECK(statements[1].text() == "y = \"\"\"\n  # it's \"quoted\" \\ {braces}\n\"\"\"");
+  CHECK(statements[2].text() == "z = 1");
+  CHECK(statements[3].text() == "w = '#' + \"#\"");
+}
+
+TEST_CASE("a lone carriage return ends a comment for the parser", "[parse]") {
+  SourceFile file("cr.py", "# a comment\rz = 1\n");
+  auto tree = SyntaxTree::parse(file);
+  REQUIRE(tree != nullptr);
+  CHECK_FALSE(tree->root().has_error());
+  std::vector<SyntaxNode> statements = tree->root().named_children();
+  REQUIRE(statements.size() == 1);
+  CHECK(statements[0].text() == "z = 1");
+}
+
 }  // namespace
 }  // namespace helionc::parse
