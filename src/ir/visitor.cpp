@@ -99,4 +99,10 @@ bool bounds_in_kernel(const Kernel& kernel, const TileDim& dim) {
   return reads_kernel_values(kernel, dim.begin) || reads_kernel_values(kernel, dim.extent);
 }
 
+bool has_begin(const TileDim& dim) {
+  if (!dim.begin) return false;
+  const auto* imm = dim.begin->as<IntImm>();
+  return imm == nullptr || imm->value != 0;
+}
+
 }  // namespace helionc::ir

@@ -32,12 +32,6 @@ int64_t floor_div(int64_t a, int64_t b) {
   return q;
 }
 
-bool has_begin(const ir::TileDim& dim) {
-  if (!dim.begin) return false;
-  const auto* imm = dim.begin->as<ir::IntImm>();
-  return imm == nullptr || imm->value != 0;
-}
-
 class Accountant {
  public:
   Accountant(const ir::Kernel& kernel, const Launch& launch, const LaunchSchedule& schedule,
@@ -127,7 +121,8 @@ class Accountant {
         size = axis_size(grid.size_binding, grid.size_axis);
       } else {
         size = host_int(dim.extent, fmt::format("the extent of `{}`", dim.name));
-        if (has_begin(dim)) size -= host_int(dim.begin, fmt::format("the start of `{}`", dim.name));
+        if (ir::has_begin(dim))
+          size -= host_int(dim.begin, fmt::format("the start of `{}`", dim.name));
       }
       sizes_.push_back(std::max<int64_t>(size, 0));
       in_kernel_.push_back(in_kernel);
@@ -153,7 +148,7 @@ class Accountant {
       const int64_t block =
           legal_block(requested, legal_size, block_role(grid), whole_elements(grid));
       blocks_.push_back(block);
-      if (has_begin(dim) && !in_kernel_[g]) {
+      if (ir::has_begin(dim) && !in_kernel_[g]) {
         const int64_t extent = host_int(dim.extent, fmt::format("the extent of `{}`", dim.name));
         const int64_t begin = host_int(dim.begin, fmt::format("the start of `{}`", dim.name));
         std::optional<int64_t> steps =
@@ -472,7 +467,11 @@ Expected<LaunchResources> account_launch(const ir::Kernel& kernel, const Launch&
   if (choices.strategies.size() != launch.inner_loops.size()) {
     return Error{"the config gives no strategy for every inner loop"};
   }
-  return account_launch(kernel, launch, find_schedule(kernel, launch, choices.strategies), values,
+  // The search accounts thousands of points: the stored schedule is read in place, not copied.
+  if (const LaunchSchedule* stored = stored_schedule(launch, choices.strategies)) {
+    return account_launch(kernel, launch, *stored, values, choices);
+  }
+  return account_launch(kernel, launch, schedule_launch(kernel, launch, choices.strategies), values,
                         choices);
 }
 

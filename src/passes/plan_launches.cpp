@@ -6,6 +6,7 @@
 #include <set>
 
 #include "ir/printer.h"
+#include "ir/visitor.h"
 #include "passes/plan_costs.h"
 #include "passes/plan_gathers.h"
 #include "passes/plan_legality.h"
@@ -87,11 +88,6 @@ class LaunchPlanner {
   }
 
  private:
-  static bool is_zero(const ExprPtr& e) {
-    const auto* imm = e->as<ir::IntImm>();
-    return imm && imm->value == 0;
-  }
-
   void unsupported(SourceRange range, std::string message) {
     diags_.error(DiagnosticKind::kUnsupported, range, std::move(message));
     failed_ = true;
@@ -248,7 +244,7 @@ class LaunchPlanner {
           capture_mask_values(attr.tile_dim);
         } else if (attr.attr != ir::TileAttrKind::kId && attr.attr != ir::TileAttrKind::kCount) {
           capture(Capture::Kind::kBlock, -1, attr.tile_dim);
-          if (dim.begin && !is_zero(dim.begin)) walk_expr(dim.begin);
+          if (ir::has_begin(dim)) walk_expr(dim.begin);
         }
         return;
       }
@@ -665,7 +661,7 @@ class LaunchPlanner {
   void capture_mask_values(int tile_dim) {
     capture(Capture::Kind::kBlock, -1, tile_dim);
     const ir::TileDim& dim = kernel_.tile_dims[tile_dim];
-    if (dim.begin && !is_zero(dim.begin)) walk_expr(dim.begin);
+    if (ir::has_begin(dim)) walk_expr(dim.begin);
     walk_expr(dim.extent);
   }
 

@@ -3,22 +3,14 @@
 #include <algorithm>
 #include <map>
 
+#include "ir/visitor.h"
+
 namespace helionc::passes {
-
-namespace {
-
-// Whether a tile dimension starts elsewhere than 0 (`hl.tile(a, b)`).
-bool has_start(const ir::TileDim& dim) {
-  const auto* imm = dim.begin ? dim.begin->as<ir::IntImm>() : nullptr;
-  return dim.begin && !(imm && imm->value == 0);
-}
-
-}  // namespace
 
 bool tile_covers(const ir::Kernel& kernel, const ShapeFacts& facts, int dim, int binding,
                  int axis) {
   const ir::TileDim& tile = kernel.tile_dims[dim];
-  if (has_start(tile)) return false;
+  if (ir::has_begin(tile)) return false;
   return facts.size_of(tile.extent) == facts.axis_size(binding, axis);
 }
 
@@ -52,7 +44,7 @@ void record_tile_uses(const ir::Kernel& kernel, const ShapeFacts& facts, Launch&
   for (GridDim& grid : launch.grid) {
     if (launch.variadic) continue;
     const ir::TileDim& dim = kernel.tile_dims[grid.tile_dim];
-    grid.partial = has_start(dim);
+    grid.partial = ir::has_begin(dim);
     const TileUse* size_use = nullptr;
     for (const TileUse& use : grid.uses) {
       const Operand& operand =

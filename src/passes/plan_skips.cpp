@@ -4,6 +4,8 @@
 #include <cmath>
 #include <map>
 
+#include "ir/visitor.h"
+
 namespace helionc::passes {
 
 namespace {
@@ -76,10 +78,7 @@ class SkipFinder {
     const ir::TileDim& dim = kernel_.tile_dims[loop_.tile_dims.front()];
     if (dim.variadic || dim.block.kind == ir::BlockSource::Kind::kGrid) return std::nullopt;
     // The first block must hold key 0 (the one the mask keeps for every query).
-    if (dim.begin) {
-      const auto* imm = dim.begin->as<ir::IntImm>();
-      if (imm == nullptr || imm->value != 0) return std::nullopt;
-    }
+    if (ir::has_begin(dim)) return std::nullopt;
     // Only value definitions: a store, loop or branch in the body would have effects.
     for (const ir::StmtPtr& stmt : loop_.body) {
       const auto* let = stmt->as<ir::Let>();

@@ -189,7 +189,7 @@ class Scheduler {
       if (strategy != LoopStrategy::kGrid && strategy != LoopStrategy::kUnroll) continue;
       const InnerLoop& loop = launch_.inner_loops[i];
       const ir::TileDim& dim = kernel_.tile_dims[loop.tile_loop().tile_dims.front()];
-      if (loop.tile_loop().tile_dims.size() != 1 || (dim.begin && !is_zero(dim.begin))) continue;
+      if (loop.tile_loop().tile_dims.size() != 1 || ir::has_begin(dim)) continue;
       ir::for_each_expr(loop.tile_loop().body, [&](const ir::Expr& e) {
         const auto* call = e.as<ir::Call>();
         if (call == nullptr || call->op != ir::Intrinsic::kDot) return;
@@ -219,11 +219,6 @@ class Scheduler {
           "products need no mask",
           reread_over);
     }
-  }
-
-  static bool is_zero(const ir::ExprPtr& e) {
-    const auto* imm = e->as<ir::IntImm>();
-    return imm != nullptr && imm->value == 0;
   }
 
   static int int_arg(const ir::Expr& e) {
@@ -397,12 +392,18 @@ void schedule_kernel(const ir::Kernel& kernel, KernelPlan& plan) {
   }
 }
 
+const LaunchSchedule* stored_schedule(const Launch& launch,
+                                      const std::vector<LoopStrategy>& strategies) {
+  for (const LaunchSchedule& schedule : launch.schedules) {
+    if (schedule.strategies == strategies) return &schedule;
+  }
+  return nullptr;
+}
+
 LaunchSchedule find_schedule(const ir::Kernel& kernel, const Launch& launch,
                              const std::vector<LoopStrategy>& strategies) {
-  for (const LaunchSchedule& schedule : launch.schedules) {
-    if (schedule.strategies == strategies) return schedule;
-  }
-  return schedule_launch(kernel, launch, strategies);
+  const LaunchSchedule* stored = stored_schedule(launch, strategies);
+  return stored != nullptr ? *stored : schedule_launch(kernel, launch, strategies);
 }
 
 namespace {

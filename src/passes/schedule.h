@@ -144,6 +144,10 @@ std::vector<std::vector<LoopStrategy>> strategy_combinations(const Launch& launc
 // The schedule pass: every launch's schedules (Launch::schedules), one per combination.
 void schedule_kernel(const ir::Kernel& kernel, KernelPlan& plan);
 
+// The stored schedule of `strategies` (Launch::schedules), or null.
+const LaunchSchedule* stored_schedule(const Launch& launch,
+                                      const std::vector<LoopStrategy>& strategies);
+
 // The stored schedule of `strategies`, else a new one.
 LaunchSchedule find_schedule(const ir::Kernel& kernel, const Launch& launch,
                              const std::vector<LoopStrategy>& strategies);

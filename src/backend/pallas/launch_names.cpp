@@ -18,12 +18,6 @@ std::string let_targets(const ir::Kernel& kernel, const ir::Let& let) {
   return fmt::format("{}", fmt::join(names, ", "));
 }
 
-bool has_begin(const ir::TileDim& dim) {
-  if (!dim.begin) return false;
-  const auto* imm = dim.begin->as<ir::IntImm>();
-  return imm == nullptr || imm->value != 0;
-}
-
 std::string block_name(const std::string& tile_dim_name) {
   if (tile_dim_name.starts_with("tile_") && tile_dim_name.size() > 5) {
     return "block_" + tile_dim_name.substr(5);

@@ -8,6 +8,7 @@
 
 #include "backend/pallas/loop_types.h"
 #include "ir/nodes.h"
+#include "ir/visitor.h"
 #include "passes/launch_plan.h"
 
 namespace helionc::backend::pallas {
@@ -38,8 +39,7 @@ std::string binding_name(const ir::Kernel& kernel, int binding);
 // The left-hand side of a Let: `m`, `m, n`, or `(m,)` for a one-element unpacking.
 std::string let_targets(const ir::Kernel& kernel, const ir::Let& let);
 
-// Whether a tile dimension starts elsewhere than 0 (`hl.tile(a, b)`, `hl.grid(a, b)`).
-bool has_begin(const ir::TileDim& dim);
+using ir::has_begin;  // ir/visitor.h
 
 // The readable name of a tile dimension's block size: `tile_m` -> `block_m`, `i` -> `block_i`.
 std::string block_name(const std::string& tile_dim_name);
