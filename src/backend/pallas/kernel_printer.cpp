@@ -118,10 +118,27 @@ class KernelPrinter {
   }
 
  private:
+  // `target = value`, then the padding of its partial blocks replaced where the schedule says
+  // (passes/plan_padding.h: one mask here serves the reductions and products that read it).
+  void let(const ir::Let& let, const SourceRange& range) {
+    const std::string target = let_targets(kernel_, let);
+    body_->line(context_.with_where(fmt::format("{} = {}", target, exprs_.text(let.value)), range));
+    if (let.unpack) return;
+    const ir::Type& type = let.value->type;
+    for (size_t axis = 0; axis < type.dims.size(); ++axis) {
+      if (type.dims[axis].kind != ir::Dim::Kind::kTile) continue;
+      const std::optional<passes::Pad> fill =
+          schedule_.definition_mask(let.targets[0], type.dims[axis].tile_dim);
+      if (!fill) continue;
+      const PyExpr masked = device_.masked_operand(*let.value, py_atom(target),
+                                                   static_cast<int>(axis), passes::pad_name(*fill));
+      body_->line(fmt::format("{} = {}", target, masked.text));
+    }
+  }
+
   void statement(const ir::Stmt& stmt) {
-    if (const auto* let = stmt.as<ir::Let>()) {
-      body_->line(context_.with_where(
-          fmt::format("{} = {}", let_targets(kernel_, *let), exprs_.text(let->value)), stmt.range));
+    if (const auto* definition = stmt.as<ir::Let>()) {
+      let(*definition, stmt.range);
       return;
     }
     if (const auto* store = stmt.as<ir::Store>()) {

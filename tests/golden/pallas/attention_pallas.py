@@ -137,6 +137,28 @@ def _scalar_op(x, op, y):
     return _SCALAR_OPS[op](wide(x), wide(y)).astype(array.dtype)
 
 
+def _tile_broadcast(x, shape):
+    """`x` broadcast to `shape`, through one vector register's tile along each broadcast axis.
+
+    Mosaic spends a vector operation per element on a broadcast along the lanes (the last axis)
+    or the sublanes (the one before), but copies whole registers for free: so a size-1 axis is
+    broadcast to 128 lanes or 8 sublanes first, and that tile repeated (JAX's flash attention
+    does the same with `jnp.tile`). Axes that are no whole multiple broadcast directly.
+    """
+    if len(shape) != len(x.shape):
+        return jnp.broadcast_to(x, shape)
+    small = list(shape)
+    repeats = [1] * len(shape)
+    for axis, unit in ((-1, 128), (-2, 8)):
+        if len(shape) < -axis or x.shape[axis] != 1:
+            continue
+        if shape[axis] > unit and shape[axis] % unit == 0:
+            small[axis] = unit
+            repeats[axis] = shape[axis] // unit
+    x = jnp.broadcast_to(x, tuple(small))
+    return jnp.tile(x, tuple(repeats)) if max(repeats) > 1 else x
+
+
 # The config of attention_output (no tuned entries).
 _ATTENTION_OUTPUT_DEFAULT = {"block_sizes": (None, None, None), "pallas_loop_type": ("grid",)}
 
@@ -159,12 +181,12 @@ def _attention_output_kernel(
     tile_n_partial = v_view_shape[1] % block_n != 0
     tile_n_start = pl.program_id(2) * block_n
     tile_n_index = (
-        tile_n_start + jax.lax.broadcasted_iota(jnp.int32, (block_b, block_m, block_n), 2)
+        tile_n_start + jax.lax.broadcasted_iota(jnp.int32, (1, 1, block_n), 2)
         if tile_n_partial
         else None
     )
     tile_n_index2 = (
-        tile_n_start + jax.lax.broadcasted_iota(jnp.int32, (block_b, block_n, v_view_shape[2]), 1)
+        tile_n_start + jax.lax.broadcasted_iota(jnp.int32, (1, block_n, 1), 1)
         if tile_n_partial
         else None
     )
@@ -190,29 +212,37 @@ def _attention_output_kernel(
     qk = _dot(q_scaled, k, (((2,), (2,)), ((0,), (0,)))).astype(
         jnp.float32,
     )  # tests/golden/pallas/attention.py:46
-    m_ij = jnp.maximum(
-        m_i,
-        jnp.max(
-            jnp.where(tile_n_index < v_view_shape[1], qk, -jnp.inf) if tile_n_partial else qk,
-            axis=2,
-        ),
-    )  # tests/golden/pallas/attention.py:47
-    qk = qk - m_ij[:, :, None]  # tests/golden/pallas/attention.py:48
+    qk = (
+        jnp.where(
+            _tile_broadcast(tile_n_index < v_view_shape[1], (block_b, block_m, block_n)),
+            qk,
+            -jnp.inf,
+        )
+        if tile_n_partial
+        else qk
+    )
+    m_ij = jnp.maximum(m_i, jnp.max(qk, axis=2))  # tests/golden/pallas/attention.py:47
+    qk = qk - _tile_broadcast(
+        m_ij[:, :, None],
+        (block_b, block_m, block_n),
+    )  # tests/golden/pallas/attention.py:48
     p = jnp.exp2(qk)  # tests/golden/pallas/attention.py:49
-    l_ij = jnp.sum(
-        jnp.where(tile_n_index < v_view_shape[1], p, 0) if tile_n_partial else p,
-        axis=2,
-    )  # tests/golden/pallas/attention.py:50
+    l_ij = jnp.sum(p, axis=2)  # tests/golden/pallas/attention.py:50
     alpha = jnp.exp2(m_i - m_ij)  # tests/golden/pallas/attention.py:51
     l_i = l_i * alpha + l_ij  # tests/golden/pallas/attention.py:52
     acc = acc * alpha[:, :, None]  # tests/golden/pallas/attention.py:53
     v = v_view_ref[...]  # tests/golden/pallas/attention.py:54
+    v = (
+        jnp.where(
+            _tile_broadcast(tile_n_index2 < v_view_shape[1], (block_b, block_n, v_view_shape[2])),
+            v,
+            0,
+        )
+        if tile_n_partial
+        else v
+    )
     p = p.astype(v.dtype)  # tests/golden/pallas/attention.py:55
-    acc = acc + _dot(
-        jnp.where(tile_n_index < v_view_shape[1], p, 0) if tile_n_partial else p,
-        jnp.where(tile_n_index2 < v_view_shape[1], v, 0) if tile_n_partial else v,
-        (((2,), (1,)), ((0,), (0,))),
-    )  # tests/golden/pallas/attention.py:56
+    acc = acc + _dot(p, v, (((2,), (1,)), ((0,), (0,))))  # tests/golden/pallas/attention.py:56
     m_i = m_ij  # tests/golden/pallas/attention.py:57
     l_i_scratch[...] = l_i
     acc_scratch[...] = acc

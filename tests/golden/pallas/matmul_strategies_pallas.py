@@ -184,6 +184,28 @@ def _select_config(configs, default, *arrays):
     return config
 
 
+def _tile_broadcast(x, shape):
+    """`x` broadcast to `shape`, through one vector register's tile along each broadcast axis.
+
+    Mosaic spends a vector operation per element on a broadcast along the lanes (the last axis)
+    or the sublanes (the one before), but copies whole registers for free: so a size-1 axis is
+    broadcast to 128 lanes or 8 sublanes first, and that tile repeated (JAX's flash attention
+    does the same with `jnp.tile`). Axes that are no whole multiple broadcast directly.
+    """
+    if len(shape) != len(x.shape):
+        return jnp.broadcast_to(x, shape)
+    small = list(shape)
+    repeats = [1] * len(shape)
+    for axis, unit in ((-1, 128), (-2, 8)):
+        if len(shape) < -axis or x.shape[axis] != 1:
+            continue
+        if shape[axis] > unit and shape[axis] % unit == 0:
+            small[axis] = unit
+            repeats[axis] = shape[axis] // unit
+    x = jnp.broadcast_to(x, tuple(small))
+    return jnp.tile(x, tuple(repeats)) if max(repeats) > 1 else x
+
+
 # Tuned configs of matmul by the shapes and dtypes of (x, y); other calls use the default.
 _MATMUL_CONFIGS = {
     (((256, 512), (512, 256)), None): {
@@ -219,12 +241,7 @@ def _matmul_kernel_grid(
     tile_k_partial = k % block_k != 0
     tile_k_start = pl.program_id(2) * block_k
     tile_k_index = (
-        tile_k_start + jax.lax.broadcasted_iota(jnp.int32, (block_m, block_k), 1)
-        if tile_k_partial
-        else None
-    )
-    tile_k_index2 = (
-        tile_k_start + jax.lax.broadcasted_iota(jnp.int32, (block_k, block_n), 0)
+        tile_k_start + jax.lax.broadcasted_iota(jnp.int32, (block_k, 1), 0)
         if tile_k_partial
         else None
     )
@@ -238,8 +255,10 @@ def _matmul_kernel_grid(
         acc_scratch[...] = acc
     acc = acc_scratch[...]
     acc = acc + _dot(
-        jnp.where(tile_k_index < k, x_ref[...], 0) if tile_k_partial else x_ref[...],
-        jnp.where(tile_k_index2 < k, y_ref[...], 0) if tile_k_partial else y_ref[...],
+        x_ref[...],
+        jnp.where(_tile_broadcast(tile_k_index < k, (block_k, block_n)), y_ref[...], 0)
+        if tile_k_partial
+        else y_ref[...],
         (((1,), (0,)), ((), ())),
     )  # tests/golden/pallas/matmul_strategies.py:15
     acc_scratch[...] = acc
@@ -255,20 +274,17 @@ def _matmul_kernel_unroll(x_ref, y_ref, out_ref, *, block_m, block_n, block_k, k
         acc = carry
         tile_k_start = tile_k_id * block_k
         tile_k_index = (
-            tile_k_start + jax.lax.broadcasted_iota(jnp.int32, (block_m, block_k), 1)
-            if tile_k_partial
-            else None
-        )
-        tile_k_index2 = (
-            tile_k_start + jax.lax.broadcasted_iota(jnp.int32, (block_k, block_n), 0)
+            tile_k_start + jax.lax.broadcasted_iota(jnp.int32, (block_k, 1), 0)
             if tile_k_partial
             else None
         )
         acc = acc + _dot(
-            jnp.where(tile_k_index < k, x_ref[:, pl.ds(tile_k_start, block_k)], 0)
-            if tile_k_partial
-            else x_ref[:, pl.ds(tile_k_start, block_k)],
-            jnp.where(tile_k_index2 < k, y_ref[pl.ds(tile_k_start, block_k)], 0)
+            x_ref[:, pl.ds(tile_k_start, block_k)],
+            jnp.where(
+                _tile_broadcast(tile_k_index < k, (block_k, block_n)),
+                y_ref[pl.ds(tile_k_start, block_k)],
+                0,
+            )
             if tile_k_partial
             else y_ref[pl.ds(tile_k_start, block_k)],
             (((1,), (0,)), ((), ())),
@@ -336,20 +352,17 @@ def _matmul_kernel_fori_loop(
             copy.wait()
         tile_k_start = tile_k_id * block_k
         tile_k_index = (
-            tile_k_start + jax.lax.broadcasted_iota(jnp.int32, (block_m, block_k), 1)
-            if tile_k_partial
-            else None
-        )
-        tile_k_index2 = (
-            tile_k_start + jax.lax.broadcasted_iota(jnp.int32, (block_k, block_n), 0)
+            tile_k_start + jax.lax.broadcasted_iota(jnp.int32, (block_k, 1), 0)
             if tile_k_partial
             else None
         )
         acc = acc + _dot(
-            jnp.where(tile_k_index < k, x_buffers[tile_k_slot], 0)
-            if tile_k_partial
-            else x_buffers[tile_k_slot],
-            jnp.where(tile_k_index2 < k, y_buffers[tile_k_slot], 0)
+            x_buffers[tile_k_slot],
+            jnp.where(
+                _tile_broadcast(tile_k_index < k, (block_k, block_n)),
+                y_buffers[tile_k_slot],
+                0,
+            )
             if tile_k_partial
             else y_buffers[tile_k_slot],
             (((1,), (0,)), ((), ())),
@@ -390,18 +403,15 @@ def _matmul_kernel_emit_pipeline(
         acc = acc_scratch[...]
         tile_k_start = tile_k_id * block_k
         tile_k_index = (
-            tile_k_start + jax.lax.broadcasted_iota(jnp.int32, (block_m, block_k), 1)
-            if tile_k_partial
-            else None
-        )
-        tile_k_index2 = (
-            tile_k_start + jax.lax.broadcasted_iota(jnp.int32, (block_k, block_n), 0)
+            tile_k_start + jax.lax.broadcasted_iota(jnp.int32, (block_k, 1), 0)
             if tile_k_partial
             else None
         )
         acc = acc + _dot(
-            jnp.where(tile_k_index < k, x_block[...], 0) if tile_k_partial else x_block[...],
-            jnp.where(tile_k_index2 < k, y_block[...], 0) if tile_k_partial else y_block[...],
+            x_block[...],
+            jnp.where(_tile_broadcast(tile_k_index < k, (block_k, block_n)), y_block[...], 0)
+            if tile_k_partial
+            else y_block[...],
             (((1,), (0,)), ((), ())),
         )  # tests/golden/pallas/matmul_strategies.py:15
         acc_scratch[...] = acc

@@ -87,6 +87,28 @@ def tpu_lowering_context(target=None):
     return jax.sharding.use_abstract_mesh(jax.sharding.AbstractMesh((), (), abstract_device=device))
 
 
+def _tile_broadcast(x, shape):
+    """`x` broadcast to `shape`, through one vector register's tile along each broadcast axis.
+
+    Mosaic spends a vector operation per element on a broadcast along the lanes (the last axis)
+    or the sublanes (the one before), but copies whole registers for free: so a size-1 axis is
+    broadcast to 128 lanes or 8 sublanes first, and that tile repeated (JAX's flash attention
+    does the same with `jnp.tile`). Axes that are no whole multiple broadcast directly.
+    """
+    if len(shape) != len(x.shape):
+        return jnp.broadcast_to(x, shape)
+    small = list(shape)
+    repeats = [1] * len(shape)
+    for axis, unit in ((-1, 128), (-2, 8)):
+        if len(shape) < -axis or x.shape[axis] != 1:
+            continue
+        if shape[axis] > unit and shape[axis] % unit == 0:
+            small[axis] = unit
+            repeats[axis] = shape[axis] // unit
+    x = jnp.broadcast_to(x, tuple(small))
+    return jnp.tile(x, tuple(repeats)) if max(repeats) > 1 else x
+
+
 # The config of softmax_two_pass (no tuned entries).
 _SOFTMAX_TWO_PASS_DEFAULT = {"block_sizes": (None, None), "pallas_loop_type": ("grid", "unroll")}
 
@@ -106,7 +128,7 @@ def _softmax_two_pass_kernel(
     tile_n_partial = n % block_n != 0
     tile_n_start = pl.program_id(1) * block_n
     tile_n_index = (
-        tile_n_start + jax.lax.broadcasted_iota(jnp.int32, (block_m, block_n), 1)
+        tile_n_start + jax.lax.broadcasted_iota(jnp.int32, (1, block_n), 1)
         if tile_n_partial
         else None
     )
@@ -124,15 +146,15 @@ def _softmax_two_pass_kernel(
     di = di_scratch[...]
     mi = mi_scratch[...]
     values = x_ref[...]  # tests/golden/pallas/softmax_two_pass.py:25
-    local_amax = jnp.max(
-        jnp.where(tile_n_index < n, values, -jnp.inf) if tile_n_partial else values,
-        axis=1,
-    )  # tests/golden/pallas/softmax_two_pass.py:26
+    values = (
+        jnp.where(_tile_broadcast(tile_n_index < n, (block_m, block_n)), values, -jnp.inf)
+        if tile_n_partial
+        else values
+    )
+    local_amax = jnp.max(values, axis=1)  # tests/golden/pallas/softmax_two_pass.py:26
     mi_next = jnp.maximum(mi, local_amax)  # tests/golden/pallas/softmax_two_pass.py:27
     di = di * jnp.exp(mi - mi_next) + jnp.sum(
-        jnp.where(tile_n_index < n, jnp.exp(values - mi_next[:, None]), 0)
-        if tile_n_partial
-        else jnp.exp(values - mi_next[:, None]),
+        jnp.exp(values - _tile_broadcast(mi_next[:, None], (block_m, block_n))),
         axis=1,
     )  # tests/golden/pallas/softmax_two_pass.py:28
     mi = mi_next  # tests/golden/pallas/softmax_two_pass.py:29
@@ -147,7 +169,10 @@ def _softmax_two_pass_kernel(
                 pl.ds(tile_n_start2, block_n2),
             ]  # tests/golden/pallas/softmax_two_pass.py:31
             out_ref[:, pl.ds(tile_n_start2, block_n2)] = (
-                (jnp.exp(values - mi[:, None]) / di[:, None]).astype(out_ref.dtype)
+                (
+                    jnp.exp(values - _tile_broadcast(mi[:, None], (block_m, block_n2)))
+                    / _tile_broadcast(di[:, None], (block_m, block_n2))
+                ).astype(out_ref.dtype)
             )  # tests/golden/pallas/softmax_two_pass.py:32
             return carry
         jax.lax.fori_loop(
