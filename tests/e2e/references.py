@@ -179,6 +179,10 @@ def ref_row_sum(x):
     return (f64(x).sum(axis=-1).astype(x.dtype),)
 
 
+def ref_viewed_row_sum(x_in):
+    return (f64(x_in).sum(axis=-1).astype(np.float32),)  # float32 accumulator and result
+
+
 def ref_row_mean(x):
     return (f64(x).mean(axis=1, keepdims=True).astype(np.float32),)  # rows widened first
 
@@ -617,6 +621,16 @@ SAMPLES: tuple[SampleSpec, ...] = (
         reference=ref_rms_norm_fwd,
         scalars=({}, {"eps": 1e-3}),
         extra_shapes=("x=3x7:bf16,weight=7:bf16",),
+    ),
+    SampleSpec(
+        name="viewed_row_sum",
+        kernel="viewed_row_sum",
+        configs={"b8": (8,), "b64": (64,)},
+        reference=ref_viewed_row_sum,
+        extra_shapes=("x_in=1x1x1:f32", "x_in=2x3x9x129:bf16"),
+        tolerance=SUM_TOLERANCE,
+        notes="an allocation axis named by a specialised size of a trace-time-rank tensor; "
+        "a slice of its shape on the host",
     ),
     SampleSpec(
         name="row_sum",

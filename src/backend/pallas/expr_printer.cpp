@@ -348,6 +348,13 @@ PyExpr ExprPrinter::call(const ir::Call& node) {
           return py_atom(value + ".ndim");
       }
     }
+    case Intrinsic::kShapeSlice: {
+      const auto bound = [&](const ir::ExprPtr& value) {
+        return value->kind == ir::ExprKind::kNoneImm ? std::string() : text(value);
+      };
+      return py_atom(
+          fmt::format("{}[{}:{}]", py_primary(print(args[0])), bound(args[1]), bound(args[2])));
+    }
     case Intrinsic::kPromoteTypes:
       return py_call("jnp.promote_types", arg_texts());
     case Intrinsic::kBroadcastTensors:
