@@ -167,3 +167,33 @@ def test_emit_reference_writes_a_jax_only_module(helionc, tmp_path):
     kind, call, scalars = two_calls(spec)[1]
     case = Case(spec, call, scalars)
     case.check(jax.jit(module.reference_attention_output)(*case.arrays()))
+
+
+@pytest.mark.parametrize("loop_type", [
+    "unroll",
+    pytest.param("grid", marks=pytest.mark.xfail(
+        strict=True, reason="an inner loop of 0 steps under `grid` leaves its outputs unwritten")),
+])
+def test_an_empty_inner_range_keeps_the_carried_values(helionc, tmp_path, loop_type):
+    """`for tile_k in hl.tile(start, m)` with start == m runs no step: the carried sum stays
+    zero, as the reference says. Under `grid` the loop is a grid axis of length 0, so no step
+    runs and the output block is never written (NaN in the interpreter): a known bug of the
+    Pallas backend, found by comparing with the reference (strict xfail: fixing it fails
+    here, so the mark comes off)."""
+    source = "tests/golden/reference/window_sums.py"
+    config = tmp_path / "window_sums.yaml"
+    config.write_text(f"schema_version: 1\nkernel: window_sums\ndefault:\n  block_sizes: [8]\n"
+                      f"  pallas_loop_type: [{loop_type}]\n")
+    out = tmp_path / f"window_sums_{loop_type}_pallas.py"
+    proc = helionc.run([source, "--config", str(config), "-o", str(out)])
+    assert proc.returncode == 0, proc.stderr
+    module = import_module(out, f"helionc_e2e.reference.window_sums_{loop_type}")
+    x = jax.numpy.ones((2, 7), jax.numpy.float32)
+    table = jax.numpy.ones((11, 7), jax.numpy.float32)
+    ids = jax.numpy.zeros((2,), jax.numpy.int32)
+    ref_sums, ref_x = module.reference_window_sums(x, table, ids)
+    np.testing.assert_array_equal(np.asarray(ref_sums), np.zeros(7))
+    np.testing.assert_array_equal(np.asarray(ref_x), 2 * np.ones((2, 7)))
+    sums, doubled = module.window_sums(x, table, ids, interpret=True)
+    np.testing.assert_array_equal(np.asarray(sums), np.asarray(ref_sums))
+    np.testing.assert_array_equal(np.asarray(doubled), np.asarray(ref_x))
