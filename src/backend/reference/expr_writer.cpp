@@ -468,6 +468,13 @@ PyExpr ExprWriter::call(const ir::Call& node) {
       return py_atom(py_primary(print(args[0])) + ".size");
     case Intrinsic::kNdim:
       return py_atom(py_primary(print(args[0])) + ".ndim");
+    case Intrinsic::kShapeSlice: {  // (shape, start-or-None, stop-or-None)
+      const auto bound = [&](const ir::ExprPtr& value) {
+        return value->kind == ir::ExprKind::kNoneImm ? std::string() : text(value);
+      };
+      return py_atom(
+          fmt::format("{}[{}:{}]", py_primary(print(args[0])), bound(args[1]), bound(args[2])));
+    }
     case Intrinsic::kPromoteTypes:
       return py_call("jnp.promote_types", arg_texts());
     case Intrinsic::kBroadcastTensors:
