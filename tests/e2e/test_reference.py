@@ -169,17 +169,13 @@ def test_emit_reference_writes_a_jax_only_module(helionc, tmp_path):
     case.check(jax.jit(module.reference_attention_output)(*case.arrays()))
 
 
-@pytest.mark.parametrize("loop_type", [
-    "unroll",
-    pytest.param("grid", marks=pytest.mark.xfail(
-        strict=True, reason="an inner loop of 0 steps under `grid` leaves its outputs unwritten")),
-])
+@pytest.mark.parametrize("loop_type", ["unroll", "grid"])
 def test_an_empty_inner_range_keeps_the_carried_values(helionc, tmp_path, loop_type):
     """`for tile_k in hl.tile(start, m)` with start == m runs no step: the carried sum stays
-    zero, as the reference says. Under `grid` the loop is a grid axis of length 0, so no step
-    runs and the output block is never written (NaN in the interpreter): a known bug of the
-    Pallas backend, found by comparing with the reference (strict xfail: fixing it fails
-    here, so the mark comes off)."""
+    zero, as the reference says. Under `grid` the loop's axis still takes one step, whose work
+    is skipped (`pl.when(start < m)`), so the statements after the loop write the output (a
+    grid axis of length 0 ran no step at all and left NaN: found by comparing with the
+    reference)."""
     source = "tests/golden/reference/window_sums.py"
     config = tmp_path / "window_sums.yaml"
     config.write_text(f"schema_version: 1\nkernel: window_sums\ndefault:\n  block_sizes: [8]\n"

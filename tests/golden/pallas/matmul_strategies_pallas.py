@@ -162,7 +162,11 @@ def _pad_to_blocks(x, blocks):
 
 def _emit_pipeline(body, grid, in_specs, refs):
     """pltpu.emit_pipeline(body, ...)(*refs). Pallas asks for the TPU generation while tracing
-    a pipeline, even in interpret mode: on a host without a TPU it is traced for TARGET's."""
+    a pipeline, even in interpret mode: on a host without a TPU it is traced for TARGET's.
+    A range known empty while tracing (`hl.tile(start, m)` with start >= m) runs no step:
+    Pallas refuses a grid without one, and the carried values keep their initial values."""
+    if all(isinstance(steps, int) for steps in grid) and min(grid) <= 0:
+        return None
     if jax.default_backend() == "tpu":
         return pltpu.emit_pipeline(body, grid=grid, in_specs=in_specs)(*refs)
     with tpu_lowering_context():
