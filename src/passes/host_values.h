@@ -27,6 +27,7 @@ class HostValues {
   HostValues(const ir::Kernel& kernel, std::map<int, ConcreteTensor> args);
 
   const ir::Kernel& kernel() const { return kernel_; }
+  const ShapeFacts& facts() const { return facts_; }
   std::optional<int64_t> int_value(const ir::ExprPtr& expr) const;
   std::optional<int64_t> axis_size(int tensor_binding, int axis) const;
   std::optional<ir::ScalarType> dtype(int tensor_binding) const;

@@ -145,8 +145,14 @@ class Accountant {
       const int64_t legal_size = (grid.partial || in_kernel_[g]) && grid.size_binding >= 0
                                      ? axis_size(grid.size_binding, grid.size_axis)
                                      : sizes_[g];
+      std::vector<int64_t> axes;
+      if (grid.partial) {
+        for (const auto& [binding, axis] : differing_axes(values_.facts(), launch_, grid)) {
+          axes.push_back(axis_size(binding, axis));
+        }
+      }
       const int64_t block =
-          legal_block(requested, legal_size, block_role(grid), whole_elements(grid));
+          legal_block(requested, legal_size, block_role(grid), whole_elements(grid), axes);
       blocks_.push_back(block);
       if (ir::has_begin(dim) && !in_kernel_[g]) {
         const int64_t extent = host_int(dim.extent, fmt::format("the extent of `{}`", dim.name));

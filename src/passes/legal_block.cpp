@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "passes/shape_facts.h"
+
 namespace helionc::passes {
 
 namespace {
@@ -62,11 +64,35 @@ int64_t default_block(int64_t size, BlockRole role, int64_t other) {
   return std::min({facts(role).default_block, std::max<int64_t>(1, kBlockElements / other), size});
 }
 
-int64_t legal_block(std::optional<int64_t> requested, int64_t size, BlockRole role, int64_t other) {
+int64_t legal_block(std::optional<int64_t> requested, int64_t size, BlockRole role, int64_t other,
+                    const std::vector<int64_t>& axes) {
   const int64_t wanted = requested ? *requested : default_block(size, role, other);
   const int64_t multiple = facts(role).multiple;
+  if (std::any_of(axes.begin(), axes.end(), [&](int64_t axis) { return axis != size; })) {
+    return std::max(multiple, std::min(wanted, size) / multiple * multiple);
+  }
   if (wanted >= size || size <= multiple) return size;
   return std::max(multiple, wanted / multiple * multiple);
+}
+
+std::vector<std::pair<int, int>> differing_axes(const ShapeFacts& facts, const Launch& launch,
+                                                const GridDim& grid) {
+  std::vector<std::pair<int, int>> axes;
+  std::vector<SizeKey> lengths;
+  for (const TileUse& use : grid.uses) {
+    const Operand& operand =
+        use.output ? launch.outputs[use.operand].operand : launch.inputs[use.operand].operand;
+    const int array_axis = operand.view[use.axis].array_axis;
+    const SizeKey length = facts.axis_size(operand.binding, array_axis);
+    const bool seen = std::any_of(lengths.begin(), lengths.end(), [&](const SizeKey& other) {
+      return facts.equal_sizes(other, length);
+    });
+    if (seen) continue;
+    lengths.push_back(length);
+    axes.emplace_back(operand.binding, array_axis);
+  }
+  if (axes.size() < 2) axes.clear();
+  return axes;
 }
 
 }  // namespace helionc::passes

@@ -8,6 +8,8 @@
 #include <cstdint>
 #include <optional>
 #include <string_view>
+#include <utility>
+#include <vector>
 
 #include "passes/launch_plan.h"
 
@@ -23,10 +25,20 @@ BlockRole block_role(const GridDim& grid);
 // the number of elements a block spans along whole (untiled) dimensions.
 int64_t default_block(int64_t size, BlockRole role, int64_t other = 1);
 
-// `_legal_block(requested, size, role, other)`: `requested` (nullopt: the default) kept when
-// legal, else the whole dimension when it is at least as large or no larger than the role's
-// multiple, else rounded down to the multiple (at least one multiple).
+// `_legal_block(requested, size, role, other, axes)`: `requested` (nullopt: the default) kept
+// when legal, else the whole dimension when it is at least as large or no larger than the
+// role's multiple, else rounded down to the multiple (at least one multiple). `axes`: the
+// lengths of the array axes the blocks land on when they may differ (a loop over part of an
+// input's axis); unless all equal `size`, the block is a multiple (legal on any axis).
 int64_t legal_block(std::optional<int64_t> requested, int64_t size, BlockRole role,
-                    int64_t other = 1);
+                    int64_t other = 1, const std::vector<int64_t>& axes = {});
+
+class ShapeFacts;
+
+// The array axes (binding, axis) the blocks of `grid` land on, one per length, when their
+// lengths may differ (a loop over part of an input's axis: `x[:, :cols]`); empty when they are
+// all the same. Their lengths are `legal_block`'s `axes`, in the module and in the accounting.
+std::vector<std::pair<int, int>> differing_axes(const ShapeFacts& facts, const Launch& launch,
+                                                const GridDim& grid);
 
 }  // namespace helionc::passes

@@ -40,7 +40,11 @@ void record_tile_uses(const ir::Kernel& kernel, const ShapeFacts& facts, Launch&
   for (size_t o = 0; o < launch.outputs.size(); ++o) {
     record(launch.outputs[o].operand, true, static_cast<int>(o));
   }
-  // A dimension is partial when it may not run over exactly the output axes it tiles.
+  // A dimension is partial when it may not run over exactly the axes it tiles: an output's
+  // (its blocks then keep old values), or an input's longer than the loop (`x[:, :cols]` with
+  // cols < n). Its block is then made legal for an output's axis (the loop's extent, so no
+  // block is longer than needed) and for every other length its blocks land on
+  // (differing_axes): a whole axis only where they are all equal.
   for (GridDim& grid : launch.grid) {
     if (launch.variadic) continue;
     const ir::TileDim& dim = kernel.tile_dims[grid.tile_dim];
@@ -50,9 +54,8 @@ void record_tile_uses(const ir::Kernel& kernel, const ShapeFacts& facts, Launch&
       const Operand& operand =
           use.output ? launch.outputs[use.operand].operand : launch.inputs[use.operand].operand;
       const int array_axis = operand.view[use.axis].array_axis;
-      if (use.output && !tile_covers(kernel, facts, grid.tile_dim, operand.binding, array_axis)) {
-        grid.partial = true;
-      }
+      const bool covered = tile_covers(kernel, facts, grid.tile_dim, operand.binding, array_axis);
+      if (!covered) grid.partial = true;
       if (size_use == nullptr || (use.output && !size_use->output)) size_use = &use;
     }
     if (size_use != nullptr) {

@@ -997,9 +997,10 @@ SAMPLES: tuple[SampleSpec, ...] = (
         kernel="first_columns",
         configs={"b8x128": (8, 128), "b32x256": (32, 256)},
         reference=ref_first_columns,
-        scalars=({}, {"limit": 128, "scale": 3.5}, {"limit": 100000}),
-        # limits that are n or a multiple of 128: a loop over part of a lane axis gets a block
-        # legalised for the loop, not for x (README, "What is left")
+        # limits below, at and above the lane multiple: a loop over part of x's lane axis gets a
+        # block legal for x's axis and for out's (passes::differing_axes)
+        # (cycled over the shapes: 256x1024 gets 200, 200x300 gets 64)
+        scalars=({"limit": 200}, {"limit": 64}, {}, {"limit": 128, "scale": 3.5}, {"limit": 100000}),
         extra_shapes=("x=1x1:f32", "x=7x5:bf16"),
     ),
     SampleSpec(

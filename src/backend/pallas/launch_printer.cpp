@@ -7,6 +7,7 @@
 #include <set>
 
 #include "ir/visitor.h"
+#include "passes/legal_block.h"
 
 namespace helionc::backend::pallas {
 
@@ -168,9 +169,15 @@ class LaunchPrinter {
                                    ? host_.size_text(grid.size_binding, grid.size_axis, stmt_index_)
                                    : sizes_[g].text;
       const std::string other = whole_elements(grid);
-      out_.line(fmt::format("{} = _legal_block({}, {}, \"{}\"{})", block,
-                            requested_block(dim, false), size, role,
-                            other.empty() ? "" : ", " + other));
+      std::vector<std::string> axes;  // lengths that may differ: the block must suit each
+      if (grid.partial) {
+        for (const auto& [binding, axis] : passes::differing_axes(host_.facts, launch_, grid)) {
+          axes.push_back(host_.size_text(binding, axis, stmt_index_));
+        }
+      }
+      out_.line(fmt::format(
+          "{} = _legal_block({}, {}, \"{}\"{}{})", block, requested_block(dim, false), size, role,
+          other.empty() ? "" : ", " + other, axes.empty() ? "" : ", axes=" + py_tuple(axes)));
       blocks_.push_back(block);
       if (has_begin(dim) && !in_kernel_bounds_[g]) {
         // Blocks are numbered from the array's start: the first is the one holding `begin`.

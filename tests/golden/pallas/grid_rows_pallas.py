@@ -57,17 +57,22 @@ def _default_block(size, role, other=1):
     return min(_DEFAULT_BLOCKS[role], max(1, _BLOCK_ELEMENTS // other), size)
 
 
-def _legal_block(requested, size, role, other=1):
+def _legal_block(requested, size, role, other=1, axes=()):
     """A block size for a dimension of `size` whose blocks land on axes of `role`.
 
     `requested` (None: the default for blocks that also span `other` elements of whole
     dimensions) is kept when legal: a block at least as large as the dimension becomes the
     whole dimension, and a dimension no larger than the role's multiple is taken whole;
     otherwise the block is rounded down to the multiple, and is at least one multiple.
+    `axes`: the lengths of the array axes the blocks land on, when they may differ (a loop
+    over part of an input's axis): a whole axis is then legal only if they are all equal, and
+    otherwise the block is a multiple, which is legal on any of them.
     """
     if requested is None:
         requested = _default_block(size, role, other)
     multiple = _BLOCK_MULTIPLES[role]
+    if any(axis != size for axis in axes):
+        return max(multiple, min(requested, size) // multiple * multiple)
     if requested >= size or size <= multiple:
         return size
     return max(multiple, requested // multiple * multiple)

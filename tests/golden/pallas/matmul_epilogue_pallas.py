@@ -57,17 +57,22 @@ def _default_block(size, role, other=1):
     return min(_DEFAULT_BLOCKS[role], max(1, _BLOCK_ELEMENTS // other), size)
 
 
-def _legal_block(requested, size, role, other=1):
+def _legal_block(requested, size, role, other=1, axes=()):
     """A block size for a dimension of `size` whose blocks land on axes of `role`.
 
     `requested` (None: the default for blocks that also span `other` elements of whole
     dimensions) is kept when legal: a block at least as large as the dimension becomes the
     whole dimension, and a dimension no larger than the role's multiple is taken whole;
     otherwise the block is rounded down to the multiple, and is at least one multiple.
+    `axes`: the lengths of the array axes the blocks land on, when they may differ (a loop
+    over part of an input's axis): a whole axis is then legal only if they are all equal, and
+    otherwise the block is a multiple, which is legal on any of them.
     """
     if requested is None:
         requested = _default_block(size, role, other)
     multiple = _BLOCK_MULTIPLES[role]
+    if any(axis != size for axis in axes):
+        return max(multiple, min(requested, size) // multiple * multiple)
     if requested >= size or size <= multiple:
         return size
     return max(multiple, requested // multiple * multiple)
@@ -142,7 +147,13 @@ def scores(q, k, *, interpret=None):
     out = jax.ShapeDtypeStruct((b, m, n), q.dtype)  # tests/golden/pallas/matmul_epilogue.py:20
     k = _broadcast_unit_axes(k, (b, None, None))
     # tests/golden/pallas/matmul_epilogue.py:21: for tile_b, tile_m, tile_n in hl.tile([b, m, n]):
-    block_b = _legal_block(config["block_sizes"][0], b, "leading", max(d, k.shape[2]))
+    block_b = _legal_block(
+        config["block_sizes"][0],
+        b,
+        "leading",
+        max(d, k.shape[2]),
+        axes=(b, k.shape[0]),
+    )
     block_m = _legal_block(config["block_sizes"][1], m, "sublane", d)
     block_n = _legal_block(config["block_sizes"][2], n, "lane", k.shape[2])
     out = pl.pallas_call(

@@ -88,10 +88,13 @@ TEST_CASE("add: rank-polymorphic tiles built at trace time") {
 TEST_CASE("bias_relu: BlockSpecs of a 2-D grid and a (1, n) view of the bias") {
   testing::KernelBuilder b = testing::bias_relu_kernel();
   const std::string text = emit(b).text.value();
+  INFO(text);
   CHECK(contains(text, "    m, n = x.shape  # k.py:2\n"));
   CHECK(contains(text,
                  "    block_m = _legal_block(config[\"block_sizes\"][0], m, \"sublane\")\n"
-                 "    block_n = _legal_block(config[\"block_sizes\"][1], n, \"lane\")\n"
+                 // bias's length is not known to be n: a block must suit both
+                 "    block_n = _legal_block(config[\"block_sizes\"][1], n, \"lane\", "
+                 "axes=(n, bias.shape[0]))\n"
                  "    out = pl.pallas_call(\n"
                  "        _bias_relu_kernel,\n"
                  "        out_shape=out,\n"

@@ -244,7 +244,8 @@ TEST_CASE("the pipeline runs the passes in order and dumps after one") {
   CHECK(result->plans.size() == 1);
   CHECK(result->timings.size() == 3);
   CHECK(dumped.find("plan-launches:\nkernel bias_relu") == 0);
-  CHECK(dumped.find("launch 0: grid [tile_m sublane, tile_n lane]") != std::string::npos);
+  // bias's length is not known to be n: tile_n may not cover its axis exactly
+  CHECK(dumped.find("launch 0: grid [tile_m sublane, tile_n lane partial]") != std::string::npos);
   CHECK(dumped.find("input 1: bias view [1 squeezed sublane, tile_n lane] reshaped (read)") !=
         std::string::npos);
 }

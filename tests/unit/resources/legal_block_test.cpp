@@ -22,6 +22,7 @@ struct Case {
   int64_t size;
   BlockRole role;
   int64_t other;
+  std::vector<int64_t> axes;  // lengths of the axes the blocks land on, when they may differ
 };
 
 std::vector<Case> cases() {
@@ -39,6 +40,9 @@ std::vector<Case> cases() {
         // `other` only matters for the default; vary it there.
         if (requested) {
           table.push_back({requested, size, role, 1});
+          // A loop over part of a longer input axis; and axes that turn out equal.
+          table.push_back({requested, size, role, 1, {size, 2 * size + 1}});
+          table.push_back({requested, size, role, 1, {size, size}});
         } else {
           for (int64_t other : others) table.push_back({requested, size, role, other});
         }
@@ -71,7 +75,9 @@ TEST_CASE("legal_block agrees with the prelude's _legal_block") {
     std::ofstream out(input);
     for (const Case& c : table) {
       out << (c.requested ? std::to_string(*c.requested) : "None") << ' ' << c.size << ' '
-          << block_role_name(c.role) << ' ' << c.other << '\n';
+          << block_role_name(c.role) << ' ' << c.other;
+      for (int64_t axis : c.axes) out << ' ' << axis;
+      out << '\n';
     }
     std::ofstream py(script);
     py << "import sys\n"
@@ -80,9 +86,10 @@ TEST_CASE("legal_block agrees with the prelude's _legal_block") {
           "exec(compile(open(path).read(), path, 'exec'), namespace)\n"
           "legal = namespace['_legal_block']\n"
           "for line in open(sys.argv[2]):\n"
-          "    requested, size, role, other = line.split()\n"
+          "    requested, size, role, other, *axes = line.split()\n"
           "    requested = None if requested == 'None' else int(requested)\n"
-          "    print(legal(requested, int(size), role, int(other)))\n";
+          "    axes = tuple(int(a) for a in axes)\n"
+          "    print(legal(requested, int(size), role, int(other), axes=axes))\n";
   }
   const std::string output = run(fmt::format("'{}' '{}' '{}' '{}'", HELIONC_PYTHON, script.string(),
                                              prelude.string(), input.string()));
@@ -93,10 +100,10 @@ TEST_CASE("legal_block agrees with the prelude's _legal_block") {
   for (const Case& c : table) {
     std::string line;
     REQUIRE(std::getline(lines, line));
-    INFO(fmt::format("_legal_block({}, {}, \"{}\", {})",
+    INFO(fmt::format("_legal_block({}, {}, \"{}\", {}, axes=({}))",
                      c.requested ? std::to_string(*c.requested) : "None", c.size,
-                     block_role_name(c.role), c.other));
-    CHECK(std::to_string(legal_block(c.requested, c.size, c.role, c.other)) == line);
+                     block_role_name(c.role), c.other, fmt::join(c.axes, ", ")));
+    CHECK(std::to_string(legal_block(c.requested, c.size, c.role, c.other, c.axes)) == line);
     ++compared;
   }
   CHECK(compared == table.size());
@@ -104,6 +111,10 @@ TEST_CASE("legal_block agrees with the prelude's _legal_block") {
 }
 
 TEST_CASE("legal_block on hand-picked cases") {
+  // A lane loop over the first 64 of 300 columns: 64 is the output's whole axis but no legal
+  // block of the input's, so a multiple of 128, legal on both.
+  CHECK(legal_block(64, 64, BlockRole::kLane, 1, {300, 64}) == 128);
+  CHECK(legal_block(512, 300, BlockRole::kLane, 1, {300, 64}) == 256);
   CHECK(legal_block(100, 1000, BlockRole::kSublane) == 96);
   CHECK(legal_block(100, 1000, BlockRole::kLane) == 128);    // at least one multiple
   CHECK(legal_block(2048, 1000, BlockRole::kLane) == 1000);  // the whole dimension
