@@ -136,7 +136,8 @@ Pad multiply(Pad a, Pad b) {
   return Pad::kGarbage;  // inf times a value of unknown sign, or 0 * inf
 }
 
-Pad maximum(Pad a, Pad b, bool is_max) {
+// torch.maximum (is_max) or torch.minimum of two paddings.
+Pad extreme(Pad a, Pad b, bool is_max) {
   const Pad neutral = is_max ? Pad::kNegInf : Pad::kPosInf;
   const Pad absorbing = is_max ? Pad::kPosInf : Pad::kNegInf;
   if (a == Pad::kGarbage || b == Pad::kGarbage) return Pad::kGarbage;
@@ -422,7 +423,7 @@ struct PaddingFacts::State {
       }
       case Intrinsic::kMaximum:
       case Intrinsic::kMinimum:
-        return no_infinity(maximum(arg(0), arg(1), call->op == Intrinsic::kMaximum));
+        return no_infinity(extreme(arg(0), arg(1), call->op == Intrinsic::kMaximum));
       case Intrinsic::kWhere: {
         const Pad a = arg(1);
         const Pad b = arg(2);
