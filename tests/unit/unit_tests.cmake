@@ -11,7 +11,7 @@ target_link_libraries(helionc_test_kernels PUBLIC helionc_ir)
 helionc_unit_test(passes LIBS helionc_passes helionc_test_kernels)
 helionc_unit_test(backend LIBS helionc_backend_pallas helionc_test_kernels)
 helionc_unit_test(driver LIBS helionc_driver)
-helionc_unit_test(resources LIBS helionc_autotune helionc_frontend helionc_parse)
+helionc_unit_test(resources LIBS helionc_autotune helionc_backend_pallas helionc_frontend helionc_parse)
 # legal_block_test runs the prelude's `_legal_block` with Python 3 and compares.
 find_package(Python3 REQUIRED COMPONENTS Interpreter)
 target_compile_definitions(unit_resources PRIVATE HELIONC_SOURCE_DIR="${PROJECT_SOURCE_DIR}"
