@@ -197,6 +197,8 @@ def main() -> int:
                 continue  # a line cut short by the interruption
             if record.get("device") == device:
                 done[(record["call"], record["config"])] = record
+        # Kept records only: a line the interruption cut short would swallow the next one.
+        journal.write_text("".join(json.dumps(r) + "\n" for r in done.values()))
     elif journal.exists():
         journal.unlink()
 
