@@ -80,7 +80,7 @@ struct Prediction {
 // `--search measure`: the entry's config as timed on the local JAX device (a TPU, or the CPU
 // interpreter, which only tests the plumbing), with how many of the model's candidates ran.
 struct Measurement {
-  std::optional<double> time_us;  // the median of the runs
+  std::optional<double> time_us;      // the median of the runs
   std::optional<std::string> device;  // "TPU v5 lite", "cpu (interpret mode)"
   std::optional<int64_t> candidates;  // timed
   std::optional<int64_t> ok;          // of those, ran and matched the default config's output

@@ -483,27 +483,27 @@ Prediction ConfigLoader::read_prediction(const YAML::Node& key, const YAML::Node
 Measurement ConfigLoader::read_measurement(const YAML::Node& key, const YAML::Node& value) {
   Measurement measurement;
   if (!expect_map(key, value, "{time_us: 12.5, device: \"TPU v5 lite\"}")) return measurement;
-  reader_.for_each_entry(
-      value, [&](const std::string& name, const YAML::Node& name_node, const YAML::Node& item) {
-        if (name == "time_us") {
-          std::optional<double> parsed = YamlReader::as_number(item);
-          if (!parsed || *parsed < 0) {
-            reader_.error(reader_.value_range(name_node, item),
-                          fmt::format("`time_us` must be a non-negative number, not {}",
-                                      reader_.describe(item)));
-            return;
-          }
-          measurement.time_us = *parsed;
-        } else if (name == "device") {
-          measurement.device = reader_.read_string(item, "`device`");
-        } else if (name == "candidates" || name == "ok") {
-          std::optional<int64_t> parsed = reader_.read_int(item, fmt::format("`{}`", name), 0,
-                                                           kMaxInt, "a non-negative integer");
-          (name == "ok" ? measurement.ok : measurement.candidates) = parsed;
-        } else if (!name.starts_with("x-")) {
-          reader_.unknown_key(name_node, name, "`measured`", kMeasuredKeys);
-        }
-      });
+  reader_.for_each_entry(value, [&](const std::string& name, const YAML::Node& name_node,
+                                    const YAML::Node& item) {
+    if (name == "time_us") {
+      std::optional<double> parsed = YamlReader::as_number(item);
+      if (!parsed || *parsed < 0) {
+        reader_.error(
+            reader_.value_range(name_node, item),
+            fmt::format("`time_us` must be a non-negative number, not {}", reader_.describe(item)));
+        return;
+      }
+      measurement.time_us = *parsed;
+    } else if (name == "device") {
+      measurement.device = reader_.read_string(item, "`device`");
+    } else if (name == "candidates" || name == "ok") {
+      std::optional<int64_t> parsed =
+          reader_.read_int(item, fmt::format("`{}`", name), 0, kMaxInt, "a non-negative integer");
+      (name == "ok" ? measurement.ok : measurement.candidates) = parsed;
+    } else if (!name.starts_with("x-")) {
+      reader_.unknown_key(name_node, name, "`measured`", kMeasuredKeys);
+    }
+  });
   return measurement;
 }
 

@@ -316,11 +316,10 @@ CallResult KernelSearch::explore(const passes::HostValues& call,
       return true;
     }
     if (options.keep_top > 0) {
-      auto later = std::upper_bound(
-          result.top.begin(), result.top.end(), ev.time_us,
-          [](double time, const std::pair<Candidate, Evaluation>& kept) {
-            return time < kept.second.time_us;
-          });
+      auto later = std::upper_bound(result.top.begin(), result.top.end(), ev.time_us,
+                                    [](double time, const std::pair<Candidate, Evaluation>& kept) {
+                                      return time < kept.second.time_us;
+                                    });
       if (static_cast<size_t>(later - result.top.begin()) < options.keep_top) {
         result.top.insert(later, {cand, ev});
         if (result.top.size() > options.keep_top) result.top.pop_back();

@@ -113,7 +113,8 @@ void measure_winners(const AutotuneInput& input,
     progress.line(table);
     if (!fastest) {
       std::vector<std::string> parts;
-      for (const auto& [status, count] : statuses) parts.push_back(fmt::format("{} {}", count, status));
+      for (const auto& [status, count] : statuses)
+        parts.push_back(fmt::format("{} {}", count, status));
       failures.push_back(fmt::format("--search measure: no candidate of `{}` ran correctly ({})",
                                      (*input.shapes)[i].text, fmt::join(parts, ", ")));
       continue;

@@ -29,7 +29,8 @@ class WorkDir {
  public:
   WorkDir() {
     const char* tmp = std::getenv("TMPDIR");
-    std::string pattern = (fs::path(tmp && *tmp ? tmp : "/tmp") / "helionc-measure-XXXXXX").string();
+    std::string pattern =
+        (fs::path(tmp && *tmp ? tmp : "/tmp") / "helionc-measure-XXXXXX").string();
     if (mkdtemp(pattern.data()) != nullptr) path_ = pattern;
   }
   ~WorkDir() {
@@ -86,9 +87,10 @@ std::string measure_runner_path() {
 Expected<MeasureResult> measure_candidates(const MeasureRequest& request) {
   const std::string runner = measure_runner_path();
   if (!fs::exists(runner)) {
-    return Error{fmt::format("--search measure: the runner `{}` is missing (set "
-                             "HELIONC_MEASURE_RUNNER, or install helionc)",
-                             runner)};
+    return Error{
+        fmt::format("--search measure: the runner `{}` is missing (set "
+                    "HELIONC_MEASURE_RUNNER, or install helionc)",
+                    runner)};
   }
   WorkDir work;
   if (work.path().empty()) return Error{"--search measure: cannot create a temporary folder"};
@@ -100,7 +102,8 @@ Expected<MeasureResult> measure_candidates(const MeasureRequest& request) {
     if (auto it = modules.find(key); it != modules.end()) return it->second;
     Expected<std::string> text = request.emit(config);
     if (!text) return Error{text.error()};
-    const std::string name = config ? fmt::format("candidate_{}.py", modules.size()) : "baseline.py";
+    const std::string name =
+        config ? fmt::format("candidate_{}.py", modules.size()) : "baseline.py";
     if (auto written = write_output_file((work.path() / name).string(), *text); !written) {
       return Error{written.error()};
     }
@@ -121,24 +124,28 @@ Expected<MeasureResult> measure_candidates(const MeasureRequest& request) {
                                        json_quote(autotune::config_flow_yaml(candidate.config)),
                                        json_quote(*module), evaluation.time_us));
     }
-    calls.push_back(fmt::format(
-        "{{\"call\": {}, \"tensors\": {}, \"baseline\": {}, \"candidates\": {}}}",
-        json_quote(call.shapes->text), json_list(tensors), json_quote(*baseline),
-        json_list(candidates)));
+    calls.push_back(
+        fmt::format("{{\"call\": {}, \"tensors\": {}, \"baseline\": {}, \"candidates\": {}}}",
+                    json_quote(call.shapes->text), json_list(tensors), json_quote(*baseline),
+                    json_list(candidates)));
   }
   const fs::path plan = work.path() / "plan.json";
-  const std::string plan_text = fmt::format(
-      "{{\"kernel\": {}, \"runs\": {}, \"timeout_s\": {}, \"calls\": {}}}\n",
-      json_quote(request.kernel), request.runs, request.timeout_s, json_list(calls));
+  const std::string plan_text =
+      fmt::format("{{\"kernel\": {}, \"runs\": {}, \"timeout_s\": {}, \"calls\": {}}}\n",
+                  json_quote(request.kernel), request.runs, request.timeout_s, json_list(calls));
   if (auto written = write_output_file(plan.string(), plan_text); !written) {
     return Error{written.error()};
   }
   const fs::path results = work.path() / "results.tsv";
   const char* python = std::getenv("HELIONC_PYTHON");
-  std::vector<std::string> argv = {python && *python ? python : "python3", runner,
-                                   "--plan",   plan.string(),
-                                   "--journal", request.journal,
-                                   "--results", results.string()};
+  std::vector<std::string> argv = {python && *python ? python : "python3",
+                                   runner,
+                                   "--plan",
+                                   plan.string(),
+                                   "--journal",
+                                   request.journal,
+                                   "--results",
+                                   results.string()};
   if (request.resume) argv.emplace_back("--resume");
   if (request.quiet) argv.emplace_back("--quiet");
   const int status = run_process(argv);

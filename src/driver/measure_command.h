@@ -43,7 +43,7 @@ struct CandidateTiming {
 };
 
 struct MeasureResult {
-  std::string device;  // "TPU v5 lite", "cpu (interpret mode)"
+  std::string device;                               // "TPU v5 lite", "cpu (interpret mode)"
   std::vector<std::vector<CandidateTiming>> calls;  // per call, per candidate
 };
 

@@ -148,8 +148,7 @@ std::variant<DriverOptions, int> parse_command_line(int argc, char** argv) {
                  "--autotune: rank by the cost model alone (model, default) or time the "
                  "model's --top candidates per call on the local JAX device (measure)")
       ->check(CLI::IsMember({"model", "measure"}));
-  app.add_option("--top", options.top,
-                 "--search measure: candidates timed per call (default 8)")
+  app.add_option("--top", options.top, "--search measure: candidates timed per call (default 8)")
       ->check(CLI::Range(1, 1000));
   app.add_option("--runs", options.runs,
                  "--search measure: timed runs per candidate, after one warm-up; the median "
@@ -231,8 +230,7 @@ std::variant<DriverOptions, int> parse_command_line(int argc, char** argv) {
       return usage_error(fmt::format("{} is only used with --search measure", name));
     }
   }
-  if (options.measure && (!options.config_out || *options.config_out == "-") &&
-      !options.journal) {
+  if (options.measure && (!options.config_out || *options.config_out == "-") && !options.journal) {
     return usage_error("--search measure keeps a journal: give --config-out FILE or --journal");
   }
   if (options.autotune) {
