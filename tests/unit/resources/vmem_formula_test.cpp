@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "backend/pallas/size_formula.h"
+#include "passes/vmem_fallback.h"
 #include "resources/compiled_kernel.h"
 
 namespace helionc {
@@ -254,6 +255,36 @@ TEST_CASE("the printed VMEM formulas agree with the accounting on every sample's
   CHECK(comparisons.size() > 1000);
   CHECK(unrolled > 200);
   CHECK(schedules_seen > 100);
+}
+
+TEST_CASE("the VMEM fallback runs unroll loops as emit_pipeline and leaves the others") {
+  const Compiled sum = compile(R"(@helion.kernel()
+def long_sum(x: torch.Tensor) -> torch.Tensor:
+    m, n = x.size()
+    out = torch.empty([m], dtype=x.dtype, device=x.device)
+    for tile_m in hl.tile(m):
+        acc = hl.zeros([tile_m], dtype=torch.float32)
+        for tile_n in hl.tile(n):
+            acc += x[tile_m, tile_n].to(torch.float32).sum(-1)
+        out[tile_m] = acc
+    return out
+)");
+  using passes::LoopStrategy;
+  const passes::Launch& launch = sum.launch();
+  REQUIRE(launch.inner_loops.size() == 1);
+  CHECK(passes::vmem_fallback(launch, {LoopStrategy::kUnroll}) ==
+        std::vector<LoopStrategy>{LoopStrategy::kEmitPipeline});
+  for (LoopStrategy other :
+       {LoopStrategy::kGrid, LoopStrategy::kEmitPipeline, LoopStrategy::kForiLoop}) {
+    CHECK_FALSE(passes::vmem_fallback(launch, {other}).has_value());
+  }
+  // With emit_pipeline ruled out, fori_loop is next.
+  passes::Launch without = launch;
+  without.inner_loops[0].not_applicable[static_cast<size_t>(LoopStrategy::kEmitPipeline)] = "test";
+  CHECK(passes::vmem_fallback(without, {LoopStrategy::kUnroll}) ==
+        std::vector<LoopStrategy>{LoopStrategy::kForiLoop});
+  without.inner_loops[0].not_applicable[static_cast<size_t>(LoopStrategy::kForiLoop)] = "test";
+  CHECK_FALSE(passes::vmem_fallback(without, {LoopStrategy::kUnroll}).has_value());
 }
 
 }  // namespace
