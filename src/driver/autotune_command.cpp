@@ -4,9 +4,11 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <atomic>
 #include <cstdio>
 #include <map>
 #include <optional>
+#include <thread>
 
 #include "driver/call_shapes.h"
 
@@ -126,6 +128,18 @@ void measure_winners(const AutotuneInput& input,
   }
 }
 
+// One call's search done: its summary, or why it has no legal config.
+void report_call(size_t i, autotune::CallResult& r,
+                 std::vector<std::optional<autotune::CallResult>>& found, AutotuneResult& result,
+                 const Progress& progress, const std::vector<ShapeSet>& shapes) {
+  if (!r.best) {
+    result.failures.push_back(failure(shapes[i].text, r));
+    return;
+  }
+  progress.line(summary(shapes[i].text, r));
+  found[i] = std::move(r);
+}
+
 }  // namespace
 
 Expected<AutotuneResult> autotune_kernel(const AutotuneInput& input) {
@@ -145,29 +159,49 @@ Expected<AutotuneResult> autotune_kernel(const AutotuneInput& input) {
   progress.line(fmt::format("autotune: kernel {} for {}, {} call{}, seed {}", kernel.name,
                             input.target->name, calls.size(), calls.size() == 1 ? "" : "s",
                             input.search.seed));
+  // A call given twice is tuned once (a config file has one entry per shape).
+  std::vector<size_t> unique;
   for (size_t i = 0; i < calls.size(); ++i) {
-    const std::string& text = (*input.shapes)[i].text;
-    // A call given twice is tuned once (a config file has one entry per shape).
     bool repeated = false;
-    for (size_t j = 0; j < i; ++j) repeated = repeated || (*input.shapes)[j].text == text;
-    if (repeated) continue;
+    for (size_t j = 0; j < i; ++j)
+      repeated = repeated || (*input.shapes)[j].text == (*input.shapes)[i].text;
+    if (!repeated) unique.push_back(i);
+  }
+  // With -j, calls are searched on that many threads; each search depends only on its call
+  // and the seed, so the results (and the YAML) are those of one thread.
+  const size_t jobs = std::max<size_t>(1, std::min(input.jobs, unique.size()));
+  const bool live = jobs == 1 && !input.quiet && isatty(STDERR_FILENO);
+  std::vector<autotune::CallResult> results(calls.size());
+  const auto search_call = [&](size_t i) {
+    const std::string& text = (*input.shapes)[i].text;
     autotune::SearchOptions options = input.search;
     options.keep_top = input.measure ? input.top : 1;
-    if (!input.quiet && isatty(STDERR_FILENO)) {
+    if (live) {
       // A live line on a terminal, rewritten in place and cleared before the summary.
       options.progress = [&text](size_t visited, size_t planned) {
         std::fprintf(stderr, "\rautotune: %s: %zu of %zu points\x1b[K", text.c_str(), visited,
                      planned);
       };
     }
-    autotune::CallResult r = search.search(calls[i], options);
+    results[i] = search.search(calls[i], options);
     if (options.progress) std::fprintf(stderr, "\r\x1b[K");
-    if (!r.best) {
-      result.failures.push_back(failure(text, r));
-      continue;
+  };
+  if (jobs == 1) {
+    for (size_t i : unique) {
+      search_call(i);
+      report_call(i, results[i], found, result, progress, *input.shapes);
     }
-    progress.line(summary(text, r));
-    found[i] = std::move(r);
+  } else {
+    std::atomic<size_t> next{0};
+    std::vector<std::thread> threads;
+    threads.reserve(jobs);
+    for (size_t t = 0; t < jobs; ++t) {
+      threads.emplace_back([&] {
+        for (size_t n = next++; n < unique.size(); n = next++) search_call(unique[n]);
+      });
+    }
+    for (std::thread& thread : threads) thread.join();
+    for (size_t i : unique) report_call(i, results[i], found, result, progress, *input.shapes);
   }
 
   std::vector<std::optional<autotune::Measurement>> measured(calls.size());

@@ -32,6 +32,7 @@ struct AutotuneInput {
   std::string helionc_version;
   autotune::SearchOptions search;
   bool quiet = false;
+  size_t jobs = 1;  // -j: calls searched at once
   // --search measure: the model's `top` candidates per call are timed (measure_command.h);
   // `measure.calls` is filled here, the rest comes from the command line.
   bool measure = false;

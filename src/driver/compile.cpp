@@ -229,6 +229,7 @@ std::optional<int> run_autotune(const DriverOptions& options,
   input.search.seed = options.seed;
   input.search.budget_seconds = options.budget_seconds;
   input.quiet = options.quiet;
+  input.jobs = options.jobs;
   input.measure = options.measure;
   input.top = options.top;
   if (options.measure) {

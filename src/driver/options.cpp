@@ -143,6 +143,10 @@ std::variant<DriverOptions, int> parse_command_line(int argc, char** argv) {
                  "--autotune: stop searching a call after SECONDS (default: no limit)")
       ->check(CLI::NonNegativeNumber);
   app.add_flag("-q,--quiet", options.quiet, "--autotune: no progress or summary on stderr");
+  app.add_option("-j,--jobs", options.jobs,
+                 "--autotune: search this many calls at once, on as many threads (default 1; "
+                 "the YAML is the same)")
+      ->check(CLI::Range(1, 256));
   std::string search = "model";
   app.add_option("--search", search,
                  "--autotune: rank by the cost model alone (model, default) or time the "
@@ -249,7 +253,8 @@ std::variant<DriverOptions, int> parse_command_line(int argc, char** argv) {
       return usage_error("--autotune -o - writes the module to stdout: give --config-out FILE");
     }
   } else {
-    for (const char* name : {"--config-out", "--seed", "--budget", "--quiet", "--search"}) {
+    for (const char* name :
+         {"--config-out", "--seed", "--budget", "--quiet", "--search", "--jobs"}) {
       if (app.count(name) > 0)
         return usage_error(fmt::format("{} is only used with --autotune", name));
     }

@@ -44,6 +44,7 @@ struct DriverOptions {
   uint64_t seed = 0;
   double budget_seconds = 0;  // 0: no budget
   bool quiet = false;
+  size_t jobs = 1;  // -j: calls searched at once
   // --search measure: the model's --top candidates per call are timed on the local JAX device
   // by the installed runner (driver/measure_command.h).
   bool measure = false;
