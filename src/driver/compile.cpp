@@ -15,6 +15,7 @@
 #include "autotune/resolve_config.h"
 #include "autotune/targets.h"
 #include "backend/pallas/emit_module.h"
+#include "backend/reference/reference_module.h"
 #include "driver/autotune_command.h"
 #include "driver/config_space.h"
 #include "driver/estimate.h"
@@ -371,17 +372,35 @@ int run_compile(const DriverOptions& options) {
       diags.error(DiagnosticKind::kInputFile, {}, templates.error());
       return finish(diags);
     }
-    backend::pallas::EmitOptions emit_options;
-    emit_options.helionc_version = kHelioncVersion;
-    emit_options.source_path = file.path();
-    emit_options.source_sha256 = sha256;
-    emit_options.target = options.target;
-    emit_options.configs = std::move(configs);
-    emit_options.templates = &*templates;
-    auto emitted =
-        backend::pallas::emit_module(scheduled->module, scheduled->plans, emit_options, diags);
-    if (!emitted || diags.has_errors()) return finish(diags);
-    output = std::move(*emitted);
+    backend::reference::ReferenceOptions reference_options;
+    reference_options.helionc_version = kHelioncVersion;
+    reference_options.source_path = file.path();
+    reference_options.source_sha256 = sha256;
+    reference_options.templates = &*templates;
+    if (options.emit == EmitKind::kReference) {
+      auto emitted =
+          backend::reference::emit_reference_module(scheduled->module, reference_options, diags);
+      if (!emitted || diags.has_errors()) return finish(diags);
+      output = std::move(*emitted);
+    } else {
+      // The module carries every kernel's reference, printed by the reference backend alone.
+      auto references =
+          backend::reference::reference_section(scheduled->module, reference_options, diags);
+      if (!references || diags.has_errors()) return finish(diags);
+      backend::pallas::EmitOptions emit_options;
+      emit_options.references = std::move(references->text);
+      emit_options.references_math = references->math;
+      emit_options.helionc_version = kHelioncVersion;
+      emit_options.source_path = file.path();
+      emit_options.source_sha256 = sha256;
+      emit_options.target = options.target;
+      emit_options.configs = std::move(configs);
+      emit_options.templates = &*templates;
+      auto emitted =
+          backend::pallas::emit_module(scheduled->module, scheduled->plans, emit_options, diags);
+      if (!emitted || diags.has_errors()) return finish(diags);
+      output = std::move(*emitted);
+    }
     templates_read = templates->paths_read();
   }
 

@@ -94,8 +94,10 @@ std::vector<std::string> dump_after_names() {
 
 std::string output_path(const DriverOptions& options) {
   if (options.output) return *options.output;
-  if (options.emit != EmitKind::kPallas || options.input == "-") return "-";
-  return std::filesystem::path(options.input).stem().string() + "_pallas.py";
+  const bool module = options.emit == EmitKind::kPallas || options.emit == EmitKind::kReference;
+  if (!module || options.input == "-") return "-";
+  const std::string suffix = options.emit == EmitKind::kReference ? "_reference.py" : "_pallas.py";
+  return std::filesystem::path(options.input).stem().string() + suffix;
 }
 
 std::variant<DriverOptions, int> parse_command_line(int argc, char** argv) {
@@ -111,8 +113,9 @@ std::variant<DriverOptions, int> parse_command_line(int argc, char** argv) {
   app.add_option("FILE", options.input, "Helion kernel file to compile (\"-\" reads stdin)")
       ->required();
   app.add_option("-o,--output", options.output,
-                 "output file (\"-\" for stdout; default: FILE's stem + \"_pallas.py\" in the "
-                 "current directory, stdout for --emit ir or stdin input)");
+                 "output file (\"-\" for stdout; default: FILE's stem + \"_pallas.py\" "
+                 "(\"_reference.py\" for --emit reference) in the current directory, stdout "
+                 "for the other --emit values or stdin input)");
   app.add_option("--kernel", options.kernel, "compile only this kernel");
   app.add_option("--config", options.configs, "tuning config YAML (repeatable)")
       ->check(CLI::ExistingFile);
@@ -128,10 +131,11 @@ std::variant<DriverOptions, int> parse_command_line(int argc, char** argv) {
   std::optional<std::string> shapes_file;
   std::optional<std::string> depfile;
   app.add_option("--emit", emit,
-                 "what to write: pallas (default), ir, report (resources per launch and "
+                 "what to write: pallas (default), reference (each kernel as plain jnp on "
+                 "whole arrays, reference_<kernel>), ir, report (resources per launch and "
                  "config: grid, VMEM, HBM bytes, flops), or config-space (per --shapes call, "
                  "the tunables' legal and pruned values)")
-      ->check(CLI::IsMember({"pallas", "ir", "report", "config-space"}));
+      ->check(CLI::IsMember({"pallas", "reference", "ir", "report", "config-space"}));
   bool estimate = false;
   app.add_flag("--autotune", options.autotune,
                "search the config space for every --shapes call with the cost model and write "
@@ -207,7 +211,8 @@ std::variant<DriverOptions, int> parse_command_line(int argc, char** argv) {
   } catch (const CLI::ParseError& e) {
     return usage_error(e.what());
   }
-  options.emit = emit == "ir"             ? EmitKind::kIr
+  options.emit = emit == "reference"      ? EmitKind::kReference
+                 : emit == "ir"           ? EmitKind::kIr
                  : emit == "report"       ? EmitKind::kReport
                  : emit == "config-space" ? EmitKind::kConfigSpace
                                           : EmitKind::kPallas;

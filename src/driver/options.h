@@ -16,7 +16,7 @@
 namespace helionc::driver {
 
 // kEstimate is `--estimate` (the cost model's predictions), not an `--emit` value.
-enum class EmitKind { kPallas, kIr, kReport, kConfigSpace, kEstimate };
+enum class EmitKind { kPallas, kReference, kIr, kReport, kConfigSpace, kEstimate };
 enum class ColorMode { kAuto, kAlways, kNever };
 
 struct DriverOptions {

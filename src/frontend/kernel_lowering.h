@@ -98,6 +98,8 @@ class KernelLowering {
   // The elements of a shape or tuple of known length (`x.shape`: `x.size(i)` each).
   std::vector<ir::ExprPtr> sequence_elements(const ir::ExprPtr& value, SourceRange range);
   ir::ExprPtr slice_sequence(const ir::ExprPtr& base, const SyntaxNode& slice);
+  ir::ExprPtr slice_trace_time_shape(const ir::ExprPtr& base, const SyntaxNode& slice,
+                                     const SyntaxNode (&parts)[3]);
   // A module-level constant (`_SCALE = 0.5`) read by name, or null when `node` names none.
   ir::ExprPtr lower_module_constant(const SyntaxNode& node);
   // `config=CONFIG`: the module-level value a name in the decorator stands for (the node

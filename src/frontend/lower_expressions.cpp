@@ -431,8 +431,6 @@ std::vector<ExprPtr> KernelLowering::sequence_elements(const ExprPtr& value, Sou
 
 ExprPtr KernelLowering::slice_sequence(const ExprPtr& base, const SyntaxNode& slice) {
   // `x.shape[1:]`, `t[:2]`: static bounds, no step, on a shape or tuple of known length.
-  const std::vector<ExprPtr> all = sequence_elements(base, base->range.merge(slice.range()));
-  const auto n = static_cast<int64_t>(all.size());
   // tree-sitter's slice has no fields: `start : stop : step`, each optional.
   SyntaxNode parts[3];
   int colons = 0;
@@ -443,6 +441,11 @@ ExprPtr KernelLowering::slice_sequence(const ExprPtr& base, const SyntaxNode& sl
       parts[colons] = child;
     }
   }
+  if (base->type.kind == TypeKind::kShape && base->type.rank < 0) {
+    return slice_trace_time_shape(base, slice, parts);
+  }
+  const std::vector<ExprPtr> all = sequence_elements(base, base->range.merge(slice.range()));
+  const auto n = static_cast<int64_t>(all.size());
   const auto bound = [&](int part, int64_t fallback) {
     const SyntaxNode node = parts[part];
     if (!node) return fallback;
@@ -461,6 +464,28 @@ ExprPtr KernelLowering::slice_sequence(const ExprPtr& base, const SyntaxNode& sl
   Type type = base->type.kind == TypeKind::kShape ? Type::shape(static_cast<int>(elements.size()))
                                                   : Type::tuple(std::move(types));
   return ir::TupleExpr::make(std::move(elements), std::move(type), slice.range());
+}
+
+// `q.size()[:-1]` of a tensor whose rank is known only while JAX traces: the slice stays a
+// slice in the module (`q.shape[:-1]`), a shape of trace-time rank for host code (reshapes,
+// views, allocations); its elements are not known here. Literal bounds only, no step.
+ExprPtr KernelLowering::slice_trace_time_shape(const ExprPtr& base, const SyntaxNode& slice,
+                                               const SyntaxNode (&parts)[3]) {
+  if (parts[2]) unsupported(slice.range(), "slicing a shape with a step");
+  std::vector<ExprPtr> args = {base};
+  for (int part = 0; part < 2; ++part) {
+    if (!parts[part]) {
+      args.push_back(ir::NoneImm::make(slice.range()));
+      continue;
+    }
+    ExprPtr bound = lower_expr(parts[part]);
+    if (bound->as<ir::IntImm>() == nullptr) {
+      unsupported(parts[part].range(), "slicing a shape or tuple with a computed bound");
+    }
+    args.push_back(std::move(bound));
+  }
+  return ir::Call::make(ir::Intrinsic::kShapeSlice, std::move(args), Type::shape(-1),
+                        base->range.merge(slice.range()));
 }
 
 ExprPtr KernelLowering::lower_sequence(const SyntaxNode& node) {

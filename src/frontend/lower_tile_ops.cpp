@@ -50,7 +50,14 @@ std::optional<Dim> size_dim(const ir::Kernel& kernel, const ExprPtr& size) {
     const auto* axis = call->args[1]->as<ir::IntImm>();
     if (tensor == nullptr || axis == nullptr) return std::nullopt;
     const int rank = kernel.bindings[tensor->binding].type.rank;
-    if (rank < 0 || axis->value >= rank || axis->value < -rank) return std::nullopt;
+    if (rank < 0) {
+      // A rank known only while JAX traces (`q.size(-1)` of a tensor viewed on the host): an
+      // axis counted from the end is still one axis (`q.shape[-1]`, kept negative in the Dim);
+      // one counted from the start is not known to exist.
+      if (axis->value >= 0 || axis->value < -64) return std::nullopt;  // no array has more axes
+      return Dim::full(tensor->binding, static_cast<int>(axis->value));
+    }
+    if (axis->value >= rank || axis->value < -rank) return std::nullopt;
     return Dim::full(tensor->binding,
                      static_cast<int>(axis->value < 0 ? axis->value + rank : axis->value));
   }

@@ -28,10 +28,11 @@ std::optional<int64_t> HostValues::resolve(const SizeKey& key) const {
     case SizeKey::Kind::kAxis: {
       auto arg = args_.find(key.root);
       if (arg == args_.end()) return std::nullopt;
-      if (key.axis < 0 || key.axis >= static_cast<int>(arg->second.shape.size())) {
-        return std::nullopt;
-      }
-      return arg->second.shape[static_cast<size_t>(key.axis)];
+      // Negative axes count from the end (tensors whose rank is known only while JAX traces).
+      const int rank = static_cast<int>(arg->second.shape.size());
+      const int axis = key.axis < 0 ? key.axis + rank : key.axis;
+      if (axis < 0 || axis >= rank) return std::nullopt;
+      return arg->second.shape[static_cast<size_t>(axis)];
     }
     case SizeKey::Kind::kOpaque:
       return std::nullopt;

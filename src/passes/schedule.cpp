@@ -7,6 +7,7 @@
 
 #include "ir/visitor.h"
 #include "passes/launch_plan.h"
+#include "passes/plan_padding.h"
 #include "passes/plan_strategies.h"
 #include "support/internal_check.h"
 
@@ -87,6 +88,7 @@ class Scheduler {
       schedule_.outputs.push_back(std::move(operand));
     }
     scratch();
+    schedule_.definition_masks = plan_definition_masks(kernel_, launch_, schedule_);
     return std::move(schedule_);
   }
 
@@ -443,6 +445,11 @@ class SchedulePrinter {
       }
       if (buffer.input >= 0) text += fmt::format(" input {}", buffer.input);
       out_ += text + "\n";
+    }
+    for (const DefinitionMask& mask : schedule_.definition_masks) {
+      out_ += fmt::format("    mask `{}` along {} with {} where it is defined\n",
+                          kernel_.bindings[mask.binding].name,
+                          kernel_.tile_dims[mask.tile_dim].name, pad_name(mask.fill));
     }
     return std::move(out_);
   }

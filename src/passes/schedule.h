@@ -114,6 +114,20 @@ struct ScratchBuffer {
 };
 std::string_view scratch_kind_name(ScratchBuffer::Kind kind);
 
+// What the padding of a partial block holds along a tile dimension (plan_padding.h): values of
+// unknown kind, possibly NaN (garbage), a known constant (the identity of some reduction), or
+// finite values.
+enum class Pad { kGarbage, kZero, kOne, kNegInf, kPosInf, kFinite };
+std::string_view pad_name(Pad pad);  // "garbage", "0", "1", "lowest", "highest", "finite"
+
+// A local of the body whose padding along `tile_dim` is replaced by `fill` where it is defined,
+// so that the reductions and products that read it need no mask of their own (plan_padding.h).
+struct DefinitionMask {
+  int binding = -1;
+  int tile_dim = -1;
+  Pad fill = Pad::kZero;
+};
+
 struct LaunchSchedule {
   std::vector<LoopStrategy> strategies;  // one per Launch::inner_loops entry
   std::vector<DimSchedule> dims;         // per Launch::grid entry
@@ -124,6 +138,15 @@ struct LaunchSchedule {
   // The inner loop run as the last grid axes (at most one per launch), or -1: the statements
   // after it run at its last step.
   int grid_loop = -1;
+  std::vector<DefinitionMask> definition_masks;  // in the order they were chosen
+
+  // The fill of `binding`'s definition mask along `tile_dim`, if it has one.
+  std::optional<Pad> definition_mask(int binding, int tile_dim) const {
+    for (const DefinitionMask& mask : definition_masks) {
+      if (mask.binding == binding && mask.tile_dim == tile_dim) return mask.fill;
+    }
+    return std::nullopt;
+  }
 
   const OperandSchedule& input(int i) const { return inputs[static_cast<size_t>(i)]; }
   const DimSchedule& dim(size_t g) const { return dims[g]; }

@@ -159,3 +159,20 @@ def test_socket_is_refused(tmp_path, kernel):
     assert "neither a regular file, a character device nor a FIFO" in proc.stderr
     assert stat.S_ISSOCK(path.lstat().st_mode)
     assert sorted(p.name for p in tmp_path.iterdir()) == ["add.py", "sock"]
+
+
+def test_default_outputs_are_named_after_the_input(tmp_path, kernel):
+    """Without -o the module goes to STEM_pallas.py and `--emit reference` to STEM_reference.py,
+    both in the current directory; `--emit ir` goes to standard output."""
+    work = tmp_path / "work"
+    work.mkdir()
+    assert run(kernel, cwd=work).returncode == 0
+    proc = run(kernel, "--emit", "reference", cwd=work)
+    assert proc.returncode == 0, proc.stderr
+    assert sorted(p.name for p in work.iterdir()) == ["add_pallas.py", "add_reference.py"]
+    reference = (work / "add_reference.py").read_text()
+    assert "def reference_add(x, y):" in reference and "pallas_call" not in reference
+    assert "def reference_add(x, y):" in (work / "add_pallas.py").read_text()
+    proc = run(kernel, "--emit", "ir", cwd=work)
+    assert proc.returncode == 0 and "kernel add" in proc.stdout
+    assert len(list(work.iterdir())) == 2

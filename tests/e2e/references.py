@@ -179,6 +179,14 @@ def ref_row_sum(x):
     return (f64(x).sum(axis=-1).astype(x.dtype),)
 
 
+def ref_viewed_row_sum(x_in):
+    return (f64(x_in).sum(axis=-1).astype(np.float32),)  # float32 accumulator and result
+
+
+def ref_rows_from_sum(x, start=0):
+    return (f64(x)[start:].sum(axis=0).astype(np.float32),)  # empty when start >= m: zeros
+
+
 def ref_row_mean(x):
     return (f64(x).mean(axis=1, keepdims=True).astype(np.float32),)  # rows widened first
 
@@ -619,6 +627,16 @@ SAMPLES: tuple[SampleSpec, ...] = (
         extra_shapes=("x=3x7:bf16,weight=7:bf16",),
     ),
     SampleSpec(
+        name="viewed_row_sum",
+        kernel="viewed_row_sum",
+        configs={"b8": (8,), "b64": (64,)},
+        reference=ref_viewed_row_sum,
+        extra_shapes=("x_in=1x1x1:f32", "x_in=2x3x9x129:bf16"),
+        tolerance=SUM_TOLERANCE,
+        notes="an allocation axis named by a specialised size of a trace-time-rank tensor; "
+        "a slice of its shape on the host",
+    ),
+    SampleSpec(
         name="row_sum",
         kernel="sum_kernel",
         configs={"b8": (8,), "b64": (64,)},
@@ -891,6 +909,20 @@ SAMPLES: tuple[SampleSpec, ...] = (
         tolerance=SUM_TOLERANCE,
         loop_types=(("unroll",), ("grid",), ("emit_pipeline",), ("fori_loop",)),
         inner_dims=((1, "x", 1),),
+    ),
+    SampleSpec(
+        name="rows_from_sum",
+        kernel="rows_from_sum",
+        # columns, then the inner loop's rows
+        configs={"b128x8": (128, 8), "b256x32": (256, 32)},
+        reference=ref_rows_from_sum,
+        # a start inside the first block, one on a block boundary, none, and past the end
+        scalars=({"start": 3}, {"start": 8}, {}, {"start": 1000}),
+        extra_shapes=("x=9x129:bf16", "x=5x7:f32"),
+        tolerance=SUM_TOLERANCE,
+        loop_types=(("unroll",), ("grid",), ("emit_pipeline",), ("fori_loop",)),
+        inner_dims=((1, "x", 0),),
+        notes="an inner loop with a start; an empty range",
     ),
     SampleSpec(
         name="causal_row_sum",

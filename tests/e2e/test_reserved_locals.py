@@ -58,6 +58,7 @@ def kernel_source(device_names: list[str]) -> str:
 def test_locals_named_like_every_module_name(helionc, tmp_path):
     names = template_names()
     assert len(names) > 40 and "_dot" in names and "_select_config" in names
+    assert "_ref_dot" in names and "_RefTile" in names
     source = tmp_path / "shadowed.py"
     source.write_text(kernel_source(names))
     out = tmp_path / "shadowed_pallas.py"
@@ -76,3 +77,6 @@ def test_locals_named_like_every_module_name(helionc, tmp_path):
         want = np.cosh(np.sinh(np.expm1((x.astype(np.float64) @ y) * 0.01)))
         want = want + (len(names) - 3)
         np.testing.assert_allclose(got, want, rtol=2e-5, atol=1e-4)
+        # The reference uses its own helpers (`_ref_dot`, `_RefTile`, ...): renamed locals too.
+        reference = np.asarray(module.reference_shadowed(x, y))
+        np.testing.assert_allclose(reference, want, rtol=2e-5, atol=1e-4)

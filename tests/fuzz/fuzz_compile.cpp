@@ -14,6 +14,7 @@
 #include <string_view>
 
 #include "backend/pallas/emit_module.h"
+#include "backend/reference/reference_module.h"
 #include "frontend/frontend.h"
 #include "frontend/source_checks.h"
 #include "module_check.h"
@@ -44,7 +45,15 @@ std::optional<std::string> compile(const SourceFile& file, DiagnosticEngine& dia
   if (diags.has_errors()) return std::nullopt;
   auto scheduled = passes::run_pipeline(std::move(module), {}, diags);
   if (!scheduled || diags.has_errors()) return std::nullopt;
+  backend::reference::ReferenceOptions reference_options;
+  reference_options.helionc_version = "fuzz";
+  reference_options.source_path = file.path();
+  auto references =
+      backend::reference::reference_section(scheduled->module, reference_options, diags);
+  if (!references || diags.has_errors()) return std::nullopt;
   backend::pallas::EmitOptions options;
+  options.references = std::move(references->text);
+  options.references_math = references->math;
   options.helionc_version = "fuzz";
   options.source_path = file.path();
   options.source_sha256 = sha256_hex(file.text());

@@ -6,12 +6,14 @@ Categories (one ctest test each):
   ir           tests/golden/ir/NAME.py           -> NAME.ir          (`--emit ir -o -`, exit 0)
   pallas       tests/golden/pallas/NAME.py       -> NAME_pallas.py   (the module, exit 0;
                with tests/golden/pallas/NAME.yaml passed as `--config` when it exists)
+  reference    tests/golden/reference/NAME.py    -> NAME_reference.py (`--emit reference -o -`,
+               exit 0)
   report       tests/golden/report/NAME.py       -> NAME.report      (`--emit report -o -`,
                exit 0; NAME.yaml as `--config` when it exists; `--shapes` in RUN-ARGS)
   diagnostics  tests/golden/diagnostics/fail_NAME.py and/or fail_NAME.yaml -> fail_NAME.stderr
                (`--color never`, exit 1, nothing on stdout, no output file created); a
                `fail_NAME.yaml` without a `fail_NAME.py` is compiled against config_kernel.py
-  properties   every ir/pallas input compiles to byte-identical output twice; every fail_
+  properties   every ir/pallas/reference input compiles to byte-identical output twice; every fail_
                input leaves a pre-existing output file untouched and no stray files behind
 
 An input may carry extra command-line flags in a first-line comment (`.py` or `.yaml`):
@@ -41,7 +43,7 @@ from pathlib import Path
 
 GOLDEN_DIR = Path(__file__).resolve().parent
 REPO_ROOT = GOLDEN_DIR.parent.parent
-CATEGORIES = ("ir", "pallas", "report", "diagnostics", "properties")
+CATEGORIES = ("ir", "pallas", "reference", "report", "diagnostics", "properties")
 CONFIG_KERNEL = "config_kernel.py"  # the kernel a lone fail_NAME.yaml is checked against
 RUN_ARGS_PREFIX = "# RUN-ARGS:"
 TIMEOUT_S = 60
@@ -273,11 +275,12 @@ def success_cases(category: str) -> list[Case]:
     folder = GOLDEN_DIR / category
     cases = []
     for kernel in sorted(folder.glob("*.py")):
-        if kernel.name.endswith("_pallas.py"):
+        if kernel.name.endswith(("_pallas.py", "_reference.py")):
             continue  # an expected module
         config = kernel.with_suffix(".yaml")
         config = config if config.exists() else None
-        out_suffix = {"ir": ".ir", "report": ".report"}.get(category, "_pallas.py")
+        out_suffix = {"ir": ".ir", "report": ".report", "reference": "_reference.py"}.get(
+            category, "_pallas.py")
         cases.append(Case(
             name=f"{category}/{kernel.stem}", kernel=kernel, config=config,
             extra_args=run_args(kernel) + run_args(config),
@@ -308,7 +311,8 @@ def diagnostic_cases() -> list[Case]:
 def stale_expectations() -> list[str]:
     """Expected files whose input is gone: they would otherwise rot unnoticed."""
     stale = []
-    for category, suffix in (("ir", ".ir"), ("pallas", "_pallas.py"), ("report", ".report")):
+    for category, suffix in (("ir", ".ir"), ("pallas", "_pallas.py"), ("report", ".report"),
+                             ("reference", "_reference.py")):
         folder = GOLDEN_DIR / category
         for expected in folder.glob("*" + suffix):
             stem = expected.name[: -len(suffix)]
@@ -353,7 +357,7 @@ def main() -> int:
     counts = {}
     for category in categories:
         before = (runner.passed, len(runner.failures))
-        if category in ("ir", "pallas", "report"):
+        if category in ("ir", "pallas", "reference", "report"):
             cases = selected(success_cases(category))
             for case in cases:
                 if category == "pallas":
@@ -366,7 +370,8 @@ def main() -> int:
                 runner.check_diagnostics(case)
         else:
             cases = []
-            for kind, emit in (("ir", ["--emit", "ir"]), ("pallas", [])):
+            for kind, emit in (("ir", ["--emit", "ir"]), ("pallas", []),
+                               ("reference", ["--emit", "reference"])):
                 for case in selected(success_cases(kind)):
                     case.name = f"properties/deterministic/{case.name}"
                     runner.check_deterministic(case, emit)

@@ -10,6 +10,7 @@ target_include_directories(helionc_test_kernels PUBLIC ${CMAKE_CURRENT_SOURCE_DI
 target_link_libraries(helionc_test_kernels PUBLIC helionc_ir)
 helionc_unit_test(passes LIBS helionc_passes helionc_test_kernels)
 helionc_unit_test(backend LIBS helionc_backend_pallas helionc_test_kernels)
+helionc_unit_test(reference LIBS helionc_backend_reference helionc_test_kernels)
 helionc_unit_test(driver LIBS helionc_driver)
 helionc_unit_test(resources LIBS helionc_autotune helionc_backend_pallas helionc_frontend helionc_parse)
 # legal_block_test runs the prelude's `_legal_block` with Python 3 and compares.

@@ -34,7 +34,8 @@ class DeviceContext final : public ExprContext {
         launch_(launch),
         names_(names),
         schedule_(schedule),
-        geometry_(geometry) {}
+        geometry_(geometry),
+        padding_(kernel, launch, schedule) {}
 
   PyExpr var(const ir::VarRef& ref) override {
     const auto origin = kernel_.bindings[ref.binding].origin;
@@ -253,14 +254,11 @@ class DeviceContext final : public ExprContext {
                                        kernel_.tile_dims[tile_dim].name));
       return value;
     }
-    // The whole block's shape when every block size is known, else a shape that broadcasts
-    // (the block size along `axis`, 1 elsewhere).
-    std::optional<std::string> shape = dims_shape(operand.type.dims);
-    if (!shape) {
-      std::vector<std::string> sizes(operand.type.dims.size(), "1");
-      sizes[static_cast<size_t>(axis)] = geometry_.block(tile_dim);
-      shape = py_tuple(sizes);
-    }
+    // The index along `axis` only (1 elsewhere): `jnp.where` broadcasts the condition, and an
+    // iota and comparison over the whole block would cost as much as the work they guard.
+    std::vector<std::string> sizes(operand.type.dims.size(), "1");
+    sizes[static_cast<size_t>(axis)] = geometry_.block(tile_dim);
+    const std::optional<std::string> shape = py_tuple(sizes);
     const std::optional<PyExpr> partial = geometry_.partial_condition(tile_dim);
     const PyExpr index = geometry_.index(tile_dim, *shape, axis, partial);
     std::string fill(identity);
@@ -271,34 +269,18 @@ class DeviceContext final : public ExprContext {
     } else if (identity == "highest") {
       fill = integral ? fmt::format("jnp.iinfo({}).max", ir::jnp_dtype(*dtype)) : "jnp.inf";
     }
-    const PyExpr masked =
-        py_call("jnp.where", {geometry_.in_range(tile_dim, index).text, value.text, fill});
+    PyExpr in_range = geometry_.in_range(tile_dim, index);
+    if (const std::optional<std::string> block = dims_shape(operand.type.dims)) {
+      // The condition is computed along `axis` only and broadcast a register tile at a time.
+      context_.imports.helpers.insert("tile_broadcast");
+      in_range = py_call("_tile_broadcast", {in_range.text, *block});
+    }
+    const PyExpr masked = py_call("jnp.where", {in_range.text, value.text, fill});
     return partial ? py_conditional(masked, *partial, value) : masked;
   }
 
-  // A load (through casts) of an input zero-padded on the host (the schedule says), along a loop
-  // from 0 to the end of that array axis: every element past the loop's range is a zero.
-  bool zero_padded(const ir::Expr& operand, int axis) override {
-    const ir::Expr* value = &operand;
-    while (const auto* call = value->as<ir::Call>()) {
-      if (call->op != ir::Intrinsic::kCast) return false;
-      value = call->args[0].get();
-    }
-    const auto* load = value->as<ir::Load>();
-    const int tile_dim = partial_tile(operand, axis);
-    if (load == nullptr || tile_dim < 0) return false;
-    const passes::RefUse use = launch_.loads.at(load);
-    if (use.output || !schedule_.input(use.index).zero_padded) return false;
-    const ir::TileDim& dim = kernel_.tile_dims[tile_dim];
-    if (has_begin(dim)) return false;
-    const passes::Operand& array = launch_.inputs[use.index].operand;
-    for (const passes::ViewAxis& view : array.view) {
-      if (view.kind == passes::ViewAxis::Kind::kTile && view.tile_dim == tile_dim) {
-        return facts_.equal_sizes(facts_.size_of(dim.extent),
-                                  facts_.axis_size(array.binding, view.array_axis));
-      }
-    }
-    return false;
+  passes::Pad padding(const ir::Expr& operand, int axis) override {
+    return padding_.padding(operand, axis);
   }
 
   std::optional<PyExpr> valid_count(const ir::Call& call, int axis) override {
@@ -369,6 +351,7 @@ class DeviceContext final : public ExprContext {
   const LaunchNames& names_;
   const passes::LaunchSchedule& schedule_;  // the variant's
   TileGeometry& geometry_;
+  passes::PaddingFacts padding_;         // what the padding of partial blocks holds
   std::map<int, std::string> streamed_;  // input -> the VMEM buffer slot holding its block
   // Table input of a row gather that may copy by DMA -> its rows buffer and DMA semaphore.
   std::map<int, std::pair<std::string, std::string>> gather_scratch_;

@@ -40,10 +40,11 @@ namespace {
 // A kernel's name is public (callers import it), so it is never renamed: a name that would
 // replace one the module defines or calls, or whose per-kernel names another kernel's share
 // (`add` and `ADD` both need `_ADD_CONFIGS`), is an error.
-// Whether `name` is one the module defines for kernel `other`: its config tables and its kernel
-// functions (`_add_kernel`, `_add_kernel_1`, ...).
+// Whether `name` is one the module defines for kernel `other`: its config tables, its kernel
+// functions (`_add_kernel`, `_add_kernel_1`, ...) and its reference (`reference_add`).
 bool is_name_of_kernel(const std::string& name, const ir::Kernel& other) {
   if (name == config_table_name(other) || name == config_default_name(other)) return true;
+  if (name == reference_function_name(other.name)) return true;
   const std::string stem = "_" + other.name + "_kernel";
   return name == stem || name.starts_with(stem + "_");
 }
@@ -220,9 +221,11 @@ std::optional<std::string> emit_module(const ir::Module& module,
       {"sha256", options.source_sha256},
       {"target", options.target},
       {"config_comments", config_comments.str()},
-      {"imports", module_imports(context.imports.functools, context.imports.math)},
+      {"imports",
+       module_imports(context.imports.functools, context.imports.math || options.references_math)},
       {"prelude", std::string(*prelude)},
       {"kernels", kernels.str()},
+      {"references", options.references},
   };
   auto text = templates.expand("module.py.tmpl", values);
   if (!text) {

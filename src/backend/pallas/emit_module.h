@@ -32,6 +32,11 @@ struct EmitOptions {
   std::vector<std::optional<autotune::ConfigFile>> configs;
   // The templates to expand (TemplateSet::embedded(), or --template-dir). Null: embedded.
   const TemplateSet* templates = nullptr;
+  // Python text placed after the kernels: the reference functions (`reference_<kernel>`),
+  // printed by backend/reference, which this backend does not call (its value is
+  // independence). `references_math`: that text uses the math module.
+  std::string references;
+  bool references_math = false;
   // Lines longer than this are broken (wrap_python_lines); 0 keeps the printers' lines whole,
   // for tests of what the printers print.
   size_t line_width = kPythonLineWidth;

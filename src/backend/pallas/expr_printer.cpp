@@ -196,6 +196,30 @@ bool ExprPrinter::needs_scalar_opmath(const ir::Binary& node) {
          (python_float(node.lhs) && narrow_tile(node.rhs->type));
 }
 
+// An elementwise operand with a unit axis among the last two where the result has a block
+// (`m[:, None]` against scores): broadcast through one register tile (`_tile_broadcast`), since a
+// broadcast along lanes or sublanes costs Mosaic a vector operation per element and copying
+// registers costs nothing. Unchanged when the result's block shape is not known here.
+PyExpr ExprPrinter::broadcast_operand(const ir::Expr& operand, PyExpr value,
+                                      const ir::Expr& result) {
+  const ir::Type& from = operand.type;
+  const ir::Type& to = result.type;
+  if (from.kind != ir::TypeKind::kTileTensor || to.kind != ir::TypeKind::kTileTensor ||
+      from.dims.size() != to.dims.size() || to.dims.size() < 2) {
+    return value;
+  }
+  bool broadcast = false;
+  for (size_t axis = to.dims.size() - 2; axis < to.dims.size(); ++axis) {
+    broadcast |=
+        from.dims[axis].kind == ir::Dim::Kind::kUnit && to.dims[axis].kind == ir::Dim::Kind::kTile;
+  }
+  if (!broadcast) return value;
+  const std::optional<std::string> shape = context_.block_shape(result);
+  if (!shape) return value;
+  imports_.helpers.insert("tile_broadcast");
+  return py_call("_tile_broadcast", {value.text, *shape});
+}
+
 bool ExprPrinter::is_array(const ir::ExprPtr& expr) {
   return expr->type.kind == ir::TypeKind::kTileTensor || expr->type.kind == ir::TypeKind::kTensor;
 }
@@ -247,8 +271,8 @@ PyExpr ExprPrinter::print(const ir::ExprPtr& expr) {
     }
     case ir::ExprKind::kBinary: {
       const auto& node = *expr->as<ir::Binary>();
-      const PyExpr lhs = print(node.lhs);
-      const PyExpr rhs = print(node.rhs);
+      const PyExpr lhs = broadcast_operand(*node.lhs, print(node.lhs), *expr);
+      const PyExpr rhs = broadcast_operand(*node.rhs, print(node.rhs), *expr);
       const bool arrays = is_array(node.lhs) || is_array(node.rhs);
       if (arrays && node.op == ir::BinaryOp::kAnd) {
         return py_call("jnp.logical_and", {lhs.text, rhs.text});
@@ -323,6 +347,13 @@ PyExpr ExprPrinter::call(const ir::Call& node) {
         default:
           return py_atom(value + ".ndim");
       }
+    }
+    case Intrinsic::kShapeSlice: {
+      const auto bound = [&](const ir::ExprPtr& value) {
+        return value->kind == ir::ExprKind::kNoneImm ? std::string() : text(value);
+      };
+      return py_atom(
+          fmt::format("{}[{}:{}]", py_primary(print(args[0])), bound(args[1]), bound(args[2])));
     }
     case Intrinsic::kPromoteTypes:
       return py_call("jnp.promote_types", arg_texts());
@@ -416,7 +447,9 @@ PyExpr ExprContext::masked_operand(const ir::Expr& operand, PyExpr value, int ax
   return value;
 }
 
-bool ExprContext::zero_padded(const ir::Expr& operand, int axis) { return false; }
+passes::Pad ExprContext::padding(const ir::Expr& operand, int axis) {
+  return passes::Pad::kGarbage;
+}
 
 std::optional<PyExpr> ExprContext::valid_count(const ir::Call& call, int axis) {
   return std::nullopt;
@@ -489,9 +522,9 @@ PyExpr ExprPrinter::reduction(const ir::Call& node) {
   }
   std::optional<PyExpr> count;
   if (!all && operand->type.kind == ir::TypeKind::kTileTensor) {
-    // Padding past the loop's range must not reach the result (zeros already do not, in a sum).
-    const bool sums = node.op == Intrinsic::kSum || node.op == Intrinsic::kMean;
-    if (!(sums && context_.zero_padded(*operand, axis))) {
+    // Padding past the loop's range must not reach the result (padding that already holds the
+    // reduction's identity does not).
+    if (!passes::reduction_accepts(node.op, context_.padding(*operand, axis))) {
       value = context_.masked_operand(*operand, value, axis, identity);
     }
     if (node.op == Intrinsic::kMean) count = context_.valid_count(node, axis);
@@ -524,16 +557,15 @@ PyExpr ExprPrinter::dot(const ir::Call& node) {
   const ir::ExprPtr& rhs = node.args[2];
   const int lhs_axis = int_value(node.args[1]);
   const int rhs_axis = int_value(node.args[3]);
-  // Padding past the loop's range along the contracted axis must not reach the sums: both
-  // operands are zeroed there (garbage times zero can still be NaN).
+  // Padding past the loop's range along the contracted axis must not reach the sums: an
+  // operand whose padding is not already zero (with finite padding on the other side) is zeroed
+  // there (garbage times zero can still be NaN).
   PyExpr a = print(lhs);
   PyExpr b = print(rhs);
-  // Zeros in the padding of both operands multiply to zeros: no mask (one side's garbage could
-  // be a NaN, which zero does not cancel).
-  if (!context_.zero_padded(*lhs, lhs_axis) || !context_.zero_padded(*rhs, rhs_axis)) {
-    a = context_.masked_operand(*lhs, a, lhs_axis, "0");
-    b = context_.masked_operand(*rhs, b, rhs_axis, "0");
-  }
+  const auto [lhs_fine, rhs_fine] =
+      passes::product_accepts(context_.padding(*lhs, lhs_axis), context_.padding(*rhs, rhs_axis));
+  if (!lhs_fine) a = context_.masked_operand(*lhs, a, lhs_axis, "0");
+  if (!rhs_fine) b = context_.masked_operand(*rhs, b, rhs_axis, "0");
   std::string batch = "((), ())";
   if (const auto* pair = node.args[4]->as<ir::TupleExpr>()) {
     batch =

@@ -10,6 +10,7 @@
 
 #include "backend/pallas/py_expr.h"
 #include "ir/nodes.h"
+#include "passes/plan_padding.h"
 #include "support/diagnostics.h"
 
 namespace helionc::backend::pallas {
@@ -38,9 +39,9 @@ class ExprContext {
   // "lowest", "highest");
   virtual PyExpr masked_operand(const ir::Expr& operand, PyExpr value, int axis,
                                 std::string_view identity);
-  // whether the padding of `operand`'s blocks along `axis` holds zeros (an input zero-padded
-  // on the host, read whole to the end of the axis), so sums and products need no mask there;
-  virtual bool zero_padded(const ir::Expr& operand, int axis);
+  // what the padding of `operand`'s blocks along `axis` holds (passes/plan_padding.h), so
+  // that reductions and products whose identity it already is need no mask;
+  virtual passes::Pad padding(const ir::Expr& operand, int axis);
   // the number of valid elements along `axis` of a reduction's operand (for `mean`), or
   // nullopt when every element is valid;
   virtual std::optional<PyExpr> valid_count(const ir::Call& call, int axis);
@@ -68,6 +69,7 @@ class ExprPrinter {
   PyExpr call(const ir::Call& call);
   PyExpr reduction(const ir::Call& call);
   PyExpr dot(const ir::Call& call);
+  PyExpr broadcast_operand(const ir::Expr& operand, PyExpr value, const ir::Expr& result);
   PyExpr shape_op(const ir::Call& call);
 
  public:

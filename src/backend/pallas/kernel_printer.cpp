@@ -118,10 +118,27 @@ class KernelPrinter {
   }
 
  private:
+  // `target = value`, then the padding of its partial blocks replaced where the schedule says
+  // (passes/plan_padding.h: one mask here serves the reductions and products that read it).
+  void let(const ir::Let& let, const SourceRange& range) {
+    const std::string target = let_targets(kernel_, let);
+    body_->line(context_.with_where(fmt::format("{} = {}", target, exprs_.text(let.value)), range));
+    if (let.unpack) return;
+    const ir::Type& type = let.value->type;
+    for (size_t axis = 0; axis < type.dims.size(); ++axis) {
+      if (type.dims[axis].kind != ir::Dim::Kind::kTile) continue;
+      const std::optional<passes::Pad> fill =
+          schedule_.definition_mask(let.targets[0], type.dims[axis].tile_dim);
+      if (!fill) continue;
+      const PyExpr masked = device_.masked_operand(*let.value, py_atom(target),
+                                                   static_cast<int>(axis), passes::pad_name(*fill));
+      body_->line(fmt::format("{} = {}", target, masked.text));
+    }
+  }
+
   void statement(const ir::Stmt& stmt) {
-    if (const auto* let = stmt.as<ir::Let>()) {
-      body_->line(context_.with_where(
-          fmt::format("{} = {}", let_targets(kernel_, *let), exprs_.text(let->value)), stmt.range));
+    if (const auto* definition = stmt.as<ir::Let>()) {
+      let(*definition, stmt.range);
       return;
     }
     if (const auto* store = stmt.as<ir::Store>()) {
@@ -322,7 +339,7 @@ class KernelPrinter {
     // not run: the body becomes a function under `pl.when`, taking the values from before the
     // loop as default arguments (so the body may rebind their names).
     std::optional<PythonWriter::Block> skipped;
-    if (const std::optional<PyExpr> keep = step_needed(inner_index(loop), loop.tile_dims.front())) {
+    if (const std::optional<PyExpr> keep = grid_step_needed(loop)) {
       std::vector<std::string> arguments;
       for (int binding : free_device_values(loop.body)) {
         if (is_carry(loop, binding)) continue;
@@ -352,6 +369,29 @@ class KernelPrinter {
       if (binding == carry.phi || binding == carry.next || binding == carry.result) return true;
     }
     return false;
+  }
+
+  // Whether the current step of the `grid` loop `loop` does work: not when its range is empty
+  // (`hl.tile(start, m)` with start == m still runs one grid step, which must leave the carries
+  // as they started), nor past the causal diagonal (step_needed); nullopt when every step does.
+  std::optional<PyExpr> grid_step_needed(const ir::TileLoop& loop) {
+    std::optional<PyExpr> needed = step_needed(inner_index(loop), loop.tile_dims.front());
+    if (const std::optional<PyExpr> nonempty = range_nonempty(loop)) {
+      needed = needed ? py_binary("&", *nonempty, *needed) : *nonempty;
+    }
+    return needed;
+  }
+
+  // Whether a loop's range holds anything (`start < m`), for loops whose range may be empty
+  // (those with a start); nullopt for the others.
+  std::optional<PyExpr> range_nonempty(const ir::TileLoop& loop) {
+    std::optional<PyExpr> all;
+    for (int dim : loop.tile_dims) {
+      if (!has_begin(kernel_.tile_dims[dim])) continue;
+      const PyExpr part = py_binary("<", geometry_.begin(dim), geometry_.extent(dim));
+      all = all ? py_binary("&", *all, part) : part;
+    }
+    return all;
   }
 
   // Whether the current block of inner loop `inner` (over `tile_dim`) does work: false for a
@@ -397,8 +437,7 @@ class KernelPrinter {
     const ir::Block rest(block.begin() + static_cast<std::ptrdiff_t>(from), block.end());
     // When steps may be skipped, the last step's values were not computed: the carries are
     // read back from their scratch.
-    const bool from_scratch =
-        launch_.inner_loops[static_cast<size_t>(inner_index(loop))].skip && !loop.carried.empty();
+    const bool from_scratch = grid_step_needed(loop).has_value() && !loop.carried.empty();
     std::vector<std::string> arguments;
     for (int binding : free_device_values(rest)) {
       if (from_scratch && is_carry(loop, binding)) continue;

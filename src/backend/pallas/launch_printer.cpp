@@ -179,8 +179,14 @@ class LaunchPrinter {
       if (has_begin(dim) && !in_kernel_bounds_[g]) {
         // Blocks are numbered from the array's start: the first is the one holding `begin`.
         first_block_.push_back(py_binary("//", host_.expr(dim.begin), py_atom(block)));
-        steps_.push_back(py_binary("-", py_call("pl.cdiv", {host_.text(dim.extent), block}),
-                                   first_block_.back()));
+        PyExpr steps = py_binary("-", py_call("pl.cdiv", {host_.text(dim.extent), block}),
+                                 first_block_.back());
+        if (grid.inner_loop >= 0 && on_grid(g)) {
+          // An empty range still takes one step of a `grid` loop (the kernel skips its work
+          // there), so the statements around the loop run and its outputs are written.
+          steps = py_call("max", {steps.text, "1"});
+        }
+        steps_.push_back(std::move(steps));
       } else {
         first_block_.push_back({});
         steps_.push_back(py_call("pl.cdiv", {sizes_[g].text, block}));
@@ -293,6 +299,13 @@ class LaunchPrinter {
                        : py_binary("+", py_atom(grid_params_[g]), first_block_[g]);
     const int inner = launch_.grid[g].inner_loop;
     if (inner < 0) return index;
+    const passes::GridDim& grid = launch_.grid[g];
+    if (!first_block_[g].text.empty() && grid.size_binding >= 0) {
+      // The one step of an empty range (`start == m`) reads a block that exists: the last.
+      const std::string size = host_.size_text(grid.size_binding, grid.size_axis, stmt_index_);
+      const PyExpr last = py_binary("-", py_call("pl.cdiv", {size, blocks_[g]}), py_atom("1"));
+      index = py_call("jnp.minimum", {index.text, last.text});
+    }
     const std::optional<passes::StepSkip>& skip =
         launch_.inner_loops[static_cast<size_t>(inner)].skip;
     if (!skip) return index;

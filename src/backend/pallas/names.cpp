@@ -113,6 +113,10 @@ const std::set<std::string>& template_module_names() {
   return names;
 }
 
+std::string reference_function_name(std::string_view kernel) {
+  return "reference_" + std::string(kernel);
+}
+
 bool is_kernel_module_name(std::string_view name) {
   if (!name.starts_with("_") || name.size() < 2) return false;
   if (name.ends_with("_CONFIGS") || name.ends_with("_DEFAULT")) return true;

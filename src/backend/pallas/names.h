@@ -27,6 +27,10 @@ std::set<std::string> module_level_names(std::string_view python_text);
 // What the templates and the import lines bind at module level (module_level_names of each).
 const std::set<std::string>& template_module_names();
 
+// The public function of a kernel's reference (backend/reference): `reference_add`. A module
+// name, so a kernel named like another kernel's reference is refused.
+std::string reference_function_name(std::string_view kernel);
+
 // Whether `name` has the shape of a per-kernel module name (`_<kernel>_kernel...`,
 // `_<KERNEL>_CONFIGS`, `_<KERNEL>_DEFAULT`).
 bool is_kernel_module_name(std::string_view name);

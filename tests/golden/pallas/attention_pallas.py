@@ -137,6 +137,28 @@ def _scalar_op(x, op, y):
     return _SCALAR_OPS[op](wide(x), wide(y)).astype(array.dtype)
 
 
+def _tile_broadcast(x, shape):
+    """`x` broadcast to `shape`, through one vector register's tile along each broadcast axis.
+
+    Mosaic spends a vector operation per element on a broadcast along the lanes (the last axis)
+    or the sublanes (the one before), but copies whole registers for free: so a size-1 axis is
+    broadcast to 128 lanes or 8 sublanes first, and that tile repeated (JAX's flash attention
+    does the same with `jnp.tile`). Axes that are no whole multiple broadcast directly.
+    """
+    if len(shape) != len(x.shape):
+        return jnp.broadcast_to(x, shape)
+    small = list(shape)
+    repeats = [1] * len(shape)
+    for axis, unit in ((-1, 128), (-2, 8)):
+        if len(shape) < -axis or x.shape[axis] != 1:
+            continue
+        if shape[axis] > unit and shape[axis] % unit == 0:
+            small[axis] = unit
+            repeats[axis] = shape[axis] // unit
+    x = jnp.broadcast_to(x, tuple(small))
+    return jnp.tile(x, tuple(repeats)) if max(repeats) > 1 else x
+
+
 # The config of attention_output (no tuned entries).
 _ATTENTION_OUTPUT_DEFAULT = {"block_sizes": (None, None, None), "pallas_loop_type": ("grid",)}
 
@@ -159,12 +181,12 @@ def _attention_output_kernel(
     tile_n_partial = v_view_shape[1] % block_n != 0
     tile_n_start = pl.program_id(2) * block_n
     tile_n_index = (
-        tile_n_start + jax.lax.broadcasted_iota(jnp.int32, (block_b, block_m, block_n), 2)
+        tile_n_start + jax.lax.broadcasted_iota(jnp.int32, (1, 1, block_n), 2)
         if tile_n_partial
         else None
     )
     tile_n_index2 = (
-        tile_n_start + jax.lax.broadcasted_iota(jnp.int32, (block_b, block_n, v_view_shape[2]), 1)
+        tile_n_start + jax.lax.broadcasted_iota(jnp.int32, (1, block_n, 1), 1)
         if tile_n_partial
         else None
     )
@@ -190,29 +212,37 @@ def _attention_output_kernel(
     qk = _dot(q_scaled, k, (((2,), (2,)), ((0,), (0,)))).astype(
         jnp.float32,
     )  # tests/golden/pallas/attention.py:46
-    m_ij = jnp.maximum(
-        m_i,
-        jnp.max(
-            jnp.where(tile_n_index < v_view_shape[1], qk, -jnp.inf) if tile_n_partial else qk,
-            axis=2,
-        ),
-    )  # tests/golden/pallas/attention.py:47
-    qk = qk - m_ij[:, :, None]  # tests/golden/pallas/attention.py:48
+    qk = (
+        jnp.where(
+            _tile_broadcast(tile_n_index < v_view_shape[1], (block_b, block_m, block_n)),
+            qk,
+            -jnp.inf,
+        )
+        if tile_n_partial
+        else qk
+    )
+    m_ij = jnp.maximum(m_i, jnp.max(qk, axis=2))  # tests/golden/pallas/attention.py:47
+    qk = qk - _tile_broadcast(
+        m_ij[:, :, None],
+        (block_b, block_m, block_n),
+    )  # tests/golden/pallas/attention.py:48
     p = jnp.exp2(qk)  # tests/golden/pallas/attention.py:49
-    l_ij = jnp.sum(
-        jnp.where(tile_n_index < v_view_shape[1], p, 0) if tile_n_partial else p,
-        axis=2,
-    )  # tests/golden/pallas/attention.py:50
+    l_ij = jnp.sum(p, axis=2)  # tests/golden/pallas/attention.py:50
     alpha = jnp.exp2(m_i - m_ij)  # tests/golden/pallas/attention.py:51
     l_i = l_i * alpha + l_ij  # tests/golden/pallas/attention.py:52
     acc = acc * alpha[:, :, None]  # tests/golden/pallas/attention.py:53
     v = v_view_ref[...]  # tests/golden/pallas/attention.py:54
+    v = (
+        jnp.where(
+            _tile_broadcast(tile_n_index2 < v_view_shape[1], (block_b, block_n, v_view_shape[2])),
+            v,
+            0,
+        )
+        if tile_n_partial
+        else v
+    )
     p = p.astype(v.dtype)  # tests/golden/pallas/attention.py:55
-    acc = acc + _dot(
-        jnp.where(tile_n_index < v_view_shape[1], p, 0) if tile_n_partial else p,
-        jnp.where(tile_n_index2 < v_view_shape[1], v, 0) if tile_n_partial else v,
-        (((2,), (1,)), ((0,), (0,))),
-    )  # tests/golden/pallas/attention.py:56
+    acc = acc + _dot(p, v, (((2,), (1,)), ((0,), (0,))))  # tests/golden/pallas/attention.py:56
     m_i = m_ij  # tests/golden/pallas/attention.py:57
     l_i_scratch[...] = l_i
     acc_scratch[...] = acc
@@ -336,4 +366,147 @@ def attention_output(q_in, k_in, v_in, *, interpret=None):
         interpret=_interpret(interpret),
         name="attention_output",
     )(q_view, k_view, v_view)
+    return out.reshape(q_in.shape)  # tests/golden/pallas/attention.py:60
+
+
+# The references (`reference_<kernel>`): each kernel as plain jnp code, printed from the same
+# tile IR by helionc's reference backend, which shares no code with the Pallas printers (no
+# BlockSpecs, masks, DMAs or loop strategies). A tile whose block size the config tunes covers
+# its loop's whole range in one step; a block size the source fixes is kept (a Python loop
+# over tiles of that size); `hl.grid` and `hl.static_range` are Python loops; a store rebinds
+# the array (`out = out.at[...].set(...)`). For a kernel whose result does not depend on its
+# tunable block sizes, the reference computes what every config computes.
+
+
+class _RefTile:
+    """The tile of a loop in the reference: the loop's whole range [begin, end), one block."""
+
+    def __init__(self, begin, end):
+        self.begin = begin
+        self.end = end
+
+    @property
+    def block_size(self):
+        return self.end - self.begin
+
+    @property
+    def index(self):
+        return jnp.arange(self.begin, self.end, dtype=jnp.int32)
+
+
+class _RefTiles:
+    """The tile of `hl.tile(x.size())` in the reference: every dimension of `shape`, whole."""
+
+    def __init__(self, shape):
+        self.shape = tuple(shape)
+        self.slices = tuple(slice(0, size) for size in self.shape)
+
+
+_REF_SCALAR_OPS = {
+    "+": lambda a, b: a + b,
+    "-": lambda a, b: a - b,
+    "*": lambda a, b: a * b,
+    "/": lambda a, b: a / b,
+}
+
+
+def _ref_scalar_op(x, op, y):
+    """`x op y` with one side a Python float, as PyTorch computes it: a 16-bit float array is
+    computed in float32 (JAX would round the number to 16 bits first) and rounded once."""
+    array = x if hasattr(x, "dtype") else y
+    if array.dtype not in (jnp.bfloat16, jnp.float16):
+        return _REF_SCALAR_OPS[op](x, y)
+    widen = lambda v: v.astype(jnp.float32) if v is array else v
+    return _REF_SCALAR_OPS[op](widen(x), widen(y)).astype(array.dtype)
+
+
+def _ref_dot(a, a_axis, b, b_axis, batch):
+    """Helion's matrix product: `a` contracted along `a_axis` with `b` along `b_axis` (and the
+    batch axes `batch`, a pair, or None), operands promoted to one dtype, accumulated in float32
+    (int32 for integers) at full precision; the result stays in the accumulation dtype."""
+    dtype = jnp.promote_types(a.dtype, b.dtype)
+    integral = jnp.issubdtype(dtype, jnp.integer)
+    batch_axes = ((batch[0],), (batch[1],)) if batch is not None else ((), ())
+    return jax.lax.dot_general(
+        a.astype(dtype), b.astype(dtype), (((a_axis,), (b_axis,)), batch_axes),
+        precision=None if integral else jax.lax.Precision.HIGHEST,
+        preferred_element_type=jnp.int32 if integral else jnp.float32)
+
+
+def _ref_gather(values, axis, ids):
+    """`values` with axis `axis` replaced by the dimensions of the index array `ids`."""
+    return jnp.take(values, ids, axis=axis)
+
+
+def _ref_tiles(begin, end, block_size):
+    """The tiles of a loop whose block size the kernel fixes (`block_size=128`): that many
+    indices each, the last one partial."""
+    return [_RefTile(start, min(start + block_size, end)) for start in range(begin, end, block_size)]
+
+
+def reference_attention_output(q_in, k_in, v_in):
+    """`attention_output` in plain jnp: a tunable tile spans its loop."""
+    m_dim = q_in.shape[-2]  # tests/golden/pallas/attention.py:27
+    n_dim = k_in.shape[-2]  # tests/golden/pallas/attention.py:28
+    if not n_dim == v_in.shape[-2]:  # tests/golden/pallas/attention.py:29
+        raise AssertionError(
+            "tests/golden/pallas/attention.py:29: assert n_dim == v_in.size(-2) failed",
+        )
+    head_dim = q_in.shape[-1]  # tests/golden/pallas/attention.py:30
+    if not (
+        head_dim == k_in.shape[-1] and k_in.shape[-1] == v_in.shape[-1]
+    ):  # tests/golden/pallas/attention.py:31
+        raise AssertionError(
+            "tests/golden/pallas/attention.py:31: assert head_dim == k_in.size(-1) == "
+            "v_in.size(-1) failed",
+        )
+    q_view = q_in.reshape((-1, m_dim, head_dim))  # tests/golden/pallas/attention.py:32
+    v_view = v_in.reshape((-1, n_dim, head_dim))  # tests/golden/pallas/attention.py:33
+    k_view = k_in.reshape((-1, n_dim, head_dim))  # tests/golden/pallas/attention.py:34
+    out = jnp.empty(q_view.shape, q_view.dtype)  # tests/golden/pallas/attention.py:35
+    sm_scale = 1.0 / math.sqrt(head_dim)  # tests/golden/pallas/attention.py:36
+    qk_scale = sm_scale * 1.44269504  # tests/golden/pallas/attention.py:37
+    tile_b = _RefTile(0, q_view.shape[0])  # tests/golden/pallas/attention.py:38
+    tile_m = _RefTile(0, m_dim)  # tests/golden/pallas/attention.py:38
+    m_i = jnp.full(
+        (tile_b.block_size, tile_m.block_size),
+        float("-inf"),
+        jnp.float32,
+    )  # tests/golden/pallas/attention.py:39
+    l_i = jnp.full_like(m_i, 1.0)  # tests/golden/pallas/attention.py:40
+    q = q_view[
+        tile_b.begin:tile_b.end,
+        tile_m.begin:tile_m.end,
+        :,
+    ]  # tests/golden/pallas/attention.py:41
+    acc = jnp.full_like(q, 0, dtype=jnp.float32)  # tests/golden/pallas/attention.py:42
+    tile_n = _RefTile(0, v_view.shape[1])  # tests/golden/pallas/attention.py:43
+    q_scaled = _ref_scalar_op(q, "*", qk_scale)  # tests/golden/pallas/attention.py:44
+    k = k_view[
+        tile_b.begin:tile_b.end,
+        tile_n.begin:tile_n.end,
+        :,
+    ]  # tests/golden/pallas/attention.py:45
+    qk = _ref_dot(q_scaled, 2, k, 2, (0, 0)).astype(
+        jnp.float32,
+    )  # tests/golden/pallas/attention.py:46
+    m_ij = jnp.maximum(m_i, jnp.max(qk, axis=2))  # tests/golden/pallas/attention.py:47
+    qk = qk - jnp.expand_dims(m_ij, 2)  # tests/golden/pallas/attention.py:48
+    p = jnp.exp2(qk)  # tests/golden/pallas/attention.py:49
+    l_ij = jnp.sum(p, axis=2)  # tests/golden/pallas/attention.py:50
+    alpha = jnp.exp2(m_i - m_ij)  # tests/golden/pallas/attention.py:51
+    l_i = l_i * alpha + l_ij  # tests/golden/pallas/attention.py:52
+    acc = acc * jnp.expand_dims(alpha, 2)  # tests/golden/pallas/attention.py:53
+    v = v_view[
+        tile_b.begin:tile_b.end,
+        tile_n.begin:tile_n.end,
+        :,
+    ]  # tests/golden/pallas/attention.py:54
+    p = p.astype(v.dtype)  # tests/golden/pallas/attention.py:55
+    acc = acc + _ref_dot(p, 2, v, 1, (0, 0))  # tests/golden/pallas/attention.py:56
+    m_i = m_ij  # tests/golden/pallas/attention.py:57
+    acc = acc / jnp.expand_dims(l_i, 2)  # tests/golden/pallas/attention.py:58
+    out = out.at[tile_b.begin:tile_b.end, tile_m.begin:tile_m.end, :].set(
+        acc.astype(out.dtype),
+    )  # tests/golden/pallas/attention.py:59
     return out.reshape(q_in.shape)  # tests/golden/pallas/attention.py:60

@@ -118,3 +118,89 @@ def row_scale_relu(x, scale, *, interpret=None):
         name="row_scale_relu",
     )(x[:, None], scale[None])[:, 0]
     return out  # tests/golden/pallas/grid_rows.py:15
+
+
+# The references (`reference_<kernel>`): each kernel as plain jnp code, printed from the same
+# tile IR by helionc's reference backend, which shares no code with the Pallas printers (no
+# BlockSpecs, masks, DMAs or loop strategies). A tile whose block size the config tunes covers
+# its loop's whole range in one step; a block size the source fixes is kept (a Python loop
+# over tiles of that size); `hl.grid` and `hl.static_range` are Python loops; a store rebinds
+# the array (`out = out.at[...].set(...)`). For a kernel whose result does not depend on its
+# tunable block sizes, the reference computes what every config computes.
+
+
+class _RefTile:
+    """The tile of a loop in the reference: the loop's whole range [begin, end), one block."""
+
+    def __init__(self, begin, end):
+        self.begin = begin
+        self.end = end
+
+    @property
+    def block_size(self):
+        return self.end - self.begin
+
+    @property
+    def index(self):
+        return jnp.arange(self.begin, self.end, dtype=jnp.int32)
+
+
+class _RefTiles:
+    """The tile of `hl.tile(x.size())` in the reference: every dimension of `shape`, whole."""
+
+    def __init__(self, shape):
+        self.shape = tuple(shape)
+        self.slices = tuple(slice(0, size) for size in self.shape)
+
+
+_REF_SCALAR_OPS = {
+    "+": lambda a, b: a + b,
+    "-": lambda a, b: a - b,
+    "*": lambda a, b: a * b,
+    "/": lambda a, b: a / b,
+}
+
+
+def _ref_scalar_op(x, op, y):
+    """`x op y` with one side a Python float, as PyTorch computes it: a 16-bit float array is
+    computed in float32 (JAX would round the number to 16 bits first) and rounded once."""
+    array = x if hasattr(x, "dtype") else y
+    if array.dtype not in (jnp.bfloat16, jnp.float16):
+        return _REF_SCALAR_OPS[op](x, y)
+    widen = lambda v: v.astype(jnp.float32) if v is array else v
+    return _REF_SCALAR_OPS[op](widen(x), widen(y)).astype(array.dtype)
+
+
+def _ref_dot(a, a_axis, b, b_axis, batch):
+    """Helion's matrix product: `a` contracted along `a_axis` with `b` along `b_axis` (and the
+    batch axes `batch`, a pair, or None), operands promoted to one dtype, accumulated in float32
+    (int32 for integers) at full precision; the result stays in the accumulation dtype."""
+    dtype = jnp.promote_types(a.dtype, b.dtype)
+    integral = jnp.issubdtype(dtype, jnp.integer)
+    batch_axes = ((batch[0],), (batch[1],)) if batch is not None else ((), ())
+    return jax.lax.dot_general(
+        a.astype(dtype), b.astype(dtype), (((a_axis,), (b_axis,)), batch_axes),
+        precision=None if integral else jax.lax.Precision.HIGHEST,
+        preferred_element_type=jnp.int32 if integral else jnp.float32)
+
+
+def _ref_gather(values, axis, ids):
+    """`values` with axis `axis` replaced by the dimensions of the index array `ids`."""
+    return jnp.take(values, ids, axis=axis)
+
+
+def _ref_tiles(begin, end, block_size):
+    """The tiles of a loop whose block size the kernel fixes (`block_size=128`): that many
+    indices each, the last one partial."""
+    return [_RefTile(start, min(start + block_size, end)) for start in range(begin, end, block_size)]
+
+
+def reference_row_scale_relu(x, scale):
+    """`row_scale_relu` in plain jnp: a tunable tile spans its loop."""
+    m, n = x.shape  # tests/golden/pallas/grid_rows.py:11
+    out = jnp.empty(x.shape, x.dtype)  # tests/golden/pallas/grid_rows.py:12
+    for i in range(m):  # tests/golden/pallas/grid_rows.py:13
+        out = out.at[i, :].set(
+            jax.nn.relu(x[i, :] * scale[:]).astype(out.dtype),
+        )  # tests/golden/pallas/grid_rows.py:14
+    return out  # tests/golden/pallas/grid_rows.py:15

@@ -191,7 +191,11 @@ def _pad_to_blocks(x, blocks):
 
 def _emit_pipeline(body, grid, in_specs, refs):
     """pltpu.emit_pipeline(body, ...)(*refs). Pallas asks for the TPU generation while tracing
-    a pipeline, even in interpret mode: on a host without a TPU it is traced for TARGET's."""
+    a pipeline, even in interpret mode: on a host without a TPU it is traced for TARGET's.
+    A range known empty while tracing (`hl.tile(start, m)` with start >= m) runs no step:
+    Pallas refuses a grid without one, and the carried values keep their initial values."""
+    if all(isinstance(steps, int) for steps in grid) and min(grid) <= 0:
+        return None
     if jax.default_backend() == "tpu":
         return pltpu.emit_pipeline(body, grid=grid, in_specs=in_specs)(*refs)
     with tpu_lowering_context():
@@ -211,6 +215,28 @@ def _select_config(configs, default, *arrays):
     if config is None:
         config = configs.get((shapes, None), default)
     return config
+
+
+def _tile_broadcast(x, shape):
+    """`x` broadcast to `shape`, through one vector register's tile along each broadcast axis.
+
+    Mosaic spends a vector operation per element on a broadcast along the lanes (the last axis)
+    or the sublanes (the one before), but copies whole registers for free: so a size-1 axis is
+    broadcast to 128 lanes or 8 sublanes first, and that tile repeated (JAX's flash attention
+    does the same with `jnp.tile`). Axes that are no whole multiple broadcast directly.
+    """
+    if len(shape) != len(x.shape):
+        return jnp.broadcast_to(x, shape)
+    small = list(shape)
+    repeats = [1] * len(shape)
+    for axis, unit in ((-1, 128), (-2, 8)):
+        if len(shape) < -axis or x.shape[axis] != 1:
+            continue
+        if shape[axis] > unit and shape[axis] % unit == 0:
+            small[axis] = unit
+            repeats[axis] = shape[axis] // unit
+    x = jnp.broadcast_to(x, tuple(small))
+    return jnp.tile(x, tuple(repeats)) if max(repeats) > 1 else x
 
 
 # Tuned configs of matmul by the shapes and dtypes of (x, y); other calls use the default.
@@ -248,12 +274,7 @@ def _matmul_kernel_grid(
     tile_k_partial = k % block_k != 0
     tile_k_start = pl.program_id(2) * block_k
     tile_k_index = (
-        tile_k_start + jax.lax.broadcasted_iota(jnp.int32, (block_m, block_k), 1)
-        if tile_k_partial
-        else None
-    )
-    tile_k_index2 = (
-        tile_k_start + jax.lax.broadcasted_iota(jnp.int32, (block_k, block_n), 0)
+        tile_k_start + jax.lax.broadcasted_iota(jnp.int32, (block_k, 1), 0)
         if tile_k_partial
         else None
     )
@@ -267,8 +288,10 @@ def _matmul_kernel_grid(
         acc_scratch[...] = acc
     acc = acc_scratch[...]
     acc = acc + _dot(
-        jnp.where(tile_k_index < k, x_ref[...], 0) if tile_k_partial else x_ref[...],
-        jnp.where(tile_k_index2 < k, y_ref[...], 0) if tile_k_partial else y_ref[...],
+        x_ref[...],
+        jnp.where(_tile_broadcast(tile_k_index < k, (block_k, block_n)), y_ref[...], 0)
+        if tile_k_partial
+        else y_ref[...],
         (((1,), (0,)), ((), ())),
     )  # tests/golden/pallas/matmul_strategies.py:15
     acc_scratch[...] = acc
@@ -284,20 +307,17 @@ def _matmul_kernel_unroll(x_ref, y_ref, out_ref, *, block_m, block_n, block_k, k
         acc = carry
         tile_k_start = tile_k_id * block_k
         tile_k_index = (
-            tile_k_start + jax.lax.broadcasted_iota(jnp.int32, (block_m, block_k), 1)
-            if tile_k_partial
-            else None
-        )
-        tile_k_index2 = (
-            tile_k_start + jax.lax.broadcasted_iota(jnp.int32, (block_k, block_n), 0)
+            tile_k_start + jax.lax.broadcasted_iota(jnp.int32, (block_k, 1), 0)
             if tile_k_partial
             else None
         )
         acc = acc + _dot(
-            jnp.where(tile_k_index < k, x_ref[:, pl.ds(tile_k_start, block_k)], 0)
-            if tile_k_partial
-            else x_ref[:, pl.ds(tile_k_start, block_k)],
-            jnp.where(tile_k_index2 < k, y_ref[pl.ds(tile_k_start, block_k)], 0)
+            x_ref[:, pl.ds(tile_k_start, block_k)],
+            jnp.where(
+                _tile_broadcast(tile_k_index < k, (block_k, block_n)),
+                y_ref[pl.ds(tile_k_start, block_k)],
+                0,
+            )
             if tile_k_partial
             else y_ref[pl.ds(tile_k_start, block_k)],
             (((1,), (0,)), ((), ())),
@@ -365,20 +385,17 @@ def _matmul_kernel_fori_loop(
             copy.wait()
         tile_k_start = tile_k_id * block_k
         tile_k_index = (
-            tile_k_start + jax.lax.broadcasted_iota(jnp.int32, (block_m, block_k), 1)
-            if tile_k_partial
-            else None
-        )
-        tile_k_index2 = (
-            tile_k_start + jax.lax.broadcasted_iota(jnp.int32, (block_k, block_n), 0)
+            tile_k_start + jax.lax.broadcasted_iota(jnp.int32, (block_k, 1), 0)
             if tile_k_partial
             else None
         )
         acc = acc + _dot(
-            jnp.where(tile_k_index < k, x_buffers[tile_k_slot], 0)
-            if tile_k_partial
-            else x_buffers[tile_k_slot],
-            jnp.where(tile_k_index2 < k, y_buffers[tile_k_slot], 0)
+            x_buffers[tile_k_slot],
+            jnp.where(
+                _tile_broadcast(tile_k_index < k, (block_k, block_n)),
+                y_buffers[tile_k_slot],
+                0,
+            )
             if tile_k_partial
             else y_buffers[tile_k_slot],
             (((1,), (0,)), ((), ())),
@@ -419,18 +436,15 @@ def _matmul_kernel_emit_pipeline(
         acc = acc_scratch[...]
         tile_k_start = tile_k_id * block_k
         tile_k_index = (
-            tile_k_start + jax.lax.broadcasted_iota(jnp.int32, (block_m, block_k), 1)
-            if tile_k_partial
-            else None
-        )
-        tile_k_index2 = (
-            tile_k_start + jax.lax.broadcasted_iota(jnp.int32, (block_k, block_n), 0)
+            tile_k_start + jax.lax.broadcasted_iota(jnp.int32, (block_k, 1), 0)
             if tile_k_partial
             else None
         )
         acc = acc + _dot(
-            jnp.where(tile_k_index < k, x_block[...], 0) if tile_k_partial else x_block[...],
-            jnp.where(tile_k_index2 < k, y_block[...], 0) if tile_k_partial else y_block[...],
+            x_block[...],
+            jnp.where(_tile_broadcast(tile_k_index < k, (block_k, block_n)), y_block[...], 0)
+            if tile_k_partial
+            else y_block[...],
             (((1,), (0,)), ((), ())),
         )  # tests/golden/pallas/matmul_strategies.py:15
         acc_scratch[...] = acc
@@ -656,4 +670,105 @@ def matmul(x, y, *, interpret=None):
             interpret=_interpret(interpret),
             name="matmul",
         )(_pad_to_blocks(x, (block_m, block_k)), _pad_to_blocks(y, (block_k, block_n)))
+    return out  # tests/golden/pallas/matmul_strategies.py:17
+
+
+# The references (`reference_<kernel>`): each kernel as plain jnp code, printed from the same
+# tile IR by helionc's reference backend, which shares no code with the Pallas printers (no
+# BlockSpecs, masks, DMAs or loop strategies). A tile whose block size the config tunes covers
+# its loop's whole range in one step; a block size the source fixes is kept (a Python loop
+# over tiles of that size); `hl.grid` and `hl.static_range` are Python loops; a store rebinds
+# the array (`out = out.at[...].set(...)`). For a kernel whose result does not depend on its
+# tunable block sizes, the reference computes what every config computes.
+
+
+class _RefTile:
+    """The tile of a loop in the reference: the loop's whole range [begin, end), one block."""
+
+    def __init__(self, begin, end):
+        self.begin = begin
+        self.end = end
+
+    @property
+    def block_size(self):
+        return self.end - self.begin
+
+    @property
+    def index(self):
+        return jnp.arange(self.begin, self.end, dtype=jnp.int32)
+
+
+class _RefTiles:
+    """The tile of `hl.tile(x.size())` in the reference: every dimension of `shape`, whole."""
+
+    def __init__(self, shape):
+        self.shape = tuple(shape)
+        self.slices = tuple(slice(0, size) for size in self.shape)
+
+
+_REF_SCALAR_OPS = {
+    "+": lambda a, b: a + b,
+    "-": lambda a, b: a - b,
+    "*": lambda a, b: a * b,
+    "/": lambda a, b: a / b,
+}
+
+
+def _ref_scalar_op(x, op, y):
+    """`x op y` with one side a Python float, as PyTorch computes it: a 16-bit float array is
+    computed in float32 (JAX would round the number to 16 bits first) and rounded once."""
+    array = x if hasattr(x, "dtype") else y
+    if array.dtype not in (jnp.bfloat16, jnp.float16):
+        return _REF_SCALAR_OPS[op](x, y)
+    widen = lambda v: v.astype(jnp.float32) if v is array else v
+    return _REF_SCALAR_OPS[op](widen(x), widen(y)).astype(array.dtype)
+
+
+def _ref_dot(a, a_axis, b, b_axis, batch):
+    """Helion's matrix product: `a` contracted along `a_axis` with `b` along `b_axis` (and the
+    batch axes `batch`, a pair, or None), operands promoted to one dtype, accumulated in float32
+    (int32 for integers) at full precision; the result stays in the accumulation dtype."""
+    dtype = jnp.promote_types(a.dtype, b.dtype)
+    integral = jnp.issubdtype(dtype, jnp.integer)
+    batch_axes = ((batch[0],), (batch[1],)) if batch is not None else ((), ())
+    return jax.lax.dot_general(
+        a.astype(dtype), b.astype(dtype), (((a_axis,), (b_axis,)), batch_axes),
+        precision=None if integral else jax.lax.Precision.HIGHEST,
+        preferred_element_type=jnp.int32 if integral else jnp.float32)
+
+
+def _ref_gather(values, axis, ids):
+    """`values` with axis `axis` replaced by the dimensions of the index array `ids`."""
+    return jnp.take(values, ids, axis=axis)
+
+
+def _ref_tiles(begin, end, block_size):
+    """The tiles of a loop whose block size the kernel fixes (`block_size=128`): that many
+    indices each, the last one partial."""
+    return [_RefTile(start, min(start + block_size, end)) for start in range(begin, end, block_size)]
+
+
+def reference_matmul(x, y):
+    """`matmul` in plain jnp: a tunable tile spans its loop."""
+    m, k = x.shape  # tests/golden/pallas/matmul_strategies.py:9
+    _, n = y.shape  # tests/golden/pallas/matmul_strategies.py:10
+    out = jnp.empty((m, n), x.dtype)  # tests/golden/pallas/matmul_strategies.py:11
+    tile_m = _RefTile(0, m)  # tests/golden/pallas/matmul_strategies.py:12
+    tile_n = _RefTile(0, n)  # tests/golden/pallas/matmul_strategies.py:12
+    acc = jnp.full(
+        (tile_m.block_size, tile_n.block_size),
+        0,
+        jnp.float32,
+    )  # tests/golden/pallas/matmul_strategies.py:13
+    tile_k = _RefTile(0, k)  # tests/golden/pallas/matmul_strategies.py:14
+    acc = acc + _ref_dot(
+        x[tile_m.begin:tile_m.end, tile_k.begin:tile_k.end],
+        1,
+        y[tile_k.begin:tile_k.end, tile_n.begin:tile_n.end],
+        0,
+        None,
+    )  # tests/golden/pallas/matmul_strategies.py:15
+    out = out.at[tile_m.begin:tile_m.end, tile_n.begin:tile_n.end].set(
+        acc.astype(out.dtype),
+    )  # tests/golden/pallas/matmul_strategies.py:16
     return out  # tests/golden/pallas/matmul_strategies.py:17

@@ -87,6 +87,28 @@ def tpu_lowering_context(target=None):
     return jax.sharding.use_abstract_mesh(jax.sharding.AbstractMesh((), (), abstract_device=device))
 
 
+def _tile_broadcast(x, shape):
+    """`x` broadcast to `shape`, through one vector register's tile along each broadcast axis.
+
+    Mosaic spends a vector operation per element on a broadcast along the lanes (the last axis)
+    or the sublanes (the one before), but copies whole registers for free: so a size-1 axis is
+    broadcast to 128 lanes or 8 sublanes first, and that tile repeated (JAX's flash attention
+    does the same with `jnp.tile`). Axes that are no whole multiple broadcast directly.
+    """
+    if len(shape) != len(x.shape):
+        return jnp.broadcast_to(x, shape)
+    small = list(shape)
+    repeats = [1] * len(shape)
+    for axis, unit in ((-1, 128), (-2, 8)):
+        if len(shape) < -axis or x.shape[axis] != 1:
+            continue
+        if shape[axis] > unit and shape[axis] % unit == 0:
+            small[axis] = unit
+            repeats[axis] = shape[axis] // unit
+    x = jnp.broadcast_to(x, tuple(small))
+    return jnp.tile(x, tuple(repeats)) if max(repeats) > 1 else x
+
+
 # The config of softmax_two_pass (no tuned entries).
 _SOFTMAX_TWO_PASS_DEFAULT = {"block_sizes": (None, None), "pallas_loop_type": ("grid", "unroll")}
 
@@ -106,7 +128,7 @@ def _softmax_two_pass_kernel(
     tile_n_partial = n % block_n != 0
     tile_n_start = pl.program_id(1) * block_n
     tile_n_index = (
-        tile_n_start + jax.lax.broadcasted_iota(jnp.int32, (block_m, block_n), 1)
+        tile_n_start + jax.lax.broadcasted_iota(jnp.int32, (1, block_n), 1)
         if tile_n_partial
         else None
     )
@@ -124,15 +146,15 @@ def _softmax_two_pass_kernel(
     di = di_scratch[...]
     mi = mi_scratch[...]
     values = x_ref[...]  # tests/golden/pallas/softmax_two_pass.py:25
-    local_amax = jnp.max(
-        jnp.where(tile_n_index < n, values, -jnp.inf) if tile_n_partial else values,
-        axis=1,
-    )  # tests/golden/pallas/softmax_two_pass.py:26
+    values = (
+        jnp.where(_tile_broadcast(tile_n_index < n, (block_m, block_n)), values, -jnp.inf)
+        if tile_n_partial
+        else values
+    )
+    local_amax = jnp.max(values, axis=1)  # tests/golden/pallas/softmax_two_pass.py:26
     mi_next = jnp.maximum(mi, local_amax)  # tests/golden/pallas/softmax_two_pass.py:27
     di = di * jnp.exp(mi - mi_next) + jnp.sum(
-        jnp.where(tile_n_index < n, jnp.exp(values - mi_next[:, None]), 0)
-        if tile_n_partial
-        else jnp.exp(values - mi_next[:, None]),
+        jnp.exp(values - _tile_broadcast(mi_next[:, None], (block_m, block_n))),
         axis=1,
     )  # tests/golden/pallas/softmax_two_pass.py:28
     mi = mi_next  # tests/golden/pallas/softmax_two_pass.py:29
@@ -147,7 +169,10 @@ def _softmax_two_pass_kernel(
                 pl.ds(tile_n_start2, block_n2),
             ]  # tests/golden/pallas/softmax_two_pass.py:31
             out_ref[:, pl.ds(tile_n_start2, block_n2)] = (
-                (jnp.exp(values - mi[:, None]) / di[:, None]).astype(out_ref.dtype)
+                (
+                    jnp.exp(values - _tile_broadcast(mi[:, None], (block_m, block_n2)))
+                    / _tile_broadcast(di[:, None], (block_m, block_n2))
+                ).astype(out_ref.dtype)
             )  # tests/golden/pallas/softmax_two_pass.py:32
             return carry
         jax.lax.fori_loop(
@@ -205,4 +230,117 @@ def softmax_two_pass(x, *, interpret=None):
         interpret=_interpret(interpret),
         name="softmax_two_pass",
     )(x, x)
+    return out  # tests/golden/pallas/softmax_two_pass.py:33
+
+
+# The references (`reference_<kernel>`): each kernel as plain jnp code, printed from the same
+# tile IR by helionc's reference backend, which shares no code with the Pallas printers (no
+# BlockSpecs, masks, DMAs or loop strategies). A tile whose block size the config tunes covers
+# its loop's whole range in one step; a block size the source fixes is kept (a Python loop
+# over tiles of that size); `hl.grid` and `hl.static_range` are Python loops; a store rebinds
+# the array (`out = out.at[...].set(...)`). For a kernel whose result does not depend on its
+# tunable block sizes, the reference computes what every config computes.
+
+
+class _RefTile:
+    """The tile of a loop in the reference: the loop's whole range [begin, end), one block."""
+
+    def __init__(self, begin, end):
+        self.begin = begin
+        self.end = end
+
+    @property
+    def block_size(self):
+        return self.end - self.begin
+
+    @property
+    def index(self):
+        return jnp.arange(self.begin, self.end, dtype=jnp.int32)
+
+
+class _RefTiles:
+    """The tile of `hl.tile(x.size())` in the reference: every dimension of `shape`, whole."""
+
+    def __init__(self, shape):
+        self.shape = tuple(shape)
+        self.slices = tuple(slice(0, size) for size in self.shape)
+
+
+_REF_SCALAR_OPS = {
+    "+": lambda a, b: a + b,
+    "-": lambda a, b: a - b,
+    "*": lambda a, b: a * b,
+    "/": lambda a, b: a / b,
+}
+
+
+def _ref_scalar_op(x, op, y):
+    """`x op y` with one side a Python float, as PyTorch computes it: a 16-bit float array is
+    computed in float32 (JAX would round the number to 16 bits first) and rounded once."""
+    array = x if hasattr(x, "dtype") else y
+    if array.dtype not in (jnp.bfloat16, jnp.float16):
+        return _REF_SCALAR_OPS[op](x, y)
+    widen = lambda v: v.astype(jnp.float32) if v is array else v
+    return _REF_SCALAR_OPS[op](widen(x), widen(y)).astype(array.dtype)
+
+
+def _ref_dot(a, a_axis, b, b_axis, batch):
+    """Helion's matrix product: `a` contracted along `a_axis` with `b` along `b_axis` (and the
+    batch axes `batch`, a pair, or None), operands promoted to one dtype, accumulated in float32
+    (int32 for integers) at full precision; the result stays in the accumulation dtype."""
+    dtype = jnp.promote_types(a.dtype, b.dtype)
+    integral = jnp.issubdtype(dtype, jnp.integer)
+    batch_axes = ((batch[0],), (batch[1],)) if batch is not None else ((), ())
+    return jax.lax.dot_general(
+        a.astype(dtype), b.astype(dtype), (((a_axis,), (b_axis,)), batch_axes),
+        precision=None if integral else jax.lax.Precision.HIGHEST,
+        preferred_element_type=jnp.int32 if integral else jnp.float32)
+
+
+def _ref_gather(values, axis, ids):
+    """`values` with axis `axis` replaced by the dimensions of the index array `ids`."""
+    return jnp.take(values, ids, axis=axis)
+
+
+def _ref_tiles(begin, end, block_size):
+    """The tiles of a loop whose block size the kernel fixes (`block_size=128`): that many
+    indices each, the last one partial."""
+    return [_RefTile(start, min(start + block_size, end)) for start in range(begin, end, block_size)]
+
+
+def reference_softmax_two_pass(x):
+    """`softmax_two_pass` in plain jnp: a tunable tile spans its loop."""
+    m, n = x.shape  # tests/golden/pallas/softmax_two_pass.py:17
+    out = jnp.empty(x.shape, x.dtype)  # tests/golden/pallas/softmax_two_pass.py:18
+    tile_m = _RefTile(0, m)  # tests/golden/pallas/softmax_two_pass.py:21
+    mi = jnp.full(
+        (tile_m.block_size,),
+        float("-inf"),
+        jnp.float32,
+    )  # tests/golden/pallas/softmax_two_pass.py:22
+    di = jnp.full(
+        (tile_m.block_size,),
+        0,
+        jnp.float32,
+    )  # tests/golden/pallas/softmax_two_pass.py:23
+    tile_n = _RefTile(0, n)  # tests/golden/pallas/softmax_two_pass.py:24
+    values = x[
+        tile_m.begin:tile_m.end,
+        tile_n.begin:tile_n.end,
+    ]  # tests/golden/pallas/softmax_two_pass.py:25
+    local_amax = jnp.max(values, axis=1)  # tests/golden/pallas/softmax_two_pass.py:26
+    mi_next = jnp.maximum(mi, local_amax)  # tests/golden/pallas/softmax_two_pass.py:27
+    di = di * jnp.exp(mi - mi_next) + jnp.sum(
+        jnp.exp(values - jnp.expand_dims(mi_next, 1)),
+        axis=1,
+    )  # tests/golden/pallas/softmax_two_pass.py:28
+    mi = mi_next  # tests/golden/pallas/softmax_two_pass.py:29
+    tile_n = _RefTile(0, n)  # tests/golden/pallas/softmax_two_pass.py:30
+    values = x[
+        tile_m.begin:tile_m.end,
+        tile_n.begin:tile_n.end,
+    ]  # tests/golden/pallas/softmax_two_pass.py:31
+    out = out.at[tile_m.begin:tile_m.end, tile_n.begin:tile_n.end].set(
+        (jnp.exp(values - jnp.expand_dims(mi, 1)) / jnp.expand_dims(di, 1)).astype(out.dtype),
+    )  # tests/golden/pallas/softmax_two_pass.py:32
     return out  # tests/golden/pallas/softmax_two_pass.py:33

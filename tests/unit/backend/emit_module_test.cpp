@@ -268,15 +268,18 @@ TEST_CASE("a reduction along a tiled axis masks the padding; tile attributes") {
                  "    tile_n_partial = n % block_n != 0\n"
                  "    tile_n_start = pl.program_id(1) * block_n\n"
                  "    tile_n_index = tile_n_start + "
-                 "jax.lax.broadcasted_iota(jnp.int32, (block_m, block_n), 1) "
+                 "jax.lax.broadcasted_iota(jnp.int32, (1, block_n), 1) "
                  "if tile_n_partial else None\n"
                  "    tile_m_start = pl.program_id(0) * block_m\n"
                  "    tile_m_index = tile_m_start + "
                  "jax.lax.broadcasted_iota(jnp.int32, (block_m,), 0)\n"
                  "    v = x_ref[...]  # k.py:5\n"
-                 "    out_ref[...] = (v - jnp.sum(jnp.where(tile_n_index < n, v, 0) "
-                 "if tile_n_partial else v, axis=1, "
-                 "keepdims=True) + pl.program_id(1) + tile_m_index[:, None])"
+                 // The sum's mask is the one of `v`, where it is defined (passes/plan_padding.h).
+                 "    v = jnp.where(_tile_broadcast(tile_n_index < n, (block_m, block_n)), v, 0) "
+                 "if tile_n_partial else v\n"
+                 "    out_ref[...] = (v - _tile_broadcast(jnp.sum(v, axis=1, keepdims=True), "
+                 "(block_m, block_n)) + pl.program_id(1) + "
+                 "_tile_broadcast(tile_m_index[:, None], (block_m, block_n)))"
                  ".astype(out_ref.dtype)  # k.py:6\n"));
   CHECK(contains(text, "functools.partial(_centre_kernel, block_n=block_n, n=n, block_m=block_m)"));
 }

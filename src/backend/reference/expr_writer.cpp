@@ -1,0 +1,602 @@
+#include "backend/reference/expr_writer.h"
+
+#include <fmt/format.h>
+
+#include <cmath>
+
+namespace helionc::backend::reference {
+
+using ir::Intrinsic;
+using pallas::Prec;
+using pallas::py_atom;
+using pallas::py_binary;
+using pallas::py_call;
+using pallas::py_primary;
+using pallas::py_tuple;
+using pallas::py_unary;
+
+namespace {
+
+bool is_array(const ir::ExprPtr& expr) { return expr->type.is_array(); }
+
+bool is_none(const ir::ExprPtr& expr) { return expr->kind == ir::ExprKind::kNoneImm; }
+
+int int_value(const ir::ExprPtr& expr) {
+  const auto* imm = expr->as<ir::IntImm>();
+  return imm ? static_cast<int>(imm->value) : 0;
+}
+
+// Elementwise intrinsics on arrays: the jnp (or jax.nn / jax.lax) function. Everything runs
+// through XLA on the host, so nothing needs the formulations the Pallas backend uses for
+// Mosaic.
+std::string_view array_function(Intrinsic op) {
+  switch (op) {
+    case Intrinsic::kExp:
+      return "jnp.exp";
+    case Intrinsic::kExp2:
+      return "jnp.exp2";
+    case Intrinsic::kExpm1:
+      return "jnp.expm1";
+    case Intrinsic::kLog:
+      return "jnp.log";
+    case Intrinsic::kLog2:
+      return "jnp.log2";
+    case Intrinsic::kLog10:
+      return "jnp.log10";
+    case Intrinsic::kLog1p:
+      return "jnp.log1p";
+    case Intrinsic::kSqrt:
+      return "jnp.sqrt";
+    case Intrinsic::kRsqrt:
+      return "jax.lax.rsqrt";
+    case Intrinsic::kSin:
+      return "jnp.sin";
+    case Intrinsic::kCos:
+      return "jnp.cos";
+    case Intrinsic::kTan:
+      return "jnp.tan";
+    case Intrinsic::kTanh:
+      return "jnp.tanh";
+    case Intrinsic::kSinh:
+      return "jnp.sinh";
+    case Intrinsic::kCosh:
+      return "jnp.cosh";
+    case Intrinsic::kAsin:
+      return "jnp.arcsin";
+    case Intrinsic::kAcos:
+      return "jnp.arccos";
+    case Intrinsic::kAtan:
+      return "jnp.arctan";
+    case Intrinsic::kSigmoid:
+      return "jax.nn.sigmoid";
+    case Intrinsic::kAbs:
+      return "jnp.abs";
+    case Intrinsic::kFloor:
+      return "jnp.floor";
+    case Intrinsic::kCeil:
+      return "jnp.ceil";
+    case Intrinsic::kRound:
+      return "jnp.round";
+    case Intrinsic::kTrunc:
+      return "jnp.trunc";
+    case Intrinsic::kSign:
+      return "jnp.sign";
+    case Intrinsic::kErf:
+      return "jax.lax.erf";
+    case Intrinsic::kReciprocal:
+      return "jnp.reciprocal";
+    case Intrinsic::kSquare:
+      return "jnp.square";
+    case Intrinsic::kRelu:
+      return "jax.nn.relu";
+    case Intrinsic::kSilu:
+      return "jax.nn.silu";
+    case Intrinsic::kIsNan:
+      return "jnp.isnan";
+    case Intrinsic::kMaximum:
+      return "jnp.maximum";
+    case Intrinsic::kMinimum:
+      return "jnp.minimum";
+    case Intrinsic::kWhere:
+      return "jnp.where";
+    default:
+      return {};
+  }
+}
+
+// The same on static Python numbers (host code): the math module or a builtin.
+std::string_view scalar_function(Intrinsic op) {
+  switch (op) {
+    case Intrinsic::kExp:
+      return "math.exp";
+    case Intrinsic::kExpm1:
+      return "math.expm1";
+    case Intrinsic::kLog:
+      return "math.log";
+    case Intrinsic::kLog2:
+      return "math.log2";
+    case Intrinsic::kLog10:
+      return "math.log10";
+    case Intrinsic::kLog1p:
+      return "math.log1p";
+    case Intrinsic::kSqrt:
+      return "math.sqrt";
+    case Intrinsic::kSin:
+      return "math.sin";
+    case Intrinsic::kCos:
+      return "math.cos";
+    case Intrinsic::kTan:
+      return "math.tan";
+    case Intrinsic::kTanh:
+      return "math.tanh";
+    case Intrinsic::kSinh:
+      return "math.sinh";
+    case Intrinsic::kCosh:
+      return "math.cosh";
+    case Intrinsic::kAsin:
+      return "math.asin";
+    case Intrinsic::kAcos:
+      return "math.acos";
+    case Intrinsic::kAtan:
+      return "math.atan";
+    case Intrinsic::kErf:
+      return "math.erf";
+    case Intrinsic::kFloor:
+      return "math.floor";
+    case Intrinsic::kCeil:
+      return "math.ceil";
+    case Intrinsic::kTrunc:
+      return "math.trunc";
+    case Intrinsic::kAbs:
+      return "abs";
+    case Intrinsic::kRound:
+      return "round";
+    case Intrinsic::kMaximum:
+      return "max";
+    case Intrinsic::kMinimum:
+      return "min";
+    default:
+      return {};
+  }
+}
+
+// Whether bfloat16 and float16 both hold `value` exactly: the number then rounds to itself, and
+// `tile * 0.5` needs no widening to agree with PyTorch.
+bool exact_in_16_bits(double value) {
+  if (value == 0.0 || std::isinf(value)) return true;
+  if (std::isnan(value)) return false;
+  int exponent = 0;
+  const double scaled = std::ldexp(std::frexp(std::fabs(value), &exponent), 8);
+  return scaled == std::floor(scaled) && exponent >= -13 && exponent <= 16;
+}
+
+// `tile op number` (+ - * /) where the tile may hold 16-bit floats and the number is a Python
+// float that 16 bits do not hold: PyTorch keeps the number in float32 there.
+bool needs_scalar_opmath(const ir::Binary& node) {
+  const bool arith = node.op == ir::BinaryOp::kAdd || node.op == ir::BinaryOp::kSub ||
+                     node.op == ir::BinaryOp::kMul || node.op == ir::BinaryOp::kDiv;
+  if (!arith) return false;
+  const auto narrow = [](const ir::Type& type) {
+    return type.is_array() && (!type.dtype || *type.dtype == ir::ScalarType::kBFloat16 ||
+                               *type.dtype == ir::ScalarType::kFloat16);
+  };
+  const auto python_float = [](const ir::ExprPtr& value) {
+    if (value->type.kind != ir::TypeKind::kFloat) return false;
+    const auto* literal = value->as<ir::FloatImm>();
+    return literal == nullptr || !exact_in_16_bits(literal->value);
+  };
+  return (narrow(node.lhs->type) && python_float(node.rhs)) ||
+         (python_float(node.lhs) && narrow(node.rhs->type));
+}
+
+}  // namespace
+
+PyExpr ExprWriter::unsupported(const ir::Expr& expr, std::string what) {
+  state_.refuse(expr.range, std::move(what));
+  return py_atom("None");
+}
+
+PyExpr ExprWriter::print(const ir::ExprPtr& expr) {
+  switch (expr->kind) {
+    case ir::ExprKind::kIntImm: {
+      const int64_t value = expr->as<ir::IntImm>()->value;
+      return value < 0 ? PyExpr{std::to_string(value), Prec::kUnary}
+                       : py_atom(std::to_string(value));
+    }
+    case ir::ExprKind::kFloatImm: {
+      const std::string& spelling = expr->as<ir::FloatImm>()->spelling;
+      return !spelling.empty() && spelling[0] == '-' ? PyExpr{spelling, Prec::kUnary}
+                                                     : py_atom(spelling);
+    }
+    case ir::ExprKind::kBoolImm:
+      return py_atom(expr->as<ir::BoolImm>()->value ? "True" : "False");
+    case ir::ExprKind::kNoneImm:
+      return py_atom("None");
+    case ir::ExprKind::kStringImm:
+      return py_atom(expr->as<ir::StringImm>()->spelling);
+    case ir::ExprKind::kDtypeImm:
+      return py_atom(std::string(ir::jnp_dtype(expr->as<ir::DtypeImm>()->dtype)));
+    case ir::ExprKind::kVarRef:
+      return var(*expr->as<ir::VarRef>());
+    case ir::ExprKind::kUnary: {
+      const auto& node = *expr->as<ir::Unary>();
+      PyExpr operand = print(node.operand);
+      switch (node.op) {
+        case ir::UnaryOp::kNeg:
+          return py_unary("-", operand);
+        case ir::UnaryOp::kPos:
+          return py_unary("+", operand);
+        case ir::UnaryOp::kInvert:
+          return py_unary("~", operand);
+        case ir::UnaryOp::kNot:
+          return is_array(node.operand) ? py_call("jnp.logical_not", {operand.text})
+                                        : py_unary("not", operand);
+      }
+      return operand;
+    }
+    case ir::ExprKind::kBinary: {
+      const auto& node = *expr->as<ir::Binary>();
+      const PyExpr lhs = print(node.lhs);
+      const PyExpr rhs = print(node.rhs);
+      const bool arrays = is_array(node.lhs) || is_array(node.rhs);
+      if (arrays && node.op == ir::BinaryOp::kAnd) {
+        return py_call("jnp.logical_and", {lhs.text, rhs.text});
+      }
+      if (arrays && node.op == ir::BinaryOp::kOr) {
+        return py_call("jnp.logical_or", {lhs.text, rhs.text});
+      }
+      if (needs_scalar_opmath(node)) {
+        const std::string op(ir::binary_op_spelling(node.op));
+        return py_call("_ref_scalar_op", {lhs.text, pallas::py_string(op), rhs.text});
+      }
+      return py_binary(ir::binary_op_spelling(node.op), lhs, rhs);
+    }
+    case ir::ExprKind::kCompare: {
+      const auto& node = *expr->as<ir::Compare>();
+      return py_binary(ir::compare_op_spelling(node.op), print(node.lhs), print(node.rhs));
+    }
+    case ir::ExprKind::kCall:
+      return call(*expr->as<ir::Call>());
+    case ir::ExprKind::kLoad:
+      return load(*expr->as<ir::Load>());
+    case ir::ExprKind::kTupleExpr: {
+      std::vector<std::string> elements;
+      for (const ir::ExprPtr& e : expr->as<ir::TupleExpr>()->elements) elements.push_back(text(e));
+      return py_atom(py_tuple(elements));
+    }
+    case ir::ExprKind::kTupleGet: {
+      const auto& node = *expr->as<ir::TupleGet>();
+      return py_atom(fmt::format("{}[{}]", py_primary(print(node.tuple)), node.index));
+    }
+    case ir::ExprKind::kTileAttr:
+      return tile_attr(*expr->as<ir::TileAttr>());
+  }
+  return unsupported(*expr, "this expression");
+}
+
+PyExpr ExprWriter::var(const ir::VarRef& ref) {
+  const ir::Type& type = state_.kernel.bindings.at(ref.binding).type;
+  if (type.kind != ir::TypeKind::kTile) return py_atom(state_.name(ref.binding));
+  // A tile used as a value: its dimensions' locals.
+  std::vector<std::string> tiles;
+  for (int dim : type.tile_dims) tiles.push_back(state_.tile(dim, ref.range));
+  if (tiles.size() == 1) return py_atom(tiles[0]);
+  return py_atom(py_tuple(tiles));
+}
+
+PyExpr ExprWriter::tile_attr(const ir::TileAttr& node) {
+  const std::string tile = state_.tile(node.tile_dim, node.range);
+  const ir::TileDim& dim = state_.dim(node.tile_dim);
+  const std::string_view name = ir::tile_attr_name(node.attr);
+  if (node.attr == ir::TileAttrKind::kId || node.attr == ir::TileAttrKind::kCount) {
+    // Block numbers and counts exist only where there are blocks; where the source fixes the
+    // block size there are, but numbering them is not done yet.
+    const bool fixed = dim.block.kind == ir::BlockSource::Kind::kFixed;
+    return unsupported(
+        node, fixed ? fmt::format("`{}.{}` of a tile with a fixed block size yet", dim.name, name)
+                    : fmt::format("`{}.{}`: the config chooses this tile's block size, and the "
+                                  "reference has none (each such tile is its loop's whole range)",
+                                  dim.name, name));
+  }
+  if (dim.variadic) {
+    return unsupported(node, fmt::format("`.{}` of a tile of `hl.tile(x.size())`", name));
+  }
+  if (state_.is_grid(node.tile_dim)) {
+    // An `hl.grid` index is the loop's int: its one-element tile starts there.
+    switch (node.attr) {
+      case ir::TileAttrKind::kBegin:
+        return py_atom(tile);
+      case ir::TileAttrKind::kEnd:
+        return py_binary("+", py_atom(tile), py_atom("1"));
+      case ir::TileAttrKind::kBlockSize:
+        return py_atom("1");
+      default:
+        return py_call("jnp.array", {fmt::format("[{}]", tile), "jnp.int32"});
+    }
+  }
+  return py_atom(fmt::format("{}.{}", tile, name));
+}
+
+std::string ExprWriter::shape_of(const ir::Type& type, SourceRange range) {
+  std::vector<std::string> sizes;
+  for (const ir::Dim& dim : type.dims) {
+    switch (dim.kind) {
+      case ir::Dim::Kind::kTile:
+        sizes.push_back(
+            state_.is_grid(dim.tile_dim) ? "1" : state_.tile(dim.tile_dim, range) + ".block_size");
+        break;
+      case ir::Dim::Kind::kFull:
+        sizes.push_back(fmt::format("{}.shape[{}]", state_.name(dim.binding), dim.axis));
+        break;
+      case ir::Dim::Kind::kUnit:
+        sizes.emplace_back("1");
+        break;
+      case ir::Dim::Kind::kVariadic:
+        sizes.push_back("*" + state_.tile(dim.tile_dim, range) + ".shape");
+        break;
+    }
+  }
+  if (sizes.size() == 1 && sizes[0].starts_with("*")) return py_tuple({sizes[0]});
+  return py_tuple(sizes);
+}
+
+ExprWriter::Item ExprWriter::item(const ir::IndexItem& entry, SourceRange range) {
+  const SourceRange where = entry.range.valid() ? entry.range : range;
+  switch (entry.kind) {
+    case ir::IndexItem::Kind::kTile: {
+      const std::string tile = state_.tile(entry.tile_dim, where);
+      if (state_.is_grid(entry.tile_dim)) return {tile, tile};
+      return {fmt::format("{}.begin:{}.end", tile, tile),
+              fmt::format("slice({}.begin, {}.end)", tile, tile)};
+    }
+    case ir::IndexItem::Kind::kVariadic: {
+      const std::string tile = state_.tile(entry.tile_dim, where);
+      return {tile + ".slices", "*" + tile + ".slices"};
+    }
+    case ir::IndexItem::Kind::kFull:
+    case ir::IndexItem::Kind::kGather:  // applied apart (load, store_subscript)
+      return {":", "slice(None)"};
+    case ir::IndexItem::Kind::kNewAxis:
+      return {"None", "None"};
+    case ir::IndexItem::Kind::kScalar: {
+      const std::string value = text(entry.scalar);
+      return {value, value};
+    }
+  }
+  return {":", "slice(None)"};
+}
+
+ExprWriter::Subscript ExprWriter::subscript(const ir::Index& index, SourceRange range) {
+  Subscript result;
+  std::vector<std::string> items;
+  std::vector<std::string> tuple_items;
+  for (size_t i = 0; i < index.size(); ++i) {
+    if (index[i].kind == ir::IndexItem::Kind::kGather)
+      result.gathers.emplace_back(i, index[i].scalar);
+    result.variadic |= index[i].kind == ir::IndexItem::Kind::kVariadic;
+    Item text = item(index[i], range);
+    items.push_back(std::move(text.in_subscript));
+    tuple_items.push_back(std::move(text.in_tuple));
+  }
+  if (!result.variadic) {
+    result.text = items.empty() ? "[()]" : fmt::format("[{}]", fmt::join(items, ", "));
+  } else if (index.size() == 1) {
+    result.text = fmt::format("[{}]", items[0]);  // `x[tile.slices]`
+  } else {
+    // A spread tile needs a tuple display, where slices are spelled `slice(a, b)`.
+    result.text = fmt::format("[({},)]", fmt::join(tuple_items, ", "));
+  }
+  return result;
+}
+
+PyExpr ExprWriter::load(const ir::Load& node) {
+  const PyExpr tensor = print(node.tensor);
+  const Subscript sub = subscript(node.index, node.range);
+  PyExpr value = py_atom(py_primary(tensor) + sub.text);
+  // Gathers from the last to the first, so the axes before each are where the subscript left
+  // them: an axis per item before it, except scalar items (and the grid's ints), which drop
+  // theirs.
+  for (auto it = sub.gathers.rbegin(); it != sub.gathers.rend(); ++it) {
+    const auto [position, ids] = *it;
+    int axis = 0;
+    bool variadic_before = false;
+    for (size_t i = 0; i < position; ++i) {
+      const ir::IndexItem& item = node.index[i];
+      if (item.kind == ir::IndexItem::Kind::kVariadic) variadic_before = true;
+      const bool dropped =
+          item.kind == ir::IndexItem::Kind::kScalar ||
+          (item.kind == ir::IndexItem::Kind::kTile && state_.is_grid(item.tile_dim));
+      if (!dropped) ++axis;
+    }
+    if (variadic_before) {
+      return unsupported(node, "a gather after a tile of `hl.tile(x.size())` in one subscript");
+    }
+    value = py_call("_ref_gather", {value.text, std::to_string(axis), text(ids)});
+  }
+  return value;
+}
+
+std::string ExprWriter::store_subscript(const ir::Store& store) {
+  const Subscript sub = subscript(store.index, store.range);
+  if (sub.gathers.empty()) return sub.text;
+  bool scalar = false;
+  for (const ir::IndexItem& entry : store.index) {
+    scalar |= entry.kind == ir::IndexItem::Kind::kScalar ||
+              (entry.kind == ir::IndexItem::Kind::kTile && state_.is_grid(entry.tile_dim));
+  }
+  // One index array among slices keeps its place in NumPy's indexing; with ints, a spread tile
+  // or a second array its dimensions would move.
+  if (sub.gathers.size() > 1 || scalar || sub.variadic) {
+    state_.refuse(store.range,
+                  "a store through an index tensor together with another index array, a scalar "
+                  "index or a tile of `hl.tile(x.size())`");
+    return "[...]";
+  }
+  std::vector<std::string> parts;
+  for (const ir::IndexItem& entry : store.index) {
+    parts.push_back(entry.kind == ir::IndexItem::Kind::kGather
+                        ? text(entry.scalar)
+                        : item(entry, store.range).in_subscript);
+  }
+  return fmt::format("[{}]", fmt::join(parts, ", "));
+}
+
+PyExpr ExprWriter::call(const ir::Call& node) {
+  const auto& args = node.args;
+  auto arg_texts = [&] {
+    std::vector<std::string> texts;
+    texts.reserve(args.size());
+    for (const ir::ExprPtr& arg : args) texts.push_back(text(arg));
+    return texts;
+  };
+  if (node.op == Intrinsic::kDot) {
+    std::string batch = "None";
+    if (const auto* pair = args[4]->as<ir::TupleExpr>()) {
+      batch = py_tuple({text(pair->elements[0]), text(pair->elements[1])});
+    }
+    return py_call("_ref_dot", {text(args[0]), text(args[1]), text(args[2]), text(args[3]), batch});
+  }
+  if (ir::reduces_along_axis(node.op)) return reduction(node);
+  switch (node.op) {
+    case Intrinsic::kDtypeOf:
+      return py_atom(py_primary(print(args[0])) + ".dtype");
+    case Intrinsic::kShapeOf:
+      return py_atom(py_primary(print(args[0])) + ".shape");
+    case Intrinsic::kSize:
+      return py_atom(fmt::format("{}.shape[{}]", py_primary(print(args[0])), text(args[1])));
+    case Intrinsic::kNumel:
+      return py_atom(py_primary(print(args[0])) + ".size");
+    case Intrinsic::kNdim:
+      return py_atom(py_primary(print(args[0])) + ".ndim");
+    case Intrinsic::kShapeSlice: {  // (shape, start-or-None, stop-or-None)
+      const auto bound = [&](const ir::ExprPtr& value) {
+        return value->kind == ir::ExprKind::kNoneImm ? std::string() : text(value);
+      };
+      return py_atom(
+          fmt::format("{}[{}:{}]", py_primary(print(args[0])), bound(args[1]), bound(args[2])));
+    }
+    case Intrinsic::kPromoteTypes:
+      return py_call("jnp.promote_types", arg_texts());
+    case Intrinsic::kBroadcastTensors:
+      return py_call("tuple", {py_call("jnp.broadcast_arrays", arg_texts()).text});
+    case Intrinsic::kCast: {
+      const PyExpr value = print(args[0]);
+      const std::string dtype = text(args[1]);
+      if (is_array(args[0])) return py_atom(fmt::format("{}.astype({})", py_primary(value), dtype));
+      return py_call("jnp.asarray", {value.text, dtype});
+    }
+    case Intrinsic::kFullLike: {
+      std::vector<std::string> call_args = {text(args[0]), text(args[1])};
+      if (!is_none(args[2])) call_args.push_back("dtype=" + text(args[2]));
+      return py_call("jnp.full_like", call_args);
+    }
+    case Intrinsic::kClamp:
+      return py_call("jnp.clip", arg_texts());
+    case Intrinsic::kGelu:
+      return py_call("jax.nn.gelu", {text(args[0]), "approximate=False"});
+    case Intrinsic::kGeluTanh:
+      return py_call("jax.nn.gelu", {text(args[0]), "approximate=True"});
+    case Intrinsic::kArange:
+      return py_call("jnp.arange", {text(args[0]), "dtype=" + text(args[1])});
+    case Intrinsic::kUnsqueeze:
+    case Intrinsic::kSqueeze:
+    case Intrinsic::kPermute:
+    case Intrinsic::kReshape:
+    case Intrinsic::kSwapAxes:
+    case Intrinsic::kBroadcastTo:
+    case Intrinsic::kFull:
+      return shape_op(node);
+    default:
+      break;
+  }
+  bool any_array = false;
+  for (const ir::ExprPtr& arg : args) any_array |= is_array(arg);
+  if (!any_array) {
+    if (std::string_view function = scalar_function(node.op); !function.empty()) {
+      if (function.starts_with("math.")) state_.math = true;
+      return py_call(function, arg_texts());
+    }
+    if (node.op == Intrinsic::kExp2) return py_binary("**", py_atom("2.0"), print(args[0]));
+    if (node.op == Intrinsic::kRsqrt) {
+      state_.math = true;
+      return py_binary("/", py_atom("1.0"), py_call("math.sqrt", {text(args[0])}));
+    }
+  }
+  if (std::string_view function = array_function(node.op); !function.empty()) {
+    return py_call(function, arg_texts());
+  }
+  return unsupported(node, fmt::format("`{}`", ir::intrinsic_name(node.op)));
+}
+
+// Reductions (value, dim-or-None, keepdim) and softmax/log_softmax (value, dim).
+PyExpr ExprWriter::reduction(const ir::Call& node) {
+  const PyExpr value = print(node.args[0]);
+  const bool softmax = node.op == Intrinsic::kSoftmax || node.op == Intrinsic::kLogSoftmax;
+  const bool all = !softmax && is_none(node.args[1]);
+  const auto* keep = softmax ? nullptr : node.args[2]->as<ir::BoolImm>();
+  std::string_view function;
+  switch (node.op) {
+    case Intrinsic::kSum:
+      function = "jnp.sum";
+      break;
+    case Intrinsic::kMean:
+      function = "jnp.mean";
+      break;
+    case Intrinsic::kProd:
+      function = "jnp.prod";
+      break;
+    case Intrinsic::kAmax:
+      function = "jnp.max";
+      break;
+    case Intrinsic::kAmin:
+      function = "jnp.min";
+      break;
+    case Intrinsic::kArgmax:
+      function = "jnp.argmax";
+      break;
+    case Intrinsic::kArgmin:
+      function = "jnp.argmin";
+      break;
+    case Intrinsic::kSoftmax:
+      function = "jax.nn.softmax";
+      break;
+    default:
+      function = "jax.nn.log_softmax";
+      break;
+  }
+  std::vector<std::string> call_args = {value.text};
+  if (!all) call_args.push_back(fmt::format("axis={}", int_value(node.args[1])));
+  if (keep != nullptr && keep->value) call_args.emplace_back("keepdims=True");
+  return py_call(function, call_args);
+}
+
+PyExpr ExprWriter::shape_op(const ir::Call& node) {
+  const auto& args = node.args;
+  switch (node.op) {
+    case Intrinsic::kUnsqueeze:
+      return py_call("jnp.expand_dims", {text(args[0]), std::to_string(int_value(args[1]))});
+    case Intrinsic::kSqueeze:
+      return py_call("jnp.squeeze", {text(args[0]), fmt::format("axis={}", int_value(args[1]))});
+    case Intrinsic::kPermute:
+      return py_call("jnp.transpose", {text(args[0]), text(args[1])});
+    case Intrinsic::kSwapAxes:
+      return py_call("jnp.swapaxes", {text(args[0]), text(args[1]), text(args[2])});
+    case Intrinsic::kReshape: {
+      const PyExpr value = print(args[0]);
+      if (const auto* tuple = args[1]->as<ir::TupleExpr>()) {
+        std::vector<std::string> sizes;
+        for (const ir::ExprPtr& size : tuple->elements) sizes.push_back(text(size));
+        return py_atom(fmt::format("{}.reshape({})", py_primary(value), py_tuple(sizes)));
+      }
+      return py_atom(fmt::format("{}.reshape({})", py_primary(value), text(args[1])));
+    }
+    case Intrinsic::kBroadcastTo:
+      return py_call("jnp.broadcast_to", {text(args[0]), shape_of(node.type, node.range)});
+    default: {  // kFull: the result type holds the shape
+      const std::string dtype = is_none(args[1]) ? "jnp.float32" : text(args[1]);
+      return py_call("jnp.full", {shape_of(node.type, node.range), text(args[0]), dtype});
+    }
+  }
+}
+
+}  // namespace helionc::backend::reference
