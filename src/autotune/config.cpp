@@ -16,7 +16,7 @@ bool KernelConfig::operator==(const KernelConfig& other) const {
 
 bool ShapeEntry::operator==(const ShapeEntry& other) const {
   return shapes == other.shapes && dtypes == other.dtypes && config == other.config &&
-         predicted == other.predicted;
+         predicted == other.predicted && measured == other.measured;
 }
 
 bool ConfigFile::same_values(const ConfigFile& other) const {

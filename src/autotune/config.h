@@ -77,12 +77,24 @@ struct Prediction {
   bool operator==(const Prediction&) const = default;
 };
 
+// `--search measure`: the entry's config as timed on the local JAX device (a TPU, or the CPU
+// interpreter, which only tests the plumbing), with how many of the model's candidates ran.
+struct Measurement {
+  std::optional<double> time_us;      // the median of the runs
+  std::optional<std::string> device;  // "TPU v5 lite", "cpu (interpret mode)"
+  std::optional<int64_t> candidates;  // timed
+  std::optional<int64_t> ok;          // of those, ran and matched the default config's output
+
+  bool operator==(const Measurement&) const = default;
+};
+
 // One entry of `configs:`: the config to use for calls with these shapes (and dtypes).
 struct ShapeEntry {
   std::map<std::string, std::vector<int64_t>> shapes;  // parameter -> dims (each > 0)
   std::map<std::string, std::string> dtypes;           // parameter -> dtype name (32-bit or less)
   KernelConfig config;
   std::optional<Prediction> predicted;
+  std::optional<Measurement> measured;
   SourceRange range;
 
   bool operator==(const ShapeEntry& other) const;

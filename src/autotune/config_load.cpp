@@ -24,7 +24,9 @@ const std::vector<std::string_view> kTopKeys = {
 const std::vector<std::string_view> kConfigKeys = {
     "block_sizes",          "loop_orders",     "pallas_loop_type", "pallas_load_buffer_count",
     "pallas_pre_broadcast", "vmem_limit_bytes"};
-const std::vector<std::string_view> kEntryKeys = {"shapes", "dtypes", "config", "predicted"};
+const std::vector<std::string_view> kEntryKeys = {"shapes", "dtypes", "config", "predicted",
+                                                  "measured"};
+const std::vector<std::string_view> kMeasuredKeys = {"time_us", "device", "candidates", "ok"};
 const std::vector<std::string_view> kPredictedKeys = {"time_us", "tflops", "vmem_bytes",
                                                       "hbm_bytes"};
 constexpr std::string_view kLoopTypes[] = {"unroll", "emit_pipeline", "fori_loop", "grid"};
@@ -60,6 +62,7 @@ class ConfigLoader {
   void read_configs(const YAML::Node& key, const YAML::Node& value);
   ShapeEntry read_shape_entry(const YAML::Node& node);
   Prediction read_prediction(const YAML::Node& key, const YAML::Node& value);
+  Measurement read_measurement(const YAML::Node& key, const YAML::Node& value);
   std::optional<std::string> read_dtype(const YAML::Node& node);
   std::optional<std::string> read_loop_type(const YAML::Node& node);
   std::optional<std::vector<int64_t>> read_loop_order(const YAML::Node& node);
@@ -428,6 +431,8 @@ ShapeEntry ConfigLoader::read_shape_entry(const YAML::Node& node) {
           entry.config = read_config(key_node, value);
         } else if (key == "predicted") {
           entry.predicted = read_prediction(key_node, value);
+        } else if (key == "measured") {
+          entry.measured = read_measurement(key_node, value);
         } else if (!key.starts_with("x-")) {
           reader_.unknown_key(key_node, key, "a `configs` entry", kEntryKeys);
         }
@@ -473,6 +478,33 @@ Prediction ConfigLoader::read_prediction(const YAML::Node& key, const YAML::Node
         }
       });
   return prediction;
+}
+
+Measurement ConfigLoader::read_measurement(const YAML::Node& key, const YAML::Node& value) {
+  Measurement measurement;
+  if (!expect_map(key, value, "{time_us: 12.5, device: \"TPU v5 lite\"}")) return measurement;
+  reader_.for_each_entry(value, [&](const std::string& name, const YAML::Node& name_node,
+                                    const YAML::Node& item) {
+    if (name == "time_us") {
+      std::optional<double> parsed = YamlReader::as_number(item);
+      if (!parsed || *parsed < 0) {
+        reader_.error(
+            reader_.value_range(name_node, item),
+            fmt::format("`time_us` must be a non-negative number, not {}", reader_.describe(item)));
+        return;
+      }
+      measurement.time_us = *parsed;
+    } else if (name == "device") {
+      measurement.device = reader_.read_string(item, "`device`");
+    } else if (name == "candidates" || name == "ok") {
+      std::optional<int64_t> parsed =
+          reader_.read_int(item, fmt::format("`{}`", name), 0, kMaxInt, "a non-negative integer");
+      (name == "ok" ? measurement.ok : measurement.candidates) = parsed;
+    } else if (!name.starts_with("x-")) {
+      reader_.unknown_key(name_node, name, "`measured`", kMeasuredKeys);
+    }
+  });
+  return measurement;
 }
 
 }  // namespace

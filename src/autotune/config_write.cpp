@@ -129,6 +129,15 @@ std::string write_config_yaml(const ConfigFile& config, std::string_view header_
       if (p.hbm_bytes) predicted.emplace_back("hbm_bytes", fmt::format("{}", *p.hbm_bytes));
       out += fmt::format("    predicted: {}\n", flow_map(predicted));
     }
+    if (entry.measured) {
+      const Measurement& m = *entry.measured;
+      std::vector<std::pair<std::string, std::string>> measured;
+      if (m.time_us) measured.emplace_back("time_us", number(*m.time_us));
+      if (m.device) measured.emplace_back("device", double_quoted(*m.device));
+      if (m.candidates) measured.emplace_back("candidates", fmt::format("{}", *m.candidates));
+      if (m.ok) measured.emplace_back("ok", fmt::format("{}", *m.ok));
+      out += fmt::format("    measured: {}\n", flow_map(measured));
+    }
   }
   return out;
 }

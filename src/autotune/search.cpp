@@ -260,6 +260,7 @@ CallResult KernelSearch::search(const passes::HostValues& call,
                                 const SearchOptions& options) const {
   CallResult result = explore(call, options);
   if (result.best) set_vmem_limit(*result.best, result.best_evaluation, target_);
+  for (auto& [cand, ev] : result.top) set_vmem_limit(cand, ev, target_);
   for (auto& [text, best] : result.best_per_strategy)
     set_vmem_limit(best.first, best.second, target_);
   return result;
@@ -313,6 +314,16 @@ CallResult KernelSearch::explore(const passes::HostValues& call,
       ++result.pruned;
       ++result.reasons[ev.reason];
       return true;
+    }
+    if (options.keep_top > 0) {
+      auto later = std::upper_bound(result.top.begin(), result.top.end(), ev.time_us,
+                                    [](double time, const std::pair<Candidate, Evaluation>& kept) {
+                                      return time < kept.second.time_us;
+                                    });
+      if (static_cast<size_t>(later - result.top.begin()) < options.keep_top) {
+        result.top.insert(later, {cand, ev});
+        if (result.top.size() > options.keep_top) result.top.pop_back();
+      }
     }
     if (!result.best || ev.time_us < result.best_evaluation.time_us) {
       result.best = cand;

@@ -62,6 +62,8 @@ struct SearchOptions {
   uint64_t seed = 0;
   double budget_seconds = 0;  // 0: none
   size_t exhaustive_limit = 20000;
+  // How many of the fastest legal candidates CallResult::top keeps (`--search measure --top`).
+  size_t keep_top = 1;
   // Called now and then with the points visited so far and the points the search will visit
   // at most (for a live progress line); may be empty.
   std::function<void(size_t visited, size_t planned)> progress;
@@ -88,6 +90,9 @@ struct CoordinateStats {
 struct CallResult {
   std::optional<Candidate> best;
   Evaluation best_evaluation;
+  // The SearchOptions::keep_top fastest legal candidates, fastest first (distinct schedules;
+  // ties in the order the search met them). The first is `best`.
+  std::vector<std::pair<Candidate, Evaluation>> top;
   size_t space_size = 0;  // points of the space (before dropping duplicate schedules)
   size_t evaluated = 0;   // distinct schedules judged
   size_t pruned = 0;      // of those, refused

@@ -4,8 +4,11 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <atomic>
 #include <cstdio>
+#include <map>
 #include <optional>
+#include <thread>
 
 #include "driver/call_shapes.h"
 
@@ -70,6 +73,73 @@ std::string failure(const std::string& call, const autotune::CallResult& r) {
   return fmt::format("no legal config for `{}`: {}", call, fmt::join(parts, "; "));
 }
 
+// --search measure: times every call's top candidates and makes the fastest that ran correctly
+// the call's winner (its model figures stay the prediction). Calls no candidate of which ran
+// correctly, or a runner that failed, go to `failures`.
+void measure_winners(const AutotuneInput& input,
+                     std::vector<std::optional<autotune::CallResult>>& found,
+                     std::vector<std::optional<autotune::Measurement>>& measured,
+                     std::vector<std::string>& failures, const Progress& progress) {
+  MeasureRequest request = input.measure_request;
+  std::vector<size_t> measured_calls;
+  for (size_t i = 0; i < found.size(); ++i) {
+    if (!found[i]) continue;
+    request.calls.push_back({&(*input.shapes)[i], found[i]->top});
+    measured_calls.push_back(i);
+  }
+  Expected<MeasureResult> timings = measure_candidates(request);
+  if (!timings) {
+    failures.push_back(timings.error());
+    return;
+  }
+  for (size_t c = 0; c < measured_calls.size(); ++c) {
+    const size_t i = measured_calls[c];
+    const std::vector<CandidateTiming>& times = timings->calls[c];
+    std::optional<size_t> fastest;
+    int64_t ok = 0;
+    std::map<std::string, int> statuses;
+    std::string table = fmt::format("measure: {} on {}\n  {:>12}  {:>12}  {:<14}  config\n",
+                                    (*input.shapes)[i].text, timings->device, "predicted_us",
+                                    "measured_us", "status");
+    for (size_t k = 0; k < times.size(); ++k) {
+      const CandidateTiming& t = times[k];
+      ++statuses[t.status.empty() ? "missing" : t.status];
+      if (t.status == "ok" && t.time_us) {
+        ++ok;
+        if (!fastest || *t.time_us < *times[*fastest].time_us) fastest = k;
+      }
+      table += fmt::format("  {:>12.1f}  {:>12}  {:<14}  {}\n", found[i]->top[k].second.time_us,
+                           t.time_us ? fmt::format("{:.1f}", *t.time_us) : "-", t.status,
+                           autotune::config_flow_yaml(found[i]->top[k].first.config));
+    }
+    progress.line(table);
+    if (!fastest) {
+      std::vector<std::string> parts;
+      for (const auto& [status, count] : statuses)
+        parts.push_back(fmt::format("{} {}", count, status));
+      failures.push_back(fmt::format("--search measure: no candidate of `{}` ran correctly ({})",
+                                     (*input.shapes)[i].text, fmt::join(parts, ", ")));
+      continue;
+    }
+    found[i]->best = found[i]->top[*fastest].first;
+    found[i]->best_evaluation = found[i]->top[*fastest].second;
+    measured[i] = autotune::Measurement{times[*fastest].time_us, timings->device,
+                                        static_cast<int64_t>(times.size()), ok};
+  }
+}
+
+// One call's search done: its summary, or why it has no legal config.
+void report_call(size_t i, autotune::CallResult& r,
+                 std::vector<std::optional<autotune::CallResult>>& found, AutotuneResult& result,
+                 const Progress& progress, const std::vector<ShapeSet>& shapes) {
+  if (!r.best) {
+    result.failures.push_back(failure(shapes[i].text, r));
+    return;
+  }
+  progress.line(summary(shapes[i].text, r));
+  found[i] = std::move(r);
+}
+
 }  // namespace
 
 Expected<AutotuneResult> autotune_kernel(const AutotuneInput& input) {
@@ -89,28 +159,55 @@ Expected<AutotuneResult> autotune_kernel(const AutotuneInput& input) {
   progress.line(fmt::format("autotune: kernel {} for {}, {} call{}, seed {}", kernel.name,
                             input.target->name, calls.size(), calls.size() == 1 ? "" : "s",
                             input.search.seed));
+  // A call given twice is tuned once (a config file has one entry per shape).
+  std::vector<size_t> unique;
   for (size_t i = 0; i < calls.size(); ++i) {
-    const std::string& text = (*input.shapes)[i].text;
-    // A call given twice is tuned once (a config file has one entry per shape).
     bool repeated = false;
-    for (size_t j = 0; j < i; ++j) repeated = repeated || (*input.shapes)[j].text == text;
-    if (repeated) continue;
+    for (size_t j = 0; j < i; ++j)
+      repeated = repeated || (*input.shapes)[j].text == (*input.shapes)[i].text;
+    if (!repeated) unique.push_back(i);
+  }
+  // With -j, calls are searched on that many threads; each search depends only on its call
+  // and the seed, so the results (and the YAML) are those of one thread.
+  const size_t jobs = std::max<size_t>(1, std::min(input.jobs, unique.size()));
+  const bool live = jobs == 1 && !input.quiet && isatty(STDERR_FILENO);
+  std::vector<autotune::CallResult> results(calls.size());
+  const auto search_call = [&](size_t i) {
+    const std::string& text = (*input.shapes)[i].text;
     autotune::SearchOptions options = input.search;
-    if (!input.quiet && isatty(STDERR_FILENO)) {
+    options.keep_top = input.measure ? input.top : 1;
+    if (live) {
       // A live line on a terminal, rewritten in place and cleared before the summary.
       options.progress = [&text](size_t visited, size_t planned) {
         std::fprintf(stderr, "\rautotune: %s: %zu of %zu points\x1b[K", text.c_str(), visited,
                      planned);
       };
     }
-    autotune::CallResult r = search.search(calls[i], options);
+    results[i] = search.search(calls[i], options);
     if (options.progress) std::fprintf(stderr, "\r\x1b[K");
-    if (!r.best) {
-      result.failures.push_back(failure(text, r));
-      continue;
+  };
+  if (jobs == 1) {
+    for (size_t i : unique) {
+      search_call(i);
+      report_call(i, results[i], found, result, progress, *input.shapes);
     }
-    progress.line(summary(text, r));
-    found[i] = std::move(r);
+  } else {
+    std::atomic<size_t> next{0};
+    std::vector<std::thread> threads;
+    threads.reserve(jobs);
+    for (size_t t = 0; t < jobs; ++t) {
+      threads.emplace_back([&] {
+        for (size_t n = next++; n < unique.size(); n = next++) search_call(unique[n]);
+      });
+    }
+    for (std::thread& thread : threads) thread.join();
+    for (size_t i : unique) report_call(i, results[i], found, result, progress, *input.shapes);
+  }
+
+  std::vector<std::optional<autotune::Measurement>> measured(calls.size());
+  if (input.measure) {
+    measure_winners(input, found, measured, result.measure_failures, progress);
+    if (!result.measure_failures.empty()) return result;
   }
 
   // The default: the winner that is best over all calls, relative to each call's best.
@@ -149,12 +246,15 @@ Expected<AutotuneResult> autotune_kernel(const AutotuneInput& input) {
     entry.config = found[i]->best->config;
     const autotune::Evaluation& ev = found[i]->best_evaluation;
     entry.predicted = autotune::Prediction{ev.time_us, ev.tflops, ev.vmem_bytes, ev.hbm_bytes};
+    entry.measured = measured[i];
     file.configs.push_back(std::move(entry));
   }
   result.yaml = autotune::write_config_yaml(
-      file, fmt::format("generated by helionc {} --autotune (cost model version {}, seed {});\n"
+      file, fmt::format("generated by helionc {} --autotune{} (cost model version {}, seed {});\n"
                         "edits are kept only in hand-written files",
-                        input.helionc_version, autotune::kCostModelVersion, input.search.seed));
+                        input.helionc_version,
+                        input.measure ? fmt::format(" --search measure --top {}", input.top) : "",
+                        autotune::kCostModelVersion, input.search.seed));
   return result;
 }
 

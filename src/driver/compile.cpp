@@ -166,6 +166,33 @@ int finish(const DiagnosticEngine& diags) {
   return diags.has_errors() ? kExitCompileError : kExitSuccess;
 }
 
+// The module of the one kernel with `config` as its default (null: the kernel's own default),
+// for --search measure.
+Expected<std::string> emit_with_default(const DriverOptions& options,
+                                        const passes::PipelineResult& scheduled,
+                                        const std::string& sha256,
+                                        const autotune::KernelConfig* config) {
+  backend::pallas::EmitOptions emit_options;
+  emit_options.helionc_version = kHelioncVersion;
+  emit_options.source_path = options.input;
+  emit_options.source_sha256 = sha256;
+  emit_options.target = options.target;
+  emit_options.configs.assign(scheduled.module.kernels.size(), std::nullopt);
+  if (config) {
+    autotune::ConfigFile file;
+    file.kernel = scheduled.module.kernels.front().name;
+    file.default_config = *config;
+    emit_options.configs.front() = std::move(file);
+  }
+  DiagnosticEngine diags(DiagnosticOptions{});
+  auto emitted =
+      backend::pallas::emit_module(scheduled.module, scheduled.plans, emit_options, diags);
+  if (!emitted || diags.has_errors()) {
+    return Error{"--search measure: a candidate's module could not be printed:\n" + diags.render()};
+  }
+  return std::move(*emitted);
+}
+
 // --autotune: tunes the one kernel being compiled, writes the tuning YAML (--config-out, else
 // stdout) and, for the module (-o), puts the tuned config read back from that YAML into
 // `configs`. Returns the exit status when the run ends here.
@@ -203,12 +230,34 @@ std::optional<int> run_autotune(const DriverOptions& options,
   input.search.seed = options.seed;
   input.search.budget_seconds = options.budget_seconds;
   input.quiet = options.quiet;
+  input.jobs = options.jobs;
+  input.measure = options.measure;
+  input.top = options.top;
+  if (options.measure) {
+    MeasureRequest& request = input.measure_request;
+    request.kernel = kernels.front().name;
+    request.runs = options.runs;
+    request.timeout_s = options.candidate_timeout_s;
+    request.resume = options.resume;
+    request.journal = options.journal.value_or(options.config_out.value_or("") + ".journal");
+    request.quiet = options.quiet;
+    request.emit = [&](const autotune::KernelConfig* config) -> Expected<std::string> {
+      return emit_with_default(options, scheduled, sha256, config);
+    };
+  }
   HELIONC_CHECK(input.target != nullptr, "an unknown --target passed the command line");
   Expected<AutotuneResult> tuned = autotune_kernel(input);
   if (!tuned) {
     std::fputs(diags.render().c_str(), stderr);
     std::fprintf(stderr, "helionc: error: %s\n", tuned.error().c_str());
     return kExitUsageError;
+  }
+  if (!tuned->measure_failures.empty()) {
+    std::fputs(diags.render().c_str(), stderr);
+    for (const std::string& failure : tuned->measure_failures) {
+      std::fprintf(stderr, "helionc: error: %s\n", failure.c_str());
+    }
+    return kExitMeasureFailed;  // nothing written
   }
   if (!tuned->failures.empty()) {
     std::fputs(diags.render().c_str(), stderr);

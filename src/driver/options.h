@@ -44,6 +44,15 @@ struct DriverOptions {
   uint64_t seed = 0;
   double budget_seconds = 0;  // 0: no budget
   bool quiet = false;
+  size_t jobs = 1;  // -j: calls searched at once
+  // --search measure: the model's --top candidates per call are timed on the local JAX device
+  // by the installed runner (driver/measure_command.h).
+  bool measure = false;
+  size_t top = 8;
+  int runs = 5;
+  double candidate_timeout_s = 300;
+  bool resume = false;
+  std::optional<std::string> journal;  // default: <config-out>.journal
 };
 
 // Exit statuses (documented in the man page and README).
@@ -52,6 +61,8 @@ inline constexpr int kExitCompileError = 1;
 inline constexpr int kExitUsageError = 2;
 // `--autotune` found no legal config for some call (the message names it and the reasons).
 inline constexpr int kExitNoLegalConfig = 4;
+// `--search measure`: the runner could not run, or no candidate of some call ran correctly.
+inline constexpr int kExitMeasureFailed = 5;
 
 std::variant<DriverOptions, int> parse_command_line(int argc, char** argv);
 

@@ -7,6 +7,7 @@
 
 #include "ir/visitor.h"
 #include "passes/legal_block.h"
+#include "passes/vmem_formula.h"
 #include "support/checked_int.h"
 
 namespace helionc::passes {
@@ -62,10 +63,12 @@ class Accountant {
     }
     scratch();
     for (const OperandResources& r : result_.operands) {
-      result_.vmem_bytes += r.vmem_bytes;
       result_.smem_bytes += r.smem_bytes;
       result_.hbm_bytes += r.hbm_bytes;
     }
+    // The launch's VMEM is its formula's value: the module checks the same formula while JAX
+    // traces (vmem_formula.h).
+    result_.vmem_bytes = evaluate(known(launch_vmem(kernel_, launch_, schedule_)));
     result_.flops = cost(launch_.cost.flops);
     result_.transcendentals = cost(launch_.cost.transcendentals);
     products();
@@ -104,6 +107,33 @@ class Accountant {
 
   int64_t host_int(const ir::ExprPtr& expr, const std::string& what) const {
     return need(values_.int_value(expr), what);
+  }
+
+  // The leaves of the VMEM formulas for this call.
+  class Leaves final : public SizeLeaves {
+   public:
+    explicit Leaves(const Accountant& accountant) : a_(accountant) {}
+    int64_t block(int launch_dim) const override {
+      return a_.blocks_[static_cast<size_t>(launch_dim)];
+    }
+    int64_t axis_size(int binding, int axis) const override { return a_.axis_size(binding, axis); }
+    int64_t item_size(int binding) const override { return ir::dtype_bits(a_.dtype(binding)) / 8; }
+    int64_t buffers(int inner_loop) const override { return a_.buffer_count(inner_loop); }
+
+   private:
+    const Accountant& a_;
+  };
+
+  template <typename T>
+  static T known(Expected<T> formula) {
+    if (!formula) throw Unknown{formula.error()};
+    return std::move(*formula);
+  }
+
+  int64_t evaluate(const SizeExpr& expr) const {
+    std::optional<int64_t> value = evaluate_size(expr, Leaves(*this));
+    if (!value) throw Unknown{"a figure overflows 64 bits"};
+    return *value;
   }
 
   // ---- dimensions -----------------------------------------------------------------------
@@ -237,7 +267,10 @@ class Accountant {
       return;
     }
     std::vector<int64_t> block;  // as the kernel sees it
-    int64_t block_elements = 1;
+    for (const SizeExpr& extent : known(block_extents(launch_, operand, placed))) {
+      block.push_back(evaluate(extent));
+    }
+    const int64_t vmem_bytes = evaluate(known(operand_vmem(launch_, operand, placed)));
     int64_t moved = 1;  // elements moved over the grid, before re-fetches
     std::vector<std::string> streamed_over, resident_along;
     for (size_t a = 0; a < operand.view.size(); ++a) {
@@ -247,14 +280,11 @@ class Accountant {
           const size_t g = grid_axis(axis.tile_dim);
           if (!on_grid(g)) streamed_over.push_back(kernel_.tile_dims[axis.tile_dim].name);
           moved = checked_mul(moved, sizes_[g]);
-          block.push_back(blocks_[g]);
           break;
         }
         case AxisPlacement::kResident: {
-          // `unroll`: the whole axis stays in VMEM, padded to whole blocks.
-          const size_t g = grid_axis(axis.tile_dim);
+          // `unroll`: the whole axis stays in VMEM.
           const int64_t size = axis_size(operand.binding, axis.array_axis);
-          block.push_back(checked_mul(cdiv(size, blocks_[g]), blocks_[g]));
           resident_along.push_back(kernel_.tile_dims[axis.tile_dim].name);
           moved = checked_mul(moved, size);
           break;
@@ -262,17 +292,14 @@ class Accountant {
         case AxisPlacement::kWhole: {
           int64_t size = axis_size(operand.binding, axis.array_axis);
           if (axis.kind == ViewAxis::Kind::kColumn) size = std::min<int64_t>(size, 128);
-          block.push_back(size);
           moved = checked_mul(moved, size);
           break;
         }
         case AxisPlacement::kNone:
-          if (axis.kind == ViewAxis::Kind::kUnit && !axis.squeezed) block.push_back(1);
           break;
       }
     }
     for (int g : placed.selected_dims) moved = checked_mul(moved, steps_[static_cast<size_t>(g)]);
-    for (int64_t extent : block) block_elements = checked_mul(block_elements, extent);
     // Re-fetches: every grid axis before the last one the block index depends on (with more
     // than one step) changes the block index when it advances. A streamed operand is copied
     // by the kernel body itself, at every grid step.
@@ -304,7 +331,7 @@ class Accountant {
       stream.block = block;
       stream.note = fmt::format("buffers for {}", fmt::join(streamed_over, ", "));
       stream.buffers = buffer_count(placed.streamed_by);
-      stream.vmem_bytes = checked_mul(checked_mul(block_elements, itemsize), stream.buffers);
+      stream.vmem_bytes = vmem_bytes;
       result_.operands.push_back(std::move(r));
       result_.operands.push_back(std::move(stream));
       return;
@@ -313,7 +340,7 @@ class Accountant {
       r.note = fmt::format("{} resident", fmt::join(resident_along, ", "));
     }
     r.buffers = placed.vmem_buffers;
-    r.vmem_bytes = checked_mul(checked_mul(block_elements, itemsize), r.buffers);
+    r.vmem_bytes = vmem_bytes;
     result_.operands.push_back(std::move(r));
   }
 
@@ -354,7 +381,6 @@ class Accountant {
       r.note = fmt::format("carried by {}", loop_strategy_name(schedule_.strategies[loop]));
       r.dtype = *binding.type.dtype;
       r.buffers = 1;
-      int64_t elements = 1;
       for (const ir::Dim& dim : binding.type.dims) {
         int64_t extent = 1;
         if (dim.kind == ir::Dim::Kind::kTile) {
@@ -363,9 +389,8 @@ class Accountant {
           extent = axis_size(dim.binding, dim.axis);
         }
         r.block.push_back(extent);
-        elements = checked_mul(elements, extent);
       }
-      r.vmem_bytes = checked_mul(elements, ir::dtype_bits(r.dtype) / 8);
+      r.vmem_bytes = evaluate(known(scratch_vmem(kernel_, launch_, buffer)));
       result_.operands.push_back(std::move(r));
     }
   }

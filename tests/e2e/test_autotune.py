@@ -40,3 +40,16 @@ def test_tuned_matmul_runs_and_lowers(helionc, tmp_path, tpu_lower):
         lowered = tpu_lower(lambda a, b: module.matmul(a, b, interpret=False),
                             jax.ShapeDtypeStruct(a_shape, dtype), jax.ShapeDtypeStruct(b_shape, dtype))
         assert "tpu_custom_call" in lowered
+
+
+def test_jobs_give_the_same_yaml(helionc, tmp_path):
+    """-j searches calls on several threads; each search depends only on its call and the seed."""
+    texts = []
+    for jobs in (1, 3):
+        out = tmp_path / f"attention_lse_j{jobs}.yaml"
+        proc = helionc.run(["samples/attention_lse.py", "--autotune", "-q", "-j", str(jobs),
+                            "--shapes-file", "samples/attention_lse.shapes", "--config-out", str(out)])
+        assert proc.returncode == 0, proc.stderr
+        texts.append(out.read_text())
+    assert texts[0] == texts[1]
+    assert texts[0].count("  - shapes:") >= 5

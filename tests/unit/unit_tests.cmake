@@ -12,7 +12,7 @@ helionc_unit_test(passes LIBS helionc_passes helionc_test_kernels)
 helionc_unit_test(backend LIBS helionc_backend_pallas helionc_test_kernels)
 helionc_unit_test(reference LIBS helionc_backend_reference helionc_test_kernels)
 helionc_unit_test(driver LIBS helionc_driver)
-helionc_unit_test(resources LIBS helionc_autotune helionc_frontend helionc_parse)
+helionc_unit_test(resources LIBS helionc_autotune helionc_backend_pallas helionc_frontend helionc_parse)
 # legal_block_test runs the prelude's `_legal_block` with Python 3 and compares.
 find_package(Python3 REQUIRED COMPONENTS Interpreter)
 target_compile_definitions(unit_resources PRIVATE HELIONC_SOURCE_DIR="${PROJECT_SOURCE_DIR}"

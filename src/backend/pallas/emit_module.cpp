@@ -5,6 +5,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <map>
 
 #include "backend/pallas/config_table.h"
@@ -15,6 +16,7 @@
 #include "backend/pallas/names.h"
 #include "backend/pallas/py_expr.h"
 #include "passes/shape_facts.h"
+#include "passes/vmem_fallback.h"
 #include "support/python_names.h"
 #include "support/python_wrap.h"
 #include "support/python_writer.h"
@@ -80,6 +82,24 @@ bool check_kernel_names(const ir::Module& module, DiagnosticEngine& diags) {
   return ok;
 }
 
+// The variants the launch's variants fall back to when they do not fit in VMEM, added after the
+// configs' own (a fallback of a fallback is not looked for: vmem_fallback leaves no `unroll`).
+void add_vmem_fallbacks(const passes::Launch& launch, LaunchNames& names) {
+  const size_t used = names.variants.size();
+  names.fallbacks.assign(used, -1);
+  for (size_t v = 0; v < used; ++v) {
+    std::optional<LoopTypes> fallback = passes::vmem_fallback(launch, names.variants[v]);
+    if (!fallback) continue;
+    auto found = std::find(names.variants.begin(), names.variants.end(), *fallback);
+    if (found == names.variants.end()) {
+      names.variants.push_back(*fallback);
+      names.fallbacks.push_back(-1);
+      found = names.variants.end() - 1;
+    }
+    names.fallbacks[v] = static_cast<int>(found - names.variants.begin());
+  }
+}
+
 // Prints everything a kernel contributes: config tables, kernel functions, public function.
 bool print_kernel(PythonWriter& out, EmitContext& context, const ir::Kernel& kernel,
                   const passes::KernelPlan& plan, const autotune::ConfigFile* config) {
@@ -101,6 +121,7 @@ bool print_kernel(PythonWriter& out, EmitContext& context, const ir::Kernel& ker
     names.push_back(name_launch(kernel, launch, function));
     LaunchNames& launch_names = names.back();
     launch_names.variants = loop_types.variants(launch.index);
+    add_vmem_fallbacks(launch, launch_names);
     launch_names.first_loop = loop_types.first_loop(launch.index);
     if (!launch.variadic && launch.tile_loop().tile_dims.size() > 1) {
       if (loop_types.loop_orders_given) {

@@ -20,6 +20,9 @@ struct LaunchNames {
   // position of the launch's first inner loop in a config's `pallas_loop_type`.
   std::vector<LoopTypes> variants;
   std::vector<std::string> variant_functions;
+  // Per variant: the variant it falls back to while JAX traces when it needs more VMEM than the
+  // target has (passes/vmem_fallback.h), or -1. Fallbacks no config names are variants too.
+  std::vector<int> fallbacks;
   size_t first_loop = 0;
   // When configs set `loop_orders` and the launch's own loop has several dimensions: the
   // keyword through which the kernel gets the grid's order, and which `loop_orders` entry it is.

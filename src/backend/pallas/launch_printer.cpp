@@ -6,8 +6,11 @@
 #include <map>
 #include <set>
 
+#include "autotune/targets.h"
+#include "backend/pallas/size_formula.h"
 #include "ir/visitor.h"
 #include "passes/legal_block.h"
+#include "passes/vmem_formula.h"
 
 namespace helionc::backend::pallas {
 
@@ -116,6 +119,7 @@ class LaunchPrinter {
       out_.line(fmt::format("{} = _loop_order({}, {}, {})", order_, config_,
                             names_.loop_order_entry, launch_.tile_loop().tile_dims.size()));
     }
+    print_vmem_fallback();
     if (names_.variants.size() == 1) {
       print_call(0);
       return;
@@ -334,6 +338,80 @@ class LaunchPrinter {
       if (on_grid(g)) params.push_back(grid_params_[g]);
     }
     return fmt::format("{}", fmt::join(params, ", "));
+  }
+
+  // ---- the trace-time VMEM check (passes/vmem_fallback.h) --------------------------------
+
+  // When some variant falls back: `config = _fit_vmem(...)` with each variant's VMEM bytes as
+  // the accounting's formula (passes/vmem_formula.h) over this call's blocks and sizes, so the
+  // branch below runs strategies that fit.
+  void print_vmem_fallback() {
+    if (std::all_of(names_.fallbacks.begin(), names_.fallbacks.end(),
+                    [](int fallback) { return fallback < 0; })) {
+      return;
+    }
+    std::vector<std::string> needs;
+    for (size_t v = 0; v < names_.variants.size(); ++v) {
+      Expected<passes::SizeExpr> formula = passes::launch_vmem(kernel_, launch_, schedules_[v]);
+      if (!formula) {
+        out_.comment(fmt::format("No trace-time VMEM check: {}.", formula.error()));
+        return;
+      }
+      needs.push_back(fmt::format("{}: {}", KernelLoopTypes::python_tuple(names_.variants[v]),
+                                  size_text(*formula).text));
+    }
+    std::vector<std::string> fallbacks;
+    for (size_t v = 0; v < names_.variants.size(); ++v) {
+      if (names_.fallbacks[v] < 0) continue;
+      fallbacks.push_back(
+          fmt::format("{}: {}", KernelLoopTypes::python_tuple(names_.variants[v]),
+                      KernelLoopTypes::python_tuple(
+                          names_.variants[static_cast<size_t>(names_.fallbacks[v])])));
+    }
+    const autotune::TargetInfo* target = autotune::find_target(host_.context.options.target);
+    HELIONC_CHECK(target != nullptr, "emit_module checked the target");
+    host_.context.imports.helpers.insert("fit_vmem");
+    out_.comment(
+        "The VMEM each strategy needs (the accounting of --emit report); strategies that do not "
+        "fit fall back (README.md, \"Trace-time VMEM fallback\").");
+    {
+      auto call = out_.block(fmt::format("{} = _fit_vmem(", config_));
+      out_.line(config_ + ",");
+      std::string label = kernel_.name;
+      const std::string place = host_.context.where(launch_.tile_loop().range);
+      if (!place.empty()) label += " (" + place + ")";
+      out_.line(py_string(label) + ",");
+      out_.line(fmt::format("{},", names_.first_loop));
+      {
+        auto dict = out_.block("{");
+        for (const std::string& need : needs) out_.line(need + ",");
+      }
+      out_.line("},");
+      out_.line(fmt::format("{{{}}},", fmt::join(fallbacks, ", ")));
+      out_.line(fmt::format("{},  # {} VMEM per core", target->vmem_bytes, target->name));
+    }
+    out_.line(")");
+  }
+
+  // A VMEM formula as Python over the names this launch's host code binds.
+  PyExpr size_text(const passes::SizeExpr& formula) const {
+    return print_size(formula, [this](const passes::SizeExpr& leaf) {
+      using Kind = passes::SizeExpr::Kind;
+      switch (leaf.kind) {
+        case Kind::kBlock: {
+          const std::string& block = blocks_[static_cast<size_t>(leaf.index)];
+          return py_atom(block.empty() ? "1" : block);  // hl.grid: blocks of one element
+        }
+        case Kind::kAxisSize:
+          return size_expr(leaf.binding, leaf.axis);
+        case Kind::kItemSize:
+          return py_atom(fmt::format("{}.dtype.itemsize", binding_name(kernel_, leaf.binding)));
+        case Kind::kBuffers:
+          return py_atom(stream_slots(static_cast<size_t>(leaf.index)));
+        default:
+          HELIONC_UNREACHABLE("not a leaf of a size formula");
+      }
+    });
   }
 
   // ---- operands --------------------------------------------------------------------------

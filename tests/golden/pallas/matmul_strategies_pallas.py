@@ -129,6 +129,35 @@ def _dot(a, b, dimension_numbers):
         preferred_element_type=jnp.int32 if integral else jnp.float32)
 
 
+def _fit_vmem(config, launch, first, needs, fallbacks, vmem_bytes):
+    """`config` with one launch's strategies replaced by their fallbacks while they need more
+    VMEM than there is (README.md, "Trace-time VMEM fallback").
+
+    `needs` maps each strategy combination of the launch's inner loops (entries `first`... of
+    `pallas_loop_type`) to the VMEM bytes it needs for this call, as helionc's accounting
+    computes them; `fallbacks` maps a combination to the one it falls back to. The capacity is
+    the config's `vmem_limit_bytes`, else the target's VMEM per core. Sizes are static, so this
+    runs while JAX traces. A launch that fits under no strategy raises ValueError: its blocks
+    are too large for the target whatever the strategy.
+    """
+    types = tuple(config["pallas_loop_type"])
+    count = len(next(iter(needs)))
+    chosen = types[first:first + count]
+    capacity = config.get("vmem_limit_bytes") or vmem_bytes
+    refused = []
+    while needs[chosen] > capacity:
+        refused.append(f"{'/'.join(chosen)} needs {needs[chosen]} bytes")
+        if chosen not in fallbacks:
+            raise ValueError(
+                f"{launch}: no strategy fits in the {capacity} bytes of VMEM "
+                f"({'; '.join(refused)}); use smaller blocks"
+            )
+        chosen = fallbacks[chosen]
+    if chosen == types[first:first + count]:
+        return config
+    return {**config, "pallas_loop_type": types[:first] + chosen + types[first + count:]}
+
+
 def _loop_order(config, loop, rank):
     """The grid order of the `loop`-th multi-dimensional top-level tile loop: the config's
     `loop_orders[loop]`, its dimensions from the outermost grid axis to the innermost
@@ -449,6 +478,31 @@ def matmul(x, y, *, interpret=None):
     block_n = _legal_block(config["block_sizes"][1], n, "lane")
     block_k = _legal_block(config["block_sizes"][2], k, "lane", axes=(k, y.shape[0]))
     grid_order = _loop_order(config, 0, 2)
+    # The VMEM each strategy needs (the accounting of --emit report); strategies that do not fit
+    # fall back (README.md, "Trace-time VMEM fallback").
+    config = _fit_vmem(
+        config,
+        "matmul (tests/golden/pallas/matmul_strategies.py:12)",
+        0,
+        {
+            ("grid",): block_m * block_k * x.dtype.itemsize * 2
+            + block_k * block_n * y.dtype.itemsize * 2
+            + block_m * block_n * out.dtype.itemsize * 2
+            + block_m * block_n * 4,
+            ("unroll",): block_m * (pl.cdiv(k, block_k) * block_k) * x.dtype.itemsize * 2
+            + pl.cdiv(y.shape[0], block_k) * block_k * block_n * y.dtype.itemsize * 2
+            + block_m * block_n * out.dtype.itemsize * 2,
+            ("fori_loop",): block_m * block_k * x.dtype.itemsize * _load_buffers(config, 0)
+            + block_k * block_n * y.dtype.itemsize * _load_buffers(config, 0)
+            + block_m * block_n * out.dtype.itemsize * 2,
+            ("emit_pipeline",): block_m * block_k * x.dtype.itemsize * _load_buffers(config, 0)
+            + block_k * block_n * y.dtype.itemsize * _load_buffers(config, 0)
+            + block_m * block_n * out.dtype.itemsize * 2
+            + block_m * block_n * 4,
+        },
+        {("unroll",): ("emit_pipeline",)},
+        67108864,  # tpu-v7x VMEM per core
+    )
     if config["pallas_loop_type"][0] == "grid":
         out = pl.pallas_call(
             functools.partial(

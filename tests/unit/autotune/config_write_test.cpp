@@ -111,6 +111,33 @@ configs:
         "    config: {}\n");
 }
 
+TEST_CASE("measured times survive the round trip beside the predicted ones", "[config]") {
+  std::string original = R"yaml(schema_version: 1
+kernel: long_sum
+configs:
+  - shapes: {x: [8, 1000]}
+    config: {block_sizes: [8, 128], pallas_loop_type: [unroll]}
+    predicted: {time_us: 115.5}
+    measured: {time_us: 96.25, device: "cpu (interpret mode)", candidates: 8, ok: 6}
+)yaml";
+  ConfigFile first = reparse(original);
+  REQUIRE(first.configs.size() == 1);
+  REQUIRE(first.configs[0].measured.has_value());
+  const Measurement& m = *first.configs[0].measured;
+  CHECK(m.time_us == 96.25);
+  CHECK(m.device == "cpu (interpret mode)");
+  CHECK(m.candidates == 8);
+  CHECK(m.ok == 6);
+  std::string written = write_config_yaml(first);
+  CHECK(written.find("    measured: {time_us: 96.25, device: \"cpu (interpret mode)\", "
+                     "candidates: 8, ok: 6}\n") != std::string::npos);
+  ConfigFile second = reparse(written);
+  CHECK(second.same_values(first));
+  // A different measurement is a different entry.
+  second.configs[0].measured->ok = 5;
+  CHECK_FALSE(second.same_values(first));
+}
+
 TEST_CASE("strings with YAML-special characters survive the round trip", "[config]") {
   ConfigFile config;
   config.kernel = "k";

@@ -108,5 +108,33 @@ TEST_CASE("search: refused points carry the reason, and big configs raise the VM
   CHECK(r.best->config.vmem_limit_bytes.has_value() == over);
 }
 
+TEST_CASE("search: keep_top keeps the fastest legal candidates, fastest first") {
+  const Compiled mm = compile(kMatmul);
+  const autotune::TargetInfo& v5e = target("tpu-v5e");
+  const autotune::KernelSearch search(mm.kernel(), mm.result->plans.front(), v5e);
+  const auto values = mm.values(
+      {{{2048, 1024}, ir::ScalarType::kBFloat16}, {{1024, 2048}, ir::ScalarType::kBFloat16}});
+  autotune::SearchOptions options;
+  options.keep_top = 8;
+  const autotune::CallResult r = search.search(values, options);
+  REQUIRE(r.best);
+  REQUIRE(r.top.size() == 8);
+  CHECK(r.top.front().first.config == r.best->config);
+  for (size_t i = 1; i < r.top.size(); ++i) {
+    CHECK(r.top[i - 1].second.time_us <= r.top[i].second.time_us);
+    CHECK_FALSE(r.top[i - 1].first.config == r.top[i].first.config);
+  }
+  // No strategy's best is faster than the last kept one unless it is kept.
+  for (const auto& [strategies, best] : r.best_per_strategy) {
+    bool kept = false;
+    for (const auto& [cand, ev] : r.top) kept = kept || cand.config == best.first.config;
+    CHECK((kept || best.second.time_us >= r.top.back().second.time_us));
+  }
+  // The default keeps one: the best.
+  const autotune::CallResult one = search.search(values, {});
+  REQUIRE(one.top.size() == 1);
+  CHECK(one.top.front().first.config == one.best->config);
+}
+
 }  // namespace
 }  // namespace helionc

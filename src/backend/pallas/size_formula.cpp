@@ -1,0 +1,41 @@
+#include "backend/pallas/size_formula.h"
+
+#include <string>
+
+#include "support/internal_check.h"
+
+namespace helionc::backend::pallas {
+
+PyExpr print_size(const passes::SizeExpr& expr,
+                  const std::function<PyExpr(const passes::SizeExpr& leaf)>& leaf) {
+  using Kind = passes::SizeExpr::Kind;
+  switch (expr.kind) {
+    case Kind::kConst:
+      return py_atom(std::to_string(expr.value));
+    case Kind::kBlock:
+    case Kind::kAxisSize:
+    case Kind::kItemSize:
+    case Kind::kBuffers:
+      return leaf(expr);
+    case Kind::kAdd:
+    case Kind::kMul: {
+      PyExpr result = print_size(expr.args.front(), leaf);
+      for (size_t i = 1; i < expr.args.size(); ++i) {
+        result =
+            py_binary(expr.kind == Kind::kAdd ? "+" : "*", result, print_size(expr.args[i], leaf));
+      }
+      return result;
+    }
+    case Kind::kMin:
+      return py_call("min",
+                     {print_size(expr.args[0], leaf).text, print_size(expr.args[1], leaf).text});
+    case Kind::kRoundUp: {
+      const PyExpr multiple = print_size(expr.args[1], leaf);
+      return py_binary(
+          "*", py_call("pl.cdiv", {print_size(expr.args[0], leaf).text, multiple.text}), multiple);
+    }
+  }
+  HELIONC_UNREACHABLE("a size formula of no kind");
+}
+
+}  // namespace helionc::backend::pallas

@@ -1,0 +1,277 @@
+#include "passes/vmem_formula.h"
+
+#include <fmt/format.h>
+
+#include "support/checked_int.h"
+
+namespace helionc::passes {
+
+namespace {
+
+// Thrown by the builders below for what has no static formula; caught at the API boundary.
+struct NoFormula {
+  std::string what;
+};
+
+size_t grid_axis(const Launch& launch, int tile_dim) {
+  for (size_t g = 0; g < launch.grid.size(); ++g) {
+    if (launch.grid[g].tile_dim == tile_dim) return g;
+  }
+  throw NoFormula{"an operand tiled by a dimension outside its launch"};
+}
+
+SizeExpr block_of(const Launch& launch, int tile_dim) {
+  return SizeExpr::block(static_cast<int>(grid_axis(launch, tile_dim)));
+}
+
+std::vector<SizeExpr> extents(const Launch& launch, const Operand& operand,
+                              const OperandSchedule& placed) {
+  if (operand.variadic) throw NoFormula{"an operand's rank is only known at trace time"};
+  std::vector<SizeExpr> block;
+  for (size_t a = 0; a < operand.view.size(); ++a) {
+    const ViewAxis& axis = operand.view[a];
+    switch (placed.axes[a]) {
+      case AxisPlacement::kBlock:
+        block.push_back(block_of(launch, axis.tile_dim));
+        break;
+      case AxisPlacement::kResident:
+        // `unroll`: the whole axis stays in VMEM, padded to whole blocks.
+        block.push_back(SizeExpr::round_up(SizeExpr::axis_size(operand.binding, axis.array_axis),
+                                           block_of(launch, axis.tile_dim)));
+        break;
+      case AxisPlacement::kWhole: {
+        SizeExpr size = SizeExpr::axis_size(operand.binding, axis.array_axis);
+        // A column is read through a lane-aligned window of at most 128 lanes.
+        if (axis.kind == ViewAxis::Kind::kColumn) {
+          size = SizeExpr::min(std::move(size), SizeExpr::constant(128));
+        }
+        block.push_back(std::move(size));
+        break;
+      }
+      case AxisPlacement::kNone:
+        if (axis.kind == ViewAxis::Kind::kUnit && !axis.squeezed) {
+          block.push_back(SizeExpr::constant(1));
+        }
+        break;
+    }
+  }
+  return block;
+}
+
+SizeExpr operand_bytes(const Launch& launch, const Operand& operand,
+                       const OperandSchedule& placed) {
+  if (placed.memory == MemorySpace::kSmem) return SizeExpr::constant(0);
+  std::vector<SizeExpr> factors = extents(launch, operand, placed);
+  factors.push_back(SizeExpr::item_size(operand.binding));
+  if (placed.streamed_by >= 0) {
+    // The BlockSpec leaves the array in HBM; the loop streams blocks into its VMEM buffers.
+    factors.push_back(SizeExpr::buffers(placed.streamed_by));
+  } else {
+    factors.push_back(SizeExpr::constant(placed.vmem_buffers));
+  }
+  return SizeExpr::product(std::move(factors));
+}
+
+SizeExpr scratch_bytes(const ir::Kernel& kernel, const Launch& launch,
+                       const ScratchBuffer& buffer) {
+  if (buffer.kind != ScratchBuffer::Kind::kGridCarry &&
+      buffer.kind != ScratchBuffer::Kind::kPipelineCarry) {
+    return SizeExpr::constant(0);
+  }
+  const ir::TileLoop::Carry& carry = launch.inner_loops[static_cast<size_t>(buffer.inner_loop)]
+                                         .tile_loop()
+                                         .carried[static_cast<size_t>(buffer.carry)];
+  const ir::Binding& binding = kernel.bindings[carry.init];
+  if (!binding.type.dtype) {
+    throw NoFormula{fmt::format("the dtype of the carried value `{}` is only known at trace time",
+                                binding.name)};
+  }
+  std::vector<SizeExpr> factors;
+  for (const ir::Dim& dim : binding.type.dims) {
+    if (dim.kind == ir::Dim::Kind::kTile) {
+      factors.push_back(block_of(launch, dim.tile_dim));
+    } else if (dim.kind == ir::Dim::Kind::kFull) {
+      factors.push_back(SizeExpr::axis_size(dim.binding, dim.axis));
+    }
+  }
+  factors.push_back(SizeExpr::constant(ir::dtype_bits(*binding.type.dtype) / 8));
+  return SizeExpr::product(std::move(factors));
+}
+
+template <typename F>
+auto formula(F&& build) -> Expected<decltype(build())> {
+  try {
+    return build();
+  } catch (const NoFormula& none) {
+    return Error{none.what};
+  }
+}
+
+}  // namespace
+
+SizeExpr SizeExpr::constant(int64_t value) {
+  SizeExpr e;
+  e.value = value;
+  return e;
+}
+
+SizeExpr SizeExpr::block(int launch_dim) {
+  SizeExpr e;
+  e.kind = Kind::kBlock;
+  e.index = launch_dim;
+  return e;
+}
+
+SizeExpr SizeExpr::axis_size(int binding, int axis) {
+  SizeExpr e;
+  e.kind = Kind::kAxisSize;
+  e.binding = binding;
+  e.axis = axis;
+  return e;
+}
+
+SizeExpr SizeExpr::item_size(int binding) {
+  SizeExpr e;
+  e.kind = Kind::kItemSize;
+  e.binding = binding;
+  return e;
+}
+
+SizeExpr SizeExpr::buffers(int inner_loop) {
+  SizeExpr e;
+  e.kind = Kind::kBuffers;
+  e.index = inner_loop;
+  return e;
+}
+
+SizeExpr SizeExpr::sum(std::vector<SizeExpr> terms) {
+  SizeExpr e;
+  e.kind = Kind::kAdd;
+  int64_t constant = 0;
+  for (SizeExpr& term : terms) {
+    if (term.kind == Kind::kConst) {
+      constant += term.value;
+    } else if (term.kind == Kind::kAdd) {
+      for (SizeExpr& inner : term.args) e.args.push_back(std::move(inner));
+    } else {
+      e.args.push_back(std::move(term));
+    }
+  }
+  if (constant != 0 || e.args.empty()) e.args.push_back(SizeExpr::constant(constant));
+  if (e.args.size() == 1) return std::move(e.args.front());
+  return e;
+}
+
+SizeExpr SizeExpr::product(std::vector<SizeExpr> factors) {
+  SizeExpr e;
+  e.kind = Kind::kMul;
+  int64_t constant = 1;
+  for (SizeExpr& factor : factors) {
+    if (factor.kind == Kind::kConst) {
+      constant *= factor.value;
+    } else {
+      e.args.push_back(std::move(factor));
+    }
+  }
+  if (constant == 0) return SizeExpr::constant(0);
+  if (constant != 1 || e.args.empty()) e.args.push_back(SizeExpr::constant(constant));
+  if (e.args.size() == 1) return std::move(e.args.front());
+  return e;
+}
+
+SizeExpr SizeExpr::min(SizeExpr a, SizeExpr b) {
+  SizeExpr e;
+  e.kind = Kind::kMin;
+  e.args.push_back(std::move(a));
+  e.args.push_back(std::move(b));
+  return e;
+}
+
+SizeExpr SizeExpr::round_up(SizeExpr value, SizeExpr multiple) {
+  SizeExpr e;
+  e.kind = Kind::kRoundUp;
+  e.args.push_back(std::move(value));
+  e.args.push_back(std::move(multiple));
+  return e;
+}
+
+std::optional<int64_t> evaluate_size(const SizeExpr& expr, const SizeLeaves& leaves) {
+  switch (expr.kind) {
+    case SizeExpr::Kind::kConst:
+      return expr.value;
+    case SizeExpr::Kind::kBlock:
+      return leaves.block(expr.index);
+    case SizeExpr::Kind::kAxisSize:
+      return leaves.axis_size(expr.binding, expr.axis);
+    case SizeExpr::Kind::kItemSize:
+      return leaves.item_size(expr.binding);
+    case SizeExpr::Kind::kBuffers:
+      return leaves.buffers(expr.index);
+    case SizeExpr::Kind::kAdd:
+    case SizeExpr::Kind::kMul: {
+      const bool add = expr.kind == SizeExpr::Kind::kAdd;
+      std::optional<int64_t> total = add ? 0 : 1;
+      for (const SizeExpr& arg : expr.args) {
+        std::optional<int64_t> value = evaluate_size(arg, leaves);
+        if (!value) return std::nullopt;
+        total = add ? checked_add(*total, *value) : checked_mul(*total, *value);
+        if (!total) return std::nullopt;
+      }
+      return total;
+    }
+    case SizeExpr::Kind::kMin: {
+      std::optional<int64_t> a = evaluate_size(expr.args[0], leaves);
+      std::optional<int64_t> b = evaluate_size(expr.args[1], leaves);
+      if (!a || !b) return std::nullopt;
+      return std::min(*a, *b);
+    }
+    case SizeExpr::Kind::kRoundUp: {
+      std::optional<int64_t> a = evaluate_size(expr.args[0], leaves);
+      std::optional<int64_t> b = evaluate_size(expr.args[1], leaves);
+      if (!a || !b) return std::nullopt;
+      if (*b <= 0) return 0;  // no blocks (an empty dimension)
+      return checked_mul(ceil_div(*a, *b), *b);
+    }
+  }
+  return std::nullopt;
+}
+
+Expected<std::vector<SizeExpr>> block_extents(const Launch& launch, const Operand& operand,
+                                              const OperandSchedule& placed) {
+  return formula([&] { return extents(launch, operand, placed); });
+}
+
+Expected<SizeExpr> operand_vmem(const Launch& launch, const Operand& operand,
+                                const OperandSchedule& placed) {
+  return formula([&] { return operand_bytes(launch, operand, placed); });
+}
+
+Expected<SizeExpr> scratch_vmem(const ir::Kernel& kernel, const Launch& launch,
+                                const ScratchBuffer& buffer) {
+  return formula([&] { return scratch_bytes(kernel, launch, buffer); });
+}
+
+Expected<SizeExpr> launch_vmem(const ir::Kernel& kernel, const Launch& launch,
+                               const LaunchSchedule& schedule) {
+  return formula([&] {
+    if (launch.variadic) {
+      throw NoFormula{
+          "the launch tiles `hl.tile(x.size())`, whose rank is only known at trace time"};
+    }
+    std::vector<SizeExpr> terms;
+    for (size_t i = 0; i < launch.inputs.size(); ++i) {
+      // An aliased input the kernel never reads is not copied.
+      if (launch.inputs[i].kind == Input::Kind::kAliasedUnread) continue;
+      terms.push_back(operand_bytes(launch, launch.inputs[i].operand, schedule.inputs[i]));
+    }
+    for (size_t o = 0; o < launch.outputs.size(); ++o) {
+      terms.push_back(operand_bytes(launch, launch.outputs[o].operand, schedule.outputs[o]));
+    }
+    for (const ScratchBuffer& buffer : schedule.scratch) {
+      terms.push_back(scratch_bytes(kernel, launch, buffer));
+    }
+    return SizeExpr::sum(std::move(terms));
+  });
+}
+
+}  // namespace helionc::passes

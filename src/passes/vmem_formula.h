@@ -1,0 +1,91 @@
+// A launch's VMEM bytes as a formula over the call's sizes (issue 10). The resource accounting
+// (launch_resources.cpp: `--emit report`, the legality check, the search) builds these trees and
+// evaluates them for concrete shapes; the module prints the same trees as Python, so that while
+// JAX traces it checks the chosen strategies against the target's VMEM with the same figures
+// and falls back when they do not fit (vmem_fallback.h). One tree, evaluated here and printed
+// there, keeps the two from drifting.
+//
+// The leaves are what the module knows while tracing and the accounting knows from the shapes:
+// a launch dimension's block, an array's axis size and item size, an inner loop's buffer count.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <vector>
+
+#include "passes/launch_plan.h"
+#include "passes/schedule.h"
+#include "support/expected.h"
+
+namespace helionc::passes {
+
+struct SizeExpr {
+  enum class Kind {
+    kConst,     // `value`
+    kBlock,     // the block of launch dimension `index` (a Launch::grid position)
+    kAxisSize,  // axis `axis` of the array bound to `binding`
+    kItemSize,  // the bytes of one element of the array bound to `binding`
+    kBuffers,   // the VMEM buffers of the launch's inner loop `index` (pallas_load_buffer_count)
+    kAdd,       // the sum of `args`
+    kMul,       // the product of `args`
+    kMin,       // the smaller of `args[0]` and `args[1]`
+    kRoundUp,   // `args[0]` rounded up to a multiple of `args[1]` (cdiv(a, b) * b)
+  };
+  Kind kind = Kind::kConst;
+  int64_t value = 0;
+  int index = -1;
+  int binding = -1;
+  int axis = -1;
+  std::vector<SizeExpr> args;
+
+  static SizeExpr constant(int64_t value);
+  static SizeExpr block(int launch_dim);
+  static SizeExpr axis_size(int binding, int axis);
+  static SizeExpr item_size(int binding);
+  static SizeExpr buffers(int inner_loop);
+  // Sums and products fold constants and drop neutral terms, so printed formulas stay short.
+  static SizeExpr sum(std::vector<SizeExpr> terms);
+  static SizeExpr product(std::vector<SizeExpr> factors);
+  static SizeExpr min(SizeExpr a, SizeExpr b);
+  static SizeExpr round_up(SizeExpr value, SizeExpr multiple);
+
+  bool is_constant(int64_t v) const { return kind == Kind::kConst && value == v; }
+};
+
+// The values of the leaves for one call. A leaf may throw to say its value is unknown; the
+// exception passes through evaluate_size.
+class SizeLeaves {
+ public:
+  virtual ~SizeLeaves() = default;
+  virtual int64_t block(int launch_dim) const = 0;
+  virtual int64_t axis_size(int binding, int axis) const = 0;
+  virtual int64_t item_size(int binding) const = 0;
+  virtual int64_t buffers(int inner_loop) const = 0;
+};
+
+// The formula's value; nullopt when a step overflows 64 bits.
+std::optional<int64_t> evaluate_size(const SizeExpr& expr, const SizeLeaves& leaves);
+
+// The extent of each axis of an operand's block as the kernel sees it (squeezed axes left out):
+// a block, an `unroll` axis resident whole (padded to whole blocks), a whole axis, a column's
+// lane window (at most 128). Errors name what has no static formula (an any-rank operand).
+Expected<std::vector<SizeExpr>> block_extents(const Launch& launch, const Operand& operand,
+                                              const OperandSchedule& placed);
+
+// The VMEM bytes an operand takes: its BlockSpec buffers (OperandSchedule::vmem_buffers copies
+// of the block), or for an input a loop streams, the loop's buffers of one block. SMEM and
+// `pl.ANY` operands take none.
+Expected<SizeExpr> operand_vmem(const Launch& launch, const Operand& operand,
+                                const OperandSchedule& placed);
+
+// The VMEM bytes of one scratch buffer: a carried value's (`grid`, `emit_pipeline`), else 0
+// (SMEM step counters, semaphores; stream slots are counted with their input, a row gather's
+// rows are sized while JAX traces).
+Expected<SizeExpr> scratch_vmem(const ir::Kernel& kernel, const Launch& launch,
+                                const ScratchBuffer& buffer);
+
+// The VMEM bytes of the whole launch under `schedule`: every operand's and scratch buffer's.
+Expected<SizeExpr> launch_vmem(const ir::Kernel& kernel, const Launch& launch,
+                               const LaunchSchedule& schedule);
+
+}  // namespace helionc::passes

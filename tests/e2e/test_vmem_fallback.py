@@ -1,0 +1,159 @@
+"""The module's trace-time VMEM fallback (issue 10; README.md, "Trace-time VMEM fallback").
+
+A config whose `unroll` loop keeps an axis resident that does not fit in VMEM (the config's
+`vmem_limit_bytes`, else the target's VMEM per core) runs that loop as `emit_pipeline` instead,
+decided while JAX traces from the same VMEM figures as `--emit report`. Checked here: numerics
+against numpy in interpret mode on both sides of the limit (dividing and non-dividing shapes),
+the blocks of the pallas_call that is traced (VMEM block vs. `pl.ANY` streamed from HBM), TPU
+lowering of a call that only fits after the fallback, the error when nothing fits, and that the
+module's VMEM figures are the report's.
+"""
+
+from __future__ import annotations
+
+import re
+
+import jax
+import jax.numpy as jnp
+import numpy as np
+import pytest
+
+from conftest import import_module
+from e2e_support import lower_for_tpu, tpu_tracing
+from references import _attention64
+
+LIMIT = 64 * 1024  # vmem_limit_bytes of the small-VMEM configs
+
+
+def compile_module(helionc, tmp_path, sample, kernel, default, target="tpu-v7x", name="m"):
+    config = tmp_path / f"{name}.yaml"
+    config.write_text(f"schema_version: 1\nkernel: {kernel}\ndefault:\n{default}")
+    out = tmp_path / f"{name}_pallas.py"
+    proc = helionc.run([f"samples/{sample}.py", "--config", str(config), "--target", target,
+                        "-o", str(out)])
+    assert proc.returncode == 0, proc.stderr
+    return import_module(out, f"helionc_e2e.vmem_fallback.{name}"), config
+
+
+def traced_blocks(fn, *args):
+    """Per pallas_call traced for `args`: each operand's (memory space, block shape)."""
+    with tpu_tracing():
+        jaxpr = jax.make_jaxpr(fn)(*args)
+    calls = []
+    for eqn in jaxpr.jaxpr.eqns:
+        if eqn.primitive.name == "pallas_call":
+            operands = []
+            for mapping in eqn.params["grid_mapping"].block_mappings:
+                aval = str(mapping.block_aval)  # "Ref<any>{float32[8,4096]}"
+                space = re.match(r"Ref<(\w+)>", aval).group(1)
+                operands.append((space, tuple(mapping.block_aval.shape)))
+            calls.append(operands)
+    return calls
+
+
+LONG_SUM_DEFAULT = f"  block_sizes: [8, 512]\n  pallas_loop_type: [unroll]\n  vmem_limit_bytes: {LIMIT}\n"
+
+
+@pytest.mark.parametrize("m,n,falls_back", [
+    (8, 512, False),   # 8x512 f32 x 2 buffers = 32 KiB: unroll fits
+    (8, 4096, True),   # the resident row: 8x4096 f32 x 2 = 256 KiB > 64 KiB
+    (13, 3000, True),  # non-dividing: 13x3072 (whole blocks) x 2 = 312 KiB
+    (5, 1000, False),  # 5x1024 x 2 = 40 KiB
+])
+def test_long_sum_unroll_falls_back_to_emit_pipeline(helionc, tmp_path, m, n, falls_back):
+    module, _ = compile_module(helionc, tmp_path, "long_sum", "long_sum", LONG_SUM_DEFAULT)
+    x = np.random.default_rng(m * n).standard_normal((m, n)).astype(np.float32)
+    got = np.asarray(module.long_sum(jnp.asarray(x), interpret=True), np.float64)
+    np.testing.assert_allclose(got, x.astype(np.float64).sum(-1), rtol=1e-5, atol=1e-3)
+    (operands,) = traced_blocks(lambda a: module.long_sum(a, interpret=True),
+                                jax.ShapeDtypeStruct((m, n), jnp.float32))
+    x_space, x_block = operands[0]
+    if falls_back:
+        assert x_space == "any", operands  # left in HBM, streamed by the emit_pipeline kernel
+    else:
+        assert x_space != "any", operands
+        assert x_block == (m, -(-n // 512) * 512), operands  # the resident row, whole blocks
+
+
+def test_attention_long_sequence_falls_back(helionc, tmp_path):
+    """Tuned with `unroll` for short sequences, the kernel meets a longer one."""
+    default = f"  block_sizes: [1, 64, 128]\n  pallas_loop_type: [unroll]\n  vmem_limit_bytes: {1 << 20}\n"
+    module, _ = compile_module(helionc, tmp_path, "attention", "attention_output", default)
+    rng = np.random.default_rng(7)
+    for n, falls_back in ((256, False), (3000, True)):
+        q = rng.standard_normal((1, 1, 64, 64)).astype(np.float32)
+        k = rng.standard_normal((1, 1, n, 64)).astype(np.float32)
+        v = rng.standard_normal((1, 1, n, 64)).astype(np.float32)
+        got = np.asarray(module.attention_output(jnp.asarray(q), jnp.asarray(k), jnp.asarray(v),
+                                                 interpret=True), np.float64)
+        want = _attention64(q, k, v, causal=False)[0]
+        np.testing.assert_allclose(got, want, rtol=2e-2, atol=2e-2)
+        structs = [jax.ShapeDtypeStruct(a.shape, jnp.float32) for a in (q, k, v)]
+        (operands,) = traced_blocks(lambda *a: module.attention_output(*a, interpret=True), *structs)
+        spaces = [space for space, _ in operands]
+        # q, k, v, out: k and v stream from HBM after the fallback, stay resident before it.
+        assert (spaces[1] == "any" and spaces[2] == "any") == falls_back, operands
+
+
+def test_target_vmem_fallback_lowers_for_tpu(helionc, tmp_path):
+    """Without vmem_limit_bytes the target's VMEM decides: 64 MiB per core on tpu-v7x."""
+    default = "  block_sizes: [8, 1024]\n  pallas_loop_type: [unroll]\n"
+    module, _ = compile_module(helionc, tmp_path, "long_sum", "long_sum", default)
+    fn = lambda a: module.long_sum(a, interpret=False)  # noqa: E731
+    small = jax.ShapeDtypeStruct((8, 4096), jnp.float32)
+    large = jax.ShapeDtypeStruct((8, 1 << 20), jnp.float32)  # a 32 MiB row block, twice
+    assert traced_blocks(fn, small)[0][0] == ("default", (8, 4096))  # a VMEM block
+    assert traced_blocks(fn, large)[0][0][0] == "any"
+    assert "tpu_custom_call" in lower_for_tpu(fn, large)
+
+
+def test_no_strategy_fits(helionc, tmp_path):
+    default = "  block_sizes: [8, 512]\n  pallas_loop_type: [unroll]\n  vmem_limit_bytes: 4096\n"
+    module, _ = compile_module(helionc, tmp_path, "long_sum", "long_sum", default)
+    with pytest.raises(ValueError, match=r"long_sum \(samples/long_sum.py:23\): no strategy fits "
+                                         r"in the 4096 bytes of VMEM \(unroll needs 32832 bytes; "
+                                         r"emit_pipeline needs 32864 bytes\)"):
+        module.long_sum(jnp.zeros((8, 512), jnp.float32), interpret=True)
+
+
+def report_vmem(helionc, sample, config, shapes):
+    """`--emit report`'s VMEM bytes per call, in order (one launch per call here)."""
+    proc = helionc.run([f"samples/{sample}.py", "--config", str(config), "--emit", "report",
+                        "--shapes", shapes])
+    assert proc.returncode == 0, proc.stderr
+    return [int(v.replace(",", "")) for v in re.findall(r"^\s+VMEM ([\d,]+) B", proc.stdout, re.M)]
+
+
+@pytest.mark.parametrize("sample,kernel,default,calls", [
+    ("long_sum", "long_sum", "  block_sizes: [8, 512]\n", [
+        [((8, 4096), "f32")], [((13, 1000), "bf16")], [((64, 3000), "f32")]]),
+    ("attention", "attention_output", "  block_sizes: [1, 64, 128]\n", [
+        [((1, 2, 100, 32), "f32"), ((1, 2, 300, 32), "f32"), ((1, 2, 300, 32), "f32")],
+        [((2, 2, 128, 64), "bf16"), ((2, 2, 1000, 64), "bf16"), ((2, 2, 1000, 64), "bf16")]]),
+    ("matmul", "matmul", "  block_sizes: [64, 128, 256]\n", [
+        [((256, 1000), "f32"), ((1000, 384), "f32")], [((100, 512), "bf16"), ((512, 130), "bf16")]]),
+])
+@pytest.mark.parametrize("strategy", ["unroll", "emit_pipeline"])
+def test_module_figures_are_the_reports(helionc, tmp_path, sample, kernel, default, calls, strategy):
+    """The VMEM bytes `_fit_vmem` gets while JAX traces equal `--emit report`'s for the call."""
+    module, config = compile_module(helionc, tmp_path, sample, kernel,
+                                    default + "  pallas_loop_type: [unroll]\n", name=sample)
+    seen = []
+    real = module._fit_vmem
+
+    def record(config, launch, first, needs, fallbacks, vmem_bytes):
+        seen.append(needs[(strategy,)])
+        return real(config, launch, first, needs, fallbacks, vmem_bytes)
+
+    module._fit_vmem = record
+    dtypes = {"f32": jnp.float32, "bf16": jnp.bfloat16}
+    fn = getattr(module, kernel)
+    for call in calls:
+        jax.eval_shape(lambda *a: fn(*a, interpret=True),
+                       *[jax.ShapeDtypeStruct(shape, dtypes[d]) for shape, d in call])
+    config.write_text(config.read_text().replace("[unroll]", f"[{strategy}]"))
+    names = [p for p in fn.__code__.co_varnames[: fn.__code__.co_argcount]]
+    shapes = ";".join(",".join(f"{name}={'x'.join(map(str, shape))}:{d}"
+                               for name, (shape, d) in zip(names, call)) for call in calls)
+    assert seen == report_vmem(helionc, sample, config, shapes)
+    assert len(seen) == len(calls)
