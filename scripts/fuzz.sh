@@ -71,6 +71,7 @@ for target in "${targets[@]}"; do
   # Twice the largest sample (3.7 KB); an older corpus's longer inputs are cut to it.
   if [ "$target" = compile ]; then options+=(-max_len=8192); fi
   rm -f "$logs"/*.log
+  touch "$logs/started"  # crashes of earlier runs stay in $crashes; this run's are newer
   # The CPU seconds the fuzzers used, beside libFuzzer's wall-clock rate: on a shared machine
   # executions per CPU second are the rate of an idle core.
   TIMEFORMAT='%R %U %S'
@@ -89,12 +90,14 @@ for target in "${targets[@]}"; do
     cat "$logs"/fuzz-*.log 2>/dev/null | sed -n "s/^stat::$1: *//p" | awk '{s += $1} END {print s + 0}'
   }
   runs=$(stat number_of_executed_units)
-  found=$(find "$crashes" -type f | wc -l)
+  found=$(find "$crashes" -type f -newer "$logs/started" | wc -l)
   wall=$(awk '{printf "%d", $1 + 0.5}' "$logs/cpu")
   cpu=$(awk '{printf "%d", $2 + $3 + 0.5}' "$logs/cpu")
   printf 'fuzz %-8s %10d executions in %d s (%d per second; %d CPU s, %d per CPU second), %d crash inputs in %s\n' \
     "$target" "$runs" "$wall" "$(stat average_exec_per_sec)" "$cpu" \
     $((runs / (cpu > 0 ? cpu : 1))) "$found" "$crashes"
+  older=$(find "$crashes" -type f ! -newer "$logs/started" | wc -l)
+  [ "$older" -eq 0 ] || echo "fuzz $target: $older crash inputs of earlier runs in $crashes" >&2
   total=$((total + runs))
   [ "$found" -eq 0 ] || status=1
 done
