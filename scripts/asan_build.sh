@@ -1,44 +1,43 @@
 #!/usr/bin/env bash
-# Builds build-asan/: clang 14 with AddressSanitizer, UndefinedBehaviorSanitizer and the
-# libFuzzer targets of tests/fuzz (HELIONC_SANITIZE=address,undefined, HELIONC_FUZZ=ON), the
-# build scripts/sanitize.sh tests and scripts/fuzz.sh fuzzes. Installs clang and its runtimes
-# from Debian when missing (the normal build needs only g++); run scripts/setup.sh first for
-# everything else. Arguments name the targets to build (default: all).
+# Builds one clang 14 build with sanitizers, in a build folder of its own:
 #
-# Environment: HELIONC_ASAN_BUILD_DIR (default build-asan), HELIONC_JOBS (default 2),
-# HELIONC_SKIP_APT=1 (never call apt-get; report what is missing instead).
+#   bash scripts/asan_build.sh [TARGET...]      # default: every target
+#
+# By default build-asan/ with AddressSanitizer and UndefinedBehaviorSanitizer (what
+# scripts/sanitize.sh tests); scripts/fuzz.sh asks for build-fuzz/ (the same sanitizers plus
+# libFuzzer's coverage instrumentation and the tests/fuzz/fuzz_* binaries). The normal build
+# needs only g++: clang 14 and its sanitizer and fuzzer runtimes are installed here, through
+# scripts/setup.sh's package step (HELIONC_SANITIZERS=1), when missing.
+#
+# Environment: HELIONC_ASAN_BUILD_DIR (default build-asan), HELIONC_ASAN_SANITIZE (the
+# -fsanitize= list, default address,undefined; empty: none), HELIONC_ASAN_FUZZ (ON builds the
+# libFuzzer targets, default OFF), HELIONC_JOBS (default 2), HELIONC_SKIP_APT=1 (never call
+# apt-get; report what is missing instead).
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 BUILD_DIR="${HELIONC_ASAN_BUILD_DIR:-$ROOT/build-asan}"
+SANITIZE="${HELIONC_ASAN_SANITIZE-address,undefined}"
+FUZZ="${HELIONC_ASAN_FUZZ:-OFF}"
 JOBS="${HELIONC_JOBS:-2}"
 
-missing=()
-for package in clang-14 libclang-rt-14-dev; do  # the compiler; its sanitizer and fuzzer runtimes
-  if ! dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q 'install ok installed'; then
-    missing+=("$package")
-  fi
-done
-if [ "${#missing[@]}" -gt 0 ]; then
-  if [ "${HELIONC_SKIP_APT:-0}" = 1 ]; then
-    echo "asan_build: missing Debian packages (HELIONC_SKIP_APT=1, not installing): ${missing[*]}" >&2
-    exit 1
-  fi
-  sudo=()
-  if [ "$(id -u)" -ne 0 ]; then sudo=(sudo); fi
-  echo "asan_build: installing ${missing[*]}" >&2
-  "${sudo[@]}" env DEBIAN_FRONTEND=noninteractive apt-get update -qq
-  "${sudo[@]}" env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq \
-    --no-install-recommends "${missing[@]}"
-fi
+HELIONC_SANITIZERS=1 HELIONC_SETUP_PACKAGES_ONLY=1 bash "$ROOT/scripts/setup.sh"
 
-if [ ! -f "$BUILD_DIR/CMakeCache.txt" ] ||
-   { [ ! -f "$BUILD_DIR/build.ninja" ] && [ ! -f "$BUILD_DIR/Makefile" ]; }; then
+# Configured once; a later call that asks for other sanitizers or fuzzing configures again
+# (the cache keeps the rest, and CMake rebuilds what the new flags change).
+configured() {
+  grep -qx "HELIONC_SANITIZE:STRING=$SANITIZE" "$BUILD_DIR/CMakeCache.txt" 2>/dev/null &&
+    grep -qx "HELIONC_FUZZ:BOOL=$FUZZ" "$BUILD_DIR/CMakeCache.txt" &&
+    { [ -f "$BUILD_DIR/build.ninja" ] || [ -f "$BUILD_DIR/Makefile" ]; }
+}
+if ! configured; then
   generator=()
-  if command -v ninja >/dev/null 2>&1; then generator=(-G Ninja); fi
+  if [ ! -f "$BUILD_DIR/CMakeCache.txt" ] && command -v ninja >/dev/null 2>&1; then
+    generator=(-G Ninja)
+  fi
   cmake -S "$ROOT" -B "$BUILD_DIR" "${generator[@]}" -DCMAKE_BUILD_TYPE=RelWithDebInfo \
     -DCMAKE_C_COMPILER=clang-14 -DCMAKE_CXX_COMPILER=clang++-14 \
-    -DHELIONC_SANITIZE=address,undefined -DHELIONC_FUZZ=ON
+    -DHELIONC_SANITIZE="$SANITIZE" -DHELIONC_FUZZ="$FUZZ"
 fi
 targets=()
 for target in "$@"; do targets+=(--target "$target"); done

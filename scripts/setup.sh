@@ -11,7 +11,10 @@
 #
 # Environment: HELIONC_BUILD_DIR (default build), HELIONC_BUILD_TYPE (default RelWithDebInfo),
 # HELIONC_JOBS (default 2), HELIONC_PYTHON (the interpreter for the venv, default python3),
-# HELIONC_SKIP_APT=1 (never call apt-get; report what is missing instead).
+# HELIONC_SKIP_APT=1 (never call apt-get; report what is missing instead),
+# HELIONC_SANITIZERS=1 (also clang 14 and its sanitizer and fuzzer runtimes, for
+# scripts/sanitize.sh and scripts/fuzz.sh; CI sets it), HELIONC_SETUP_PACKAGES_ONLY=1 (step 1
+# only, without the optional Bazel: scripts/asan_build.sh installs its compiler through it).
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -55,6 +58,10 @@ want_package clang-format command -v clang-format  # checks the sources' formatt
 want_package clang-tidy command -v clang-tidy  # checks the sources for bugs (tests, .clang-tidy)
 want_package groff-base command -v groff       # checks the man page (tests)
 want_package make command -v make              # the Make rules' test project
+if [ "${HELIONC_SANITIZERS:-0}" = 1 ]; then
+  want_package clang-14 command -v clang++-14    # the sanitizer and fuzzing builds' compiler
+  want_package libclang-rt-14-dev                # their ASan, UBSan and libFuzzer runtimes
+fi
 
 sudo=()
 if [ "$(id -u)" -ne 0 ]; then sudo=(sudo); fi
@@ -68,6 +75,8 @@ if [ "${#missing[@]}" -gt 0 ]; then
   "${sudo[@]}" env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq \
     --no-install-recommends "${missing[@]}"
 fi
+
+if [ "${HELIONC_SETUP_PACKAGES_ONLY:-0}" = 1 ]; then exit 0; fi
 
 # Debian's bazel-bootstrap (Bazel 4.2, with a JDK: about 40 s to install) runs the Bazel rule's
 # test. Optional: where it cannot be installed, that test is skipped and says so;

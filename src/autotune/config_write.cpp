@@ -25,7 +25,12 @@ std::string key(std::string_view name) {
                (std::isalpha(static_cast<unsigned char>(name[0])) || name[0] == '_') &&
                std::all_of(name.begin(), name.end(), plain_char) &&
                std::find(std::begin(kSpecial), std::end(kSpecial), lower) == std::end(kSpecial);
-  return plain ? std::string(name) : double_quoted(name);
+  std::string text = plain ? std::string(name) : double_quoted(name);
+  // YAML allows an implicit key (`key: value`) of at most 1024 characters and yaml-cpp holds to
+  // it (1,030 fail); a longer one, e.g. a name of escaped bytes or one read from an explicit
+  // key, is written explicit (`? key: value`), which has no limit.
+  constexpr size_t kMaxImplicitKey = 1000;
+  return text.size() <= kMaxImplicitKey ? text : "? " + text;
 }
 
 // Shortest text that reads back as the same double, always with a `.`, `e` or exponent so

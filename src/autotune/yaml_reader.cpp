@@ -258,6 +258,11 @@ void YamlReader::unknown_key(const YAML::Node& key_node, const std::string& key,
   for (std::string_view candidate : known) {
     // A key that is a prefix of a known one (`time` for `time_us`) is as good as a typo.
     bool prefix = key.size() >= 3 && (candidate.starts_with(key) || key.starts_with(candidate));
+    // The distance is at least the difference in length: no need to compute it for a key far
+    // longer or shorter than the candidate (most of the time spent on mutated configs).
+    const size_t length_gap =
+        std::max(key.size(), candidate.size()) - std::min(key.size(), candidate.size());
+    if (!prefix && length_gap >= best_distance) continue;
     size_t distance = prefix ? 1 : edit_distance(key, candidate);
     if (distance < best_distance) best = candidate, best_distance = distance;
   }

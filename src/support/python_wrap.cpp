@@ -23,12 +23,36 @@ bool is_word_char(char c) {
 struct Scan {
   std::vector<size_t> partner;  // per character: its matching bracket, or kNone
   std::vector<int> depth;       // per character: brackets open before it
+  std::vector<bool> in_string;  // per character: inside a string literal (see string_chars)
   size_t comment = kNone;
   bool ok = true;
 };
 
+// Per character: whether it lies inside a string literal, after its opening quote up to and
+// including its closing one. Quotes are followed from the start of the line, comments
+// included; one pass, since a test per character from the start was quadratic in the line.
+std::vector<bool> string_chars(std::string_view code) {
+  std::vector<bool> inside(code.size(), false);
+  char quote = 0;
+  for (size_t k = 0; k < code.size(); ++k) {
+    inside[k] = quote != 0;
+    if (quote != 0) {
+      if (code[k] == '\\') {
+        if (k + 1 < code.size()) inside[k + 1] = true;  // the escaped character
+        ++k;
+      } else if (code[k] == quote) {
+        quote = 0;
+      }
+    } else if (code[k] == '\'' || code[k] == '"') {
+      quote = code[k];
+    }
+  }
+  return inside;
+}
+
 Scan scan(std::string_view code) {
   Scan result;
+  result.in_string = string_chars(code);
   result.partner.assign(code.size(), kNone);
   result.depth.assign(code.size(), 0);
   std::vector<size_t> open;
@@ -75,24 +99,6 @@ bool word_at(std::string_view code, const Scan& s, size_t i, std::string_view wo
   return before && after;
 }
 
-bool is_string_char(std::string_view code, size_t i) {
-  // Inside a string literal: scan() gives strings the depth of their quotes, so test quotes
-  // directly by walking from the start (lines are short; this runs only on long ones).
-  char quote = 0;
-  for (size_t k = 0; k < i; ++k) {
-    if (quote != 0) {
-      if (code[k] == '\\') {
-        ++k;
-      } else if (code[k] == quote) {
-        quote = 0;
-      }
-    } else if (code[k] == '\'' || code[k] == '"') {
-      quote = code[k];
-    }
-  }
-  return quote != 0;
-}
-
 // `text` without its leading and trailing spaces.
 std::string_view trim(std::string_view text) {
   const size_t first = text.find_first_not_of(' ');
@@ -105,7 +111,7 @@ template <typename Pred>
 std::vector<size_t> top_level(std::string_view code, const Scan& s, Pred pred) {
   std::vector<size_t> hits;
   for (size_t i = 0; i < code.size(); ++i) {
-    if (s.depth[i] == 0 && !is_string_char(code, i) && pred(i)) hits.push_back(i);
+    if (s.depth[i] == 0 && !s.in_string[i] && pred(i)) hits.push_back(i);
   }
   return hits;
 }

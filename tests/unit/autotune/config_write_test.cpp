@@ -145,3 +145,32 @@ TEST_CASE("strings with YAML-special characters survive the round trip", "[confi
   ConfigFile back = reparse(write_config_yaml(config));
   CHECK(back.target == config.target);
 }
+
+TEST_CASE("keys longer than YAML's implicit keys allow are written explicit", "[config]") {
+  // Found by fuzz_config: a tensor name of 240 control characters and bytes that are not UTF-8,
+  // 1,100 characters once escaped, was written as an implicit key that did not load again.
+  ConfigFile config;
+  config.kernel = "k";
+  ShapeEntry entry;
+  entry.shapes[std::string(300, '\x0b')] = {8};  // `\x0b` each: 1,200 characters
+  entry.shapes[std::string(1500, 'n')] = {16};
+  entry.shapes["x"] = {4};
+  entry.config.tunables["x-" + std::string(1200, 't')] = {"1", false};
+  config.configs.push_back(entry);
+  const std::string written = write_config_yaml(config);
+  CHECK(written.find("{? \"\\x0b") != std::string::npos);
+  CHECK(written.find(", ? nnn") != std::string::npos);
+  CHECK(written.find(", x: [4]") != std::string::npos);
+  ConfigFile back = reparse(written);
+  CHECK(back.same_values(config));
+  CHECK(write_config_yaml(back) == written);
+
+  // Bytes that are not UTF-8 are written as the text of their escapes (`\xff`): the names
+  // differ once read back, but the file loads.
+  ConfigFile bytes;
+  bytes.kernel = "k";
+  ShapeEntry invalid;
+  invalid.shapes[std::string(240, '\xff')] = {8};
+  bytes.configs.push_back(invalid);
+  reparse(write_config_yaml(bytes));
+}

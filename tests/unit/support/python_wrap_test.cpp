@@ -1,6 +1,8 @@
 // wrap_python_lines: long generated lines broken as a person would, never changing the program.
 #include <catch2/catch.hpp>
 
+#include <algorithm>
+
 #include "support/python_wrap.h"
 
 using helionc::wrap_python_lines;
@@ -80,4 +82,23 @@ TEST_CASE("wrapping twice changes nothing more", "[python_wrap]") {
   const std::string once = wrap(text);
   CHECK(once != text);
   CHECK(wrap(once) == once);
+}
+
+TEST_CASE("operators inside string literals, escaped quotes included, are not break points",
+          "[python_wrap]") {
+  CHECK(wrap("total = first_value + call(\"a + \\\" + b\") + second_value\n") ==
+        "total = (\n"
+        "    first_value\n"
+        "    + call(\"a + \\\" + b\")\n"
+        "    + second_value\n"
+        ")\n");
+}
+
+TEST_CASE("a line of 100,000 terms is wrapped (once quadratic in the line's length)",
+          "[python_wrap]") {
+  std::string line = "total = f(first";
+  for (int i = 0; i < 100000; ++i) line += " + \"s\"";
+  line += ")\n";
+  const std::string wrapped = wrap(line, 100);
+  CHECK(std::count(wrapped.begin(), wrapped.end(), '\n') > 100000);
 }
