@@ -42,6 +42,11 @@ IntrinsicCost intrinsic_cost(Intrinsic op) {
   return {};
 }
 
+int int_literal(const Expr& expr, int otherwise) {
+  const auto* imm = expr.as<IntImm>();
+  return imm != nullptr ? static_cast<int>(imm->value) : otherwise;
+}
+
 bool reduces_along_axis(Intrinsic op) {
   switch (op) {
     case Intrinsic::kSum:

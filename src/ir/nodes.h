@@ -44,6 +44,10 @@ struct IntrinsicCost {
   int transcendentals = 0;
 };
 IntrinsicCost intrinsic_cost(Intrinsic op);
+struct Expr;
+// The value of an integer literal (an axis, a dimension number), or `otherwise`.
+int int_literal(const Expr& expr, int otherwise);
+
 // Reductions and softmax/log_softmax: ops whose second argument is the axis they work along
 // (where padding of a partial block must be masked out).
 bool reduces_along_axis(Intrinsic op);

@@ -48,11 +48,6 @@ bool floating(const ir::Expr& expr) {
   return !expr.type.dtype || ir::is_floating(*expr.type.dtype);
 }
 
-int int_arg(const ir::ExprPtr& expr) {
-  const auto* imm = expr->as<ir::IntImm>();
-  return imm ? static_cast<int>(imm->value) : -1;
-}
-
 // What the valid elements of a value can be: never -inf, never +inf (either also means "never
 // NaN"). Finite means both.
 struct Range {
@@ -591,15 +586,15 @@ std::vector<DefinitionMask> plan_definition_masks(const ir::Kernel& kernel, cons
       if (call->op == Intrinsic::kDot) {
         const ir::Expr& lhs = *call->args[0];
         const ir::Expr& rhs = *call->args[2];
-        const int lhs_axis = int_arg(call->args[1]);
-        const int rhs_axis = int_arg(call->args[3]);
+        const int lhs_axis = ir::int_literal(*call->args[1], -1);
+        const int rhs_axis = ir::int_literal(*call->args[3], -1);
         const auto [lhs_fine, rhs_fine] =
             product_accepts(facts.padding(lhs, lhs_axis), facts.padding(rhs, rhs_axis));
         if (!lhs_fine) consider(lhs, lhs_axis, Pad::kZero);
         if (!rhs_fine) consider(rhs, rhs_axis, Pad::kZero);
       } else if (ir::reduces_along_axis(call->op)) {                // reductions and softmax
         if (call->args[1]->kind == ir::ExprKind::kNoneImm) return;  // a whole-array reduction
-        const int axis = int_arg(call->args[1]);
+        const int axis = ir::int_literal(*call->args[1], -1);
         const ir::Expr& operand = *call->args[0];
         if (!reduction_accepts(call->op, facts.padding(operand, axis))) {
           consider(operand, axis, identity_of(call->op));

@@ -195,8 +195,8 @@ class Scheduler {
       ir::for_each_expr(loop.tile_loop().body, [&](const ir::Expr& e) {
         const auto* call = e.as<ir::Call>();
         if (call == nullptr || call->op != ir::Intrinsic::kDot) return;
-        const int a = tiled_input(*call->args[0], int_arg(*call->args[1]), loop);
-        const int b = tiled_input(*call->args[2], int_arg(*call->args[3]), loop);
+        const int a = tiled_input(*call->args[0], ir::int_literal(*call->args[1], -1), loop);
+        const int b = tiled_input(*call->args[2], ir::int_literal(*call->args[3], -1), loop);
         if (a < 0 || b < 0) return;
         candidates.insert(a);
         candidates.insert(b);
@@ -221,11 +221,6 @@ class Scheduler {
           "products need no mask",
           reread_over);
     }
-  }
-
-  static int int_arg(const ir::Expr& e) {
-    const auto* imm = e.as<ir::IntImm>();
-    return imm != nullptr ? static_cast<int>(imm->value) : -1;
   }
 
   OperandSchedule input(int i) {

@@ -459,11 +459,6 @@ std::optional<PyExpr> ExprContext::tile_attr(const ir::TileAttr& attr) { return 
 
 namespace {
 
-int int_value(const ir::ExprPtr& expr) {
-  const auto* imm = expr->as<ir::IntImm>();
-  return imm ? static_cast<int>(imm->value) : 0;
-}
-
 // `v[:, None]` for a new axis at `axis`, `v[:, 0]` to drop one.
 std::string axis_subscript(const PyExpr& value, int axis, std::string_view item) {
   std::vector<std::string> items(static_cast<size_t>(axis), ":");
@@ -479,7 +474,7 @@ PyExpr ExprPrinter::reduction(const ir::Call& node) {
   PyExpr value = print(operand);
   const bool softmax = node.op == Intrinsic::kSoftmax || node.op == Intrinsic::kLogSoftmax;
   const bool all = !softmax && node.args[1]->kind == ir::ExprKind::kNoneImm;
-  const int axis = all ? -1 : int_value(node.args[1]);
+  const int axis = all ? -1 : ir::int_literal(*node.args[1], 0);
   const bool keep =
       !softmax && node.args[2]->as<ir::BoolImm>() && node.args[2]->as<ir::BoolImm>()->value;
   std::string_view function;
@@ -555,8 +550,8 @@ PyExpr ExprPrinter::reduction(const ir::Call& node) {
 PyExpr ExprPrinter::dot(const ir::Call& node) {
   const ir::ExprPtr& lhs = node.args[0];
   const ir::ExprPtr& rhs = node.args[2];
-  const int lhs_axis = int_value(node.args[1]);
-  const int rhs_axis = int_value(node.args[3]);
+  const int lhs_axis = ir::int_literal(*node.args[1], 0);
+  const int rhs_axis = ir::int_literal(*node.args[3], 0);
   // Padding past the loop's range along the contracted axis must not reach the sums: an
   // operand whose padding is not already zero (with finite padding on the other side) is zeroed
   // there (garbage times zero can still be NaN).
@@ -568,8 +563,8 @@ PyExpr ExprPrinter::dot(const ir::Call& node) {
   if (!rhs_fine) b = context_.masked_operand(*rhs, b, rhs_axis, "0");
   std::string batch = "((), ())";
   if (const auto* pair = node.args[4]->as<ir::TupleExpr>()) {
-    batch =
-        fmt::format("(({},), ({},))", int_value(pair->elements[0]), int_value(pair->elements[1]));
+    batch = fmt::format("(({},), ({},))", ir::int_literal(*pair->elements[0], 0),
+                        ir::int_literal(*pair->elements[1], 0));
   }
   const std::string numbers = fmt::format("((({},), ({},)), {})", lhs_axis, rhs_axis, batch);
   const std::optional<ir::ScalarType> da = lhs->type.dtype;
@@ -600,12 +595,13 @@ PyExpr ExprPrinter::shape_op(const ir::Call& node) {
   const auto& args = node.args;
   switch (node.op) {
     case Intrinsic::kUnsqueeze:
-      return py_atom(axis_subscript(print(args[0]), int_value(args[1]), "None"));
+      return py_atom(axis_subscript(print(args[0]), ir::int_literal(*args[1], 0), "None"));
     case Intrinsic::kSqueeze:
-      return py_call("jnp.squeeze", {text(args[0]), fmt::format("axis={}", int_value(args[1]))});
+      return py_call("jnp.squeeze",
+                     {text(args[0]), fmt::format("axis={}", ir::int_literal(*args[1], 0))});
     case Intrinsic::kPermute: {
       const auto* order = args[1]->as<ir::TupleExpr>();
-      if (order && order->elements.size() == 2 && int_value(order->elements[0]) == 1) {
+      if (order && order->elements.size() == 2 && ir::int_literal(*order->elements[0], 0) == 1) {
         return py_atom(py_primary(print(args[0])) + ".T");
       }
       return py_call("jnp.transpose", {text(args[0]), text(args[1])});

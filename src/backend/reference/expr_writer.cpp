@@ -21,11 +21,6 @@ bool is_array(const ir::ExprPtr& expr) { return expr->type.is_array(); }
 
 bool is_none(const ir::ExprPtr& expr) { return expr->kind == ir::ExprKind::kNoneImm; }
 
-int int_value(const ir::ExprPtr& expr) {
-  const auto* imm = expr->as<ir::IntImm>();
-  return imm ? static_cast<int>(imm->value) : 0;
-}
-
 // Elementwise intrinsics on arrays: the jnp (or jax.nn / jax.lax) function. Everything runs
 // through XLA on the host, so nothing needs the formulations the Pallas backend uses for
 // Mosaic.
@@ -565,7 +560,7 @@ PyExpr ExprWriter::reduction(const ir::Call& node) {
       break;
   }
   std::vector<std::string> call_args = {value.text};
-  if (!all) call_args.push_back(fmt::format("axis={}", int_value(node.args[1])));
+  if (!all) call_args.push_back(fmt::format("axis={}", ir::int_literal(*node.args[1], 0)));
   if (keep != nullptr && keep->value) call_args.emplace_back("keepdims=True");
   return py_call(function, call_args);
 }
@@ -574,9 +569,11 @@ PyExpr ExprWriter::shape_op(const ir::Call& node) {
   const auto& args = node.args;
   switch (node.op) {
     case Intrinsic::kUnsqueeze:
-      return py_call("jnp.expand_dims", {text(args[0]), std::to_string(int_value(args[1]))});
+      return py_call("jnp.expand_dims",
+                     {text(args[0]), std::to_string(ir::int_literal(*args[1], 0))});
     case Intrinsic::kSqueeze:
-      return py_call("jnp.squeeze", {text(args[0]), fmt::format("axis={}", int_value(args[1]))});
+      return py_call("jnp.squeeze",
+                     {text(args[0]), fmt::format("axis={}", ir::int_literal(*args[1], 0))});
     case Intrinsic::kPermute:
       return py_call("jnp.transpose", {text(args[0]), text(args[1])});
     case Intrinsic::kSwapAxes:

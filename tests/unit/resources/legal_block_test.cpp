@@ -39,12 +39,12 @@ std::vector<Case> cases() {
       for (int64_t size : sizes) {
         // `other` only matters for the default; vary it there.
         if (requested) {
-          table.push_back({requested, size, role, 1});
+          table.push_back({requested, size, role, 1, {}});
           // A loop over part of a longer input axis; and axes that turn out equal.
           table.push_back({requested, size, role, 1, {size, 2 * size + 1}});
           table.push_back({requested, size, role, 1, {size, size}});
         } else {
-          for (int64_t other : others) table.push_back({requested, size, role, other});
+          for (int64_t other : others) table.push_back({requested, size, role, other, {}});
         }
       }
     }
