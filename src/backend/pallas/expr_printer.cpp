@@ -4,6 +4,8 @@
 
 #include <cmath>
 
+#include "backend/pallas/scalar_functions.h"
+
 namespace helionc::backend::pallas {
 
 namespace {
@@ -90,62 +92,6 @@ std::string_view helper_function(Intrinsic op) {
       return "acos";
     case Intrinsic::kGelu:
       return "gelu";
-    default:
-      return {};
-  }
-}
-
-// The same on static Python numbers (host code): the math module or a builtin.
-std::string_view scalar_function(Intrinsic op) {
-  switch (op) {
-    case Intrinsic::kExp:
-      return "math.exp";
-    case Intrinsic::kExpm1:
-      return "math.expm1";
-    case Intrinsic::kLog:
-      return "math.log";
-    case Intrinsic::kLog2:
-      return "math.log2";
-    case Intrinsic::kLog10:
-      return "math.log10";
-    case Intrinsic::kLog1p:
-      return "math.log1p";
-    case Intrinsic::kSqrt:
-      return "math.sqrt";
-    case Intrinsic::kSin:
-      return "math.sin";
-    case Intrinsic::kCos:
-      return "math.cos";
-    case Intrinsic::kTan:
-      return "math.tan";
-    case Intrinsic::kTanh:
-      return "math.tanh";
-    case Intrinsic::kSinh:
-      return "math.sinh";
-    case Intrinsic::kCosh:
-      return "math.cosh";
-    case Intrinsic::kAsin:
-      return "math.asin";
-    case Intrinsic::kAcos:
-      return "math.acos";
-    case Intrinsic::kAtan:
-      return "math.atan";
-    case Intrinsic::kAbs:
-      return "abs";
-    case Intrinsic::kFloor:
-      return "math.floor";
-    case Intrinsic::kCeil:
-      return "math.ceil";
-    case Intrinsic::kRound:
-      return "round";
-    case Intrinsic::kTrunc:
-      return "math.trunc";
-    case Intrinsic::kErf:
-      return "math.erf";
-    case Intrinsic::kMaximum:
-      return "max";
-    case Intrinsic::kMinimum:
-      return "min";
     default:
       return {};
   }
@@ -352,8 +298,7 @@ PyExpr ExprPrinter::call(const ir::Call& node) {
       const auto bound = [&](const ir::ExprPtr& value) {
         return value->kind == ir::ExprKind::kNoneImm ? std::string() : text(value);
       };
-      return py_atom(
-          fmt::format("{}[{}:{}]", py_primary(print(args[0])), bound(args[1]), bound(args[2])));
+      return py_slice(print(args[0]), bound(args[1]), bound(args[2]));
     }
     case Intrinsic::kPromoteTypes:
       return py_call("jnp.promote_types", arg_texts());

@@ -77,6 +77,10 @@ PyExpr py_call(std::string_view callee, const std::vector<std::string>& args) {
   return py_atom(fmt::format("{}({})", callee, fmt::join(args, ", ")));
 }
 
+PyExpr py_slice(const PyExpr& base, std::string_view start, std::string_view stop) {
+  return py_atom(fmt::format("{}[{}:{}]", py_primary(base), start, stop));
+}
+
 std::string py_tuple(const std::vector<std::string>& elements) {
   if (elements.size() == 1) return "(" + elements[0] + ",)";
   return fmt::format("({})", fmt::join(elements, ", "));

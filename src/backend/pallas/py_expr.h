@@ -47,6 +47,8 @@ PyExpr py_unary(std::string_view op, const PyExpr& operand);
 std::string py_primary(const PyExpr& operand);
 // `callee(args...)`.
 PyExpr py_call(std::string_view callee, const std::vector<std::string>& args);
+// `base[start:stop]`; an empty bound is left out.
+PyExpr py_slice(const PyExpr& base, std::string_view start, std::string_view stop);
 // A tuple display: `()`, `(a,)`, `(a, b)`.
 std::string py_tuple(const std::vector<std::string>& elements);
 // A Python string literal for `text` (double quotes, escaped).

@@ -4,6 +4,8 @@
 
 #include <cmath>
 
+#include "backend/pallas/scalar_functions.h"
+
 namespace helionc::backend::reference {
 
 using ir::Intrinsic;
@@ -12,8 +14,10 @@ using pallas::py_atom;
 using pallas::py_binary;
 using pallas::py_call;
 using pallas::py_primary;
+using pallas::py_slice;
 using pallas::py_tuple;
 using pallas::py_unary;
+using pallas::scalar_function;
 
 namespace {
 
@@ -94,62 +98,6 @@ std::string_view array_function(Intrinsic op) {
       return "jnp.minimum";
     case Intrinsic::kWhere:
       return "jnp.where";
-    default:
-      return {};
-  }
-}
-
-// The same on static Python numbers (host code): the math module or a builtin.
-std::string_view scalar_function(Intrinsic op) {
-  switch (op) {
-    case Intrinsic::kExp:
-      return "math.exp";
-    case Intrinsic::kExpm1:
-      return "math.expm1";
-    case Intrinsic::kLog:
-      return "math.log";
-    case Intrinsic::kLog2:
-      return "math.log2";
-    case Intrinsic::kLog10:
-      return "math.log10";
-    case Intrinsic::kLog1p:
-      return "math.log1p";
-    case Intrinsic::kSqrt:
-      return "math.sqrt";
-    case Intrinsic::kSin:
-      return "math.sin";
-    case Intrinsic::kCos:
-      return "math.cos";
-    case Intrinsic::kTan:
-      return "math.tan";
-    case Intrinsic::kTanh:
-      return "math.tanh";
-    case Intrinsic::kSinh:
-      return "math.sinh";
-    case Intrinsic::kCosh:
-      return "math.cosh";
-    case Intrinsic::kAsin:
-      return "math.asin";
-    case Intrinsic::kAcos:
-      return "math.acos";
-    case Intrinsic::kAtan:
-      return "math.atan";
-    case Intrinsic::kErf:
-      return "math.erf";
-    case Intrinsic::kFloor:
-      return "math.floor";
-    case Intrinsic::kCeil:
-      return "math.ceil";
-    case Intrinsic::kTrunc:
-      return "math.trunc";
-    case Intrinsic::kAbs:
-      return "abs";
-    case Intrinsic::kRound:
-      return "round";
-    case Intrinsic::kMaximum:
-      return "max";
-    case Intrinsic::kMinimum:
-      return "min";
     default:
       return {};
   }
@@ -467,8 +415,7 @@ PyExpr ExprWriter::call(const ir::Call& node) {
       const auto bound = [&](const ir::ExprPtr& value) {
         return value->kind == ir::ExprKind::kNoneImm ? std::string() : text(value);
       };
-      return py_atom(
-          fmt::format("{}[{}:{}]", py_primary(print(args[0])), bound(args[1]), bound(args[2])));
+      return py_slice(print(args[0]), bound(args[1]), bound(args[2]));
     }
     case Intrinsic::kPromoteTypes:
       return py_call("jnp.promote_types", arg_texts());

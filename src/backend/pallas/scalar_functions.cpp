@@ -1,0 +1,60 @@
+#include "backend/pallas/scalar_functions.h"
+
+namespace helionc::backend::pallas {
+
+std::string_view scalar_function(ir::Intrinsic op) {
+  switch (op) {
+    case ir::Intrinsic::kExp:
+      return "math.exp";
+    case ir::Intrinsic::kExpm1:
+      return "math.expm1";
+    case ir::Intrinsic::kLog:
+      return "math.log";
+    case ir::Intrinsic::kLog2:
+      return "math.log2";
+    case ir::Intrinsic::kLog10:
+      return "math.log10";
+    case ir::Intrinsic::kLog1p:
+      return "math.log1p";
+    case ir::Intrinsic::kSqrt:
+      return "math.sqrt";
+    case ir::Intrinsic::kSin:
+      return "math.sin";
+    case ir::Intrinsic::kCos:
+      return "math.cos";
+    case ir::Intrinsic::kTan:
+      return "math.tan";
+    case ir::Intrinsic::kTanh:
+      return "math.tanh";
+    case ir::Intrinsic::kSinh:
+      return "math.sinh";
+    case ir::Intrinsic::kCosh:
+      return "math.cosh";
+    case ir::Intrinsic::kAsin:
+      return "math.asin";
+    case ir::Intrinsic::kAcos:
+      return "math.acos";
+    case ir::Intrinsic::kAtan:
+      return "math.atan";
+    case ir::Intrinsic::kAbs:
+      return "abs";
+    case ir::Intrinsic::kFloor:
+      return "math.floor";
+    case ir::Intrinsic::kCeil:
+      return "math.ceil";
+    case ir::Intrinsic::kRound:
+      return "round";
+    case ir::Intrinsic::kTrunc:
+      return "math.trunc";
+    case ir::Intrinsic::kErf:
+      return "math.erf";
+    case ir::Intrinsic::kMaximum:
+      return "max";
+    case ir::Intrinsic::kMinimum:
+      return "min";
+    default:
+      return {};
+  }
+}
+
+}  // namespace helionc::backend::pallas
