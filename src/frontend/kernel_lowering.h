@@ -240,6 +240,9 @@ class KernelLowering {
   // `block_size=bs`, numbered where it is registered.
   void lower_register_block_size(const SyntaxNode& target, const SyntaxNode& call);
 
+  // ---- lower_random.cpp: `hl.rand`, `hl.randint` (null when `name` is neither)
+  ir::ExprPtr lower_random(const std::string& name, const CallArgs& args);
+
   // ---- lower_atomics.cpp: `hl.atomic_add` & co., a statement or the right of an assignment
   bool is_atomic_call(const SyntaxNode& node) const;
   // Appends the read-modify-write to `out`; the call's value (the old block) when used.

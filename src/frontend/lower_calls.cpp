@@ -262,6 +262,16 @@ ExprPtr KernelLowering::lower_qualified_call(const std::string& name, const Call
     }
   }
   if (is_helion(name, "load")) return lower_hl_load(args);
+  if (ExprPtr random = lower_random(name, args)) return random;
+  if (is_helion(name, "tile_index")) {  // `hl.tile_index(tile)` is `tile.index`
+    check_arity(args, shown, 1, 1, {});
+    ExprPtr tile = lower_expr(args.positional[0]);
+    if (tile->type.kind != TypeKind::kTile) {
+      fail(DiagnosticKind::kTypeMismatch, args.positional[0].range(),
+           fmt::format("`{}` takes a tile, not `{}`", shown, ir::type_to_string(tile->type)));
+    }
+    return lower_tile_attribute(tile, "index", range);
+  }
   if (is_atomic_call(args.call)) {
     unsupported(range, fmt::format("`{}` inside an expression (use it as a statement, or as the "
                                    "whole right-hand side of an assignment)",

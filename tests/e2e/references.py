@@ -479,6 +479,49 @@ def ref_atomic_max_update(x, y):
     return (x.copy(), np.maximum(x, y))
 
 
+def philox_words(counters, seed):
+    """Philox4x32-10 (Salmon et al., 2011) of counters (first word; the others 0) under the 64-bit
+    key `seed`, in numpy uint64 arithmetic: the numbers Helion's `hl.rand` draws."""
+    mask = np.uint64(0xFFFFFFFF)
+    c0 = np.asarray(counters).astype(np.int64).astype(np.uint64) & mask
+    c1 = c2 = c3 = np.zeros_like(c0)
+    k0, k1 = seed & 0xFFFFFFFF, (seed >> 32) & 0xFFFFFFFF
+    for _ in range(10):
+        p0, p1 = np.uint64(0xCD9E8D57) * c2, np.uint64(0xD2511F53) * c0
+        c0, c1, c2, c3 = (((p0 >> np.uint64(32)) ^ c1 ^ np.uint64(k0)) & mask, p0 & mask,
+                          ((p1 >> np.uint64(32)) ^ c3 ^ np.uint64(k1)) & mask, p1 & mask)
+        k0, k1 = (k0 + 0x9E3779B9) & 0xFFFFFFFF, (k1 + 0xBB67AE85) & 0xFFFFFFFF
+    return c0, c1, c2, c3
+
+
+def philox_signed(counters, seed):
+    word = philox_words(counters, seed)[0].astype(np.int64)
+    return np.where(word >= 2**31, word - 2**32, word)
+
+
+def ref_rand(counters, seed):
+    signed = philox_signed(counters, seed)
+    magnitude = np.where(signed < 0, -signed - 1, signed)
+    return magnitude.astype(np.float32) * np.float32(4.6566127342e-10)
+
+
+def ref_randint(counters, seed, low, high):
+    signed = philox_signed(counters, seed)
+    return (low + np.abs(signed) % (high - low)).astype(np.int32)
+
+
+def ref_dropout(x, p=0.5, seed=0):
+    m, n = x.shape
+    draw = ref_rand(np.arange(m * n).reshape(m, n), seed)
+    keep = (draw >= p).astype(np.float32)
+    return ((f64(x) * keep / (1.0 - p)).astype(x.dtype), keep)
+
+
+def ref_random_bins(x, seed=1):
+    bins = ref_randint(np.arange(x.shape[0]), seed, -5, 17)
+    return (bins, (f64(x) + bins).astype(x.dtype))
+
+
 def ref_accumulate(total, x, count):
     return ((f64(total) + f64(x)).astype(total.dtype), (count.astype(np.int64) + 1).astype(count.dtype))
 
@@ -1087,6 +1130,24 @@ SAMPLES: tuple[SampleSpec, ...] = (
         configs={"b8x128": (8, 128), "b32x256": (32, 256)},
         reference=ref_atomic_max_update,
         extra_shapes=("x=1x1:f32,y=1x1:f32", "x=7x5:bf16,y=7x5:bf16"),
+    ),
+    SampleSpec(
+        name="dropout",
+        kernel="dropout",
+        configs={"b8x128": (8, 128), "b32x256": (32, 256)},
+        reference=ref_dropout,
+        # A seed above 2**32 sets the key's second word; a negative one is two's complement.
+        scalars=({}, {"p": 0.25, "seed": 7}, {"p": 0.9, "seed": 2**40 + 5}, {"seed": -3}),
+        extra_shapes=("x=1x1:f32", "x=9x130:f32"),
+        notes="hl.rand: the same Philox numbers for every block size",
+    ),
+    SampleSpec(
+        name="random_bins",
+        kernel="random_bins",
+        configs={"b128": (128,), "b1024": (1024,)},
+        reference=ref_random_bins,
+        scalars=({}, {"seed": 12345}, {"seed": 2**33 + 1}),
+        extra_shapes=("x=1:f32", "x=129:f32"),
     ),
     SampleSpec(
         name="accumulate_views",

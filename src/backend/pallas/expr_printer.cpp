@@ -92,6 +92,10 @@ std::string_view helper_function(Intrinsic op) {
       return "acos";
     case Intrinsic::kGelu:
       return "gelu";
+    case Intrinsic::kRand:
+      return "rand";
+    case Intrinsic::kRandint:
+      return "randint";
     default:
       return {};
   }
@@ -376,6 +380,7 @@ PyExpr ExprPrinter::call(const ir::Call& node) {
   if (std::string_view helper = helper_function(node.op); !helper.empty()) {
     imports_.helpers.insert(std::string(helper));
     if (helper == "sinh") imports_.helpers.insert("expm1");
+    if (helper == "rand" || helper == "randint") imports_.helpers.insert("philox");
     return py_call(fmt::format("_{}", helper), arg_texts());
   }
   if (node.op == Intrinsic::kAtan) return py_call("jnp.arctan2", {text(args[0]), "1.0"});

@@ -438,6 +438,10 @@ PyExpr ExprWriter::call(const ir::Call& node) {
       return py_call("jax.nn.gelu", {text(args[0]), "approximate=False"});
     case Intrinsic::kGeluTanh:
       return py_call("jax.nn.gelu", {text(args[0]), "approximate=True"});
+    case Intrinsic::kRand:
+      return py_call("_ref_rand", arg_texts());
+    case Intrinsic::kRandint:
+      return py_call("_ref_randint", arg_texts());
     case Intrinsic::kArange:
       return py_call("jnp.arange", {text(args[0]), "dtype=" + text(args[1])});
     case Intrinsic::kUnsqueeze:

@@ -451,6 +451,53 @@ def _ref_tiles(begin, end, block_size):
     return [_RefTile(start, min(start + block_size, end)) for start in range(begin, end, block_size)]
 
 
+def _ref_philox_word(counters, seed):
+    """Philox4x32-10's first word for each counter under the 64-bit key `seed`, in uint32
+    arithmetic (written apart from the Pallas modules' int32 version, which it checks)."""
+    low16 = jnp.uint32(0xFFFF)
+
+    def high_word(a, b):  # the high 32 bits of a * b for uint32 a (static) and b
+        a_lo, a_hi = jnp.uint32(a & 0xFFFF), jnp.uint32(a >> 16)
+        b_lo, b_hi = b & low16, b >> 16
+        cross1, cross2 = a_lo * b_hi, a_hi * b_lo
+        carry = ((a_lo * b_lo >> 16) + (cross1 & low16) + (cross2 & low16)) >> 16
+        return a_hi * b_hi + (cross1 >> 16) + (cross2 >> 16) + carry
+
+    words = (
+        [jnp.asarray(counters).astype(jnp.uint32)]
+        + [jnp.zeros(jnp.shape(counters), jnp.uint32)] * 3
+    )
+    key = [seed & 0xFFFFFFFF, (seed >> 32) & 0xFFFFFFFF]
+    for _ in range(10):
+        c0, c1, c2, c3 = words
+        words = [
+            high_word(0xCD9E8D57, c2) ^ c1 ^ jnp.uint32(key[0]),
+            jnp.uint32(0xCD9E8D57) * c2,
+            high_word(0xD2511F53, c0) ^ c3 ^ jnp.uint32(key[1]),
+            jnp.uint32(0xD2511F53) * c0,
+        ]
+        key = [(key[0] + 0x9E3779B9) & 0xFFFFFFFF, (key[1] + 0xBB67AE85) & 0xFFFFFFFF]
+    return words[0]
+
+
+def _ref_rand(counters, seed):
+    """`hl.rand`: the magnitude of Philox's first word as a signed int32, times 2**-31."""
+    word = _ref_philox_word(counters, seed)
+    magnitude = jnp.where(word >= jnp.uint32(2**31), jnp.uint32(0xFFFFFFFF) - word, word)
+    return magnitude.astype(jnp.float32) * jnp.float32(4.6566127342e-10)
+
+
+def _ref_randint(counters, seed, low, high):
+    """`hl.randint`: that magnitude (2**31 for the lowest int32) modulo the range, from low."""
+    word = _ref_philox_word(counters, seed)
+    magnitude = jnp.where(
+        word >= jnp.uint32(2**31),
+        jnp.uint32(0) - word,
+        word,
+    )  # 2**31 stays 2**31
+    return (low + (magnitude % jnp.uint32(high - low)).astype(jnp.int32)).astype(jnp.int32)
+
+
 def reference_attention_output(q_in, k_in, v_in):
     """`attention_output` in plain jnp: a tunable tile spans its loop."""
     m_dim = q_in.shape[-2]  # tests/golden/pallas/attention.py:27
