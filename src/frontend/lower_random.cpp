@@ -16,7 +16,6 @@
 
 namespace helionc::frontend {
 
-using ir::Dim;
 using ir::ExprPtr;
 using ir::Intrinsic;
 using ir::ScalarType;
