@@ -12,6 +12,18 @@ using ir::ExprPtr;
 using ir::Intrinsic;
 using ir::Type;
 using ir::TypeKind;
+
+namespace {
+
+// A scalar read from a tensor that can bound a tile loop: 0-d, integral or of a dtype known
+// only at trace time (an offsets tensor's parameter).
+bool is_tensor_scalar_bound(const Type& type) {
+  return type.kind == TypeKind::kTileTensor && type.tile_rank() == 0 &&
+         (!type.dtype || ir::is_integral(*type.dtype));
+}
+
+}  // namespace
+
 void KernelLowering::lower_for(const SyntaxNode& node, ir::Block& out) {
   const SyntaxNode iterable = node.child_by_field("right");
   const SyntaxNode target = node.child_by_field("left");
@@ -156,6 +168,9 @@ std::vector<int> KernelLowering::lower_tile_spec(const SyntaxNode& call, bool gr
   auto as_sizes = [&](const SyntaxNode& node) -> std::vector<ExprPtr> {
     ExprPtr value = lower_expr(node);
     if (value->type.kind == TypeKind::kInt) return {value};
+    // A bound read from a tensor in device code (`start = offsets[g]`): a 0-d integer tile
+    // tensor, one scalar per outer step; the loop's range is then only known in the kernel.
+    if (is_tensor_scalar_bound(value->type)) return {value};
     if (value->type.kind != TypeKind::kShape) {
       fail(DiagnosticKind::kTypeMismatch, node.range(),
            fmt::format("`{}` takes sizes (an int, a list of ints or `x.size()`), not `{}`", shown,

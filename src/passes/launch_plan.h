@@ -101,6 +101,11 @@ struct Output {
   // that may be short of the dimension) while the array holds values that must survive: the
   // store keeps the old value (read through the aliased input) outside the loop's range.
   std::vector<int> masked_axes;
+  // A masked axis is tiled by an inner loop whose bounds are read from tensors: the blocks of
+  // consecutive outer steps overlap (a segment's last block is the next one's first), so the
+  // store keeps what the block holds already (the output's own ref, resident across those
+  // steps) outside the loop's range, and the launch's axes run in order ("arbitrary").
+  bool masked_in_place = false;
 };
 
 // Which ref a load in the body reads.

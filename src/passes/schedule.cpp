@@ -105,8 +105,9 @@ class Scheduler {
       }
       if (dim.run == DimRun::kGridAxis) {
         dim.pallas_axis = axis++;
-        // An inner loop on the grid carries values from step to step: its axes run in order.
-        dim.arbitrary = dim.strategy.has_value();
+        // An inner loop on the grid carries values from step to step: its axes run in order;
+        // so do all axes when outer steps share output blocks (Output::masked_in_place).
+        dim.arbitrary = dim.strategy.has_value() || shares_output_blocks();
         schedule_.pallas_grid.push_back(static_cast<int>(schedule_.dims.size()));
       }
       const ir::TileDim& tile = kernel_.tile_dims[grid.tile_dim];
@@ -117,6 +118,11 @@ class Scheduler {
       }
       schedule_.dims.push_back(dim);
     }
+  }
+
+  bool shares_output_blocks() const {
+    return std::any_of(launch_.outputs.begin(), launch_.outputs.end(),
+                       [](const Output& output) { return output.masked_in_place; });
   }
 
   int launch_dim(int tile_dim) const {
