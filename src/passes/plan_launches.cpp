@@ -678,12 +678,12 @@ class LaunchPlanner {
       if (!ir::bounds_from_tensors(dim)) continue;
       if (!fresh) {
         unsupported(output.operand.range,
-                    fmt::format("storing into `{}` from a loop whose bounds are read from tensors "
-                                "(`{}`) is supported only for an array the kernel allocates with "
-                                "`torch.empty` (its other rows would have to be copied first); "
-                                "allocate `{}` with `torch.empty` or `torch.empty_like`",
-                                name(output.operand.binding), dim.name,
-                                name(output.operand.binding)));
+                    fmt::format("storing into `{0}` from the loop over `{1}`, whose bounds are "
+                                "read from tensors, is not supported yet unless `{0}` is a fresh "
+                                "`torch.empty` array (its values outside the loop's range would "
+                                "have to be copied into the shared blocks first); allocate `{0}` "
+                                "with `torch.empty` or `torch.empty_like`",
+                                name(output.operand.binding), dim.name));
         return true;
       }
       output.masked_axes.push_back(static_cast<int>(a));
