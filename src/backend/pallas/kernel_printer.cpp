@@ -135,8 +135,8 @@ class KernelPrinter {
         if (!view.squeezed) dims.emplace_back("1");
       }
       dims[static_cast<size_t>(kernel_axis)] = geometry_.block(tile_dim);
-      const std::string shape =
-          dims.size() == 1 ? fmt::format("({},)", dims[0]) : fmt::format("({})", fmt::join(dims, ", "));
+      const std::string shape = dims.size() == 1 ? fmt::format("({},)", dims[0])
+                                                 : fmt::format("({})", fmt::join(dims, ", "));
       const PyExpr index = geometry_.index(tile_dim, shape, kernel_axis);
       const PyExpr condition = geometry_.in_range(tile_dim, index);
       mask = mask.text.empty() ? condition : py_binary("&", mask, condition);
@@ -179,9 +179,10 @@ class KernelPrinter {
       if (!masks_[output].text.empty()) {
         // Outside the loop's range the block keeps the array's old values, or what earlier
         // outer steps wrote into it (passes::Output::masked_in_place).
-        const std::string old = launch_.outputs[output].masked_in_place
-                                    ? ref + window
-                                    : names_.inputs[launch_.outputs[output].aliased_input] + "[...]";
+        const std::string old =
+            launch_.outputs[output].masked_in_place
+                ? ref + window
+                : names_.inputs[launch_.outputs[output].aliased_input] + "[...]";
         const PyExpr masked = py_call("jnp.where", {masks_[output].text, value, old});
         value = mask_guards_[output]
                     ? py_conditional(masked, *mask_guards_[output], py_atom(value)).text
