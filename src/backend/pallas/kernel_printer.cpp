@@ -843,6 +843,16 @@ class KernelPrinter {
       if (std::optional<std::string> window = device_.dims_shape(stored_dims(store))) {
         return *window;
       }
+      // Some whole axis's length is not captured: the ref's own, with the windowed axes' block.
+      std::vector<std::string> sizes;
+      for (const passes::ViewAxis& axis : operand.view) {
+        if (axis.squeezed) continue;
+        const bool window = axis.kind == passes::ViewAxis::Kind::kTile &&
+                            geometry_.windowed(axis.tile_dim) && device_.has_block(axis.tile_dim);
+        sizes.push_back(window ? geometry_.block(axis.tile_dim)
+                               : fmt::format("{}.shape[{}]", ref, sizes.size()));
+      }
+      return py_tuple(sizes);
     }
     return ref + ".shape";
   }
