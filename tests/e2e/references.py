@@ -218,6 +218,14 @@ def ref_jagged_matmul(x, w, offsets):
     return (out.astype(torch_promote(x.dtype, w.dtype)).astype(np.float32),)
 
 
+def ref_jagged_scale_2d(x, scales, offsets):
+    # jagged_scale_2d.py: segment g's rows times scales[g], in x's dtype (offsets cover every row)
+    out = f64(x).copy()
+    for g in range(len(offsets) - 1):
+        out[offsets[g]:offsets[g + 1]] *= f64(scales)[g]
+    return (out.astype(x.dtype),)
+
+
 def ref_row_mean(x):
     return (f64(x).mean(axis=1, keepdims=True).astype(np.float32),)  # rows widened first
 
@@ -1008,6 +1016,20 @@ SAMPLES: tuple[SampleSpec, ...] = (
         refused_loop_types=(("grid",), ("emit_pipeline",), ("fori_loop",)),
         inner_dims=((0, "x", 0),),
         notes="loop bounds read from a tensor; stores masked in place",
+    ),
+    SampleSpec(
+        name="jagged_scale_2d",
+        eager_reference=True,
+        kernel="jagged_scale_2d",
+        # the inner loop's rows (bounds read from offsets), then its columns
+        configs={"b8x128": (8, 128), "b16x256": (16, 256)},
+        reference=ref_jagged_scale_2d,
+        inputs={"x": remember_shape("x"), "offsets": segment_offsets("x", 0)},
+        extra_shapes=("x=9x7:f32,scales=2:f32,offsets=3:i32",),
+        loop_types=(("unroll",),),
+        refused_loop_types=(("grid",), ("emit_pipeline",), ("fori_loop",)),
+        inner_dims=((0, "x", 0), (1, "x", 1)),
+        notes="a 2-D inner tile mixing a bound read from a tensor with a host int",
     ),
     SampleSpec(
         name="jagged_row_sum",
