@@ -3,6 +3,8 @@
 // dimensions and block sizes, and `hl.register_block_size`.
 #include <fmt/format.h>
 
+#include <algorithm>
+
 #include "frontend/kernel_lowering.h"
 
 namespace helionc::frontend {
@@ -12,6 +14,18 @@ using ir::ExprPtr;
 using ir::Intrinsic;
 using ir::Type;
 using ir::TypeKind;
+
+namespace {
+
+// A scalar read from a tensor that can bound a tile loop: 0-d, integral or of a dtype known
+// only at trace time (an offsets tensor's parameter).
+bool is_tensor_scalar_bound(const Type& type) {
+  return type.kind == TypeKind::kTileTensor && type.tile_rank() == 0 &&
+         (!type.dtype || ir::is_integral(*type.dtype));
+}
+
+}  // namespace
+
 void KernelLowering::lower_for(const SyntaxNode& node, ir::Block& out) {
   const SyntaxNode iterable = node.child_by_field("right");
   const SyntaxNode target = node.child_by_field("left");
@@ -156,6 +170,17 @@ std::vector<int> KernelLowering::lower_tile_spec(const SyntaxNode& call, bool gr
   auto as_sizes = [&](const SyntaxNode& node) -> std::vector<ExprPtr> {
     ExprPtr value = lower_expr(node);
     if (value->type.kind == TypeKind::kInt) return {value};
+    // A bound read from a tensor in device code (`start = offsets[g]`): a 0-d integer tile
+    // tensor, one scalar per outer step; the loop's range is then only known in the kernel.
+    if (is_tensor_scalar_bound(value->type)) return {value};
+    // A list mixing ints and bounds read from tensors (`hl.tile([s, 0], [e, d])`).
+    if (const auto* list = value->as<ir::TupleExpr>();
+        list && value->type.kind == TypeKind::kTuple &&
+        std::all_of(list->elements.begin(), list->elements.end(), [](const ExprPtr& element) {
+          return element->type.kind == TypeKind::kInt || is_tensor_scalar_bound(element->type);
+        })) {
+      return list->elements;
+    }
     if (value->type.kind != TypeKind::kShape) {
       fail(DiagnosticKind::kTypeMismatch, node.range(),
            fmt::format("`{}` takes sizes (an int, a list of ints or `x.size()`), not `{}`", shown,

@@ -99,6 +99,13 @@ bool bounds_in_kernel(const Kernel& kernel, const TileDim& dim) {
   return reads_kernel_values(kernel, dim.begin) || reads_kernel_values(kernel, dim.extent);
 }
 
+bool bounds_from_tensors(const TileDim& dim) {
+  auto from_tensor = [](const ExprPtr& bound) {
+    return bound && bound->type.kind == TypeKind::kTileTensor;
+  };
+  return from_tensor(dim.begin) || from_tensor(dim.extent);
+}
+
 bool has_begin(const TileDim& dim) {
   if (!dim.begin) return false;
   const auto* imm = dim.begin->as<IntImm>();

@@ -46,6 +46,11 @@ bool reads_kernel_values(const Kernel& kernel, const ExprPtr& expr);
 // Whether a tile dimension's bounds move with an outer tile (`hl.tile(0, tile_m.end)`).
 bool bounds_in_kernel(const Kernel& kernel, const TileDim& dim);
 
+// Whether a tile dimension's bounds are read from tensors (`hl.tile(offsets[g], offsets[g + 1])`,
+// jagged and ragged loops): they differ from one outer step to the next, so the blocks of
+// different outer steps overlap.
+bool bounds_from_tensors(const TileDim& dim);
+
 // Whether a tile dimension starts elsewhere than 0 (`hl.tile(a, b)`, `hl.grid(a, b)`): its
 // blocks are numbered from the array's start, and its first block may be partial.
 bool has_begin(const TileDim& dim);

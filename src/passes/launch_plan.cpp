@@ -201,6 +201,7 @@ class PlanPrinter {
       const Output& output = launch.outputs[o];
       std::string masked;
       for (int axis : output.masked_axes) masked += fmt::format(" masked axis {}", axis);
+      if (output.masked_in_place) masked += " in place";
       out_ += fmt::format(
           "    output {}: {}{}{}\n", o, operand(output.operand),
           output.aliased_input >= 0

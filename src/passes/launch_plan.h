@@ -106,6 +106,11 @@ struct Output {
   // [tile_m, tile_n], v)` in a loop over k, m, n): they run innermost, in order, and the body
   // reads the block from the output ref, copied in from the aliased input at the first of them.
   std::vector<int> revisiting_dims;
+  // A masked axis is tiled by an inner loop whose bounds are read from tensors: the blocks of
+  // consecutive outer steps overlap (a segment's last block is the next one's first), so the
+  // store keeps what the block holds already (the output's own ref, resident across those
+  // steps) outside the loop's range, and the launch's axes run in order ("arbitrary").
+  bool masked_in_place = false;
 };
 
 // Which ref a load in the body reads.

@@ -184,6 +184,18 @@ class Accountant {
       const int64_t block =
           legal_block(requested, legal_size, block_role(grid), whole_elements(grid), axes);
       blocks_.push_back(block);
+      if (ir::bounds_from_tensors(dim) && grid.inner_loop >= 0) {
+        // Bounds read from tensors (segments of a jagged array): the trip count is known only
+        // at run time. The model assumes the segments split the axis evenly among the steps of
+        // the launch's own dimensions (which come first), each starting inside a block.
+        int64_t outer = 1;
+        for (size_t o = 0; o < g; ++o) {
+          if (launch_.grid[o].inner_loop < 0) outer *= std::max<int64_t>(steps_[o], 1);
+        }
+        sizes_[g] = cdiv(sizes_[g], outer);
+        steps_.push_back(block <= 0 ? 0 : cdiv(sizes_[g], block) + (ir::has_begin(dim) ? 1 : 0));
+        continue;
+      }
       if (ir::has_begin(dim) && !in_kernel_[g]) {
         const int64_t extent = host_int(dim.extent, fmt::format("the extent of `{}`", dim.name));
         const int64_t begin = host_int(dim.begin, fmt::format("the start of `{}`", dim.name));

@@ -586,7 +586,8 @@ class LaunchPlanner {
       // A fresh `empty` array has no values to keep: blocks may spill garbage outside the range.
       const bool fresh = is_fresh(binding);
       const Coverage coverage = coverage_of(output.operand);
-      if (coverage == Coverage::kBeyond && !fresh) {
+      const bool in_place = stores_through_jagged_loop(output, fresh);
+      if (coverage == Coverage::kBeyond && !fresh && !in_place) {
         if (output.operand.variadic) {
           unsupported(output.operand.range,
                       fmt::format("a rank-polymorphic loop that may not cover all of `{}` is not "
@@ -700,6 +701,33 @@ class LaunchPlanner {
     const ir::TileDim& dim = kernel_.tile_dims[tile_dim];
     if (ir::has_begin(dim)) walk_expr(dim.begin);
     walk_expr(dim.extent);
+  }
+
+  // An output tiled by an inner loop whose bounds are read from tensors (ir::bounds_from_tensors)
+  // is masked against its own block (Output::masked_in_place). Only a fresh `empty` array can
+  // be: its block's first contents are undefined anyway, while the old values of any other
+  // array would have to be copied into the resident block first. Whether it was handled so.
+  bool stores_through_jagged_loop(Output& output, bool fresh) {
+    for (size_t a = 0; a < output.operand.view.size(); ++a) {
+      const ViewAxis& axis = output.operand.view[a];
+      if (axis.kind != ViewAxis::Kind::kTile) continue;
+      const ir::TileDim& dim = kernel_.tile_dims[axis.tile_dim];
+      if (!ir::bounds_from_tensors(dim)) continue;
+      if (!fresh) {
+        unsupported(output.operand.range,
+                    fmt::format("storing into `{0}` from the loop over `{1}`, whose bounds are "
+                                "read from tensors, is not supported yet unless `{0}` is a fresh "
+                                "`torch.empty` array (its values outside the loop's range would "
+                                "have to be copied into the shared blocks first); allocate `{0}` "
+                                "with `torch.empty` or `torch.empty_like`",
+                                name(output.operand.binding), dim.name));
+        return true;
+      }
+      output.masked_axes.push_back(static_cast<int>(a));
+      output.masked_in_place = true;
+      capture_mask_values(axis.tile_dim);
+    }
+    return output.masked_in_place;
   }
 
   // How much of an output's array the loop's blocks write.

@@ -42,6 +42,9 @@ std::string against_grid(const ir::Kernel& kernel, const Launch& launch, size_t 
   const ir::TileLoop& loop = inner.tile_loop();
   for (int dim : loop.tile_dims) {
     const ir::TileDim& tile = kernel.tile_dims[dim];
+    if (ir::bounds_from_tensors(tile)) {
+      return "its bounds are read from tensors, and a grid has the same length at every step";
+    }
     if (ir::bounds_in_kernel(kernel, tile)) {
       return "its bounds depend on the outer tile, and a grid has the same length at every step";
     }

@@ -107,9 +107,10 @@ class Scheduler {
       }
       if (dim.run == DimRun::kGridAxis) {
         dim.pallas_axis = axis++;
-        // An inner loop on the grid carries values from step to step, and steps that revisit
-        // an output's block update it one after the other: those axes run in order.
-        dim.arbitrary = dim.strategy.has_value() ||
+        // An inner loop on the grid carries values from step to step, steps that revisit an
+        // output's block update it one after the other, and outer steps that share output
+        // blocks (Output::masked_in_place) must not run at once: those axes run in order.
+        dim.arbitrary = dim.strategy.has_value() || shares_output_blocks() ||
                         std::find(revisited.begin(), revisited.end(), g) != revisited.end();
         schedule_.pallas_grid.push_back(static_cast<int>(schedule_.dims.size()));
       }
@@ -121,6 +122,11 @@ class Scheduler {
       }
       schedule_.dims.push_back(dim);
     }
+  }
+
+  bool shares_output_blocks() const {
+    return std::any_of(launch_.outputs.begin(), launch_.outputs.end(),
+                       [](const Output& output) { return output.masked_in_place; });
   }
 
   int launch_dim(int tile_dim) const {

@@ -64,6 +64,9 @@ class SampleSpec:
     # divide it (an MLIR verifier error; plain interpret mode and TPU lowering are fine), so
     # such kernels run there on a dividing call.
     simulator_call: str = ""
+    # Loop bounds read from tensors: the module's reference slices with Python ints read from
+    # them, so it runs eagerly only (not under jax.jit).
+    eager_reference: bool = False
 
     def variants(self) -> dict[str, Variant]:
         """Config id -> Variant: every block config x every loop-type combination. Samples
@@ -192,6 +195,42 @@ def ref_rows_from_sum(x, start=0):
     return (f64(x)[start:].sum(axis=0).astype(np.float32),)  # empty when start >= m: zeros
 
 
+def ref_jagged_add(x, bias, offsets):
+    # jagged_add.py: segment g's rows plus bias[g], in x's dtype (offsets cover every row)
+    out = f64(x).copy()
+    for g in range(len(offsets) - 1):
+        out[offsets[g]:offsets[g + 1]] += f64(bias)[g]
+    return (out.astype(x.dtype),)
+
+
+def ref_jagged_row_sum(x, offsets):
+    # jagged_row_sum.py: per-segment column sums in float32; an empty segment sums to 0
+    return (np.stack([f64(x)[offsets[g]:offsets[g + 1]].sum(axis=0)
+                      for g in range(len(offsets) - 1)]).astype(np.float32),)
+
+
+def ref_prefix_row_sum(x, lengths):
+    # prefix_row_sum.py: column sums of the first lengths[b] rows in float32
+    return (np.stack([f64(x)[:n].sum(axis=0) for n in lengths]).astype(np.float32),)
+
+
+def ref_jagged_matmul(x, w, offsets):
+    # jagged_matmul.py: segment g's rows times w[g] (torch.matmul keeps the operands' dtype,
+    # then .to(float32)); the offsets cover every row
+    out = np.zeros((x.shape[0], w.shape[2]))
+    for g in range(len(offsets) - 1):
+        out[offsets[g]:offsets[g + 1]] = f64(x)[offsets[g]:offsets[g + 1]] @ f64(w)[g]
+    return (out.astype(torch_promote(x.dtype, w.dtype)).astype(np.float32),)
+
+
+def ref_jagged_scale_2d(x, scales, offsets):
+    # jagged_scale_2d.py: segment g's rows times scales[g], in x's dtype (offsets cover every row)
+    out = f64(x).copy()
+    for g in range(len(offsets) - 1):
+        out[offsets[g]:offsets[g + 1]] *= f64(scales)[g]
+    return (out.astype(x.dtype),)
+
+
 def ref_row_mean(x):
     return (f64(x).mean(axis=1, keepdims=True).astype(np.float32),)  # rows widened first
 
@@ -279,6 +318,44 @@ def indices_below(name: str, axis: int):
         bound = _shapes_seen.pop(name, None)
         assert bound is not None, f"the shapes line must list `{name}` before the index tensor"
         return rng.integers(0, bound[axis], size=shape).astype(dtype)
+
+    return generate
+
+
+def segment_offsets(name: str, axis: int):
+    """Sorted int offsets from 0 to shape_of(name)[axis] (segments of a jagged array), `name`
+    generated earlier in the same call. Besides cuts drawn at random (inside blocks), one cut
+    lies on a 16-row boundary, two are equal (an empty segment) and, with four cuts or more,
+    the last segment is empty at the array's end (its start past the last block when the
+    blocks divide the rows)."""
+
+    def generate(rng, shape, dtype):
+        bound = _shapes_seen.pop(name, None)
+        assert bound is not None, f"the shapes line must list `{name}` before the offsets"
+        rows = bound[axis]
+        cuts = sorted(int(c) for c in rng.integers(0, rows + 1, size=shape[0] - 2))
+        if len(cuts) >= 1:
+            cuts[0] = cuts[0] // 16 * 16
+        if len(cuts) >= 3:
+            cuts[2] = cuts[1]
+        if len(cuts) >= 4:
+            cuts[-1] = rows
+        return np.array([0] + sorted(cuts) + [rows]).astype(dtype)
+
+    return generate
+
+
+def lengths_below(name: str, axis: int):
+    """Int lengths in [0, shape_of(name)[axis]], `name` generated earlier in the same call:
+    0 and the whole axis first, then lengths drawn at random."""
+
+    def generate(rng, shape, dtype):
+        bound = _shapes_seen.pop(name, None)
+        assert bound is not None, f"the shapes line must list `{name}` before the lengths"
+        rows = bound[axis]
+        lengths = rng.integers(0, rows + 1, size=shape)
+        lengths.flat[:2] = [0, rows][:lengths.size]
+        return lengths.astype(dtype)
 
     return generate
 
@@ -984,6 +1061,79 @@ SAMPLES: tuple[SampleSpec, ...] = (
         loop_types=(("unroll",), ("grid",), ("emit_pipeline",), ("fori_loop",)),
         inner_dims=((1, "x", 0),),
         notes="an inner loop with a start; an empty range",
+    ),
+    SampleSpec(
+        name="jagged_add",
+        kernel="jagged_add",
+        eager_reference=True,
+        # the inner loop's rows
+        configs={"b8": (8,), "b16": (16,)},
+        reference=ref_jagged_add,
+        inputs={"x": remember_shape("x"), "offsets": segment_offsets("x", 0)},
+        extra_shapes=("x=9x128:f32,bias=2x128:f32,offsets=3:i32",
+                      "x=33x7:bf16,bias=5x7:bf16,offsets=6:i32"),
+        # the loop stores (nothing to stream) and its bounds are read from a tensor (no grid)
+        loop_types=(("unroll",),),
+        refused_loop_types=(("grid",), ("emit_pipeline",), ("fori_loop",)),
+        inner_dims=((0, "x", 0),),
+        notes="loop bounds read from a tensor; stores masked in place",
+    ),
+    SampleSpec(
+        name="jagged_scale_2d",
+        eager_reference=True,
+        kernel="jagged_scale_2d",
+        # the inner loop's rows (bounds read from offsets), then its columns
+        configs={"b8x128": (8, 128), "b16x256": (16, 256)},
+        reference=ref_jagged_scale_2d,
+        inputs={"x": remember_shape("x"), "offsets": segment_offsets("x", 0)},
+        extra_shapes=("x=9x7:f32,scales=2:f32,offsets=3:i32",),
+        loop_types=(("unroll",),),
+        refused_loop_types=(("grid",), ("emit_pipeline",), ("fori_loop",)),
+        inner_dims=((0, "x", 0), (1, "x", 1)),
+        notes="a 2-D inner tile mixing a bound read from a tensor with a host int",
+    ),
+    SampleSpec(
+        name="jagged_row_sum",
+        kernel="jagged_row_sum",
+        eager_reference=True,
+        configs={"b8": (8,), "b16": (16,)},
+        reference=ref_jagged_row_sum,
+        inputs={"x": remember_shape("x"), "offsets": segment_offsets("x", 0)},
+        extra_shapes=("x=9x128:f32,offsets=3:i32", "x=33x7:bf16,offsets=6:i32"),
+        tolerance=SUM_TOLERANCE,
+        loop_types=(("unroll",), ("emit_pipeline",), ("fori_loop",)),
+        refused_loop_types=(("grid",),),
+        inner_dims=((0, "x", 0),),
+        notes="loop bounds read from a tensor; a masked sum per segment",
+    ),
+    SampleSpec(
+        name="prefix_row_sum",
+        kernel="prefix_row_sum",
+        eager_reference=True,
+        configs={"b8": (8,), "b16": (16,)},
+        reference=ref_prefix_row_sum,
+        inputs={"x": remember_shape("x"), "lengths": lengths_below("x", 0)},
+        extra_shapes=("x=9x128:f32,lengths=3:i32", "x=33x7:bf16,lengths=2:i32"),
+        tolerance=SUM_TOLERANCE,
+        loop_types=(("unroll",), ("emit_pipeline",), ("fori_loop",)),
+        refused_loop_types=(("grid",),),
+        inner_dims=((0, "x", 0),),
+        notes="a loop end read from a tensor",
+    ),
+    SampleSpec(
+        name="jagged_matmul",
+        kernel="jagged_matmul",
+        eager_reference=True,
+        configs={"b8": (8,), "b16": (16,)},
+        reference=ref_jagged_matmul,
+        inputs={"x": remember_shape("x"), "offsets": segment_offsets("x", 0)},
+        extra_shapes=("x=9x128:f32,w=2x128x128:f32,offsets=3:i32",
+                      "x=20x100:f32,w=3x100x7:f32,offsets=4:i32"),
+        tolerance=PRODUCT_TOLERANCE,
+        loop_types=(("unroll",),),
+        refused_loop_types=(("grid",), ("emit_pipeline",), ("fori_loop",)),
+        inner_dims=((0, "x", 0),),
+        notes="loop bounds read from a tensor; a product per segment, stored masked in place",
     ),
     SampleSpec(
         name="causal_row_sum",

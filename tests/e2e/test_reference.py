@@ -28,8 +28,8 @@ from test_samples import Case, compiled
 
 
 def reference_of(helionc, spec: SampleSpec, config_id: str | None, scalars: dict):
-    """`reference_<kernel>` of the module compiled with `config_id`, under jax.jit with the
-    scalars bound (XLA may then keep 16-bit intermediates in float32, as the kernels do on a TPU
+    """`reference_<kernel>` of the module compiled with `config_id`, under jax.jit (eagerly for
+    `eager_reference` samples: loop bounds read from tensors) with the scalars bound (XLA may then keep 16-bit intermediates in float32, as the kernels do on a TPU
     and in the interpreter; an eager call rounds every op, as PyTorch eager does)."""
     if config_id is None:
         module = helionc.module(spec.name, spec.kernel, None)
@@ -38,7 +38,8 @@ def reference_of(helionc, spec: SampleSpec, config_id: str | None, scalars: dict
         module = helionc.module(spec.name, spec.kernel, config_id, variant.block_sizes, variant.loop_types)
     fn = getattr(module, f"reference_{spec.kernel}", None)
     assert callable(fn), f"the module has no reference_{spec.kernel}"
-    return jax.jit(functools.partial(fn, **scalars))
+    bound = functools.partial(fn, **scalars)
+    return bound if spec.eager_reference else jax.jit(bound)
 
 
 def as_tuple(result, spec: SampleSpec, count: int) -> tuple:

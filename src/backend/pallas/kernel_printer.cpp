@@ -122,6 +122,8 @@ class KernelPrinter {
     mask_guards_.resize(launch_.outputs.size());
     for (size_t o = 0; o < launch_.outputs.size(); ++o) {
       const passes::Output& output = launch_.outputs[o];
+      // Its mask reads an inner loop's indices: made at the store, inside the loop.
+      if (output.masked_in_place) continue;
       bool always = false;
       std::optional<PyExpr> guard;
       std::vector<std::optional<PyExpr>> partial;
@@ -152,6 +154,31 @@ class KernelPrinter {
     }
   }
 
+  // The mask of an output stored in place (passes::Output::masked_in_place): the elements of
+  // its block inside the loops' ranges. Its bounds are known only at run time, so the mask is
+  // unconditional.
+  PyExpr in_place_mask(size_t o) {
+    const passes::Output& output = launch_.outputs[o];
+    PyExpr mask;
+    for (int axis : output.masked_axes) {
+      const int tile_dim = output.operand.view[axis].tile_dim;
+      int kernel_axis = 0;  // the axis among those the kernel sees
+      for (int a = 0; a < axis; ++a) kernel_axis += output.operand.view[a].squeezed ? 0 : 1;
+      // Indices along the masked axis only (unit elsewhere): jnp.where broadcasts them.
+      std::vector<std::string> dims;
+      for (const passes::ViewAxis& view : output.operand.view) {
+        if (!view.squeezed) dims.emplace_back("1");
+      }
+      dims[static_cast<size_t>(kernel_axis)] = geometry_.block(tile_dim);
+      const std::string shape = dims.size() == 1 ? fmt::format("({},)", dims[0])
+                                                 : fmt::format("({})", fmt::join(dims, ", "));
+      const PyExpr index = geometry_.index(tile_dim, shape, kernel_axis);
+      const PyExpr condition = geometry_.in_range(tile_dim, index);
+      mask = mask.text.empty() ? condition : py_binary("&", mask, condition);
+    }
+    return mask;
+  }
+
  private:
   // `target = value`, then the padding of its partial blocks replaced where the schedule says
   // (passes/plan_padding.h: one mask here serves the reductions and products that read it).
@@ -180,15 +207,22 @@ class KernelPrinter {
       const int output = launch_.stores.at(store);
       const std::string& ref = names_.outputs[output];
       std::string value = stored_value(*store, ref);
+      const std::string window = device_.window(launch_.outputs[output].operand);
+      if (launch_.outputs[output].masked_in_place) {
+        masks_[output] = in_place_mask(output);
+      }
       if (!masks_[output].text.empty()) {
-        // Outside the loop's range the block keeps the array's old values.
-        const std::string& old = names_.inputs[launch_.outputs[output].aliased_input];
-        const PyExpr masked = py_call("jnp.where", {masks_[output].text, value, old + "[...]"});
+        // Outside the loop's range the block keeps the array's old values, or what earlier
+        // outer steps wrote into it (passes::Output::masked_in_place).
+        const std::string old =
+            launch_.outputs[output].masked_in_place
+                ? ref + window
+                : names_.inputs[launch_.outputs[output].aliased_input] + "[...]";
+        const PyExpr masked = py_call("jnp.where", {masks_[output].text, value, old});
         value = mask_guards_[output]
                     ? py_conditional(masked, *mask_guards_[output], py_atom(value)).text
                     : masked.text;
       }
-      const std::string window = device_.window(launch_.outputs[output].operand);
       body_->line(context_.with_where(fmt::format("{}{} = {}", ref, window, value), stmt.range));
       return;
     }
@@ -837,18 +871,32 @@ class KernelPrinter {
         fmt::arg("prefetch", scope_.fresh("_prefetch")), fmt::arg("copies", names.copies));
   }
 
+  // The shape stored to: the block, or a window of it (an inner loop's resident block).
+  std::string stored_shape(const ir::Store& store, const std::string& ref) {
+    const passes::Operand& operand = launch_.outputs[launch_.stores.at(&store)].operand;
+    if (device_.window(operand) != "[...]") {
+      if (std::optional<std::string> window = device_.dims_shape(stored_dims(store))) {
+        return *window;
+      }
+      // Some whole axis's length is not captured: the ref's own, with the windowed axes' block.
+      std::vector<std::string> sizes;
+      for (const passes::ViewAxis& axis : operand.view) {
+        if (axis.squeezed) continue;
+        const bool window = axis.kind == passes::ViewAxis::Kind::kTile &&
+                            geometry_.windowed(axis.tile_dim) && device_.has_block(axis.tile_dim);
+        sizes.push_back(window ? geometry_.block(axis.tile_dim)
+                               : fmt::format("{}.shape[{}]", ref, sizes.size()));
+      }
+      return py_tuple(sizes);
+    }
+    return ref + ".shape";
+  }
+
   // The value of a store, broadcast to the block and cast to the array's dtype as needed.
   std::string stored_value(const ir::Store& store, const std::string& ref) {
     const ir::Type& type = store.value->type;
     PyExpr value = exprs_.print(store.value);
-    // The shape stored to: the block, or a window of it (an inner loop's resident block).
-    std::string shape = ref + ".shape";
-    const passes::Operand& operand = launch_.outputs[launch_.stores.at(&store)].operand;
-    if (device_.window(operand) != "[...]") {
-      if (std::optional<std::string> window = device_.dims_shape(stored_dims(store))) {
-        shape = *window;
-      }
-    }
+    const std::string shape = stored_shape(store, ref);
     if (type.kind != ir::TypeKind::kTileTensor) {
       return py_call("jnp.full", {shape, value.text, ref + ".dtype"}).text;
     }

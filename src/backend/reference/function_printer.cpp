@@ -221,8 +221,14 @@ class FunctionPrinter {
       }
       const std::string name =
           var != var_of.end() ? state_.name(var->second) : fresh(pallas::safe_local_name(dim.name));
-      const std::string begin = dim.begin ? expr_.text(dim.begin) : "0";
-      const std::string end = expr_.text(dim.extent);
+      // A bound read from a tensor (`offsets[g]`) becomes a Python int: the reference's tiles
+      // are slices of static length, so it runs eagerly, not under jax.jit (README).
+      auto bound = [&](const ir::ExprPtr& expr) {
+        const std::string text = expr_.text(expr);
+        return expr->type.kind == ir::TypeKind::kTileTensor ? fmt::format("int({})", text) : text;
+      };
+      const std::string begin = dim.begin ? bound(dim.begin) : "0";
+      const std::string end = bound(dim.extent);
       state_.tiles[dim_id] = name;
       if (state_.is_grid(dim_id)) {
         const std::string range =
