@@ -118,8 +118,7 @@ bool check_loop_orders(const KernelConfig& config, const ir::Kernel& kernel,
                        const passes::KernelPlan& plan, DiagnosticEngine& diags) {
   std::vector<size_t> ranks;
   for (const passes::Launch& launch : plan.launches) {
-    const size_t rank = launch.tile_loop().tile_dims.size();
-    if (!launch.variadic && rank > 1) ranks.push_back(rank);
+    if (passes::orders_grid(launch)) ranks.push_back(launch.tile_loop().tile_dims.size());
   }
   const SourceRange range = value_range(config, "loop_orders");
   if (config.loop_orders.size() > ranks.size()) {

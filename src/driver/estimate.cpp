@@ -87,8 +87,8 @@ void estimate_call(const ir::Kernel& kernel, const passes::KernelPlan& plan,
       launches.line(16, "runs: false  # an optional tensor it reads is None in this call");
       continue;
     }
-    const passes::LaunchChoices choices = autotune::launch_choices(
-        config, strategies, passes::first_inner_loop(plan, launch.index), launch);
+    const passes::LaunchChoices choices =
+        autotune::launch_choices(config, strategies, plan, launch);
     Expected<passes::LaunchResources> resources =
         passes::account_launch(kernel, launch, values, choices);
     if (!resources) {

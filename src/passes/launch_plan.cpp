@@ -242,4 +242,17 @@ size_t first_inner_loop(const KernelPlan& plan, int launch) {
   return first;
 }
 
+bool orders_grid(const Launch& launch) {
+  return !launch.variadic && launch.tile_loop().tile_dims.size() > 1;
+}
+
+int loop_order_entry(const KernelPlan& plan, int launch) {
+  int entry = 0;
+  for (const Launch& earlier : plan.launches) {
+    if (earlier.index == launch) return orders_grid(earlier) ? entry : -1;
+    if (orders_grid(earlier)) ++entry;
+  }
+  return -1;
+}
+
 }  // namespace helionc::passes

@@ -246,6 +246,14 @@ struct KernelPlan {
 // `pallas_loop_type` per inner loop of the whole kernel, in order of appearance).
 size_t first_inner_loop(const KernelPlan& plan, int launch);
 
+// Whether a config's `loop_orders` can order `launch`'s grid: its own loop tiles several
+// dimensions (and its rank is known before tracing).
+bool orders_grid(const Launch& launch);
+
+// Which `loop_orders` entry orders `launch`'s grid (configs list one permutation per such
+// launch, in order of appearance), or -1 when none does.
+int loop_order_entry(const KernelPlan& plan, int launch);
+
 // A readable dump of a plan (`--emit plan`, debugging, unit tests).
 std::string print_plan(const ir::Kernel& kernel, const KernelPlan& plan);
 

@@ -44,6 +44,10 @@ struct LaunchChoices {
   std::vector<LoopStrategy> strategies;
   // One per inner loop of the launch; missing entries are 2. Used by the streaming strategies.
   std::vector<int64_t> buffer_counts;
+  // The grid order of the launch's own dimensions (`loop_orders`): positions in its tile
+  // loop's dimensions, outermost grid axis first; empty: as written. Inner `grid` axes come
+  // after them either way.
+  std::vector<int64_t> loop_order;
 };
 
 inline constexpr int64_t kDefaultBufferCount = 2;
