@@ -130,7 +130,7 @@ Traffic traffic(const passes::LaunchResources& r) {
   return t;
 }
 
-Bound largest(const std::array<std::pair<Bound, double>, 6>& candidates) {
+Bound largest(const std::array<std::pair<Bound, double>, 7>& candidates) {
   Bound best = candidates[0].first;
   double most = -1;
   for (const auto& [bound, us] : candidates) {
@@ -158,6 +158,8 @@ std::string_view bound_name(Bound bound) {
       return "step overhead";
     case Bound::kVmemFill:
       return "VMEM fill";
+    case Bound::kLaunchOverhead:
+      return "launch overhead";
   }
   return "?";
 }
@@ -246,6 +248,7 @@ Estimate estimate_launch(const passes::Launch& launch, const passes::LaunchChoic
       {Bound::kHbm, e.hbm_us},
       {Bound::kStepOverhead, steps * (target.grid_step_overhead_us + inner_overhead)},
       {Bound::kVmemFill, fill + drain + steps * inner_fill},
+      {Bound::kLaunchOverhead, target.launch_overhead_us},
   }});
   return e;
 }

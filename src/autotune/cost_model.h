@@ -45,9 +45,11 @@ namespace helionc::autotune {
 // Written next to predictions so a config tuned by an older model can be told apart.
 inline constexpr int kCostModelVersion = 1;
 
-// What a launch's time is mostly spent on.
-enum class Bound { kMxu, kVpu, kEup, kHbm, kStepOverhead, kVmemFill };
-std::string_view bound_name(Bound bound);  // "MXU", "VPU", "EUP", "HBM", "step overhead", ...
+// What a launch's time is mostly spent on. kLaunchOverhead: the fixed cost of the call itself
+// (launch_overhead_us), which is all a small kernel's time.
+enum class Bound { kMxu, kVpu, kEup, kHbm, kStepOverhead, kVmemFill, kLaunchOverhead };
+// "MXU", "VPU", "EUP", "HBM", "step overhead", "VMEM fill", "launch overhead"
+std::string_view bound_name(Bound bound);
 
 struct TimeTerm {
   std::string name;  // "launch_overhead_us", ...
@@ -67,8 +69,8 @@ struct Estimate {
   int64_t core_steps = 0;  // grid steps one core runs
   // The parts that add up to time_us, in a fixed order.
   std::vector<TimeTerm> terms;
-  // Each unit's busy time over the launch on one core (they overlap; the largest of these and
-  // of the step overhead and pipeline fill is `bound`).
+  // Each unit's busy time over the launch on one core (they overlap; the largest of these, of
+  // the step overhead, of the pipeline fill and of the launch overhead is `bound`).
   double mxu_us = 0, vpu_us = 0, eup_us = 0, hbm_us = 0;
 };
 
