@@ -21,8 +21,10 @@
 //   256 on v6e/v7x: a 128-wide block uses half of a 256-wide MXU), and the result's rows
 //   stream through in groups of the dtype's sublane packing, no fewer than the MXU's rows
 //   (loading the stationary operand takes that long).
-// - VPU time: the vector flops (all flops but the products') at vpu_gelem_per_s; EUP time:
-//   the transcendentals at eup_gelem_per_s.
+// - VPU time: the vector flops (all flops but the products' and the divisions') at
+//   vpu_gelem_per_s; EUP time: the transcendentals and the divisions (a reciprocal each) at
+//   eup_gelem_per_s. tests/bench/test_model_counts.py checks both per grid step against the
+//   Mosaic counts of the kernel profile.
 // - HBM time: the bytes each operand moves (launch_resources.h) at the bandwidth per core.
 //
 // Known approximations: element work inside an inner loop that the loop's dimension does not
@@ -63,6 +65,8 @@ struct Estimate {
   Bound bound = Bound::kMxu;
   int64_t flops = 0;
   int64_t mxu_flops = 0;
+  int64_t transcendentals = 0;
+  int64_t divisions = 0;  // of `flops`, run on the EUP
   int64_t hbm_bytes = 0;
   int64_t vmem_bytes = 0;
   int cores = 1;           // TensorCores the launch runs on

@@ -110,6 +110,8 @@ void estimate_call(const ir::Kernel& kernel, const passes::KernelPlan& plan,
     launches.line(16, fmt::format("vmem_bytes: {}", e.vmem_bytes));
     launches.line(16, fmt::format("flops: {}", e.flops));
     launches.line(16, fmt::format("mxu_flops: {}", e.mxu_flops));
+    launches.line(16, fmt::format("transcendentals: {}", e.transcendentals));
+    launches.line(16, fmt::format("divisions: {}", e.divisions));
     launches.line(16, fmt::format("cores: {}", e.cores));
     launches.line(16, fmt::format("core_steps: {}", e.core_steps));
     std::vector<std::string> terms;

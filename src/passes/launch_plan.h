@@ -182,6 +182,10 @@ struct LaunchCost {
   // The matrix products' flops again (the MXU's part of `flops`; the rest is vector work),
   // one term per product shape.
   std::vector<CostTerm> products;
+  // The true divisions of tiles, also counted in `flops` (as pl.CostEstimate counts them): a
+  // TPU divides with the EUP's reciprocal, so the cost model counts them there (Mosaic lowers
+  // `/` to arith.divf, which the kernel profile counts as EUP work too).
+  std::vector<CostTerm> divisions;
 };
 
 // Blocks of an inner loop whose steps leave every carried value unchanged: those whose first

@@ -73,6 +73,7 @@ class Accountant {
     result_.vmem_bytes = evaluate(known(launch_vmem(kernel_, launch_, schedule_)));
     result_.flops = cost(launch_.cost.flops);
     result_.transcendentals = cost(launch_.cost.transcendentals);
+    result_.divisions = cost(launch_.cost.divisions);
     products();
     return std::move(result_);
   }

@@ -91,6 +91,7 @@ struct LaunchResources {
   int64_t hbm_bytes = 0;
   int64_t flops = 0;
   int64_t transcendentals = 0;
+  int64_t divisions = 0;  // of `flops`: run on the EUP (LaunchCost::divisions)
   // The part of `flops` that is matrix products (the MXU's), per product term; the rest is
   // vector work.
   std::vector<ProductResources> products;
