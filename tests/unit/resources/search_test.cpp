@@ -167,7 +167,7 @@ TEST_CASE("search: exhaustive over blocks, strategies and grid orders returns th
       for (int64_t bk : {128, 256, 512, 1024, 2048}) {
         for (LoopStrategy s : {LoopStrategy::kGrid, LoopStrategy::kUnroll,
                                LoopStrategy::kEmitPipeline, LoopStrategy::kForiLoop}) {
-          for (std::vector<int64_t> order : {std::vector<int64_t>{0, 1}, {1, 0}}) {
+          for (const std::vector<int64_t>& order : {std::vector<int64_t>{0, 1}, {1, 0}}) {
             autotune::Candidate c = make({bm, bk, bn}, s);
             c.config.loop_orders = {order};
             const autotune::Evaluation ev = search.evaluate(c, values);
