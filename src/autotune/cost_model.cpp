@@ -130,7 +130,7 @@ Traffic traffic(const passes::LaunchResources& r) {
   return t;
 }
 
-Bound largest(const std::array<std::pair<Bound, double>, 6>& candidates) {
+Bound largest(const std::array<std::pair<Bound, double>, 7>& candidates) {
   Bound best = candidates[0].first;
   double most = -1;
   for (const auto& [bound, us] : candidates) {
@@ -158,6 +158,8 @@ std::string_view bound_name(Bound bound) {
       return "step overhead";
     case Bound::kVmemFill:
       return "VMEM fill";
+    case Bound::kLaunchOverhead:
+      return "launch overhead";
   }
   return "?";
 }
@@ -184,6 +186,8 @@ Estimate estimate_launch(const passes::Launch& launch, const passes::LaunchChoic
   Estimate e;
   e.flops = r.flops;
   e.mxu_flops = r.mxu_flops;
+  e.transcendentals = r.transcendentals;
+  e.divisions = r.divisions;
   e.hbm_bytes = r.hbm_bytes;
   e.vmem_bytes = r.vmem_bytes;
   e.cores = core.cores;
@@ -195,9 +199,9 @@ Estimate estimate_launch(const passes::Launch& launch, const passes::LaunchChoic
                 (rate.bf16_flops * target.mxu_sustained_fraction * mxu_rate(p.dtype, target) *
                  mxu_efficiency(p, target));
   }
-  e.vpu_us =
-      static_cast<double>(std::max<int64_t>(r.flops - r.mxu_flops, 0)) * core.share / rate.vpu;
-  e.eup_us = static_cast<double>(r.transcendentals) * core.share / rate.eup;
+  e.vpu_us = static_cast<double>(std::max<int64_t>(r.flops - r.mxu_flops - r.divisions, 0)) *
+             core.share / rate.vpu;
+  e.eup_us = static_cast<double>(r.transcendentals + r.divisions) * core.share / rate.eup;
   e.hbm_us = static_cast<double>(bytes.total) * core.share / rate.hbm_bytes;
 
   const auto steps = static_cast<double>(core.steps);
@@ -246,6 +250,7 @@ Estimate estimate_launch(const passes::Launch& launch, const passes::LaunchChoic
       {Bound::kHbm, e.hbm_us},
       {Bound::kStepOverhead, steps * (target.grid_step_overhead_us + inner_overhead)},
       {Bound::kVmemFill, fill + drain + steps * inner_fill},
+      {Bound::kLaunchOverhead, target.launch_overhead_us},
   }});
   return e;
 }

@@ -21,8 +21,10 @@
 //   256 on v6e/v7x: a 128-wide block uses half of a 256-wide MXU), and the result's rows
 //   stream through in groups of the dtype's sublane packing, no fewer than the MXU's rows
 //   (loading the stationary operand takes that long).
-// - VPU time: the vector flops (all flops but the products') at vpu_gelem_per_s; EUP time:
-//   the transcendentals at eup_gelem_per_s.
+// - VPU time: the vector flops (all flops but the products' and the divisions') at
+//   vpu_gelem_per_s; EUP time: the transcendentals and the divisions (a reciprocal each) at
+//   eup_gelem_per_s. tests/bench/test_model_counts.py checks both per grid step against the
+//   Mosaic counts of the kernel profile.
 // - HBM time: the bytes each operand moves (launch_resources.h) at the bandwidth per core.
 //
 // Known approximations: element work inside an inner loop that the loop's dimension does not
@@ -45,9 +47,11 @@ namespace helionc::autotune {
 // Written next to predictions so a config tuned by an older model can be told apart.
 inline constexpr int kCostModelVersion = 1;
 
-// What a launch's time is mostly spent on.
-enum class Bound { kMxu, kVpu, kEup, kHbm, kStepOverhead, kVmemFill };
-std::string_view bound_name(Bound bound);  // "MXU", "VPU", "EUP", "HBM", "step overhead", ...
+// What a launch's time is mostly spent on. kLaunchOverhead: the fixed cost of the call itself
+// (launch_overhead_us), which is all a small kernel's time.
+enum class Bound { kMxu, kVpu, kEup, kHbm, kStepOverhead, kVmemFill, kLaunchOverhead };
+// "MXU", "VPU", "EUP", "HBM", "step overhead", "VMEM fill", "launch overhead"
+std::string_view bound_name(Bound bound);
 
 struct TimeTerm {
   std::string name;  // "launch_overhead_us", ...
@@ -61,14 +65,16 @@ struct Estimate {
   Bound bound = Bound::kMxu;
   int64_t flops = 0;
   int64_t mxu_flops = 0;
+  int64_t transcendentals = 0;
+  int64_t divisions = 0;  // of `flops`, run on the EUP
   int64_t hbm_bytes = 0;
   int64_t vmem_bytes = 0;
   int cores = 1;           // TensorCores the launch runs on
   int64_t core_steps = 0;  // grid steps one core runs
   // The parts that add up to time_us, in a fixed order.
   std::vector<TimeTerm> terms;
-  // Each unit's busy time over the launch on one core (they overlap; the largest of these and
-  // of the step overhead and pipeline fill is `bound`).
+  // Each unit's busy time over the launch on one core (they overlap; the largest of these, of
+  // the step overhead, of the pipeline fill and of the launch overhead is `bound`).
   double mxu_us = 0, vpu_us = 0, eup_us = 0, hbm_us = 0;
 };
 

@@ -10,7 +10,8 @@ namespace helionc::autotune {
 
 passes::LaunchChoices launch_choices(const KernelConfig& config,
                                      const std::vector<passes::LoopStrategy>& kernel_strategies,
-                                     size_t first_loop, const passes::Launch& launch) {
+                                     const passes::KernelPlan& plan, const passes::Launch& launch) {
+  const size_t first_loop = passes::first_inner_loop(plan, launch.index);
   passes::LaunchChoices choices;
   for (int64_t size : config.block_sizes) choices.block_sizes.emplace_back(size);
   for (size_t i = 0; i < launch.inner_loops.size(); ++i) {
@@ -21,6 +22,10 @@ passes::LaunchChoices launch_choices(const KernelConfig& config,
     choices.buffer_counts.push_back(k < config.pallas_load_buffer_count.size()
                                         ? config.pallas_load_buffer_count[k]
                                         : passes::kDefaultBufferCount);
+  }
+  const int entry = passes::loop_order_entry(plan, launch.index);
+  if (entry >= 0 && static_cast<size_t>(entry) < config.loop_orders.size()) {
+    choices.loop_order = config.loop_orders[static_cast<size_t>(entry)];
   }
   return choices;
 }

@@ -17,12 +17,13 @@ namespace helionc::autotune {
 
 // The config's choices for one launch. `kernel_strategies` has one strategy per inner loop of
 // the kernel (the config's `pallas_loop_type` after defaults and checks, as the backend's
-// KernelLoopTypes::resolve gives them); `first_loop` is the position of the launch's first
-// inner loop among the kernel's. `pallas_load_buffer_count` is read the same way (one entry
-// per inner loop of the kernel; missing entries are 2).
+// KernelLoopTypes::resolve gives them); the launch's are those from
+// passes::first_inner_loop on. `pallas_load_buffer_count` is read the same way (one entry per
+// inner loop of the kernel; missing entries are 2), and `loop_orders` at
+// passes::loop_order_entry (a missing entry: the order as written).
 passes::LaunchChoices launch_choices(const KernelConfig& config,
                                      const std::vector<passes::LoopStrategy>& kernel_strategies,
-                                     size_t first_loop, const passes::Launch& launch);
+                                     const passes::KernelPlan& plan, const passes::Launch& launch);
 
 struct LaunchVerdict {
   bool fits = true;

@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include "passes/plan_strategies.h"
 
@@ -121,9 +122,8 @@ bool check_loop_orders(const KernelConfig& config, const ir::Kernel& kernel,
   std::vector<size_t> ranks;
   std::vector<const passes::Launch*> launches;  // the multi-dimensional ones, in order
   for (const passes::Launch& launch : plan.launches) {
-    const size_t rank = launch.tile_loop().tile_dims.size();
-    if (!launch.variadic && rank > 1) {
-      ranks.push_back(rank);
+    if (passes::orders_grid(launch)) {
+      ranks.push_back(launch.tile_loop().tile_dims.size());
       launches.push_back(&launch);
     }
   }
@@ -146,20 +146,14 @@ bool check_loop_orders(const KernelConfig& config, const ir::Kernel& kernel,
       continue;
     }
     // Steps that update one output block must follow one another: those dimensions innermost.
-    const std::vector<int> revisited = passes::revisited_dims(*launches[i]);
-    bool seen_revisited = false;
-    for (int64_t d : order) {
-      const bool is_revisited = std::find(revisited.begin(), revisited.end(), d) != revisited.end();
-      if (seen_revisited && !is_revisited) {
-        diags.error(DiagnosticKind::kConfigMismatch, range,
-                    fmt::format("`loop_orders` entry {} runs dimension {} inside dimension {}, "
-                                "along which the loop updates one output block from several "
-                                "steps; such dimensions must come last",
-                                i, d, revisited.front()));
-        ok = false;
-        break;
-      }
-      seen_revisited = seen_revisited || is_revisited;
+    if (!passes::order_keeps_revisited_last(*launches[i], order)) {
+      const std::vector<int> revisited = passes::revisited_dims(*launches[i]);
+      diags.error(DiagnosticKind::kConfigMismatch, range,
+                  fmt::format("`loop_orders` entry {} runs another dimension inside dimension{} "
+                              "{}, along which the loop updates one output block from several "
+                              "steps; such dimensions must come last",
+                              i, revisited.size() == 1 ? "" : "s", fmt::join(revisited, ", ")));
+      ok = false;
     }
   }
   return ok;

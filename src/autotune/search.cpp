@@ -30,15 +30,29 @@ int64_t next_pow2(int64_t n) {
 
 }  // namespace
 
-// One axis of the space: a tunable's block sizes, or an inner loop's (strategy, buffers).
+// One axis of the space: a tunable's block sizes, an inner loop's (strategy, buffers), or a
+// multi-dimensional launch's grid orders (`loop_orders`).
 struct KernelSearch::Coordinate {
-  bool block = true;
-  int index = -1;  // the tunable, or the inner loop among the kernel's
+  enum class Kind { kBlock, kLoop, kOrder };
+  Kind kind = Kind::kBlock;
+  int index = -1;  // the tunable, the inner loop among the kernel's, or the loop_orders entry
   std::vector<int64_t> blocks;
   std::vector<std::pair<LoopStrategy, int64_t>> loops;  // buffers 0: the default
-  size_t size() const { return block ? blocks.size() : loops.size(); }
+  std::vector<std::vector<int64_t>> orders;             // the first is the order as written
+  size_t size() const {
+    switch (kind) {
+      case Kind::kBlock:
+        return blocks.size();
+      case Kind::kLoop:
+        return loops.size();
+      case Kind::kOrder:
+        return orders.size();
+    }
+    return 0;
+  }
   std::string value(size_t i) const {
-    if (block) return std::to_string(blocks[i]);
+    if (kind == Kind::kBlock) return std::to_string(blocks[i]);
+    if (kind == Kind::kOrder) return fmt::format("[{}]", fmt::join(orders[i], ", "));
     const auto [strategy, buffers] = loops[i];
     std::string text(passes::loop_strategy_name(strategy));
     if (buffers > 0) text += fmt::format(", {} slot{}", buffers, buffers == 1 ? "" : "s");
@@ -100,6 +114,7 @@ std::vector<KernelSearch::Coordinate> KernelSearch::coordinates(
       }
     }
     Coordinate c;
+    c.kind = Coordinate::Kind::kBlock;
     c.index = t;
     if (size <= multiple) {
       c.blocks.push_back(std::max<int64_t>(size, 1));
@@ -115,7 +130,7 @@ std::vector<KernelSearch::Coordinate> KernelSearch::coordinates(
     const size_t first = passes::first_inner_loop(plan_, launch.index);
     for (size_t i = 0; i < launch.inner_loops.size(); ++i) {
       Coordinate c;
-      c.block = false;
+      c.kind = Coordinate::Kind::kLoop;
       c.index = static_cast<int>(first + i);
       for (int s = 0; s < passes::kLoopStrategyCount; ++s) {
         const auto strategy = static_cast<LoopStrategy>(s);
@@ -130,6 +145,27 @@ std::vector<KernelSearch::Coordinate> KernelSearch::coordinates(
       coords.push_back(std::move(c));
     }
   }
+  // Every order of a multi-dimensional launch's grid: which operand a step re-reads depends
+  // on which axis is innermost (the cost model sees it through the HBM bytes).
+  for (const passes::Launch& launch : plan_.launches) {
+    const int entry = passes::loop_order_entry(plan_, launch.index);
+    if (entry < 0) continue;
+    Coordinate c;
+    c.kind = Coordinate::Kind::kOrder;
+    c.index = entry;
+    // The default order first (point 0 writes no `loop_orders`), then every other order the
+    // config check accepts (revisited dimensions innermost).
+    const std::vector<int64_t> default_order = passes::default_grid_order(launch);
+    c.orders.push_back(default_order);
+    std::vector<int64_t> order = default_order;
+    std::sort(order.begin(), order.end());
+    do {
+      if (order != default_order && passes::order_keeps_revisited_last(launch, order)) {
+        c.orders.push_back(order);
+      }
+    } while (std::next_permutation(order.begin(), order.end()));
+    coords.push_back(std::move(c));
+  }
   return coords;
 }
 
@@ -142,7 +178,13 @@ std::vector<CoordinateStats> KernelSearch::stats(const std::vector<Coordinate>& 
   for (const Coordinate& c : coords) {
     CoordinateStats stats;
     std::vector<std::string> dims;
-    if (c.block) {
+    if (c.kind == Coordinate::Kind::kOrder) {
+      stats.name = fmt::format("loop_orders[{}]", c.index);
+      for (const passes::Launch& launch : plan_.launches) {
+        if (passes::loop_order_entry(plan_, launch.index) != c.index) continue;
+        for (int d : launch.tile_loop().tile_dims) dims.push_back(kernel_.tile_dims[d].name);
+      }
+    } else if (c.kind == Coordinate::Kind::kBlock) {
       stats.name = fmt::format("block_sizes[{}]", c.index);
       for (const ir::TileDim& dim : kernel_.tile_dims) {
         if (dim.block.kind == ir::BlockSource::Kind::kTunable && dim.block.tunable == c.index) {
@@ -174,10 +216,17 @@ Candidate KernelSearch::candidate(const std::vector<Coordinate>& coords,
   cand.config.block_sizes.assign(static_cast<size_t>(kernel_.num_tunable_blocks), 1);
   std::vector<int64_t> buffers;
   bool custom_buffers = false;
+  std::vector<std::vector<int64_t>> orders;
+  bool custom_orders = false;
   for (size_t i = 0; i < coords.size(); ++i) {
     const Coordinate& c = coords[i];
-    if (c.block) {
+    if (c.kind == Coordinate::Kind::kBlock) {
       cand.config.block_sizes[static_cast<size_t>(c.index)] = c.blocks[point[i]];
+      continue;
+    }
+    if (c.kind == Coordinate::Kind::kOrder) {
+      orders.push_back(c.orders[point[i]]);
+      custom_orders = custom_orders || point[i] != 0;
       continue;
     }
     const auto [strategy, count] = c.loops[point[i]];
@@ -187,49 +236,78 @@ Candidate KernelSearch::candidate(const std::vector<Coordinate>& coords,
     custom_buffers = custom_buffers || (count != 0 && count != passes::kDefaultBufferCount);
   }
   if (custom_buffers) cand.config.pallas_load_buffer_count = buffers;
+  // Written only when some grid is reordered, so default orders leave the YAML as before.
+  if (custom_orders) cand.config.loop_orders = orders;
   return cand;
 }
 
-std::string KernelSearch::schedule_key(const Candidate& cand,
-                                       const passes::HostValues& call) const {
-  std::string key = strategy_text(cand.strategies) +
-                    fmt::format("|{}", fmt::join(cand.config.pallas_load_buffer_count, ","));
+std::vector<KernelSearch::Accounted> KernelSearch::account(const Candidate& cand,
+                                                           const passes::HostValues& call) const {
+  std::vector<Accounted> launches;
   for (const passes::Launch& launch : plan_.launches) {
     if (!launch_runs(launch, call)) continue;
-    const passes::LaunchChoices choices = launch_choices(
-        cand.config, cand.strategies, passes::first_inner_loop(plan_, launch.index), launch);
+    passes::LaunchChoices choices = launch_choices(cand.config, cand.strategies, plan_, launch);
     Expected<passes::LaunchResources> r = passes::account_launch(kernel_, launch, call, choices);
-    if (!r) return "";
-    key += fmt::format("|{}", fmt::join(r->blocks, ","));
+    launches.push_back({&launch, std::move(choices), std::move(r)});
+  }
+  return launches;
+}
+
+std::string KernelSearch::schedule_key(const Candidate& cand,
+                                       const std::vector<Accounted>& launches) {
+  std::string key = strategy_text(cand.strategies) +
+                    fmt::format("|{}", fmt::join(cand.config.pallas_load_buffer_count, ","));
+  for (const Accounted& a : launches) {
+    if (!a.resources) return "";
+    const passes::LaunchResources& r = *a.resources;
+    key += fmt::format("|{}", fmt::join(r.blocks, ","));
+    // The grid's order matters only among axes of more than one step.
+    for (size_t g = 0; g < r.grid.size(); ++g) {
+      if (r.grid[g] > 1) key += fmt::format(":{}", r.grid_names[g]);
+    }
   }
   return key;
 }
 
+bool KernelSearch::orders_matter(const std::vector<Accounted>& launches) {
+  for (const Accounted& a : launches) {
+    if (!passes::orders_grid(*a.launch)) continue;
+    if (!a.resources) return true;  // unknown: judge every order
+    size_t multi_step = 0;
+    for (size_t d = 0; d < a.launch->tile_loop().tile_dims.size(); ++d) {
+      if (a.resources->dim_steps[d] > 1) ++multi_step;
+    }
+    if (multi_step > 1) return true;
+  }
+  return false;
+}
+
 Evaluation KernelSearch::evaluate(const Candidate& cand, const passes::HostValues& call) const {
+  return evaluate(cand, account(cand, call));
+}
+
+Evaluation KernelSearch::evaluate(const Candidate& cand,
+                                  const std::vector<Accounted>& launches) const {
   Evaluation ev;
   double flops = 0, slowest = -1;
-  for (const passes::Launch& launch : plan_.launches) {
-    if (!launch_runs(launch, call)) continue;
-    const passes::LaunchChoices choices = launch_choices(
-        cand.config, cand.strategies, passes::first_inner_loop(plan_, launch.index), launch);
-    Expected<passes::LaunchResources> r = passes::account_launch(kernel_, launch, call, choices);
-    if (!r) {
-      ev.reason = fmt::format("launch {}: {}", launch.index, r.error());
+  for (const Accounted& a : launches) {
+    const passes::Launch& launch = *a.launch;
+    if (!a.resources) {
+      ev.reason = fmt::format("launch {}: {}", launch.index, a.resources.error());
       return ev;
     }
-    const LaunchVerdict verdict = judge_launch(*r, target_, cand.config.vmem_limit_bytes);
+    const passes::LaunchResources& r = *a.resources;
+    const LaunchVerdict verdict = judge_launch(r, target_, cand.config.vmem_limit_bytes);
     if (!verdict.fits) {
       // Without the figures, so that every candidate refused for the same reason counts once.
-      ev.reason =
-          fmt::format("launch {} needs more {} than the {} of {}", launch.index,
-                      r->vmem_bytes > verdict.vmem_capacity ? "VMEM" : "SMEM",
-                      format_bytes(r->vmem_bytes > verdict.vmem_capacity ? verdict.vmem_capacity
-                                                                         : target_.smem_bytes),
-                      r->vmem_bytes > verdict.vmem_capacity ? verdict.capacity_source
-                                                            : fmt::format("{} SMEM", target_.name));
+      const bool vmem = r.vmem_bytes > verdict.vmem_capacity;
+      ev.reason = fmt::format(
+          "launch {} needs more {} than the {} of {}", launch.index, vmem ? "VMEM" : "SMEM",
+          format_bytes(vmem ? verdict.vmem_capacity : target_.smem_bytes),
+          vmem ? verdict.capacity_source : fmt::format("{} SMEM", target_.name));
       return ev;
     }
-    const Estimate e = estimate_launch(launch, choices, *r, target_);
+    const Estimate e = estimate_launch(launch, a.choices, r, target_);
     ev.time_us += e.time_us;
     flops += static_cast<double>(e.flops);
     ev.hbm_bytes += e.hbm_bytes;
@@ -287,6 +365,15 @@ CallResult KernelSearch::explore(const passes::HostValues& call,
   std::vector<size_t> best_point;
   const size_t planned = std::min(total, options.exhaustive_limit);
   size_t visited = 0;
+  // Points with every grid in its written order whose launches each have at most one own axis
+  // of more than one step: any other order gives the same schedule, known without accounting.
+  std::set<std::vector<size_t>> order_free;
+  const auto written_order = [&](std::vector<size_t> point) {
+    for (size_t i = 0; i < coords.size(); ++i) {
+      if (coords[i].kind == Coordinate::Kind::kOrder) point[i] = 0;
+    }
+    return point;
+  };
   // Judges one point; false once the budget is spent.
   const auto visit = [&](const std::vector<size_t>& point) {
     if (options.progress && ++visited % 256 == 0) {
@@ -298,14 +385,22 @@ CallResult KernelSearch::explore(const passes::HostValues& call,
       result.budget_exhausted = true;
       return false;
     }
+    const std::vector<size_t> base = written_order(point);
+    const bool reordered = base != point;
+    if (reordered && order_free.contains(base)) {
+      for (size_t i = 0; i < point.size(); ++i) ++result.coordinates[i].values[point[i]].repeated;
+      return true;
+    }
     Candidate cand = candidate(coords, point);
-    const std::string key = schedule_key(cand, call);
+    const std::vector<Accounted> launches = account(cand, call);
+    if (!reordered && !orders_matter(launches)) order_free.insert(base);
+    const std::string key = schedule_key(cand, launches);
     if (!key.empty() && !seen.insert(key).second) {
       for (size_t i = 0; i < point.size(); ++i) ++result.coordinates[i].values[point[i]].repeated;
       return true;
     }
     ++result.evaluated;
-    Evaluation ev = evaluate(cand, call);
+    Evaluation ev = evaluate(cand, launches);
     for (size_t i = 0; i < point.size(); ++i) {
       ValueStats& value = result.coordinates[i].values[point[i]];
       ev.legal ? ++value.legal : ++value.refused[ev.reason];

@@ -11,10 +11,13 @@
 //   the same blocks as an earlier point are dropped, so every schedule is judged once;
 // - a `pallas_loop_type` per inner loop of the kernel, among those that apply to it
 //   (InnerLoop::reason_against);
-// - for `fori_loop` loops, `pallas_load_buffer_count` 1, 2 or 3.
+// - for `fori_loop` loops, `pallas_load_buffer_count` 1, 2 or 3;
+// - for each launch whose own loop tiles several dimensions, every order of its grid
+//   (`loop_orders`, written only when some launch's order is not the one written): the order
+//   decides which operands a step re-reads (launch_resources.h); orders that differ only in
+//   where single-step axes go give the same schedule and are judged once.
 // `vmem_limit_bytes` is set to the target's VMEM when a config needs more than the target's
-// default scoped limit (default_scoped_vmem_bytes). `loop_orders` are left to the default
-// (the model does not see them).
+// default scoped limit (default_scoped_vmem_bytes).
 //
 // Exhaustive when the space has at most SearchOptions::exhaustive_limit points; otherwise a
 // sample of that many points drawn with the seed, then coordinate descent from the best one
@@ -35,6 +38,8 @@
 #include "ir/nodes.h"
 #include "passes/host_values.h"
 #include "passes/launch_plan.h"
+#include "passes/launch_resources.h"
+#include "support/expected.h"
 
 namespace helionc::autotune {
 
@@ -80,7 +85,7 @@ struct ValueStats {
 };
 
 struct CoordinateStats {
-  std::string name;  // "block_sizes[0]", "pallas_loop_type[1]"
+  std::string name;  // "block_sizes[0]", "pallas_loop_type[1]", "loop_orders[0]"
   std::string dims;  // the tile dimensions it sizes or loops over
   std::vector<ValueStats> values;
   // Inner loops: the strategies that do not apply, with InnerLoop::reason_against.
@@ -123,9 +128,23 @@ class KernelSearch {
   std::vector<CoordinateStats> stats(const std::vector<Coordinate>& coords) const;
   Candidate candidate(const std::vector<Coordinate>& coords,
                       const std::vector<size_t>& point) const;
-  // The schedule a candidate gives for a call (its launches' blocks and strategies), to drop
-  // points that give the same one; empty when it cannot be computed.
-  std::string schedule_key(const Candidate& candidate, const passes::HostValues& call) const;
+  // The resources of each launch that runs in the call, accounted once per point for both
+  // the duplicate check and the evaluation.
+  struct Accounted {
+    const passes::Launch* launch = nullptr;
+    passes::LaunchChoices choices;
+    Expected<passes::LaunchResources> resources;
+  };
+  std::vector<Accounted> account(const Candidate& candidate, const passes::HostValues& call) const;
+  Evaluation evaluate(const Candidate& candidate, const std::vector<Accounted>& launches) const;
+  // The schedule a candidate gives for a call (its launches' blocks, strategies and the order
+  // of their grids' multi-step axes), to drop points that give the same one; empty when it
+  // cannot be computed.
+  // Whether some launch has two or more own grid axes of more than one step, so that the
+  // order of its grid can change what moves.
+  static bool orders_matter(const std::vector<Accounted>& launches);
+  static std::string schedule_key(const Candidate& candidate,
+                                  const std::vector<Accounted>& launches);
 
   const ir::Kernel& kernel_;
   const passes::KernelPlan& plan_;

@@ -87,8 +87,8 @@ void estimate_call(const ir::Kernel& kernel, const passes::KernelPlan& plan,
       launches.line(16, "runs: false  # an optional tensor it reads is None in this call");
       continue;
     }
-    const passes::LaunchChoices choices = autotune::launch_choices(
-        config, strategies, passes::first_inner_loop(plan, launch.index), launch);
+    const passes::LaunchChoices choices =
+        autotune::launch_choices(config, strategies, plan, launch);
     Expected<passes::LaunchResources> resources =
         passes::account_launch(kernel, launch, values, choices);
     if (!resources) {
@@ -110,6 +110,8 @@ void estimate_call(const ir::Kernel& kernel, const passes::KernelPlan& plan,
     launches.line(16, fmt::format("vmem_bytes: {}", e.vmem_bytes));
     launches.line(16, fmt::format("flops: {}", e.flops));
     launches.line(16, fmt::format("mxu_flops: {}", e.mxu_flops));
+    launches.line(16, fmt::format("transcendentals: {}", e.transcendentals));
+    launches.line(16, fmt::format("divisions: {}", e.divisions));
     launches.line(16, fmt::format("cores: {}", e.cores));
     launches.line(16, fmt::format("core_steps: {}", e.core_steps));
     std::vector<std::string> terms;

@@ -188,9 +188,8 @@ class KernelReport {
     std::vector<std::string> problems;  // launches that do not fit
     std::vector<std::string> unknown;   // launches that could not be accounted
     for (const passes::Launch& launch : plan_.launches) {
-      const size_t first = passes::first_inner_loop(plan_, launch.index);
       const passes::LaunchChoices choices =
-          autotune::launch_choices(config, strategies, first, launch);
+          autotune::launch_choices(config, strategies, plan_, launch);
       text += launch_report(launch, choices, values, config, problems, unknown);
     }
     std::string verdict = "fits";

@@ -4,8 +4,8 @@ namespace helionc::ir {
 
 std::string_view intrinsic_name(Intrinsic op) {
   switch (op) {
-#define HELIONC_INTRINSIC(Enum, name, arity, where, basis, flops, transcendentals) \
-  case Intrinsic::Enum:                                                            \
+#define HELIONC_INTRINSIC(Enum, name, arity, where, basis, flops, transcendentals, divisions) \
+  case Intrinsic::Enum:                                                                       \
     return name;
 #include "ir/intrinsics.def"
   }
@@ -14,8 +14,8 @@ std::string_view intrinsic_name(Intrinsic op) {
 
 int intrinsic_arity(Intrinsic op) {
   switch (op) {
-#define HELIONC_INTRINSIC(Enum, name, arity, where, basis, flops, transcendentals) \
-  case Intrinsic::Enum:                                                            \
+#define HELIONC_INTRINSIC(Enum, name, arity, where, basis, flops, transcendentals, divisions) \
+  case Intrinsic::Enum:                                                                       \
     return arity;
 #include "ir/intrinsics.def"
   }
@@ -24,8 +24,8 @@ int intrinsic_arity(Intrinsic op) {
 
 IntrinsicPlace intrinsic_place(Intrinsic op) {
   switch (op) {
-#define HELIONC_INTRINSIC(Enum, name, arity, where, basis, flops, transcendentals) \
-  case Intrinsic::Enum:                                                            \
+#define HELIONC_INTRINSIC(Enum, name, arity, where, basis, flops, transcendentals, divisions) \
+  case Intrinsic::Enum:                                                                       \
     return IntrinsicPlace::where;
 #include "ir/intrinsics.def"
   }
@@ -34,9 +34,9 @@ IntrinsicPlace intrinsic_place(Intrinsic op) {
 
 IntrinsicCost intrinsic_cost(Intrinsic op) {
   switch (op) {
-#define HELIONC_INTRINSIC(Enum, name, arity, where, basis, flops, transcendentals) \
-  case Intrinsic::Enum:                                                            \
-    return {IntrinsicCost::Basis::basis, flops, transcendentals};
+#define HELIONC_INTRINSIC(Enum, name, arity, where, basis, flops, transcendentals, divisions) \
+  case Intrinsic::Enum:                                                                       \
+    return {IntrinsicCost::Basis::basis, flops, transcendentals, divisions};
 #include "ir/intrinsics.def"
   }
   return {};

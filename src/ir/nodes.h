@@ -25,7 +25,7 @@ enum class StmtKind {
 };
 
 enum class Intrinsic {
-#define HELIONC_INTRINSIC(Enum, name, arity, where, basis, flops, transcendentals) Enum,
+#define HELIONC_INTRINSIC(Enum, name, arity, where, basis, flops, transcendentals, divisions) Enum,
 #include "ir/intrinsics.def"
 };
 std::string_view intrinsic_name(Intrinsic op);
@@ -42,6 +42,7 @@ struct IntrinsicCost {
   Basis basis = Basis::kNone;
   int flops = 0;
   int transcendentals = 0;
+  int divisions = 0;  // of `flops`: run on the EUP on a TPU
 };
 IntrinsicCost intrinsic_cost(Intrinsic op);
 struct Expr;

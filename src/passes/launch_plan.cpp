@@ -256,6 +256,17 @@ std::vector<int64_t> default_grid_order(const Launch& launch) {
   return order;
 }
 
+bool order_keeps_revisited_last(const Launch& launch, const std::vector<int64_t>& order) {
+  const std::vector<int> revisited = revisited_dims(launch);
+  bool seen_revisited = false;
+  for (int64_t d : order) {
+    const bool is_revisited = std::find(revisited.begin(), revisited.end(), d) != revisited.end();
+    if (seen_revisited && !is_revisited) return false;
+    seen_revisited = seen_revisited || is_revisited;
+  }
+  return true;
+}
+
 size_t first_inner_loop(const KernelPlan& plan, int launch) {
   size_t first = 0;
   for (const Launch& earlier : plan.launches) {
@@ -263,6 +274,19 @@ size_t first_inner_loop(const KernelPlan& plan, int launch) {
     first += earlier.inner_loops.size();
   }
   return first;
+}
+
+bool orders_grid(const Launch& launch) {
+  return !launch.variadic && launch.tile_loop().tile_dims.size() > 1;
+}
+
+int loop_order_entry(const KernelPlan& plan, int launch) {
+  int entry = 0;
+  for (const Launch& earlier : plan.launches) {
+    if (earlier.index == launch) return orders_grid(earlier) ? entry : -1;
+    if (orders_grid(earlier)) ++entry;
+  }
+  return -1;
 }
 
 }  // namespace helionc::passes

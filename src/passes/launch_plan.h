@@ -192,6 +192,10 @@ struct LaunchCost {
   // The matrix products' flops again (the MXU's part of `flops`; the rest is vector work),
   // one term per product shape.
   std::vector<CostTerm> products;
+  // The true divisions of tiles, also counted in `flops` (as pl.CostEstimate counts them): a
+  // TPU divides with the EUP's reciprocal, so the cost model counts them there (Mosaic lowers
+  // `/` to arith.divf, which the kernel profile counts as EUP work too).
+  std::vector<CostTerm> divisions;
 };
 
 // Blocks of an inner loop whose steps leave every carried value unchanged: those whose first
@@ -261,9 +265,21 @@ std::vector<int> revisited_dims(const Launch& launch);
 // into Launch::grid, outermost first.
 std::vector<int64_t> default_grid_order(const Launch& launch);
 
+// Whether a grid order (the launch's own dimensions, outermost first) runs every revisited
+// dimension inside all the others, as the updates of one block must follow one another.
+bool order_keeps_revisited_last(const Launch& launch, const std::vector<int64_t>& order);
+
 // The position of `launch`'s first inner loop among the kernel's (configs list one
 // `pallas_loop_type` per inner loop of the whole kernel, in order of appearance).
 size_t first_inner_loop(const KernelPlan& plan, int launch);
+
+// Whether a config's `loop_orders` can order `launch`'s grid: its own loop tiles several
+// dimensions (and its rank is known before tracing).
+bool orders_grid(const Launch& launch);
+
+// Which `loop_orders` entry orders `launch`'s grid (configs list one permutation per such
+// launch, in order of appearance), or -1 when none does.
+int loop_order_entry(const KernelPlan& plan, int launch);
 
 // A readable dump of a plan (`--emit plan`, debugging, unit tests).
 std::string print_plan(const ir::Kernel& kernel, const KernelPlan& plan);

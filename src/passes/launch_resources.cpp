@@ -3,7 +3,9 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <map>
 #include <set>
+#include <utility>
 
 #include "ir/visitor.h"
 #include "passes/legal_block.h"
@@ -71,6 +73,7 @@ class Accountant {
     result_.vmem_bytes = evaluate(known(launch_vmem(kernel_, launch_, schedule_)));
     result_.flops = cost(launch_.cost.flops);
     result_.transcendentals = cost(launch_.cost.transcendentals);
+    result_.divisions = cost(launch_.cost.divisions);
     products();
     return std::move(result_);
   }
@@ -90,10 +93,16 @@ class Accountant {
     }
   }
 
+  // Memoised: the accounting asks for the same few sizes many times, and a size the host
+  // code computes (a reshape) is evaluated from its definition each time.
   int64_t axis_size(int binding, int axis) const {
+    const auto key = std::make_pair(binding, axis);
+    if (auto known = axis_sizes_.find(key); known != axis_sizes_.end()) return known->second;
     check_given(binding);
-    return need(values_.axis_size(binding, axis),
-                fmt::format("the size of axis {} of `{}`", axis, name(binding)));
+    const int64_t size = need(values_.axis_size(binding, axis),
+                              fmt::format("the size of axis {} of `{}`", axis, name(binding)));
+    axis_sizes_.emplace(key, size);
+    return size;
   }
 
   ir::ScalarType dtype(int binding) const {
@@ -208,14 +217,39 @@ class Accountant {
         steps_.push_back(cdiv(sizes_[g], block));
       }
     }
-    for (size_t g = 0; g < launch_.grid.size(); ++g) {
-      if (!on_grid(g)) continue;
+    order_grid();
+    for (size_t g : grid_order_) {
       result_.grid_names.push_back(kernel_.tile_dims[launch_.grid[g].tile_dim].name);
       result_.grid.push_back(steps_[g]);
       result_.grid_steps = checked_mul(result_.grid_steps, steps_[g]);
     }
     result_.blocks = blocks_;
     result_.dim_steps = steps_;
+  }
+
+  // The pallas_call's grid axes, outermost first, as launch dimensions: the launch's own in
+  // the config's `loop_orders` order (launch.grid lists them first, as written), then the
+  // inner loops' `grid` axes.
+  void order_grid() {
+    const size_t rank = launch_.tile_loop().tile_dims.size();
+    std::vector<int64_t> order = choices_.loop_order;
+    if (order.empty()) order = default_grid_order(launch_);
+    std::vector<int64_t> sorted = order;
+    std::sort(sorted.begin(), sorted.end());
+    for (size_t d = 0; d < sorted.size(); ++d) {
+      if (sorted.size() != rank || sorted[d] != static_cast<int64_t>(d)) {
+        throw Unknown{
+            fmt::format("the loop order ({}) is no permutation of the launch's {} "
+                        "dimensions",
+                        fmt::join(order, ", "), rank)};
+      }
+    }
+    for (int64_t d : order) {
+      if (on_grid(static_cast<size_t>(d))) grid_order_.push_back(static_cast<size_t>(d));
+    }
+    for (size_t g = rank; g < launch_.grid.size(); ++g) {
+      if (on_grid(g)) grid_order_.push_back(g);
+    }
   }
 
   // The elements a dimension's operands span along whole dimensions (launch_printer's
@@ -312,22 +346,21 @@ class Accountant {
       }
     }
     for (int g : placed.selected_dims) moved = checked_mul(moved, steps_[static_cast<size_t>(g)]);
-    // Re-fetches: every grid axis before the last one the block index depends on (with more
-    // than one step) changes the block index when it advances. A streamed operand is copied
-    // by the kernel body itself, at every grid step.
+    // Re-fetches: every grid axis (in the grid's order) before the last one the block index
+    // depends on (with more than one step) changes the block index when it advances, so the
+    // block is fetched again. A streamed operand is copied by the kernel body itself, at every
+    // grid step.
     const std::set<int> used(placed.index_dims.begin(), placed.index_dims.end());
     const bool streamed = placed.streamed_by >= 0;
-    std::optional<size_t> last;
-    for (size_t g = 0; g < launch_.grid.size(); ++g) {
+    size_t last = 0;  // axes of grid_order_ up to the last such one
+    for (size_t i = 0; i < grid_order_.size(); ++i) {
+      const size_t g = grid_order_[i];
       const bool indexes = used.contains(static_cast<int>(g)) && steps_[g] > 1;
-      if (on_grid(g) && (indexes || streamed)) last = g;
+      if (indexes || streamed) last = i + 1;
     }
-    if (last) {
-      for (size_t g = 0; g <= *last; ++g) {
-        if (on_grid(g) && !used.contains(static_cast<int>(g))) {
-          moved = checked_mul(moved, steps_[g]);
-        }
-      }
+    for (size_t i = 0; i < last; ++i) {
+      const size_t g = grid_order_[i];
+      if (!used.contains(static_cast<int>(g))) moved = checked_mul(moved, steps_[g]);
     }
     r.hbm_bytes = checked_mul(moved, itemsize);
     r.block = block;
@@ -489,7 +522,9 @@ class Accountant {
   std::vector<int64_t> sizes_;  // per launch dimension: the elements it covers
   std::vector<int64_t> blocks_;
   std::vector<int64_t> steps_;
+  std::vector<size_t> grid_order_;  // launch dimensions on the grid, outermost first
   std::vector<bool> in_kernel_;
+  mutable std::map<std::pair<int, int>, int64_t> axis_sizes_;
   LaunchResources result_;
 };
 

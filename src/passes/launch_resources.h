@@ -44,6 +44,10 @@ struct LaunchChoices {
   std::vector<LoopStrategy> strategies;
   // One per inner loop of the launch; missing entries are 2. Used by the streaming strategies.
   std::vector<int64_t> buffer_counts;
+  // The grid order of the launch's own dimensions (`loop_orders`): positions in its tile
+  // loop's dimensions, outermost grid axis first; empty: as written. Inner `grid` axes come
+  // after them either way.
+  std::vector<int64_t> loop_order;
 };
 
 inline constexpr int64_t kDefaultBufferCount = 2;
@@ -87,6 +91,7 @@ struct LaunchResources {
   int64_t hbm_bytes = 0;
   int64_t flops = 0;
   int64_t transcendentals = 0;
+  int64_t divisions = 0;  // of `flops`: run on the EUP (LaunchCost::divisions)
   // The part of `flops` that is matrix products (the MXU's), per product term; the rest is
   // vector work.
   std::vector<ProductResources> products;

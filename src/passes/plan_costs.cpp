@@ -35,8 +35,12 @@ void operand_dtype(const ir::Expr& operand, ProductShape& shape) {
 void count_cost(const ir::Expr& expr, LaunchCost& cost) {
   if (expr.type.kind != TypeKind::kTileTensor) return;
   switch (expr.kind) {
-    case ir::ExprKind::kUnary:
     case ir::ExprKind::kBinary:
+      if (expr.as<ir::Binary>()->op == ir::BinaryOp::kDiv)
+        add_term(cost.divisions, expr.type.dims, 1);
+      add_term(cost.flops, expr.type.dims, 1);
+      return;
+    case ir::ExprKind::kUnary:
     case ir::ExprKind::kCompare:
       add_term(cost.flops, expr.type.dims, 1);
       return;
@@ -81,6 +85,7 @@ void count_cost(const ir::Expr& expr, LaunchCost& cost) {
   }
   add_term(cost.flops, dims, per_element.flops);
   add_term(cost.transcendentals, dims, per_element.transcendentals);
+  add_term(cost.divisions, dims, per_element.divisions);
 }
 
 }  // namespace helionc::passes

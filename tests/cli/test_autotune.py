@@ -77,7 +77,7 @@ def test_summary_on_stderr_and_yaml_on_stdout():
     assert "autotune: kernel matmul for tpu-v5e, 2 calls, seed 0" in proc.stderr
     assert "(exhaustive)" in proc.stderr
     # One row per strategy, the winner starred.
-    rows = [line for line in proc.stderr.splitlines() if "MXU" in line or "HBM" in line]
+    rows = [line for line in proc.stderr.splitlines() if "{block_sizes:" in line]
     assert sum(1 for row in rows if row.lstrip().startswith("*")) == 2
     for strategy in ("grid", "unroll", "emit_pipeline", "fori_loop"):
         assert strategy in proc.stderr

@@ -63,6 +63,17 @@ def test_small_blocks_are_bound_by_the_step_overhead(tmp_path):
     assert field(proc.stdout, "bound") == ['"step overhead"']
 
 
+def test_a_small_call_is_bound_by_the_launch_overhead(tmp_path):
+    cfg = config(tmp_path, "default: {block_sizes: [256, 256, 256]}\n")
+    proc = run(MATMUL, "--estimate", "--target", "tpu-v5e", "--config", cfg,
+               "--shapes", "x=256x256:bf16,y=256x256:bf16")
+    assert proc.returncode == 0, proc.stderr
+    assert field(proc.stdout, "bound") == ['"launch overhead"']
+    terms = dict(item.split(": ") for item in
+                 re.search(r"terms: \{(.*)\}", proc.stdout).group(1).split(", "))
+    assert max(terms, key=lambda name: float(terms[name])) == "launch_overhead_us"
+
+
 def test_entries_are_estimated_for_their_own_shapes(tmp_path):
     cfg = config(tmp_path, """configs:
   - shapes: {x: [4096, 65536], y: [65536, 4096]}

@@ -53,3 +53,28 @@ def test_jobs_give_the_same_yaml(helionc, tmp_path):
         texts.append(out.read_text())
     assert texts[0] == texts[1]
     assert texts[0].count("  - shapes:") >= 5
+
+
+def test_reordered_grid_runs_and_lowers(helionc, tmp_path, tpu_lower):
+    """A call where the search puts tile_n outermost (`loop_orders: [[1, 0]]`): with 128-row and
+    128-column blocks over x [130, 256] and y [256, 200], the order as written reads x once and
+    y once per row block; reordered, y (the larger) once and x once per column block. The module
+    with that order matches numpy in interpret mode and lowers for TPU."""
+    yaml_path, module_path = tmp_path / "bias.yaml", tmp_path / "bias_pallas.py"
+    proc = helionc.run(["samples/matmul_unit_bias.py", "--autotune", "-q", "--target", "tpu-v7x",
+                        "--shapes", "x=130x256:f32,y=256x200:f32,bias=1x1:f32",
+                        "--config-out", str(yaml_path), "-o", str(module_path)])
+    assert proc.returncode == 0, proc.stderr
+    assert "loop_orders: [[1, 0]]" in yaml_path.read_text()
+    module = import_module(module_path, "helionc_e2e.autotune.matmul_unit_bias")
+    rng = np.random.default_rng(1)
+    x = jnp.asarray(rng.standard_normal((130, 256)), jnp.float32)
+    y = jnp.asarray(rng.standard_normal((256, 200)), jnp.float32)
+    bias = jnp.asarray(rng.standard_normal((1, 1)), jnp.float32)
+    got = np.asarray(module.matmul_bias(x, y, bias, interpret=True), np.float64)
+    want = np.asarray(x, np.float64) @ np.asarray(y, np.float64) + np.asarray(bias, np.float64)
+    np.testing.assert_allclose(got, want, rtol=1e-4, atol=1e-3)
+    lowered = tpu_lower(lambda a, b, c: module.matmul_bias(a, b, c, interpret=False),
+                        jax.ShapeDtypeStruct(x.shape, x.dtype), jax.ShapeDtypeStruct(y.shape, y.dtype),
+                        jax.ShapeDtypeStruct(bias.shape, bias.dtype))
+    assert "tpu_custom_call" in lowered

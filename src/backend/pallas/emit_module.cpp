@@ -113,7 +113,6 @@ bool print_kernel(PythonWriter& out, EmitContext& context, const ir::Kernel& ker
   if (!ok) return false;
   const passes::ShapeFacts facts(kernel);
   std::vector<LaunchNames> names;
-  int multi_dimensional = 0;  // `loop_orders` has one entry per such launch, in order
   for (const passes::Launch& launch : plan.launches) {
     std::string function = plan.launches.size() == 1
                                ? fmt::format("_{}_kernel", kernel.name)
@@ -123,14 +122,13 @@ bool print_kernel(PythonWriter& out, EmitContext& context, const ir::Kernel& ker
     launch_names.variants = loop_types.variants(launch.index);
     add_vmem_fallbacks(launch, launch_names);
     launch_names.first_loop = loop_types.first_loop(launch.index);
-    if (!launch.variadic && launch.tile_loop().tile_dims.size() > 1) {
+    if (passes::orders_grid(launch)) {
       // Revisited dimensions reorder the grid even without `loop_orders`.
       const std::vector<int64_t> order = passes::default_grid_order(launch);
       if (loop_types.loop_orders_given || !std::is_sorted(order.begin(), order.end())) {
         launch_names.loop_order = "grid_order";
-        launch_names.loop_order_entry = multi_dimensional;
+        launch_names.loop_order_entry = passes::loop_order_entry(plan, launch.index);
       }
-      ++multi_dimensional;
     }
     for (const LoopTypes& variant : launch_names.variants) {
       std::string name = function;

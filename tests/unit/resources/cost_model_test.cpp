@@ -4,6 +4,8 @@
 #include <catch2/catch.hpp>
 
 #include <cmath>
+#include <string>
+#include <tuple>
 
 #include "autotune/cost_model.h"
 #include "autotune/legality.h"
@@ -103,6 +105,27 @@ TEST_CASE("cost model: small blocks are bound by the step overhead, then by HBM"
   CHECK(term(small.estimate, "exposed_dma_us") > 0);
   const Run big = run(mm, square(mm, 4096), {512, 1024, 1024}, LoopStrategy::kGrid, v5e);
   CHECK(big.estimate.time_us * 10 < small.estimate.time_us);
+}
+
+TEST_CASE("cost model: a small kernel is bound by its launch overhead, and says so") {
+  const Compiled mm = compile(kMatmul);
+  const autotune::TargetInfo& v5e = target("tpu-v5e");
+  // 256^3 in one step: 33.6 MFLOP is 0.17 us of MXU work and 384 KiB 0.5 us of copies, against
+  // the 115 us the matmul guide's host-timed calls cost whatever their size.
+  const Run r = run(mm, square(mm, 256), {256, 256, 256}, LoopStrategy::kGrid, v5e);
+  CHECK(r.estimate.bound == Bound::kLaunchOverhead);
+  CHECK(autotune::bound_name(r.estimate.bound) == "launch overhead");
+  double largest = 0;
+  std::string name;
+  for (const autotune::TimeTerm& t : r.estimate.terms) {
+    if (t.us > largest) std::tie(largest, name) = std::tie(t.us, t.name);
+  }
+  CHECK(name == "launch_overhead_us");
+  CHECK(largest == v5e.launch_overhead_us);
+  CHECK(r.estimate.hbm_us < largest);
+  // At 4096^3 with the same blocks the steps' work dominates again.
+  const Run big = run(mm, square(mm, 4096), {256, 256, 256}, LoopStrategy::kGrid, v5e);
+  CHECK(big.estimate.bound != Bound::kLaunchOverhead);
 }
 
 TEST_CASE("cost model: MXU tile efficiency by generation, and dtype rates") {
