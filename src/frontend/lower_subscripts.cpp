@@ -3,6 +3,8 @@
 // `hl.store(x, [...], value, extra_mask=...)`.
 #include <fmt/format.h>
 
+#include <algorithm>
+
 #include "frontend/kernel_lowering.h"
 
 namespace helionc::frontend {
@@ -25,9 +27,10 @@ ir::Index KernelLowering::lower_index_items(int tensor, const std::vector<Syntax
     ir::IndexItem entry;
     entry.range = item.range();
     if (item.type() == "slice") {
-      if (!item.named_children().empty()) unsupported(item.range(), "slicing with bounds");
-      entry.kind = ir::IndexItem::Kind::kFull;
-      index.push_back(entry);
+      const auto axis = std::count_if(index.begin(), index.end(), [](const ir::IndexItem& e) {
+        return e.kind != ir::IndexItem::Kind::kNewAxis;
+      });
+      index.push_back(lower_tensor_slice(tensor, static_cast<int>(axis), item));
       continue;
     }
     if (item.type() == "none") {
@@ -108,6 +111,9 @@ ir::Index KernelLowering::lower_index_items(int tensor, const std::vector<Syntax
         break;
       case ir::IndexItem::Kind::kFull:
         dims->push_back(ir::Dim::full(tensor, axis));
+        break;
+      case ir::IndexItem::Kind::kSlice:
+        dims->push_back(ir::Dim::sliced(tensor, axis, entry.slice));
         break;
       case ir::IndexItem::Kind::kNewAxis:
         dims->push_back(ir::Dim::unit());

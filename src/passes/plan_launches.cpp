@@ -11,6 +11,7 @@
 #include "passes/plan_gathers.h"
 #include "passes/plan_legality.h"
 #include "passes/plan_skips.h"
+#include "passes/plan_slices.h"
 #include "passes/plan_strategies.h"
 #include "passes/plan_views.h"
 #include "passes/shape_facts.h"
@@ -279,7 +280,7 @@ class LaunchPlanner {
     if (call.op == Intrinsic::kFull || call.op == Intrinsic::kBroadcastTo) {
       for (const ir::Dim& dim : call.type.dims) {
         if (dim.kind == ir::Dim::Kind::kTile) capture(Capture::Kind::kBlock, -1, dim.tile_dim);
-        if (dim.kind == ir::Dim::Kind::kFull) capture(Capture::Kind::kShape, dim.binding);
+        if (dim.within_axis()) capture(Capture::Kind::kShape, dim.binding);
         if (dim.kind == ir::Dim::Kind::kVariadic) {
           unsupported(call.range, "creating a tile of trace-time rank is not supported yet");
         }
@@ -301,7 +302,7 @@ class LaunchPlanner {
     capture_mask_values(dim.tile_dim);
     for (const ir::Dim& d : operand.dims) {  // the mask's shape
       if (d.kind == ir::Dim::Kind::kTile) capture(Capture::Kind::kBlock, -1, d.tile_dim);
-      if (d.kind == ir::Dim::Kind::kFull) capture(Capture::Kind::kShape, d.binding);
+      if (d.within_axis()) capture(Capture::Kind::kShape, d.binding);
     }
   }
 
@@ -380,6 +381,13 @@ class LaunchPlanner {
         walk_expr(item.scalar);  // the indices are values of the kernel
         continue;
       }
+      if (item.kind == IndexItem::Kind::kSlice) {
+        // The kernel slices its block with them (host ints, static while it is traced).
+        const ir::SliceBounds& bounds = kernel_.slices[static_cast<size_t>(item.slice)];
+        walk_expr(bounds.start);
+        walk_expr(bounds.stop);
+        continue;
+      }
       if (item.kind != IndexItem::Kind::kScalar) continue;
       // An index expression runs in the BlockSpec's index map: grid indices and host values only.
       check_index_scalar(item.scalar);
@@ -437,6 +445,7 @@ class LaunchPlanner {
           key += fmt::format("t{}...,", item.tile_dim);
           break;
         case IndexItem::Kind::kFull:
+        case IndexItem::Kind::kSlice:  // one operand, whole along the axis; each access slices
           key += ":,";
           break;
         case IndexItem::Kind::kNewAxis:
@@ -568,6 +577,7 @@ class LaunchPlanner {
     for (size_t o = 0; o < launch_.outputs.size(); ++o) {
       Output& output = launch_.outputs[o];
       const int binding = output.operand.binding;
+      check_sliced_stores(binding);
       const ir::Stmt* def = facts_.definition(binding);
       const auto* alloc = def ? def->as<ir::Alloc>() : nullptr;
       // A fresh `empty` array has no values to keep: blocks may spill garbage outside the range.
@@ -618,6 +628,25 @@ class LaunchPlanner {
                                 ? "initialised"
                                 : "partly written";
       launch_.inputs.push_back(std::move(input));
+    }
+  }
+
+  // Stores of slices (`dst[tile, :16]`) write part of a block that is whole along the sliced
+  // axis, and the block goes back whole: the rest would overwrite the array's old values with
+  // garbage. Unless the array is fresh, the launch's slices of each axis must cover it.
+  void check_sliced_stores(int binding) {
+    if (is_fresh(binding)) return;
+    std::vector<const ir::Index*> stores;
+    for (const Access& access : accesses_) {
+      if (access.store && access.binding == binding) stores.push_back(access.index);
+    }
+    if (std::optional<SliceGap> gap = uncovered_slice(kernel_, stores)) {
+      unsupported(gap->range,
+                  fmt::format("storing slices of `{}` that may not cover its axis {} is not "
+                              "supported yet (a block goes back to the array whole); store "
+                              "every part of the axis in the loop, or allocate `{}` with "
+                              "`torch.empty`",
+                              name(binding), gap->axis, name(binding)));
     }
   }
 
