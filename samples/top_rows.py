@@ -1,8 +1,9 @@
 """The first eight rows of a matrix scaled, the others kept, column block by column block.
 
 Exercises slices of the second-to-last (sublane) axis with literal bounds (`x[:8, tile_n]`,
-`out[8:, tile_n]`) while the last axis is tiled: the block holds whole columns. With fewer than
-eight rows `[:8]` is every row and `[8:]` none, as in Python.
+`hl.store(out, [slice(8, None), tile_n], ...)`, the explicit form) while the last axis is tiled:
+the block holds whole columns. With fewer than eight rows `[:8]` is every row and `[8:]` none,
+as in Python.
 """
 
 from __future__ import annotations
@@ -19,7 +20,7 @@ def top_rows(x: torch.Tensor, scale: float = 3.0) -> torch.Tensor:
     out = torch.empty_like(x)
     for tile_n in hl.tile(n):
         out[:8, tile_n] = x[:8, tile_n] * scale
-        out[8:, tile_n] = x[8:, tile_n]
+        hl.store(out, [slice(8, None), tile_n], hl.load(x, [slice(8, None), tile_n]))
     return out
 
 

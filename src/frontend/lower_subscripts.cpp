@@ -26,7 +26,7 @@ ir::Index KernelLowering::lower_index_items(int tensor, const std::vector<Syntax
   for (const SyntaxNode& item : items) {
     ir::IndexItem entry;
     entry.range = item.range();
-    if (item.type() == "slice") {
+    if (item.type() == "slice" || is_slice_call(item)) {
       const auto axis = std::count_if(index.begin(), index.end(), [](const ir::IndexItem& e) {
         return e.kind != ir::IndexItem::Kind::kNewAxis;
       });

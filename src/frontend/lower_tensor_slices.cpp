@@ -32,18 +32,33 @@ bool is_int_literal(const ExprPtr& expr, int64_t value) {
 
 }  // namespace
 
+bool KernelLowering::is_slice_call(const SyntaxNode& item) const {
+  if (item.type() != "call") return false;
+  const SyntaxNode callee = item.child_by_field("function");
+  return callee.type() == "identifier" && callee.text() == "slice" &&
+         scope_.find("slice") == scope_.end();  // the builtin, not a local of that name
+}
+
 ir::IndexItem KernelLowering::lower_tensor_slice(int tensor, int axis, const SyntaxNode& slice) {
   ir::IndexItem entry;
   entry.range = slice.range();
   entry.kind = ir::IndexItem::Kind::kFull;
-  // tree-sitter's slice has no fields: `start : stop : step`, each optional.
-  SyntaxNode parts[3];
-  int colons = 0;
-  for (const SyntaxNode& child : slice.children()) {
-    if (child.text() == ":") {
-      ++colons;
-    } else if (colons < 3 && child.is_named() && child.type() != "comment") {
-      parts[colons] = child;
+  SyntaxNode parts[3];  // start, stop, step; each optional
+  if (slice.type() == "call") {
+    // `slice(stop)`, `slice(start, stop[, step])`, as in `hl.load(x, [tile, slice(None)])`.
+    const CallArgs args = split_args(slice);
+    check_arity(args, "slice", 1, 3, {});
+    const size_t count = args.positional.size();
+    for (size_t i = 0; i < count; ++i) parts[count == 1 ? 1 : i] = args.positional[i];
+  } else {
+    // tree-sitter's slice has no fields: `start : stop : step`.
+    int colons = 0;
+    for (const SyntaxNode& child : slice.children()) {
+      if (child.text() == ":") {
+        ++colons;
+      } else if (colons < 3 && child.is_named() && child.type() != "comment") {
+        parts[colons] = child;
+      }
     }
   }
   ExprPtr bounds[3];
