@@ -35,6 +35,7 @@ struct Access {
   SourceRange range;
   const ir::Load* load = nullptr;
   const ir::Store* store_node = nullptr;
+  bool conditional = false;  // under an `if` or a static loop of the body: may not run
 };
 
 class LaunchPlanner {
@@ -127,6 +128,7 @@ class LaunchPlanner {
         access.pattern = pattern_key(store.index);
         access.range = stmt.range;
         access.store_node = &store;
+        access.conditional = if_depth_ > 0;
         accesses_.push_back(std::move(access));
         return;
       }
@@ -636,9 +638,11 @@ class LaunchPlanner {
   // garbage. Unless the array is fresh, the launch's slices of each axis must cover it.
   void check_sliced_stores(int binding) {
     if (is_fresh(binding)) return;
-    std::vector<const ir::Index*> stores;
+    std::vector<SliceStore> stores;
     for (const Access& access : accesses_) {
-      if (access.store && access.binding == binding) stores.push_back(access.index);
+      if (access.store && access.binding == binding) {
+        stores.push_back({access.index, access.conditional});
+      }
     }
     if (std::optional<SliceGap> gap = uncovered_slice(kernel_, stores)) {
       unsupported(gap->range,

@@ -32,21 +32,26 @@ std::string bound_key(const ir::Kernel& kernel, const ir::ExprPtr& bound, const 
 }  // namespace
 
 std::optional<SliceGap> uncovered_slice(const ir::Kernel& kernel,
-                                        const std::vector<const ir::Index*>& stores) {
+                                        const std::vector<SliceStore>& stores) {
   std::optional<SliceGap> first;
   std::vector<std::pair<std::string, std::string>> spans;  // [start, stop) as written
   bool one_axis = true;
-  for (const ir::Index* index : stores) {
-    const auto sliced = sliced_axes(*index);
-    if (sliced.empty()) return std::nullopt;  // a store of whole axes writes every element
+  bool whole = false;  // a store of whole axes that always runs
+  for (const SliceStore& store : stores) {
+    const auto sliced = sliced_axes(*store.index);
+    if (sliced.empty()) {
+      whole = whole || !store.conditional;
+      continue;
+    }
     if (!first) first = SliceGap{sliced.front().second->range, sliced.front().first};
     one_axis = one_axis && sliced.size() == 1 && sliced.front().first == first->axis;
+    if (store.conditional) continue;
     const ir::SliceBounds& bounds =
         kernel.slices[static_cast<size_t>(sliced.front().second->slice)];
     spans.emplace_back(bound_key(kernel, bounds.start, kStart),
                        bound_key(kernel, bounds.stop, kEnd));
   }
-  if (!first) return std::nullopt;  // no stores
+  if (whole || !first) return std::nullopt;  // every element written, or no slices
   if (!one_axis) return first;
   // The points reachable from the axis's start along spans that begin at a reached point.
   std::set<std::string> reached = {kStart};

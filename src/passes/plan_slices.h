@@ -16,11 +16,18 @@ struct SliceGap {
   int axis = -1;
 };
 
+// A store of the array; `conditional` when it may not run (under an `if`).
+struct SliceStore {
+  const ir::Index* index = nullptr;
+  bool conditional = false;
+};
+
 // The stores of one array in one launch (same index pattern: slices aside, equal entries).
-// Covered when one store writes whole axes, or when every store slices one and the same axis
-// and their bounds chain from its start to its end (`:8`, `8:16`, `16:`; bounds compared as
-// written, so `:n` and `n:` chain and `:3` and `-5:` do not). Nullopt when covered.
+// Covered when no store slices, when a store that always runs writes whole axes, or when every
+// store slices one and the same axis and the bounds of those that always run chain from its
+// start to its end (`:8`, `8:16`, `16:`; bounds compared as written, so `:n` and `n:` chain and
+// `:3` and `-5:` do not). Nullopt when covered.
 std::optional<SliceGap> uncovered_slice(const ir::Kernel& kernel,
-                                        const std::vector<const ir::Index*>& stores);
+                                        const std::vector<SliceStore>& stores);
 
 }  // namespace helionc::passes
