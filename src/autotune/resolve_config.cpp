@@ -1,5 +1,7 @@
 #include "autotune/resolve_config.h"
 
+#include <algorithm>
+
 #include <fmt/format.h>
 
 #include "passes/plan_strategies.h"
@@ -117,9 +119,13 @@ bool check_buffer_counts(const KernelConfig& config, const ir::Kernel& kernel,
 bool check_loop_orders(const KernelConfig& config, const ir::Kernel& kernel,
                        const passes::KernelPlan& plan, DiagnosticEngine& diags) {
   std::vector<size_t> ranks;
+  std::vector<const passes::Launch*> launches;  // the multi-dimensional ones, in order
   for (const passes::Launch& launch : plan.launches) {
     const size_t rank = launch.tile_loop().tile_dims.size();
-    if (!launch.variadic && rank > 1) ranks.push_back(rank);
+    if (!launch.variadic && rank > 1) {
+      ranks.push_back(rank);
+      launches.push_back(&launch);
+    }
   }
   const SourceRange range = value_range(config, "loop_orders");
   if (config.loop_orders.size() > ranks.size()) {
@@ -131,12 +137,30 @@ bool check_loop_orders(const KernelConfig& config, const ir::Kernel& kernel,
   }
   bool ok = true;
   for (size_t i = 0; i < config.loop_orders.size(); ++i) {
-    if (config.loop_orders[i].size() == ranks[i]) continue;
-    diags.error(DiagnosticKind::kConfigSchema, range,
-                fmt::format("`loop_orders` entry {} orders {} but its tile loop has {}", i,
-                            plural(config.loop_orders[i].size(), "dimension"),
-                            plural(ranks[i], "dimension")));
-    ok = false;
+    const std::vector<int64_t>& order = config.loop_orders[i];
+    if (order.size() != ranks[i]) {
+      diags.error(DiagnosticKind::kConfigSchema, range,
+                  fmt::format("`loop_orders` entry {} orders {} but its tile loop has {}", i,
+                              plural(order.size(), "dimension"), plural(ranks[i], "dimension")));
+      ok = false;
+      continue;
+    }
+    // Steps that update one output block must follow one another: those dimensions innermost.
+    const std::vector<int> revisited = passes::revisited_dims(*launches[i]);
+    bool seen_revisited = false;
+    for (int64_t d : order) {
+      const bool is_revisited = std::find(revisited.begin(), revisited.end(), d) != revisited.end();
+      if (seen_revisited && !is_revisited) {
+        diags.error(DiagnosticKind::kConfigMismatch, range,
+                    fmt::format("`loop_orders` entry {} runs dimension {} inside dimension {}, "
+                                "along which the loop updates one output block from several "
+                                "steps; such dimensions must come last",
+                                i, d, revisited.front()));
+        ok = false;
+        break;
+      }
+      seen_revisited = seen_revisited || is_revisited;
+    }
   }
   return ok;
 }

@@ -220,6 +220,13 @@ int KernelLowering::bind(std::string name, Type type, Binding::Origin origin, So
   return id;
 }
 
+int KernelLowering::bind_hidden(std::string name, Type type, Binding::Origin origin,
+                                SourceRange range) {
+  const int id = static_cast<int>(kernel_.bindings.size());
+  kernel_.bindings.push_back({std::move(name), std::move(type), origin, range});
+  return id;
+}
+
 ir::ExprPtr KernelLowering::ref(int id, SourceRange range) const {
   return ir::VarRef::make(id, kernel_.bindings[id].type, range);
 }

@@ -59,6 +59,8 @@ class KernelLowering {
   // A new binding named `name`, now in scope. Takes its arguments by value: callers pass the
   // name and type of an existing binding, which the growth of `kernel_.bindings` would free.
   int bind(std::string name, ir::Type type, ir::Binding::Origin origin, SourceRange range);
+  // A binding no source name reaches (a value the lowering itself introduces).
+  int bind_hidden(std::string name, ir::Type type, ir::Binding::Origin origin, SourceRange range);
   ir::ExprPtr ref(int binding, SourceRange range) const;
   const ir::Binding& binding(int id) const { return kernel_.bindings[id]; }
   // Sets a tensor binding's rank from new evidence, or reports a mismatch with the old one.
@@ -78,6 +80,10 @@ class KernelLowering {
   bool reads_any_name(const std::vector<ir::ExprPtr>& values,
                       const std::vector<SyntaxNode>& names) const;
   void lower_store(const SyntaxNode& target, ir::ExprPtr value, SourceRange range, ir::Block& out);
+  // Appends `tensor[index] = value` after checking that the value fits the block's `dims`
+  // (`shown`: how the source names the tensor); every store goes through here.
+  void append_store(ir::ExprPtr tensor, ir::Index index, const std::vector<ir::Dim>& dims,
+                    ir::ExprPtr value, SourceRange range, std::string_view shown, ir::Block& out);
   void lower_assert(const SyntaxNode& node, ir::Block& out);
   void lower_if(const SyntaxNode& node, ir::Block& out);
   ir::StmtPtr lower_if_chain(const SyntaxNode& condition, const SyntaxNode& body,
@@ -233,6 +239,11 @@ class KernelLowering {
   // `bs = hl.register_block_size(n)` (or `(lo, hi)`): a tunable shared by the loops that pass
   // `block_size=bs`, numbered where it is registered.
   void lower_register_block_size(const SyntaxNode& target, const SyntaxNode& call);
+
+  // ---- lower_atomics.cpp: `hl.atomic_add` & co., a statement or the right of an assignment
+  bool is_atomic_call(const SyntaxNode& node) const;
+  // Appends the read-modify-write to `out`; the call's value (the old block) when used.
+  ir::ExprPtr lower_atomic(const SyntaxNode& call, bool value_used, ir::Block& out);
 
   // ---- lower_subscripts.cpp (with lower_hl_load/lower_hl_store above)
   ir::Index lower_index(int tensor, const SyntaxNode& subscript_node, std::vector<ir::Dim>* dims);

@@ -262,6 +262,11 @@ ExprPtr KernelLowering::lower_qualified_call(const std::string& name, const Call
     }
   }
   if (is_helion(name, "load")) return lower_hl_load(args);
+  if (is_atomic_call(args.call)) {
+    unsupported(range, fmt::format("`{}` inside an expression (use it as a statement, or as the "
+                                   "whole right-hand side of an assignment)",
+                                   shown));
+  }
   if (is_helion(name, "specialize")) {
     // Sizes are static while JAX traces the generated module: specialising changes nothing.
     check_arity(args, shown, 1, 1, {});

@@ -39,6 +39,10 @@ void KernelLowering::lower_statement(const SyntaxNode& stmt, ir::Block& out) {
       if (!in_device()) unsupported(inner.range(), "`hl.store` in host code");
       return lower_hl_store(split_args(inner), out);
     }
+    if (is_atomic_call(inner)) {
+      lower_atomic(inner, /*value_used=*/false, out);
+      return;
+    }
     if (inner.type() == "call" &&
         imports_.qualified_name(inner.child_by_field("function")) == "helion.language.specialize") {
       // `hl.specialize(x.size(1))` alone: Helion compiles the size in. The module is traced
@@ -86,12 +90,17 @@ void KernelLowering::lower_assignment(const SyntaxNode& node, ir::Block& out) {
     if (!in_device()) {
       unsupported(target.range(), "writing to a tensor in host code (outside `hl.tile` loops)");
     }
-    return lower_store(target, lower_expr(value), node.range(), out);
+    ir::ExprPtr stored =
+        is_atomic_call(value) ? lower_atomic(value, /*value_used=*/true, out) : lower_expr(value);
+    return lower_store(target, std::move(stored), node.range(), out);
   }
   if (!in_device() && target.type() == "identifier" && is_allocation_call(value)) {
     return lower_allocation(target, value, out);
   }
   if (!in_device() && lower_allocation_pairs(target, value, out)) return;
+  if (is_atomic_call(value)) {
+    return bind_targets(target, lower_atomic(value, /*value_used=*/true, out), node.range(), out);
+  }
   if (value.type() == "call" && target.type() == "identifier" &&
       imports_.qualified_name(value.child_by_field("function")) ==
           "helion.language.register_block_size") {
@@ -280,13 +289,20 @@ void KernelLowering::lower_store(const SyntaxNode& target, ir::ExprPtr value, So
   }
   std::vector<ir::Dim> dims;
   ir::Index index = lower_index(var->binding, target, &dims);
+  append_store(std::move(tensor), std::move(index), dims, std::move(value), range, base.text(),
+               out);
+}
+
+void KernelLowering::append_store(ir::ExprPtr tensor, ir::Index index,
+                                  const std::vector<ir::Dim>& dims, ir::ExprPtr value,
+                                  SourceRange range, std::string_view shown, ir::Block& out) {
   const Type& value_type = value->type;
   if (value_type.kind == TypeKind::kTileTensor) {
     const auto merged = broadcast_dims(dims, value_type.dims);
     if (!merged || *merged != dims) {
       fail(DiagnosticKind::kShapeMismatch, range,
            fmt::format("cannot store a value of shape {} into `{}` of shape {}",
-                       dims_to_string(kernel_, value_type.dims), base.text(),
+                       dims_to_string(kernel_, value_type.dims), shown,
                        dims_to_string(kernel_, dims)));
     }
   } else if (!value_type.is_scalar()) {
@@ -294,7 +310,7 @@ void KernelLowering::lower_store(const SyntaxNode& target, ir::ExprPtr value, So
          fmt::format("cannot store a value of type `{}` into a tensor",
                      ir::type_to_string(value_type)));
   }
-  note_param_write(var->binding);
+  note_param_write(tensor->as<ir::VarRef>()->binding);
   out.push_back(ir::Store::make(std::move(tensor), std::move(index), std::move(value), range));
 }
 

@@ -1,6 +1,8 @@
 // Subscripts in device code: `x[tile_m, :]`, `x[i, tile_n]`, `x[tile_m, None]`, gathers
 // `w[ids[tile_b], tile_e]`, and the explicit forms `hl.load(x, [...], extra_mask=...)` /
 // `hl.store(x, [...], value, extra_mask=...)`.
+#include <algorithm>
+
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -19,6 +21,19 @@ ir::Index KernelLowering::lower_index(int tensor, const SyntaxNode& subscript_no
                            subscript_node.range(), dims);
 }
 
+namespace {
+
+// `slice(None)` (or `slice(None, None)`): the whole axis, as `:` is.
+bool is_whole_slice_call(const SyntaxNode& node) {
+  if (node.type() != "call" || node.child_by_field("function").text() != "slice") return false;
+  const auto args = node.child_by_field("arguments").named_children();
+  if (args.empty() || args.size() > 2) return false;
+  return std::all_of(args.begin(), args.end(),
+                     [](const SyntaxNode& arg) { return arg.type() == "none"; });
+}
+
+}  // namespace
+
 ir::Index KernelLowering::lower_index_items(int tensor, const std::vector<SyntaxNode>& items,
                                             SourceRange subscript_range,
                                             std::vector<ir::Dim>* dims) {
@@ -31,6 +46,11 @@ ir::Index KernelLowering::lower_index_items(int tensor, const std::vector<Syntax
         return e.kind != ir::IndexItem::Kind::kNewAxis;
       });
       index.push_back(lower_tensor_slice(tensor, static_cast<int>(axis), item));
+      continue;
+    }
+    if (is_whole_slice_call(item)) {  // `slice(None)` in an `hl.load`/`hl.atomic_*` list
+      entry.kind = ir::IndexItem::Kind::kFull;
+      index.push_back(entry);
       continue;
     }
     if (item.type() == "none") {
@@ -189,15 +209,8 @@ void KernelLowering::lower_hl_store(const CallArgs& args, ir::Block& out) {
     type.dtype = value->type.dtype;
     value = ir::Call::make(ir::Intrinsic::kWhere, {mask, value, old}, std::move(type), range);
   }
-  if (value->type.kind == TypeKind::kTileTensor) {
-    const auto merged = broadcast_dims(dims, value->type.dims);
-    if (!merged || *merged != dims) {
-      fail(DiagnosticKind::kShapeMismatch, range,
-           fmt::format("cannot store a value of shape {} into a block of shape {}",
-                       dims_to_string(kernel_, value->type.dims), dims_to_string(kernel_, dims)));
-    }
-  }
-  out.push_back(ir::Store::make(std::move(tensor), std::move(index), std::move(value), range));
+  append_store(std::move(tensor), std::move(index), dims, std::move(value), range,
+               args.positional[0].text(), out);
 }
 
 }  // namespace helionc::frontend

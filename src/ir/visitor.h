@@ -35,6 +35,9 @@ class Visitor {
 // Calls `fn` on every expression in a block, in evaluation order (children first).
 template <typename Fn>
 void for_each_expr(const Block& block, Fn&& fn);
+// The same over one expression and its children.
+template <typename Fn>
+void for_each_expr(const ExprPtr& expr, Fn&& fn);
 
 // Whether `expr` (may be null) reads a value only device code has: a tile attribute, a value
 // computed in a tile loop, or a loop variable.

@@ -26,4 +26,10 @@ void for_each_expr(const Block& block, Fn&& fn) {
   callback.visit(block);
 }
 
+template <typename Fn>
+void for_each_expr(const ExprPtr& expr, Fn&& fn) {
+  detail::ExprCallback<Fn> callback(fn);
+  callback.visit(expr);
+}
+
 }  // namespace helionc::ir

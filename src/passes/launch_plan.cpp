@@ -1,5 +1,8 @@
 #include "passes/launch_plan.h"
 
+#include <algorithm>
+#include <set>
+
 #include <fmt/format.h>
 
 #include "ir/printer.h"
@@ -236,6 +239,25 @@ class PlanPrinter {
 
 std::string print_plan(const ir::Kernel& kernel, const KernelPlan& plan) {
   return PlanPrinter(kernel, plan).print();
+}
+
+std::vector<int> revisited_dims(const Launch& launch) {
+  std::set<int> dims;
+  for (const Output& output : launch.outputs) {
+    dims.insert(output.revisiting_dims.begin(), output.revisiting_dims.end());
+  }
+  return {dims.begin(), dims.end()};
+}
+
+std::vector<int64_t> default_grid_order(const Launch& launch) {
+  const std::vector<int> revisited = revisited_dims(launch);
+  std::vector<int64_t> order;
+  const int own = static_cast<int>(launch.tile_loop().tile_dims.size());
+  for (int d = 0; d < own; ++d) {
+    if (std::find(revisited.begin(), revisited.end(), d) == revisited.end()) order.push_back(d);
+  }
+  order.insert(order.end(), revisited.begin(), revisited.end());
+  return order;
 }
 
 size_t first_inner_loop(const KernelPlan& plan, int launch) {

@@ -101,6 +101,11 @@ struct Output {
   // that may be short of the dimension) while the array holds values that must survive: the
   // store keeps the old value (read through the aliased input) outside the loop's range.
   std::vector<int> masked_axes;
+  // The launch's own grid dimensions (indices into Launch::grid) along which consecutive steps
+  // update the same block, which the body reads before storing it (`hl.atomic_add(out,
+  // [tile_m, tile_n], v)` in a loop over k, m, n): they run innermost, in order, and the body
+  // reads the block from the output ref, copied in from the aliased input at the first of them.
+  std::vector<int> revisiting_dims;
 };
 
 // Which ref a load in the body reads.
@@ -241,6 +246,15 @@ struct KernelPlan {
   // Launch of each top-level tile loop statement.
   std::map<const ir::Stmt*, int> launch_of;
 };
+
+// The launch's own grid dimensions that some output's block is revisited along
+// (Output::revisiting_dims), ascending.
+std::vector<int> revisited_dims(const Launch& launch);
+
+// The order the launch's own dimensions run in when no config orders them: as written, except
+// that revisited dimensions run innermost (a block's updates must follow one another). Indices
+// into Launch::grid, outermost first.
+std::vector<int64_t> default_grid_order(const Launch& launch);
 
 // The position of `launch`'s first inner loop among the kernel's (configs list one
 // `pallas_loop_type` per inner loop of the whole kernel, in order of appearance).

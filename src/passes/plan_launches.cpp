@@ -507,8 +507,19 @@ class LaunchPlanner {
       launch_.stores[access.store_node] = it->second;
     }
 
+    // Outputs read before they are stored whose block several grid steps update.
+    for (size_t i = 0; i < accesses_.size(); ++i) {
+      const Access& access = accesses_[i];
+      auto out = output_of.find(access.binding);
+      if (access.store || out == output_of.end() || i > first_store.at(access.binding)) continue;
+      Output& output = launch_.outputs[out->second];
+      if (output.revisiting_dims.empty())
+        output.revisiting_dims = dims_not_indexing(output.operand);
+    }
+
     // Inputs: one per (array, pattern) read, in order of first read; reads of an output go to
-    // the output (after its first store) or to its aliased input (before).
+    // the output (after its first store, or always when steps revisit its block) or to its
+    // aliased input (before).
     std::map<std::pair<int, std::string>, int> input_of;
     const std::set<int> scalar_only = scalar_only_reads(output_of);
     std::map<int, int> aliased_input_of;  // output -> input
@@ -525,7 +536,8 @@ class LaunchPlanner {
           continue;
         }
         output.operand.read = true;
-        if (i > first_store.at(access.binding)) {
+        const bool revisited = !output.revisiting_dims.empty();
+        if (i > first_store.at(access.binding) && !revisited) {
           launch_.loads[access.load] = {true, out->second};
           continue;
         }
@@ -541,7 +553,8 @@ class LaunchPlanner {
               aliased_input_of.emplace(out->second, static_cast<int>(launch_.inputs.size())).first;
           launch_.inputs.push_back(std::move(input));
         }
-        launch_.loads[access.load] = {false, alias->second};
+        // A revisited block is copied in from the alias at the first visit, then read back.
+        launch_.loads[access.load] = {revisited, revisited ? out->second : alias->second};
         continue;
       }
       // An array read only as scalars lives in SMEM, whole: one ref for all its reads.
@@ -652,6 +665,30 @@ class LaunchPlanner {
                               "`torch.empty`",
                               name(binding), gap->axis, name(binding)));
     }
+  }
+
+  // The launch's own grid dimensions (indices into Launch::grid) that no axis of `operand`'s
+  // view is indexed by: consecutive steps along them see the same block.
+  std::vector<int> dims_not_indexing(const Operand& operand) const {
+    std::set<int> indexing;
+    for (const ViewAxis& axis : operand.view) {
+      if (axis.kind == ViewAxis::Kind::kTile) indexing.insert(axis.tile_dim);
+      if (!axis.scalar) continue;
+      ir::for_each_expr(axis.scalar, [&](const ir::Expr& expr) {
+        const auto* ref = expr.as<ir::VarRef>();
+        if (!ref) return;
+        if (auto it = grid_var_dim_.find(ref->binding); it != grid_var_dim_.end()) {
+          indexing.insert(it->second);
+        }
+      });
+    }
+    std::vector<int> dims;
+    if (operand.variadic) return dims;
+    const size_t own = launch_.tile_loop().tile_dims.size();
+    for (size_t g = 0; g < own; ++g) {
+      if (!indexing.count(launch_.grid[g].tile_dim)) dims.push_back(static_cast<int>(g));
+    }
+    return dims;
   }
 
   // Arrays of static rank that the launch only reads, always with scalars alone (`scale[0]`,

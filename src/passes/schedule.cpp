@@ -95,7 +95,9 @@ class Scheduler {
  private:
   void dims() {
     int axis = 0;
+    const std::vector<int> revisited = revisited_dims(launch_);
     for (const GridDim& grid : launch_.grid) {
+      const int g = static_cast<int>(schedule_.dims.size());
       DimSchedule dim;
       if (grid.inner_loop >= 0) {
         dim.strategy = schedule_.strategies[static_cast<size_t>(grid.inner_loop)];
@@ -105,8 +107,10 @@ class Scheduler {
       }
       if (dim.run == DimRun::kGridAxis) {
         dim.pallas_axis = axis++;
-        // An inner loop on the grid carries values from step to step: its axes run in order.
-        dim.arbitrary = dim.strategy.has_value();
+        // An inner loop on the grid carries values from step to step, and steps that revisit
+        // an output's block update it one after the other: those axes run in order.
+        dim.arbitrary = dim.strategy.has_value() ||
+                        std::find(revisited.begin(), revisited.end(), g) != revisited.end();
         schedule_.pallas_grid.push_back(static_cast<int>(schedule_.dims.size()));
       }
       const ir::TileDim& tile = kernel_.tile_dims[grid.tile_dim];

@@ -59,6 +59,11 @@ class SampleSpec:
     inner_dims: tuple[tuple[int, str, int], ...] = ()
     # The kernel returns a tuple even of one tensor (`return (out,)`): the module must too.
     returns_tuple: bool = False
+    # The call the TPU simulator tests (interpret="tpu", the DMA race test) run, when not the
+    # smallest one: jax 0.10.2's simulator fails to lower an aliased output whose blocks do not
+    # divide it (an MLIR verifier error; plain interpret mode and TPU lowering are fine), so
+    # such kernels run there on a dividing call.
+    simulator_call: str = ""
 
     def variants(self) -> dict[str, Variant]:
         """Config id -> Variant: every block config x every loop-type combination. Samples
@@ -486,6 +491,19 @@ def ref_sorted_pair(x, y):
 def ref_add_inplace(x, y):
     # The updated x: the module returns it (JAX arrays are immutable).
     return ((f64(x) + f64(y)).astype(x.dtype),)
+
+
+def ref_split_k_matmul(x, y):
+    return ((f64(x) @ f64(y)).astype(np.float32),)
+
+
+def ref_atomic_contributions(x):
+    return ((1 + f64(x).sum(0)).astype(x.dtype),)
+
+
+def ref_atomic_max_update(x, y):
+    # The kernel's result (x's old contents), then the updated parameter x.
+    return (x.copy(), np.maximum(x, y))
 
 
 def ref_accumulate(total, x, count):
@@ -1093,6 +1111,37 @@ SAMPLES: tuple[SampleSpec, ...] = (
         kernel="add_inplace",
         configs={"b8x128": (8, 128), "b32x256": (32, 256)},
         reference=ref_add_inplace,
+        extra_shapes=("x=1x1:f32,y=1x1:f32", "x=7x5:bf16,y=7x5:bf16"),
+    ),
+    SampleSpec(
+        name="split_k_matmul",
+        kernel="split_k_matmul",
+        configs={"s256b8x128x128": (256, 8, 128, 128), "s512b64x256x256": (512, 64, 256, 256)},
+        reference=ref_split_k_matmul,
+        extra_shapes=("x=1x1:f32,y=1x1:f32", "x=9x300:bf16,y=300x129:bf16"),
+        tolerance=PRODUCT_TOLERANCE,
+        loop_types=(("unroll",), ("emit_pipeline",), ("fori_loop",)),
+        # The inner loop's bounds are the outer slice's: no fixed-length grid axis.
+        refused_loop_types=(("grid",),),
+        inner_dims=((3, "x", 1),),
+        simulator_call="x=16x512:f32,y=512x128:f32",
+        notes="hl.atomic_add from the steps of K slices: revisited output block",
+    ),
+    SampleSpec(
+        name="atomic_contributions",
+        kernel="atomic_contributions",
+        configs={"b1x8x128": (1, 8, 128), "b4x32x256": (4, 32, 256)},
+        reference=ref_atomic_contributions,
+        extra_shapes=("x=1x1x1:f32", "x=7x9x130:f32"),
+        # Every contribution rounds the bfloat16 block once more.
+        tolerance={**SUM_TOLERANCE, BFLOAT16: (5e-2, 1e-1)},
+        notes="the contributing axis is written outermost: the grid runs it innermost",
+    ),
+    SampleSpec(
+        name="atomic_max_update",
+        kernel="atomic_max_update",
+        configs={"b8x128": (8, 128), "b32x256": (32, 256)},
+        reference=ref_atomic_max_update,
         extra_shapes=("x=1x1:f32,y=1x1:f32", "x=7x5:bf16,y=7x5:bf16"),
     ),
     SampleSpec(

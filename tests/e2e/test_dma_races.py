@@ -12,7 +12,7 @@ from jax.experimental.pallas import tpu as pltpu
 
 from conftest import import_module
 from references import SAMPLES
-from test_samples import Case, public_function, small_call
+from test_samples import Case, public_function, simulator_call
 
 STREAMING = ("fori_loop", "emit_pipeline")
 
@@ -38,7 +38,7 @@ def test_streamed_loops_have_no_races(helionc, spec, config_id, sizes, types, sl
     path = helionc.compile(spec.name, spec.kernel, tag, sizes, loop_types=types,
                            load_buffers=(slots,) * len(types) if slots else ())
     fn = public_function(import_module(path, f"helionc_races.{spec.name}.{tag}"), spec)
-    case = Case(spec, small_call(spec), {})
+    case = Case(spec, simulator_call(spec), {})
     try:
         case.check(fn(*case.arrays(), interpret=pltpu.InterpretParams(detect_races=True)))
         races = interpret_pallas_call.races

@@ -194,6 +194,11 @@ def small_call(spec: SampleSpec) -> Call:
     )
 
 
+def simulator_call(spec: SampleSpec) -> Call:
+    """The call the TPU simulator runs (SampleSpec.simulator_call)."""
+    return parse_call(spec.simulator_call) if spec.simulator_call else small_call(spec)
+
+
 @pytest.mark.parametrize("spec", SAMPLES, ids=lambda s: s.name)
 def test_under_jit(helionc, spec):
     """The public function works under jax.jit (static scalars bound with functools.partial)."""
@@ -208,7 +213,7 @@ def test_tpu_interpret_mode(helionc, spec, config_id):
     """interpret="tpu": Pallas's TPU simulation (HBM/VMEM/SMEM, DMAs, out-of-bounds checks),
     once per inner-loop strategy combination (windows of resident blocks, scratch, DMAs)."""
     fn = compiled(helionc, spec, config_id)
-    case = Case(spec, small_call(spec), {})
+    case = Case(spec, simulator_call(spec), {})
     try:
         case.check(fn(*case.arrays(), interpret="tpu"))
     finally:

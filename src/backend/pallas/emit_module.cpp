@@ -124,7 +124,9 @@ bool print_kernel(PythonWriter& out, EmitContext& context, const ir::Kernel& ker
     add_vmem_fallbacks(launch, launch_names);
     launch_names.first_loop = loop_types.first_loop(launch.index);
     if (!launch.variadic && launch.tile_loop().tile_dims.size() > 1) {
-      if (loop_types.loop_orders_given) {
+      // Revisited dimensions reorder the grid even without `loop_orders`.
+      const std::vector<int64_t> order = passes::default_grid_order(launch);
+      if (loop_types.loop_orders_given || !std::is_sorted(order.begin(), order.end())) {
         launch_names.loop_order = "grid_order";
         launch_names.loop_order_entry = multi_dimensional;
       }

@@ -75,9 +75,44 @@ class KernelPrinter {
       out_.line(fmt::format("{} = {}", binding_name(kernel_, binding), index.text));
     }
     for (const std::string& line : geometry_.preamble()) out_.line(line);
+    copy_in_revisited_outputs();
     const std::string text = body.str();
     if (!text.empty()) out_.line(text.substr(0, text.size() - 1));
     return exprs_.ok();
+  }
+
+  // An output block that consecutive steps update (passes::Output::revisiting_dims) is read
+  // back from the output ref, which holds the last step's update; the first of those steps
+  // (and the first step of a `grid` inner loop) copies the old contents in from the alias.
+  void copy_in_revisited_outputs() {
+    for (size_t o = 0; o < launch_.outputs.size(); ++o) {
+      const passes::Output& output = launch_.outputs[o];
+      if (output.revisiting_dims.empty()) continue;
+      std::vector<int> first_of = output.revisiting_dims;
+      for (size_t g = 0; g < launch_.grid.size(); ++g) {
+        if (launch_.grid[g].inner_loop >= 0 && schedule_.dim(g).run == passes::DimRun::kGridAxis) {
+          first_of.push_back(static_cast<int>(g));
+        }
+      }
+      std::vector<std::string> names;
+      PyExpr condition;
+      for (int g : first_of) {
+        const int tile_dim = launch_.grid[static_cast<size_t>(g)].tile_dim;
+        names.push_back(kernel_.tile_dims[tile_dim].name);
+        const PyExpr first = py_binary("==", geometry_.program_id(tile_dim), py_atom("0"));
+        condition = condition.text.empty() ? first : py_binary("&", condition, first);
+      }
+      out_.comment(
+          fmt::format("{}: the steps along {} update one block of `{}`; the first "
+                      "copies its old contents in",
+                      context_.where(output.operand.range), fmt::join(names, ", "),
+                      kernel_.bindings[output.operand.binding].name));
+      out_.line(fmt::format("@pl.when({})", condition.text));
+      auto copy = out_.block(fmt::format("def {}():", scope_.fresh("_first_visit")));
+      const std::string& ref = names_.outputs[o];
+      out_.line(fmt::format("{}[...] = {}[...]", ref,
+                            names_.inputs[static_cast<size_t>(output.aliased_input)]));
+    }
   }
 
   // Outputs stored under a mask keep the array's old values outside the loop's range.

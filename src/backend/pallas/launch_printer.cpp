@@ -116,8 +116,11 @@ class LaunchPrinter {
     if (!names_.loop_order.empty()) {
       host_.context.imports.helpers.insert("loop_order");
       order_ = host_.local("grid_order");
+      std::vector<std::string> default_order;
+      for (int64_t d : passes::default_grid_order(launch_))
+        default_order.push_back(std::to_string(d));
       out_.line(fmt::format("{} = _loop_order({}, {}, {})", order_, config_,
-                            names_.loop_order_entry, launch_.tile_loop().tile_dims.size()));
+                            names_.loop_order_entry, py_tuple(default_order)));
     }
     print_vmem_fallback();
     if (names_.variants.size() == 1) {
@@ -274,11 +277,20 @@ class LaunchPrinter {
 
   std::string grid_text() const {
     if (launch_.variadic) return grid_;
+    std::vector<std::string> steps;
+    for (const PyExpr& step : steps_) steps.push_back(step.text);
+    return in_grid_order(steps);
+  }
+
+  // One text per launch dimension (those not on the grid are skipped) as a tuple in the grid's
+  // order: the loop's own dimensions, in the configured order under `loop_orders`, then the
+  // inner loops' grid axes.
+  std::string in_grid_order(const std::vector<std::string>& per_dim) const {
     std::vector<std::string> own;  // the launch loop's dimensions
     std::vector<std::string> inner;
-    for (size_t g = 0; g < steps_.size(); ++g) {
+    for (size_t g = 0; g < per_dim.size(); ++g) {
       if (!on_grid(g)) continue;
-      (launch_.grid[g].inner_loop < 0 ? own : inner).push_back(steps_[g].text);
+      (launch_.grid[g].inner_loop < 0 ? own : inner).push_back(per_dim[g]);
     }
     if (order_.empty()) {
       own.insert(own.end(), inner.begin(), inner.end());
@@ -767,12 +779,11 @@ class LaunchPrinter {
     }
 
     std::vector<std::string> axes;
-    for (int g : schedule_->pallas_grid) {
-      axes.emplace_back(schedule_->dim(static_cast<size_t>(g)).arbitrary ? "\"arbitrary\""
-                                                                         : "\"parallel\"");
+    for (size_t g = 0; g < launch_.grid.size(); ++g) {
+      axes.emplace_back(schedule_->dim(g).arbitrary ? "\"arbitrary\"" : "\"parallel\"");
     }
     const std::string semantics =
-        launch_.variadic ? fmt::format("(\"parallel\",) * len({})", grid_) : py_tuple(axes);
+        launch_.variadic ? fmt::format("(\"parallel\",) * len({})", grid_) : in_grid_order(axes);
     const std::vector<std::string> scratch = scratch_shapes();
     const std::string name =
         launches_ == 1 ? kernel_.name : fmt::format("{}_{}", kernel_.name, launch_.index);

@@ -158,12 +158,13 @@ def _fit_vmem(config, launch, first, needs, fallbacks, vmem_bytes):
     return {**config, "pallas_loop_type": types[:first] + chosen + types[first + count:]}
 
 
-def _loop_order(config, loop, rank):
+def _loop_order(config, loop, default):
     """The grid order of the `loop`-th multi-dimensional top-level tile loop: the config's
     `loop_orders[loop]`, its dimensions from the outermost grid axis to the innermost
-    (default: as written)."""
+    (`default` without one: as written, dimensions that revisit an output's block last)."""
     orders = config.get("loop_orders", ())
-    order = tuple(orders[loop]) if loop < len(orders) else tuple(range(rank))
+    order = tuple(orders[loop]) if loop < len(orders) else default
+    rank = len(default)
     if sorted(order) != list(range(rank)):
         raise ValueError(f"loop_orders[{loop}] must be a permutation of 0..{rank - 1}, not {order}")
     return order
@@ -477,7 +478,7 @@ def matmul(x, y, *, interpret=None):
     block_m = _legal_block(config["block_sizes"][0], m, "sublane")
     block_n = _legal_block(config["block_sizes"][1], n, "lane")
     block_k = _legal_block(config["block_sizes"][2], k, "lane", axes=(k, y.shape[0]))
-    grid_order = _loop_order(config, 0, 2)
+    grid_order = _loop_order(config, 0, (0, 1))
     # The VMEM each strategy needs (the accounting of --emit report); strategies that do not fit
     # fall back (README.md, "Trace-time VMEM fallback").
     config = _fit_vmem(
@@ -543,7 +544,9 @@ def matmul(x, y, *, interpret=None):
             ),
             scratch_shapes=[pltpu.VMEM((block_m, block_n), jnp.float32)],
             compiler_params=pltpu.CompilerParams(
-                dimension_semantics=("parallel", "parallel", "arbitrary"),
+                dimension_semantics=(
+                    _in_order(("parallel", "parallel"), grid_order) + ("arbitrary",)
+                ),
                 vmem_limit_bytes=config.get("vmem_limit_bytes"),
             ),
             cost_estimate=pl.CostEstimate(
@@ -585,7 +588,7 @@ def matmul(x, y, *, interpret=None):
                 index_map=_in_loop_order(lambda tile_m, tile_n: (tile_m, tile_n), grid_order),
             ),
             compiler_params=pltpu.CompilerParams(
-                dimension_semantics=("parallel", "parallel"),
+                dimension_semantics=_in_order(("parallel", "parallel"), grid_order),
                 vmem_limit_bytes=config.get("vmem_limit_bytes"),
             ),
             cost_estimate=pl.CostEstimate(
@@ -623,7 +626,7 @@ def matmul(x, y, *, interpret=None):
                 pltpu.SemaphoreType.DMA((2, _load_buffers(config, 0))),
             ],
             compiler_params=pltpu.CompilerParams(
-                dimension_semantics=("parallel", "parallel"),
+                dimension_semantics=_in_order(("parallel", "parallel"), grid_order),
                 vmem_limit_bytes=config.get("vmem_limit_bytes"),
             ),
             cost_estimate=pl.CostEstimate(
@@ -660,7 +663,7 @@ def matmul(x, y, *, interpret=None):
                 pltpu.SMEM((1,), jnp.int32),
             ],
             compiler_params=pltpu.CompilerParams(
-                dimension_semantics=("parallel", "parallel"),
+                dimension_semantics=_in_order(("parallel", "parallel"), grid_order),
                 vmem_limit_bytes=config.get("vmem_limit_bytes"),
             ),
             cost_estimate=pl.CostEstimate(
