@@ -272,7 +272,9 @@ def ref_neighbour_diff(x):
 
 def ref_top_rows(x, scale=3.0):
     v = f64(x)
-    return (np.concatenate([v[:8] * scale, v[8:]], axis=0).astype(x.dtype),)
+    # the rows from 8 less their first element, in x's dtype
+    rest = (v[8:] - v[8:, :1]).astype(x.dtype)
+    return (np.concatenate([(v[:8] * scale).astype(x.dtype), rest], axis=0),)
 
 
 def ref_concat_scaled(a, b):

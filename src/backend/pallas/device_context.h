@@ -71,8 +71,14 @@ class DeviceContext final : public ExprContext {
       // The block is a window of lanes holding the column: select it.
       context_.imports.helpers.insert("column");
       const std::string sliced = slice_subscript(operand, load.index);  // `x[:8, j]`
-      return py_call("_column", {ref + (sliced.empty() ? "[...]" : sliced),
-                                 geometry_.print(axis.scalar).text});
+      const PyExpr column = py_call("_column", {ref + (sliced.empty() ? "[...]" : sliced),
+                                                geometry_.print(axis.scalar).text});
+      const SlicedBlock block = sliced_block(ref, operand, load.index);
+      if (block.nonempty.empty()) return column;
+      // The column's shape is the block's without its lane axis.
+      const std::vector<std::string> sizes(block.sizes.begin(), block.sizes.end() - 1);
+      return py_atom(fmt::format("({} if {} else jnp.zeros({}, {}.dtype))", column.text,
+                                 block.nonempty, py_tuple(sizes), ref));
     }
     if (auto streamed = streamed_.find(use.index); !use.output && streamed != streamed_.end()) {
       // A block copied into VMEM by a `fori_loop` loop (`buf[slot]`), or the block ref of an
@@ -97,6 +103,7 @@ class DeviceContext final : public ExprContext {
   struct SlicedBlock {
     std::string shape;
     std::string nonempty;
+    std::vector<std::string> sizes;  // the shape's entries
   };
   SlicedBlock sliced_block(const std::string& ref, const passes::Operand& operand,
                            const ir::Index& index) {
@@ -128,7 +135,7 @@ class DeviceContext final : public ExprContext {
       }
       ++k;
     }
-    return {py_tuple(sizes), fmt::format("{}", fmt::join(conditions, " and "))};
+    return {py_tuple(sizes), fmt::format("{}", fmt::join(conditions, " and ")), sizes};
   }
 
   // `:c` with a literal c > 0 has an element whenever the axis has one; anything else may be
