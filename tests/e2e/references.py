@@ -277,6 +277,10 @@ def ref_top_rows(x, scale=3.0):
     return (np.concatenate([(v[:8] * scale).astype(x.dtype), rest], axis=0),)
 
 
+def ref_tail_sum(x):
+    return (f64(x)[:, :, 1:].sum(axis=(1, 2)).astype(np.float32),)
+
+
 def ref_concat_scaled(a, b):
     # the second half is computed in b's dtype, then cast to a's (out's) dtype
     halved = (f64(b) * 0.5).astype(b.dtype)
@@ -778,6 +782,16 @@ SAMPLES: tuple[SampleSpec, ...] = (
         reference=ref_top_rows,
         scalars=({}, {"scale": -0.5}),
         extra_shapes=("x=1x1:f32", "x=9x129:f32"),
+    ),
+    SampleSpec(
+        name="tail_sum",
+        kernel="tail_sum",
+        configs={"b8x128": (8, 128), "b32x256": (32, 256)},
+        reference=ref_tail_sum,
+        extra_shapes=("x=1x1x2:f32", "x=9x129x3:f32", "x=16x256x2:f32"),
+        tolerance=SUM_TOLERANCE,
+        loop_types=ALL_STRATEGIES,
+        inner_dims=((1, "x", 1),),
     ),
     SampleSpec(
         name="concat_scaled",

@@ -86,8 +86,14 @@ class DeviceContext final : public ExprContext {
       const std::string sliced = slice_subscript(operand, load.index);
       if (sliced.empty()) return py_atom(streamed->second);
       const std::string& block = streamed->second;
-      if (block.ends_with("[...]")) return py_atom(block.substr(0, block.size() - 5) + sliced);
-      return py_atom(block + sliced);
+      if (!block.ends_with("[...]")) return py_atom(block + sliced);  // a value: slices as jnp
+      // A block ref: sliced as a ref, but Pallas refuses an empty slice of one, where the
+      // loaded block's slice is the empty array Python gives.
+      const std::string block_ref = block.substr(0, block.size() - 5);
+      const std::string nonempty = sliced_block(block_ref, operand, load.index).nonempty;
+      if (nonempty.empty()) return py_atom(block_ref + sliced);
+      return py_atom(
+          fmt::format("({}{} if {} else {}{})", block_ref, sliced, nonempty, block, sliced));
     }
     const std::string read = ref + window(operand, &load.index);
     const SlicedBlock sliced = sliced_block(ref, operand, load.index);
