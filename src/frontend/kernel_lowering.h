@@ -251,6 +251,12 @@ class KernelLowering {
   // ---- lower_subscripts.cpp (with lower_hl_load/lower_hl_store above)
   ir::Index lower_index(int tensor, const SyntaxNode& subscript_node, std::vector<ir::Dim>* dims);
 
+  // ---- lower_tensor_slices.cpp: `x[tile, 16:]`, the entry for one slice of axis `axis` of
+  // `tensor` (kFull when it has no bounds)
+  // (also `slice(a, b)` in `hl.load`/`hl.store` index lists: is_slice_call)
+  ir::IndexItem lower_tensor_slice(int tensor, int axis, const SyntaxNode& slice);
+  bool is_slice_call(const SyntaxNode& item) const;
+
   // ---- lower_tiles.cpp
   void lower_for(const SyntaxNode& node, ir::Block& out);
   std::vector<int> lower_tile_spec(const SyntaxNode& call, bool grid);

@@ -5,6 +5,8 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+
 #include "frontend/kernel_lowering.h"
 
 namespace helionc::frontend {
@@ -39,10 +41,11 @@ ir::Index KernelLowering::lower_index_items(int tensor, const std::vector<Syntax
   for (const SyntaxNode& item : items) {
     ir::IndexItem entry;
     entry.range = item.range();
-    if (item.type() == "slice") {
-      if (!item.named_children().empty()) unsupported(item.range(), "slicing with bounds");
-      entry.kind = ir::IndexItem::Kind::kFull;
-      index.push_back(entry);
+    if (item.type() == "slice" || is_slice_call(item)) {
+      const auto axis = std::count_if(index.begin(), index.end(), [](const ir::IndexItem& e) {
+        return e.kind != ir::IndexItem::Kind::kNewAxis;
+      });
+      index.push_back(lower_tensor_slice(tensor, static_cast<int>(axis), item));
       continue;
     }
     if (is_whole_slice_call(item)) {  // `slice(None)` in an `hl.load`/`hl.atomic_*` list
@@ -128,6 +131,9 @@ ir::Index KernelLowering::lower_index_items(int tensor, const std::vector<Syntax
         break;
       case ir::IndexItem::Kind::kFull:
         dims->push_back(ir::Dim::full(tensor, axis));
+        break;
+      case ir::IndexItem::Kind::kSlice:
+        dims->push_back(ir::Dim::sliced(tensor, axis, entry.slice));
         break;
       case ir::IndexItem::Kind::kNewAxis:
         dims->push_back(ir::Dim::unit());

@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include "ir/printer.h"
+
 namespace helionc::frontend {
 
 using ir::Dim;
@@ -36,9 +38,9 @@ std::optional<std::vector<Dim>> broadcast_dims(const std::vector<Dim>& a,
       result[i] = *da;
     } else if (*da == *db) {
       result[i] = *da;
-    } else if (da->kind == Dim::Kind::kFull && db->kind == Dim::Kind::kFull) {
-      // Two whole dimensions of different tensors: equal or not is known at trace time, where
-      // jnp checks it.
+    } else if (da->within_axis() && db->within_axis()) {
+      // Two whole dimensions of different tensors, or slices of them: equal or not is known at
+      // trace time, where jnp checks it.
       result[i] = *da;
     } else {
       return std::nullopt;
@@ -109,6 +111,10 @@ std::string dims_to_string(const ir::Kernel& kernel, const std::vector<Dim>& dim
         break;
       case Dim::Kind::kUnit:
         parts.push_back("1");
+        break;
+      case Dim::Kind::kSlice:
+        parts.push_back(fmt::format("{}.size({})[{}]", kernel.bindings[dim.binding].name, dim.axis,
+                                    ir::print_slice_bounds(kernel, kernel.slices[dim.slice])));
         break;
     }
   }

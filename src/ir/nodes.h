@@ -214,11 +214,13 @@ struct IndexItem {
     kNewAxis,   // `None`
     kScalar,    // a device scalar, e.g. a grid index: the dimension disappears
     kGather,    // an integer tile tensor (`ids[tile_b]`): the dimension is replaced by its dims
+    kSlice,     // `a:b` with host-int bounds: part of the dimension, Kernel::slices[slice]
   };
   Kind kind = Kind::kFull;
   int tile_dim = -1;  // kTile, kVariadic
   ExprPtr scalar;     // kScalar; kGather: the index tile tensor
   SourceRange range;
+  int slice = -1;  // kSlice: index into Kernel::slices
 };
 using Index = std::vector<IndexItem>;
 
@@ -473,6 +475,17 @@ struct BuiltinConfig {
   SourceRange range;
 };
 
+// The bounds of a bounded slice of a tensor in device code (`x[tile, 16:]`, `x[:, :n]`):
+// host ints (known when JAX traces the kernel), Python's slice semantics; null when absent.
+// IndexItem::kSlice and Dim::kSlice refer to it, so a slice's size has one definition.
+struct SliceBounds {
+  int binding = -1;  // the sliced tensor
+  int axis = -1;     // its sliced axis
+  ExprPtr start;
+  ExprPtr stop;
+  SourceRange range;
+};
+
 struct Kernel {
   std::string name;
   SourceRange range;       // the whole decorated definition
@@ -480,6 +493,7 @@ struct Kernel {
   std::vector<Param> params;
   std::vector<Binding> bindings;
   std::vector<TileDim> tile_dims;
+  std::vector<SliceBounds> slices;
   int num_tunable_blocks = 0;
   Block body;
   // Configs from the decorator, in order; the first is the module's default when no YAML

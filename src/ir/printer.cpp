@@ -124,6 +124,10 @@ class IrPrinter {
           case Dim::Kind::kFull:
             dims.push_back(fmt::format("{}.size({})", names_[dim.binding], dim.axis));
             break;
+          case Dim::Kind::kSlice:
+            dims.push_back(fmt::format("{}.size({})[{}]", names_[dim.binding], dim.axis,
+                                       print_slice_bounds(kernel_, kernel_.slices[dim.slice])));
+            break;
           case Dim::Kind::kUnit:
             dims.push_back("1");
             break;
@@ -184,6 +188,9 @@ class IrPrinter {
           break;
         case IndexItem::Kind::kGather:
           parts.push_back("gather " + expr(item.scalar));
+          break;
+        case IndexItem::Kind::kSlice:
+          parts.push_back(print_slice_bounds(kernel_, kernel_.slices[item.slice]));
           break;
       }
     }
@@ -317,6 +324,12 @@ std::string print_module(const Module& module) {
 
 std::string print_expr(const Kernel& kernel, const ExprPtr& expr) {
   return IrPrinter(kernel).expr(expr);
+}
+
+std::string print_slice_bounds(const Kernel& kernel, const SliceBounds& slice) {
+  IrPrinter printer(kernel);
+  return fmt::format("{}:{}", slice.start ? printer.expr(slice.start) : "",
+                     slice.stop ? printer.expr(slice.stop) : "");
 }
 
 }  // namespace helionc::ir

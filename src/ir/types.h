@@ -33,16 +33,24 @@ struct Dim {
     kFull,      // a whole dimension (`:`): axis `axis` of the tensor bound as `binding`
     kUnit,      // a new axis of size 1 (`None`)
     kVariadic,  // every dimension of a rank-polymorphic tile (`hl.tile(x.size())`)
+    kSlice,     // part of a whole dimension (`x[tile, 16:]`): axis `axis` of `binding` cut to
+                // the bounds of Kernel::slices[slice]
   };
   Kind kind = Kind::kUnit;
   int tile_dim = -1;
   int binding = -1;
   int axis = -1;
+  int slice = -1;  // kSlice
 
   static Dim tile(int tile_dim) { return {Kind::kTile, tile_dim, -1, -1}; }
   static Dim full(int binding, int axis) { return {Kind::kFull, -1, binding, axis}; }
   static Dim unit() { return {Kind::kUnit, -1, -1, -1}; }
   static Dim variadic(int tile_dim) { return {Kind::kVariadic, tile_dim, -1, -1}; }
+  static Dim sliced(int binding, int axis, int slice) {
+    return {Kind::kSlice, -1, binding, axis, slice};
+  }
+  // A whole dimension or a slice of one: its size is (at most) axis `axis` of `binding`.
+  bool within_axis() const { return kind == Kind::kFull || kind == Kind::kSlice; }
   bool operator==(const Dim& other) const = default;
 };
 

@@ -69,6 +69,11 @@ class PlanPrinter {
           parts.push_back(
               fmt::format("{}.shape[{}]", kernel_.bindings[dim.binding].name, dim.axis));
           break;
+        case ir::Dim::Kind::kSlice:
+          parts.push_back(fmt::format("{}.shape[{}][{}]", kernel_.bindings[dim.binding].name,
+                                      dim.axis,
+                                      ir::print_slice_bounds(kernel_, kernel_.slices[dim.slice])));
+          break;
         case ir::Dim::Kind::kUnit:
           parts.emplace_back("1");
           break;

@@ -430,7 +430,7 @@ class Accountant {
         int64_t extent = 1;
         if (dim.kind == ir::Dim::Kind::kTile) {
           extent = blocks_[grid_axis(dim.tile_dim)];
-        } else if (dim.kind == ir::Dim::Kind::kFull) {
+        } else if (dim.within_axis()) {  // a slice: at most the axis
           extent = axis_size(dim.binding, dim.axis);
         }
         r.block.push_back(extent);
@@ -477,6 +477,7 @@ class Accountant {
       case ir::Dim::Kind::kTile:
         return blocks_[grid_axis(dim.tile_dim)];
       case ir::Dim::Kind::kFull:
+      case ir::Dim::Kind::kSlice:  // at most the axis: the accounting is an upper bound
         return axis_size(dim.binding, dim.axis);
       case ir::Dim::Kind::kVariadic:
         throw Unknown{"a value's rank is only known at trace time"};
@@ -500,6 +501,7 @@ class Accountant {
           break;
         }
         case ir::Dim::Kind::kFull:
+        case ir::Dim::Kind::kSlice:  // at most the axis
           value = checked_mul(value, axis_size(dim.binding, dim.axis));
           break;
         case ir::Dim::Kind::kVariadic:

@@ -70,7 +70,7 @@ void count_cost(const ir::Expr& expr, LaunchCost& cost) {
       dims = expr.type.dims;
       const ir::Dim& contracted = call.args[0]->type.dims.at(axis);
       if (std::find(dims.begin(), dims.end(), contracted) == dims.end() ||
-          contracted.kind == ir::Dim::Kind::kFull) {
+          contracted.within_axis()) {
         dims.push_back(contracted);
       }
       ProductShape shape;

@@ -11,6 +11,7 @@
 #include "passes/plan_gathers.h"
 #include "passes/plan_legality.h"
 #include "passes/plan_skips.h"
+#include "passes/plan_slices.h"
 #include "passes/plan_strategies.h"
 #include "passes/plan_views.h"
 #include "passes/shape_facts.h"
@@ -34,6 +35,7 @@ struct Access {
   SourceRange range;
   const ir::Load* load = nullptr;
   const ir::Store* store_node = nullptr;
+  bool conditional = false;  // under an `if` or a static loop of the body: may not run
 };
 
 class LaunchPlanner {
@@ -126,6 +128,7 @@ class LaunchPlanner {
         access.pattern = pattern_key(store.index);
         access.range = stmt.range;
         access.store_node = &store;
+        access.conditional = if_depth_ > 0;
         accesses_.push_back(std::move(access));
         return;
       }
@@ -279,7 +282,7 @@ class LaunchPlanner {
     if (call.op == Intrinsic::kFull || call.op == Intrinsic::kBroadcastTo) {
       for (const ir::Dim& dim : call.type.dims) {
         if (dim.kind == ir::Dim::Kind::kTile) capture(Capture::Kind::kBlock, -1, dim.tile_dim);
-        if (dim.kind == ir::Dim::Kind::kFull) capture(Capture::Kind::kShape, dim.binding);
+        if (dim.within_axis()) capture(Capture::Kind::kShape, dim.binding);
         if (dim.kind == ir::Dim::Kind::kVariadic) {
           unsupported(call.range, "creating a tile of trace-time rank is not supported yet");
         }
@@ -301,7 +304,7 @@ class LaunchPlanner {
     capture_mask_values(dim.tile_dim);
     for (const ir::Dim& d : operand.dims) {  // the mask's shape
       if (d.kind == ir::Dim::Kind::kTile) capture(Capture::Kind::kBlock, -1, d.tile_dim);
-      if (d.kind == ir::Dim::Kind::kFull) capture(Capture::Kind::kShape, d.binding);
+      if (d.within_axis()) capture(Capture::Kind::kShape, d.binding);
     }
   }
 
@@ -380,6 +383,13 @@ class LaunchPlanner {
         walk_expr(item.scalar);  // the indices are values of the kernel
         continue;
       }
+      if (item.kind == IndexItem::Kind::kSlice) {
+        // The kernel slices its block with them (host ints, static while it is traced).
+        const ir::SliceBounds& bounds = kernel_.slices[static_cast<size_t>(item.slice)];
+        walk_expr(bounds.start);
+        walk_expr(bounds.stop);
+        continue;
+      }
       if (item.kind != IndexItem::Kind::kScalar) continue;
       // An index expression runs in the BlockSpec's index map: grid indices and host values only.
       check_index_scalar(item.scalar);
@@ -437,6 +447,7 @@ class LaunchPlanner {
           key += fmt::format("t{}...,", item.tile_dim);
           break;
         case IndexItem::Kind::kFull:
+        case IndexItem::Kind::kSlice:  // one operand, whole along the axis; each access slices
           key += ":,";
           break;
         case IndexItem::Kind::kNewAxis:
@@ -581,6 +592,7 @@ class LaunchPlanner {
     for (size_t o = 0; o < launch_.outputs.size(); ++o) {
       Output& output = launch_.outputs[o];
       const int binding = output.operand.binding;
+      check_sliced_stores(binding);
       const ir::Stmt* def = facts_.definition(binding);
       const auto* alloc = def ? def->as<ir::Alloc>() : nullptr;
       // A fresh `empty` array has no values to keep: blocks may spill garbage outside the range.
@@ -632,6 +644,27 @@ class LaunchPlanner {
                                 ? "initialised"
                                 : "partly written";
       launch_.inputs.push_back(std::move(input));
+    }
+  }
+
+  // Stores of slices (`dst[tile, :16]`) write part of a block that is whole along the sliced
+  // axis, and the block goes back whole: the rest would overwrite the array's old values with
+  // garbage. Unless the array is fresh, the launch's slices of each axis must cover it.
+  void check_sliced_stores(int binding) {
+    if (is_fresh(binding)) return;
+    std::vector<SliceStore> stores;
+    for (const Access& access : accesses_) {
+      if (access.store && access.binding == binding) {
+        stores.push_back({access.index, access.conditional});
+      }
+    }
+    if (std::optional<SliceGap> gap = uncovered_slice(kernel_, stores)) {
+      unsupported(gap->range,
+                  fmt::format("storing slices of `{}` that may not cover its axis {} is not "
+                              "supported yet (a block goes back to the array whole); store "
+                              "every part of the axis in the loop, or allocate `{}` with "
+                              "`torch.empty`",
+                              name(binding), gap->axis, name(binding)));
     }
   }
 

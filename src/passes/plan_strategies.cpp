@@ -24,6 +24,13 @@ std::string against_scratch(const ir::Kernel& kernel, const ir::TileLoop& loop) 
           "VMEM scratch is declared on the host)",
           value.name);
     }
+    for (const ir::Dim& dim : value.type.dims) {
+      if (dim.kind != ir::Dim::Kind::kSlice) continue;
+      return fmt::format(
+          "the carried value `{}` has the shape of a slice (its VMEM scratch is declared on "
+          "the host, which does not size slices)",
+          value.name);
+    }
   }
   return "";
 }

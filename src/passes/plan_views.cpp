@@ -64,6 +64,7 @@ std::optional<ViewError> build_view(Operand& operand, int rank, const std::strin
         v.array_axis = axis++;
         break;
       case IndexItem::Kind::kFull:
+      case IndexItem::Kind::kSlice:  // the block is whole along the axis; accesses slice it
         v.kind = ViewAxis::Kind::kFull;
         v.array_axis = axis++;
         break;

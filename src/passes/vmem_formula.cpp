@@ -90,7 +90,7 @@ SizeExpr scratch_bytes(const ir::Kernel& kernel, const Launch& launch,
   for (const ir::Dim& dim : binding.type.dims) {
     if (dim.kind == ir::Dim::Kind::kTile) {
       factors.push_back(block_of(launch, dim.tile_dim));
-    } else if (dim.kind == ir::Dim::Kind::kFull) {
+    } else if (dim.within_axis()) {  // a slice: at most the axis (an upper bound)
       factors.push_back(SizeExpr::axis_size(dim.binding, dim.axis));
     }
   }

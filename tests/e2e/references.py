@@ -293,6 +293,39 @@ def ref_cross_entropy(logits, labels):
     return (np.asarray(_cross_entropy_losses64(logits, labels).mean()).astype(np.float32),)
 
 
+# --- bounded slices of tensors: column_halves, neighbour_diff, top_rows, concat_scaled -------
+
+
+def ref_column_halves(x):
+    # column_halves.py: out = zeros_like(x); the split is at n // 2, computed in x's dtype
+    v = f64(x)
+    half = x.shape[1] // 2
+    out = np.concatenate([v[:, :half] * 2.0, v[:, half:] + 1.0], axis=1)
+    return (out.astype(x.dtype),)
+
+
+def ref_neighbour_diff(x):
+    v = f64(x)
+    return ((v[:, 1:] - v[:, :-1]).astype(x.dtype),)
+
+
+def ref_top_rows(x, scale=3.0):
+    v = f64(x)
+    # the rows from 8 less their first element, in x's dtype
+    rest = (v[8:] - v[8:, :1]).astype(x.dtype)
+    return (np.concatenate([(v[:8] * scale).astype(x.dtype), rest], axis=0),)
+
+
+def ref_tail_sum(x):
+    return (f64(x)[:, :, 1:].sum(axis=(1, 2)).astype(np.float32),)
+
+
+def ref_concat_scaled(a, b):
+    # the second half is computed in b's dtype, then cast to a's (out's) dtype
+    halved = (f64(b) * 0.5).astype(b.dtype)
+    return (np.concatenate([f64(a), f64(halved)], axis=1).astype(a.dtype),)
+
+
 # Index inputs (cross-entropy labels, embedding ids) must lie in [0, size of another tensor's
 # axis). A generator sees only its own tensor's shape, so `remember_shape` notes the shape of
 # the table tensor and `indices_below` reads it; the table tensor must come first on the
@@ -847,6 +880,45 @@ SAMPLES: tuple[SampleSpec, ...] = (
         # tables over 2048 rows copy their rows by DMA, smaller ones use the one-hot
         # (test_gather_dma.py forces each path on the others)
         extra_shapes=("weight=1x1:f32,x=1x1:i32", "weight=5x130:bf16,x=2x9:i32"),
+    ),
+    SampleSpec(
+        name="column_halves",
+        kernel="column_halves",
+        configs={"b8": (8,), "b32": (32,)},
+        reference=ref_column_halves,
+        extra_shapes=("x=1x1:f32", "x=9x129:f32"),
+    ),
+    SampleSpec(
+        name="neighbour_diff",
+        kernel="neighbour_diff",
+        configs={"b8": (8,), "b64": (64,)},
+        reference=ref_neighbour_diff,
+        extra_shapes=("x=9x2:f32", "x=16x5:f32"),
+    ),
+    SampleSpec(
+        name="top_rows",
+        kernel="top_rows",
+        configs={"b128": (128,), "b256": (256,)},
+        reference=ref_top_rows,
+        scalars=({}, {"scale": -0.5}),
+        extra_shapes=("x=1x1:f32", "x=9x129:f32"),
+    ),
+    SampleSpec(
+        name="tail_sum",
+        kernel="tail_sum",
+        configs={"b8x128": (8, 128), "b32x256": (32, 256)},
+        reference=ref_tail_sum,
+        extra_shapes=("x=1x1x2:f32", "x=9x129x3:f32", "x=16x256x2:f32"),
+        tolerance=SUM_TOLERANCE,
+        loop_types=ALL_STRATEGIES,
+        inner_dims=((1, "x", 1),),
+    ),
+    SampleSpec(
+        name="concat_scaled",
+        kernel="concat_scaled",
+        configs={"b8": (8,), "b32": (32,)},
+        reference=ref_concat_scaled,
+        extra_shapes=("a=9x129:f32,b=9x1:f32", "a=16x3:f32,b=16x2:f32"),
     ),
     SampleSpec(
         name="first_column_scale",

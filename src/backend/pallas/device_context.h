@@ -70,12 +70,86 @@ class DeviceContext final : public ExprContext {
       if (axis.kind != passes::ViewAxis::Kind::kColumn) continue;
       // The block is a window of lanes holding the column: select it.
       context_.imports.helpers.insert("column");
-      return py_call("_column", {ref + "[...]", geometry_.print(axis.scalar).text});
+      const std::string sliced = slice_subscript(operand, load.index);  // `x[:8, j]`
+      const PyExpr column = py_call("_column", {ref + (sliced.empty() ? "[...]" : sliced),
+                                                geometry_.print(axis.scalar).text});
+      const SlicedBlock block = sliced_block(ref, operand, load.index);
+      if (block.nonempty.empty()) return column;
+      // The column's shape is the block's without its lane axis.
+      const std::vector<std::string> sizes(block.sizes.begin(), block.sizes.end() - 1);
+      return py_atom(fmt::format("({} if {} else jnp.zeros({}, {}.dtype))", column.text,
+                                 block.nonempty, py_tuple(sizes), ref));
     }
     if (auto streamed = streamed_.find(use.index); !use.output && streamed != streamed_.end()) {
-      return py_atom(streamed->second);  // a block copied into VMEM by a `fori_loop` loop
+      // A block copied into VMEM by a `fori_loop` loop (`buf[slot]`), or the block ref of an
+      // `emit_pipeline` body (`x_block[...]`), sliced like the access.
+      const std::string sliced = slice_subscript(operand, load.index);
+      if (sliced.empty()) return py_atom(streamed->second);
+      const std::string& block = streamed->second;
+      if (!block.ends_with("[...]")) return py_atom(block + sliced);  // a value: slices as jnp
+      // A block ref: sliced as a ref, but Pallas refuses an empty slice of one, where the
+      // loaded block's slice is the empty array Python gives.
+      const std::string block_ref = block.substr(0, block.size() - 5);
+      const std::string nonempty = sliced_block(block_ref, operand, load.index).nonempty;
+      if (nonempty.empty()) return py_atom(block_ref + sliced);
+      return py_atom(
+          fmt::format("({}{} if {} else {}{})", block_ref, sliced, nonempty, block, sliced));
     }
-    return py_atom(ref + window(operand));
+    const std::string read = ref + window(operand, &load.index);
+    const SlicedBlock sliced = sliced_block(ref, operand, load.index);
+    if (sliced.nonempty.empty()) return py_atom(read);
+    // Pallas refuses an empty slice of a ref; Python's is an empty array.
+    return py_atom(fmt::format("({} if {} else jnp.zeros({}, {}.dtype))", read, sliced.nonempty,
+                               sliced.shape, ref));
+  }
+
+  // The shape of an access's part of the block of `ref` (`(block,
+  // len(range(x_ref.shape[1])[16:]))`) and, when a slice of it may be empty, the condition that
+  // none is ("" otherwise).
+  struct SlicedBlock {
+    std::string shape;
+    std::string nonempty;
+    std::vector<std::string> sizes;  // the shape's entries
+  };
+  SlicedBlock sliced_block(const std::string& ref, const passes::Operand& operand,
+                           const ir::Index& index) {
+    const std::map<int, std::string> slices = slice_items(index);
+    std::map<int, int> slice_ids;
+    {
+      int axis = 0;
+      for (const ir::IndexItem& item : index) {
+        if (item.kind == ir::IndexItem::Kind::kSlice) slice_ids[axis] = item.slice;
+        if (item.kind != ir::IndexItem::Kind::kNewAxis) ++axis;
+      }
+    }
+    std::vector<std::string> sizes;
+    std::vector<std::string> conditions;
+    int k = 0;  // the kernel axis
+    for (const passes::ViewAxis& axis : operand.view) {
+      if (axis.squeezed) continue;
+      auto slice = slices.find(axis.array_axis);
+      if (axis.kind == passes::ViewAxis::Kind::kTile && geometry_.windowed(axis.tile_dim)) {
+        sizes.push_back(geometry_.block(axis.tile_dim));
+      } else if (axis.kind == passes::ViewAxis::Kind::kFull && slice != slices.end()) {
+        // The block is whole along the axis: the slice's length is Python's.
+        sizes.push_back(fmt::format("len(range({}.shape[{}])[{}])", ref, k, slice->second));
+        if (may_be_empty(slice_ids.at(axis.array_axis))) {
+          conditions.push_back(sizes.back() + " > 0");
+        }
+      } else {
+        sizes.push_back(fmt::format("{}.shape[{}]", ref, k));
+      }
+      ++k;
+    }
+    return {py_tuple(sizes), fmt::format("{}", fmt::join(conditions, " and ")), sizes};
+  }
+
+  // `:c` with a literal c > 0 has an element whenever the axis has one; anything else may be
+  // empty (`16:` of 7 columns, `:n` with n = 0, `:-1` of one column).
+  bool may_be_empty(int slice) const {
+    const ir::SliceBounds& bounds = kernel_.slices[static_cast<size_t>(slice)];
+    const bool from_start = !bounds.start || ir::int_literal(*bounds.start, -1) == 0;
+    return !(from_start && bounds.stop && ir::int_literal(*bounds.stop, 0) > 0);
   }
 
   // The rows buffer and DMA semaphore of the row gather from input `input` that may copy by DMA.
@@ -88,8 +162,12 @@ class DeviceContext final : public ExprContext {
   void stop_streaming() { streamed_.clear(); }
 
   // `[...]`, or `[:, pl.ds(tile_k_start, block_k)]` where an axis is tiled by an inner loop
-  // whose blocks are windows of a block resident in VMEM (the `unroll` strategy).
-  std::string window(const passes::Operand& operand) {
+  // whose blocks are windows of a block resident in VMEM (the `unroll` strategy), and
+  // `[:, 16:]` where the access `index` (when given) slices an axis: the block is whole along
+  // it (plan_views), so the slice's bounds are the array's.
+  std::string window(const passes::Operand& operand, const ir::Index* index = nullptr) {
+    const std::map<int, std::string> slices =
+        index ? slice_items(*index) : std::map<int, std::string>{};
     std::vector<std::string> items;
     bool windowed = false;
     for (const passes::ViewAxis& axis : operand.view) {
@@ -99,6 +177,10 @@ class DeviceContext final : public ExprContext {
             py_call("pl.ds", {geometry_.start(axis.tile_dim).text, geometry_.block(axis.tile_dim)})
                 .text);
         windowed = true;
+      } else if (auto slice = slices.find(axis.array_axis);
+                 axis.kind == passes::ViewAxis::Kind::kFull && slice != slices.end()) {
+        items.push_back(slice->second);
+        windowed = true;
       } else {
         items.emplace_back(":");
       }
@@ -106,6 +188,38 @@ class DeviceContext final : public ExprContext {
     if (!windowed) return "[...]";
     while (items.back() == ":") items.pop_back();
     return fmt::format("[{}]", fmt::join(items, ", "));
+  }
+
+  // `[:, 16:]` for an access that slices the operand's block (kernel axes only), else "".
+  std::string slice_subscript(const passes::Operand& operand, const ir::Index& index) {
+    const std::map<int, std::string> slices = slice_items(index);
+    if (slices.empty()) return "";
+    std::vector<std::string> items;
+    for (const passes::ViewAxis& axis : operand.view) {
+      if (axis.squeezed) continue;
+      auto slice = slices.find(axis.array_axis);
+      const bool sliced = axis.kind == passes::ViewAxis::Kind::kFull && slice != slices.end();
+      items.push_back(sliced ? slice->second : ":");
+    }
+    while (!items.empty() && items.back() == ":") items.pop_back();
+    return fmt::format("[{}]", fmt::join(items, ", "));
+  }
+
+  // The slices of an access by array axis, printed: `16:`, `:n`, `a:b`.
+  std::map<int, std::string> slice_items(const ir::Index& index) {
+    std::map<int, std::string> items;
+    int axis = 0;
+    for (const ir::IndexItem& item : index) {
+      if (item.kind == ir::IndexItem::Kind::kSlice) items[axis] = slice_text(item.slice);
+      if (item.kind != ir::IndexItem::Kind::kNewAxis) ++axis;
+    }
+    return items;
+  }
+
+  std::string slice_text(int slice) {
+    const ir::SliceBounds& bounds = kernel_.slices[static_cast<size_t>(slice)];
+    return fmt::format("{}:{}", bounds.start ? geometry_.print(bounds.start).text : "",
+                       bounds.stop ? geometry_.print(bounds.stop).text : "");
   }
 
   // A gather along kernel axis `kernel_axis` of the operand's block (whole along that axis):
@@ -218,6 +332,13 @@ class DeviceContext final : public ExprContext {
           break;
         case ir::Dim::Kind::kUnit:
           sizes.emplace_back("1");
+          break;
+        case ir::Dim::Kind::kSlice:
+          // Python's slice of the axis's positions: its length with clamping and negatives.
+          if (!has_shape(dim.binding)) return std::nullopt;
+          sizes.push_back(fmt::format("len(range({}[{}])[{}])",
+                                      capture(Capture::Kind::kShape, dim.binding), dim.axis,
+                                      slice_text(dim.slice)));
           break;
         case ir::Dim::Kind::kVariadic:
           return std::nullopt;

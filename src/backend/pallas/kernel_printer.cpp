@@ -9,6 +9,7 @@
 #include "backend/pallas/device_context.h"
 #include "backend/pallas/names.h"
 #include "backend/pallas/tile_geometry.h"
+#include "ir/printer.h"
 #include "ir/visitor.h"
 
 namespace helionc::backend::pallas {
@@ -207,18 +208,27 @@ class KernelPrinter {
       const int output = launch_.stores.at(store);
       const std::string& ref = names_.outputs[output];
       std::string value = stored_value(*store, ref);
-      const std::string window = device_.window(launch_.outputs[output].operand);
+      const passes::Operand& operand = launch_.outputs[output].operand;
+      const std::string window = device_.window(operand, &store->index);
+      // Pallas refuses an empty slice of a ref; Python stores nothing there.
+      const std::string nonempty = device_.sliced_block(ref, operand, store->index).nonempty;
+      std::optional<PythonWriter::Block> guard;
+      if (!nonempty.empty()) guard.emplace(body_->block(fmt::format("if {}:", nonempty)));
       if (launch_.outputs[output].masked_in_place) {
         masks_[output] = in_place_mask(output);
       }
       if (!masks_[output].text.empty()) {
         // Outside the loop's range the block keeps the array's old values, or what earlier
-        // outer steps wrote into it (passes::Output::masked_in_place).
-        const std::string old =
-            launch_.outputs[output].masked_in_place
-                ? ref + window
-                : names_.inputs[launch_.outputs[output].aliased_input] + "[...]";
-        const PyExpr masked = py_call("jnp.where", {masks_[output].text, value, old});
+        // outer steps wrote into it (passes::Output::masked_in_place). A slice of the block
+        // (`out[tile, 16:]`) takes the same slice of the block's mask.
+        const std::string sliced = device_.slice_items(store->index).empty() ? "" : window;
+        const PyExpr mask =
+            sliced.empty() ? masks_[output] : py_atom(py_primary(masks_[output]) + sliced);
+        const std::string old = launch_.outputs[output].masked_in_place
+                                    ? ref + window
+                                    : names_.inputs[launch_.outputs[output].aliased_input] +
+                                          (sliced.empty() ? "[...]" : sliced);
+        const PyExpr masked = py_call("jnp.where", {mask.text, value, old});
         value = mask_guards_[output]
                     ? py_conditional(masked, *mask_guards_[output], py_atom(value)).text
                     : masked.text;
@@ -871,9 +881,13 @@ class KernelPrinter {
         fmt::arg("prefetch", scope_.fresh("_prefetch")), fmt::arg("copies", names.copies));
   }
 
-  // The shape stored to: the block, or a window of it (an inner loop's resident block).
+  // The shape stored to: the block, a slice of it (`out[tile, 16:]`), or a window of it (an
+  // inner loop's resident block).
   std::string stored_shape(const ir::Store& store, const std::string& ref) {
     const passes::Operand& operand = launch_.outputs[launch_.stores.at(&store)].operand;
+    if (!device_.slice_items(store.index).empty()) {
+      return device_.sliced_block(ref, operand, store.index).shape;
+    }
     if (device_.window(operand) != "[...]") {
       if (std::optional<std::string> window = device_.dims_shape(stored_dims(store))) {
         return *window;
@@ -963,6 +977,9 @@ class KernelPrinter {
         case ir::IndexItem::Kind::kFull:
           dims.push_back(ir::Dim::full(binding, axis++));
           break;
+        case ir::IndexItem::Kind::kSlice:
+          dims.push_back(ir::Dim::sliced(binding, axis++, item.slice));
+          break;
         case ir::IndexItem::Kind::kNewAxis:
           dims.push_back(ir::Dim::unit());
           break;
@@ -987,6 +1004,15 @@ class KernelPrinter {
       if (a[i].kind != b[i].kind) return false;
       if (a[i].kind == ir::Dim::Kind::kFull) {
         if (!(facts_.axis_size(a[i].binding, a[i].axis) ==
+              facts_.axis_size(b[i].binding, b[i].axis))) {
+          return false;
+        }
+      } else if (a[i].kind == ir::Dim::Kind::kSlice) {
+        // `dst[tile, :8] = src[tile, :8]`: the same bounds of axes of one size.
+        const ir::SliceBounds& sa = kernel_.slices[static_cast<size_t>(a[i].slice)];
+        const ir::SliceBounds& sb = kernel_.slices[static_cast<size_t>(b[i].slice)];
+        if (ir::print_slice_bounds(kernel_, sa) != ir::print_slice_bounds(kernel_, sb) ||
+            !(facts_.axis_size(a[i].binding, a[i].axis) ==
               facts_.axis_size(b[i].binding, b[i].axis))) {
           return false;
         }

@@ -586,6 +586,7 @@ class LaunchPrinter {
           factors.push_back(py_call("math.prod", {sizes_[grid_axis(dim.tile_dim)].text}));
           break;
         case ir::Dim::Kind::kFull:
+        case ir::Dim::Kind::kSlice:  // at most the axis: the estimate is an upper bound
           factors.push_back(size_expr(dim.binding, dim.axis));
           break;
         case ir::Dim::Kind::kUnit:
@@ -915,7 +916,8 @@ class LaunchPrinter {
           dims.push_back(host_.size_text(dim.binding, dim.axis, stmt_index_));
           break;
         case ir::Dim::Kind::kUnit:
-        case ir::Dim::Kind::kVariadic:  // judge_loop_strategies rules it out
+        case ir::Dim::Kind::kSlice:  // judge_loop_strategies rules these out
+        case ir::Dim::Kind::kVariadic:
           dims.emplace_back("1");
           break;
       }

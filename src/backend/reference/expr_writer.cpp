@@ -271,6 +271,11 @@ std::string ExprWriter::shape_of(const ir::Type& type, SourceRange range) {
       case ir::Dim::Kind::kFull:
         sizes.push_back(fmt::format("{}.shape[{}]", state_.name(dim.binding), dim.axis));
         break;
+      case ir::Dim::Kind::kSlice:
+        // Python's slice of the axis's positions: its length with clamping and negatives.
+        sizes.push_back(fmt::format("len(range({}.shape[{}])[{}])", state_.name(dim.binding),
+                                    dim.axis, slice_bounds(dim.slice).first));
+        break;
       case ir::Dim::Kind::kUnit:
         sizes.emplace_back("1");
         break;
@@ -281,6 +286,16 @@ std::string ExprWriter::shape_of(const ir::Type& type, SourceRange range) {
   }
   if (sizes.size() == 1 && sizes[0].starts_with("*")) return py_tuple({sizes[0]});
   return py_tuple(sizes);
+}
+
+// `16:n` and `slice(16, n)` for Kernel::slices[slice].
+std::pair<std::string, std::string> ExprWriter::slice_bounds(int slice) {
+  const ir::SliceBounds& bounds = state_.kernel.slices[static_cast<size_t>(slice)];
+  const std::string start = bounds.start ? text(bounds.start) : "";
+  const std::string stop = bounds.stop ? text(bounds.stop) : "";
+  return {
+      fmt::format("{}:{}", start, stop),
+      fmt::format("slice({}, {})", start.empty() ? "None" : start, stop.empty() ? "None" : stop)};
 }
 
 ExprWriter::Item ExprWriter::item(const ir::IndexItem& entry, SourceRange range) {
@@ -299,6 +314,10 @@ ExprWriter::Item ExprWriter::item(const ir::IndexItem& entry, SourceRange range)
     case ir::IndexItem::Kind::kFull:
     case ir::IndexItem::Kind::kGather:  // applied apart (load, store_subscript)
       return {":", "slice(None)"};
+    case ir::IndexItem::Kind::kSlice: {
+      auto [text, call] = slice_bounds(entry.slice);
+      return {text, call};
+    }
     case ir::IndexItem::Kind::kNewAxis:
       return {"None", "None"};
     case ir::IndexItem::Kind::kScalar: {

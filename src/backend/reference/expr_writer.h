@@ -4,6 +4,7 @@
 #pragma once
 
 #include <string>
+#include <utility>
 
 #include "backend/pallas/py_expr.h"
 #include "backend/reference/function_state.h"
@@ -39,6 +40,8 @@ class ExprWriter {
     std::string in_tuple;
   };
   Item item(const ir::IndexItem& entry, SourceRange range);
+  // A bounded slice (Kernel::slices[slice]) as `a:b` and as `slice(a, b)`.
+  std::pair<std::string, std::string> slice_bounds(int slice);
   // The subscript of `index` as Python; gathers are returned apart with their item positions
   // (a `:` in the text).
   struct Subscript {
