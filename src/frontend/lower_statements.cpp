@@ -115,6 +115,9 @@ void KernelLowering::bind_targets(const SyntaxNode& target, const ir::ExprPtr& v
     if (origin == Binding::Origin::kHost && value->type.kind == TypeKind::kInt) {
       host_sizes_[id] = value;
     }
+    if (origin == Binding::Origin::kDevice && value->type.kind == TypeKind::kInt) {
+      device_ints_[id] = value;
+    }
     if (const auto* call = value->as<ir::Call>();
         call && !in_device() &&
         (call->op == ir::Intrinsic::kReshape || call->op == ir::Intrinsic::kPermute ||
@@ -282,8 +285,8 @@ void KernelLowering::lower_store(const SyntaxNode& target, ir::ExprPtr value, So
   ir::Index index = lower_index(var->binding, target, &dims);
   const Type& value_type = value->type;
   if (value_type.kind == TypeKind::kTileTensor) {
-    const auto merged = broadcast_dims(dims, value_type.dims);
-    if (!merged || *merged != dims) {
+    const auto merged = unify_dims(dims, value_type.dims, range);
+    if (!merged || !dims_agree(*merged, dims)) {
       fail(DiagnosticKind::kShapeMismatch, range,
            fmt::format("cannot store a value of shape {} into `{}` of shape {}",
                        dims_to_string(kernel_, value_type.dims), base.text(),

@@ -184,8 +184,8 @@ void KernelLowering::lower_hl_store(const CallArgs& args, ir::Block& out) {
     value = ir::Call::make(ir::Intrinsic::kWhere, {mask, value, old}, std::move(type), range);
   }
   if (value->type.kind == TypeKind::kTileTensor) {
-    const auto merged = broadcast_dims(dims, value->type.dims);
-    if (!merged || *merged != dims) {
+    const auto merged = unify_dims(dims, value->type.dims, range);
+    if (!merged || !dims_agree(*merged, dims)) {
       fail(DiagnosticKind::kShapeMismatch, range,
            fmt::format("cannot store a value of shape {} into a block of shape {}",
                        dims_to_string(kernel_, value->type.dims), dims_to_string(kernel_, dims)));

@@ -34,7 +34,8 @@ std::optional<ScalarType> reduction_dtype(Intrinsic op, const std::optional<Scal
 
 // The tile-tensor dimension a size denotes (Helion's tiles as sizes): a tile or its
 // `.block_size` is the tile's block, `x.size(d)` / `x.shape[d]` all of axis d of x, 1 a unit
-// dimension. Other sizes (a number, a host int) have no dimension helionc can name: nullopt.
+// dimension, a larger number a literal size. Other sizes (a host int computed from others)
+// have no dimension helionc can name: nullopt.
 std::optional<Dim> size_dim(const ir::Kernel& kernel, const ExprPtr& size) {
   const Type& type = size->type;
   if (type.kind == TypeKind::kTile && type.tile_dims.size() == 1 && !type.variadic) {
@@ -44,7 +45,12 @@ std::optional<Dim> size_dim(const ir::Kernel& kernel, const ExprPtr& size) {
       attr && attr->attr == ir::TileAttrKind::kBlockSize) {
     return Dim::tile(attr->tile_dim);
   }
-  if (const auto* imm = size->as<ir::IntImm>(); imm && imm->value == 1) return Dim::unit();
+  if (const auto* imm = size->as<ir::IntImm>()) {
+    // A number: 1 is a unit dimension, a larger one a literal size (lower_literal_sizes.cpp).
+    if (imm->value == 1) return Dim::unit();
+    if (imm->value > 1) return Dim::literal(imm->value);
+    return std::nullopt;
+  }
   if (const auto* call = size->as<ir::Call>(); call && call->op == Intrinsic::kSize) {
     const auto* tensor = call->args[0]->as<ir::VarRef>();
     const auto* axis = call->args[1]->as<ir::IntImm>();
@@ -77,6 +83,8 @@ ExprPtr size_expr(const ir::Kernel& kernel, const Dim& dim, SourceRange range) {
           {ir::VarRef::make(dim.binding, tensor.type, range), ir::IntImm::make(dim.axis, range)},
           Type::scalar(TypeKind::kInt), range);
     }
+    case Dim::Kind::kLiteral:
+      return ir::IntImm::make(dim.extent, range);
     default:
       return ir::IntImm::make(1, range);
   }
@@ -84,10 +92,10 @@ ExprPtr size_expr(const ir::Kernel& kernel, const Dim& dim, SourceRange range) {
 
 // Whether two dimensions of the same position have the same size for certain: the same tile,
 // or whole axes (two tensors' axes are compared when JAX traces the module, as broadcasting
-// does).
+// does), or a literal and a whole axis (checked at trace time, lower_literal_sizes.cpp).
 bool same_extent(const Dim& a, const Dim& b) {
   if (a.kind == Dim::Kind::kFull && b.kind == Dim::Kind::kFull) return true;
-  return a == b;
+  return dims_agree({a}, {b});
 }
 
 std::vector<Dim> non_unit(const std::vector<Dim>& dims) {
@@ -320,8 +328,8 @@ ExprPtr KernelLowering::lower_tile_method(const ExprPtr& receiver, std::string_v
         }
       }
     }
-    const auto merged = broadcast_dims(receiver->type.dims, target);
-    if (!merged || *merged != target) {
+    const auto merged = unify_dims(receiver->type.dims, target, range);
+    if (!merged || !dims_agree(*merged, target)) {
       fail(DiagnosticKind::kShapeMismatch, range,
            fmt::format("a tile of shape {} cannot be expanded to {}",
                        dims_to_string(kernel_, receiver->type.dims),
@@ -401,7 +409,10 @@ ExprPtr KernelLowering::lower_tile_method(const ExprPtr& receiver, std::string_v
                        shown, from, to));
     }
     for (size_t i = 0; i < known.size(); ++i) {
-      if (same_extent(known[i], source[i])) continue;
+      if (same_extent(known[i], source[i])) {
+        unify_dims({known[i]}, {source[i]}, range);  // a literal's check
+        continue;
+      }
       fail(DiagnosticKind::kShapeMismatch, range,
            fmt::format("cannot prove that `{}` of a tile of shape {} to {} keeps its element "
                        "count: {} and {} may differ in size{}",
@@ -580,30 +591,6 @@ ExprPtr KernelLowering::lower_tile_attribute(const ExprPtr& base, std::string_vi
        fmt::format("a tile has no attribute `{}`; it has `index`, `begin`, `end`, "
                    "`block_size`, `id` and `count`",
                    attr));
-}
-
-ExprPtr KernelLowering::lower_tile_subscript(const ExprPtr& base, const SyntaxNode& node) {
-  // `v[:, None]`, `v[None, :]`: only whole slices and new axes on a tile value.
-  ExprPtr value = base;
-  int axis = 0;
-  int consumed = 0;
-  for (const SyntaxNode& item : node.children_by_field("subscript")) {
-    if (item.type() == "none") {
-      value = make_unsqueeze(value, axis, item.range());
-      ++axis;
-    } else if (item.type() == "slice" && item.named_children().empty()) {
-      ++axis;
-      ++consumed;
-    } else {
-      unsupported(item.range(), "indexing a tile value with anything but `:` and `None`");
-    }
-  }
-  const int rank = base->type.tile_rank();
-  if (rank >= 0 && consumed != rank) {
-    fail(DiagnosticKind::kRankMismatch, node.range(),
-         fmt::format("a tile of rank {} is indexed with {} `:`", rank, consumed));
-  }
-  return value;
 }
 
 }  // namespace helionc::frontend

@@ -62,6 +62,8 @@ std::string dim_to_string(const Dim& dim) {
       return "1";
     case Dim::Kind::kVariadic:
       return fmt::format("t{}...", dim.tile_dim);
+    case Dim::Kind::kLiteral:
+      return std::to_string(dim.extent);
   }
   return "?";
 }

@@ -4,6 +4,7 @@
 // carries an optional ScalarType and the generated code lets jnp promote the rest.
 #pragma once
 
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <vector>
@@ -33,16 +34,21 @@ struct Dim {
     kFull,      // a whole dimension (`:`): axis `axis` of the tensor bound as `binding`
     kUnit,      // a new axis of size 1 (`None`)
     kVariadic,  // every dimension of a rank-polymorphic tile (`hl.tile(x.size())`)
+    kLiteral,   // a size written as a number above 1 (`hl.zeros([2, 128])`, `v[1:3]`): `extent`
   };
   Kind kind = Kind::kUnit;
   int tile_dim = -1;
   int binding = -1;
   int axis = -1;
+  int64_t extent = -1;
 
-  static Dim tile(int tile_dim) { return {Kind::kTile, tile_dim, -1, -1}; }
-  static Dim full(int binding, int axis) { return {Kind::kFull, -1, binding, axis}; }
-  static Dim unit() { return {Kind::kUnit, -1, -1, -1}; }
-  static Dim variadic(int tile_dim) { return {Kind::kVariadic, tile_dim, -1, -1}; }
+  static Dim tile(int tile_dim) { return {Kind::kTile, tile_dim, -1, -1, -1}; }
+  static Dim full(int binding, int axis) { return {Kind::kFull, -1, binding, axis, -1}; }
+  static Dim unit() { return {Kind::kUnit, -1, -1, -1, -1}; }
+  static Dim variadic(int tile_dim) { return {Kind::kVariadic, tile_dim, -1, -1, -1}; }
+  // A literal size meets a tensor's whole axis (`acc + x[tile, :].sum(0)`) only when they agree;
+  // the frontend adds the trace-time check (KernelLowering::unify_dims).
+  static Dim literal(int64_t extent) { return {Kind::kLiteral, -1, -1, -1, extent}; }
   bool operator==(const Dim& other) const = default;
 };
 

@@ -387,6 +387,8 @@ class Accountant {
           extent = blocks_[grid_axis(dim.tile_dim)];
         } else if (dim.kind == ir::Dim::Kind::kFull) {
           extent = axis_size(dim.binding, dim.axis);
+        } else if (dim.kind == ir::Dim::Kind::kLiteral) {
+          extent = dim.extent;
         }
         r.block.push_back(extent);
       }
@@ -435,6 +437,8 @@ class Accountant {
         return axis_size(dim.binding, dim.axis);
       case ir::Dim::Kind::kVariadic:
         throw Unknown{"a value's rank is only known at trace time"};
+      case ir::Dim::Kind::kLiteral:
+        return dim.extent;
       case ir::Dim::Kind::kUnit:
         break;
     }
@@ -456,6 +460,9 @@ class Accountant {
         }
         case ir::Dim::Kind::kFull:
           value = checked_mul(value, axis_size(dim.binding, dim.axis));
+          break;
+        case ir::Dim::Kind::kLiteral:
+          value = checked_mul(value, dim.extent);
           break;
         case ir::Dim::Kind::kVariadic:
           throw Unknown{"a value's rank is only known at trace time"};

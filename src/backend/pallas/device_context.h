@@ -219,6 +219,9 @@ class DeviceContext final : public ExprContext {
         case ir::Dim::Kind::kUnit:
           sizes.emplace_back("1");
           break;
+        case ir::Dim::Kind::kLiteral:
+          sizes.push_back(std::to_string(dim.extent));
+          break;
         case ir::Dim::Kind::kVariadic:
           return std::nullopt;
       }
@@ -294,6 +297,13 @@ class DeviceContext final : public ExprContext {
                              ? py_call("jnp.maximum", {start.text, geometry_.begin(tile_dim).text})
                              : start;
     return py_binary("-", end, first);
+  }
+
+  std::optional<std::string> block_rows(int tile_dim) override {
+    const bool begins = has_begin(kernel_.tile_dims[tile_dim]);
+    return fmt::format("{}, {}, {}", geometry_.block(tile_dim),
+                       begins ? geometry_.begin(tile_dim).text : "0",
+                       geometry_.extent(tile_dim).text);
   }
 
   std::optional<PyExpr> tile_attr(const ir::TileAttr& attr) override {
