@@ -57,10 +57,11 @@ std::optional<Dim> size_dim(const ir::Kernel& kernel, const ExprPtr& size) {
     if (tensor == nullptr || axis == nullptr) return std::nullopt;
     const int rank = kernel.bindings[tensor->binding].type.rank;
     if (rank < 0) {
-      // A rank known only while JAX traces (`q.size(-1)` of a tensor viewed on the host): an
-      // axis counted from the end is still one axis (`q.shape[-1]`, kept negative in the Dim);
-      // one counted from the start is not known to exist.
-      if (axis->value >= 0 || axis->value < -64) return std::nullopt;  // no array has more axes
+      // A rank not known here (`q.size(-1)` of a tensor viewed on the host, or `x.size(1)`
+      // before any use states x's rank): an axis is still one axis, counted from the end
+      // (`q.shape[-1]`, kept negative in the Dim) or from the start (`x.shape[1]`); an array
+      // with fewer axes fails while JAX traces, when `x.size(d)` is evaluated on the host.
+      if (axis->value >= 64 || axis->value < -64) return std::nullopt;  // no array has more
       return Dim::full(tensor->binding, static_cast<int>(axis->value));
     }
     if (axis->value >= rank || axis->value < -rank) return std::nullopt;
@@ -377,7 +378,7 @@ ExprPtr KernelLowering::lower_tile_method(const ExprPtr& receiver, std::string_v
       if (!dim) {
         unsupported(node.range(),
                     fmt::format("a `{}` size other than a tile, `tile.block_size`, a tensor's "
-                                "`size(d)`, 1 or -1",
+                                "`size(d)`, a number or -1",
                                 shown));
       }
       target.push_back(dim);
@@ -502,9 +503,9 @@ ExprPtr KernelLowering::lower_tile_function(const std::string& name, const CallA
     if (!dim) {
       fail(DiagnosticKind::kUnsupported, length_node.range(),
            fmt::format("`{}` of a length other than `tile.block_size`, a tensor's `size(d)` or "
-                       "1 is not supported yet (every dimension of a tile value is a tile's "
-                       "block or a tensor's axis: write `hl.arange(x.size(1))`, not "
-                       "`hl.arange(n)`)",
+                       "a number is not supported yet (every dimension of a tile value is a "
+                       "tile's block, a tensor's axis or a number: write "
+                       "`hl.arange(x.size(1))`, not `hl.arange(n)`)",
                        shown));
     }
     ExprPtr dtype = ir::DtypeImm::make(ScalarType::kInt32, range);
@@ -542,7 +543,8 @@ ExprPtr KernelLowering::lower_tile_function(const std::string& name, const CallA
         dims.push_back(*dim);
       } else {
         unsupported(entry.range(),
-                    "a shape entry other than a tile, `tile.block_size`, `x.size(d)` or 1");
+                    "a shape entry other than a tile, `tile.block_size`, `x.size(d)` or a "
+                    "number");
       }
     }
     ExprPtr fill = full ? lower_expr(args.positional[1]) : ir::IntImm::make(0, range);

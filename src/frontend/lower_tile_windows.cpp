@@ -85,7 +85,7 @@ ExprPtr KernelLowering::make_window(const ExprPtr& value, int axis, const Window
       }
       if (window.stop_literal < 0 || window.stop_literal > size) {
         fail(DiagnosticKind::kShapeMismatch, range,
-             fmt::format("the index reaches past the end of a dimension of size {}", size));
+             fmt::format("the window reaches past the end of a dimension of size {}", size));
       }
       break;
     }
@@ -170,7 +170,8 @@ std::optional<KernelLowering::Window> KernelLowering::window_of(const SyntaxNode
       return imm->value;
     };
     if (!parts[1]) {
-      unsupported(range, "slicing a tile value without an end (`v[a:]`); write `v[a:b]`");
+      fail(DiagnosticKind::kUnsupported, range,
+           "slicing a tile value without an end (`v[a:]`) is not supported yet; write `v[a:b]`");
     }
     const int64_t start = parts[0] ? bound(parts[0]) : 0;
     const int64_t stop = bound(parts[1]);
@@ -183,7 +184,8 @@ std::optional<KernelLowering::Window> KernelLowering::window_of(const SyntaxNode
   const ExprPtr index = lower_expr(item);
   if (const auto* imm = index->as<ir::IntImm>()) {
     if (imm->value < 0) {
-      unsupported(range, "a negative index into a tile value; count from the start");
+      fail(DiagnosticKind::kUnsupported, range,
+           "a negative index into a tile value is not supported yet; count from the start");
     }
     Window window = literal(imm->value, 1);
     window.scalar = true;
