@@ -208,6 +208,8 @@ class KernelLowering {
   bool spans_live_rows(int loop_dim, int outer_dim) const;
   // A device int bound to a name (`live = outer.end - outer.begin`): what it stands for.
   ir::ExprPtr resolve_device_int(ir::ExprPtr value) const;
+  // A host int bound to a size (`m, n = x.size()`): the size it stands for (lower_tile_ops.cpp).
+  ir::ExprPtr resolve_host_size(ir::ExprPtr value) const;
   // `hl.load(x, [index], extra_mask=m)` and `hl.store(x, [index], value, extra_mask=m)`:
   // masked-off elements read as 0 and are not written.
   ir::ExprPtr lower_hl_load(const CallArgs& args);

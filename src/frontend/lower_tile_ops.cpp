@@ -494,7 +494,7 @@ ExprPtr KernelLowering::lower_tile_function(const std::string& name, const CallA
       }
     }
     const SyntaxNode length_node = args.positional.back();
-    ExprPtr length = lower_expr(length_node);
+    ExprPtr length = resolve_host_size(lower_expr(length_node));
     if (length->type.kind != TypeKind::kInt && length->type.kind != TypeKind::kTile) {
       fail(DiagnosticKind::kTypeMismatch, length_node.range(),
            fmt::format("`{}` takes a length, not `{}`", shown, ir::type_to_string(length->type)));
@@ -504,8 +504,8 @@ ExprPtr KernelLowering::lower_tile_function(const std::string& name, const CallA
       fail(DiagnosticKind::kUnsupported, length_node.range(),
            fmt::format("`{}` of a length other than `tile.block_size`, a tensor's `size(d)` or "
                        "a number is not supported yet (every dimension of a tile value is a "
-                       "tile's block, a tensor's axis or a number: write "
-                       "`hl.arange(x.size(1))`, not `hl.arange(n)`)",
+                       "tile's block, a tensor's axis or a number; a length computed from "
+                       "sizes, such as `n // 2`, is none of those)",
                        shown));
     }
     ExprPtr dtype = ir::DtypeImm::make(ScalarType::kInt32, range);
@@ -529,12 +529,7 @@ ExprPtr KernelLowering::lower_tile_function(const std::string& name, const CallA
     std::vector<Dim> dims;
     for (const SyntaxNode& entry : shape_node.named_children()) {
       ExprPtr value = lower_expr(entry);
-      // A host int bound to a size (`_, d = y.size()`, `d = hl.specialize(y.size(1))`).
-      for (const ir::VarRef* ref = value->as<ir::VarRef>(); ref; ref = value->as<ir::VarRef>()) {
-        auto size = host_sizes_.find(ref->binding);
-        if (size == host_sizes_.end()) break;
-        value = size->second;
-      }
+      value = resolve_host_size(value);
       if (value->type.kind == TypeKind::kTile && value->type.tile_dims.size() == 1 &&
           !value->type.variadic) {
         dims.push_back(Dim::tile(value->type.tile_dims[0]));
@@ -559,6 +554,16 @@ ExprPtr KernelLowering::lower_tile_function(const std::string& name, const CallA
     return ir::Call::make(Intrinsic::kFull, {fill, dtype}, std::move(type), range);
   }
   return nullptr;
+}
+
+ExprPtr KernelLowering::resolve_host_size(ExprPtr value) const {
+  // A host int bound to a size (`_, d = y.size()`, `d = hl.specialize(y.size(1))`).
+  for (const ir::VarRef* ref = value->as<ir::VarRef>(); ref; ref = value->as<ir::VarRef>()) {
+    auto size = host_sizes_.find(ref->binding);
+    if (size == host_sizes_.end()) break;
+    value = size->second;
+  }
+  return value;
 }
 
 ExprPtr KernelLowering::lower_tile_attribute(const ExprPtr& base, std::string_view attr,

@@ -1,7 +1,8 @@
 // Subscripts of tile values (`x_block[1]`, `x_block[1:3]`, `x_block[local.index]`,
-// `x_block[local.begin]`, `v[:, 64 + hl.arange(128)]`, `v[:, None]`): windows of a value already
-// in the kernel. Each index other than `:` and `None` is one `window` intrinsic (value, axis,
-// start, length, rows), followed by a `squeeze` where the index is a scalar.
+// `x_block[local.begin]`, `v[:, 64 + hl.arange(128)]`, `v[:, hl.arange(128)]`, `v[:, None]`):
+// windows of a value already in the kernel. Each index other than `:` and `None` is one `window`
+// intrinsic (value, axis, start, length, rows), followed by a `squeeze` where the index is a
+// scalar.
 //
 // A window must stay inside the elements the kernel's meaning gives the value (a row past them
 // is the padding of a partial block, or another block's row): that is decided here, per kind of
@@ -210,6 +211,12 @@ std::optional<KernelLowering::Window> KernelLowering::window_of(const SyntaxNode
     window.loop_dim = begin->tile_dim;
     window.scalar = true;
     return window;
+  }
+  if (const auto* arange = index->as<ir::Call>();
+      arange && arange->op == Intrinsic::kArange && arange->type.dims.size() == 1 &&
+      arange->type.dims[0].kind == Dim::Kind::kLiteral) {
+    // `hl.arange(n)`: the literal window [0, n).
+    return literal(0, arange->type.dims[0].extent);
   }
   if (const auto* sum = index->as<ir::Binary>(); sum && sum->op == ir::BinaryOp::kAdd) {
     // `c + hl.arange(n)`: the literal window [c, c + n).

@@ -42,7 +42,7 @@ def f(x: torch.Tensor) -> torch.Tensor:
     out = torch.empty_like(x)
     for tile_m in hl.tile(m):
         a = hl.arange(m // 2)
-        b = hl.arange(n)
+        b = hl.arange(n + 1)
         c = hl.arange(4, tile_m.block_size)
         d = hl.arange(0, tile_m.block_size, 2)
         e = hl.arange(tile_m.block_size, dtype=torch.bool)
