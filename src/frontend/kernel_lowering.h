@@ -81,6 +81,9 @@ class KernelLowering {
   void lower_store(const SyntaxNode& target, ir::ExprPtr value, SourceRange range, ir::Block& out);
   void lower_assert(const SyntaxNode& node, ir::Block& out);
   void lower_if(const SyntaxNode& node, ir::Block& out);
+  // `if` on a device scalar (`if live >= 2:`) around assignments to tile values: both branches
+  // run and each name they rebind is selected (`jnp.where`); false when `node` is not one.
+  bool lower_device_if(const SyntaxNode& node, ir::Block& out);
   ir::StmtPtr lower_if_chain(const SyntaxNode& condition, const SyntaxNode& body,
                              const std::vector<SyntaxNode>& alternatives, size_t next,
                              SourceRange range);
@@ -315,7 +318,8 @@ class KernelLowering {
   // Implied checks of literal sizes (lower_literal_sizes.cpp) waiting for their launch, and
   // the (tensor, axis, size) triples already checked.
   std::vector<ir::StmtPtr> pending_size_checks_;
-  // Device ints bound to names (`live = outer.end - outer.begin`), for windows' bounds.
+  // Device ints and tile attributes bound to names (`live = outer.end - outer.begin`,
+  // `rows = local.index`), for windows' bounds.
   std::map<int, ir::ExprPtr> device_ints_;
   std::set<std::tuple<int, int, int64_t>> required_sizes_;
   // In-place updates: binding -> the tensor parameter whose array it holds (the parameter

@@ -182,7 +182,7 @@ std::optional<KernelLowering::Window> KernelLowering::window_of(const SyntaxNode
     }
     return literal(start, stop - start);
   }
-  const ExprPtr index = lower_expr(item);
+  const ExprPtr index = resolve_device_int(lower_expr(item));
   if (const auto* imm = index->as<ir::IntImm>()) {
     if (imm->value < 0) {
       fail(DiagnosticKind::kUnsupported, range,

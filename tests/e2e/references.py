@@ -536,7 +536,28 @@ def ref_fixed_row_windows(x):
     return (acc.astype(np.float32),)
 
 
+# --- live_row_if.py: an `if` on a device scalar around a window -------------------------------
+
+
+def ref_live_row_if(x):
+    v = f64(x)
+    acc = np.zeros((1, 2, 128))
+    for start in range(0, v.shape[0], 4):
+        if min(4, v.shape[0] - start) >= 3:
+            acc += v[start : start + 4].sum(0)
+    return (acc.astype(np.float32),)
+
+
 SAMPLES: tuple[SampleSpec, ...] = (
+    SampleSpec(
+        name="live_row_if",
+        kernel="live_row_if",
+        configs={"none": ()},
+        reference=ref_live_row_if,
+        extra_shapes=("x=5x2x128:f32", "x=3x2x128:f32", "x=2x2x128:f32"),
+        loop_types=(("grid", "unroll"), ("unroll", "unroll")),
+        tolerance={BFLOAT16: (1e-2, 5e-2)},
+    ),
     SampleSpec(
         name="live_row_windows",
         kernel="live_row_windows",
