@@ -202,13 +202,21 @@ class KernelLowering {
     int loop_dim = -1;
     int64_t stop_literal = -1;
     bool scalar = false;
+    // `v[live - c : live]` under `if live >= c'` (c <= c'): the rows before the live rows'
+    // end, inside them; `live` is the device int binding (the indexed tile must be its block's).
+    int live_binding = -1;
   };
   std::optional<Window> window_of(const SyntaxNode& item);
+  std::optional<Window> live_tail_window(const SyntaxNode& start, const SyntaxNode& stop);
   ir::ExprPtr make_window(const ir::ExprPtr& value, int axis, const Window& window,
                           SourceRange range);
   // Whether the loop of `loop_dim` runs over the live rows of a block of `outer_dim`
   // (`hl.tile(outer.end - outer.begin)`).
   bool spans_live_rows(int loop_dim, int outer_dim) const;
+  // Whether `extent` is `outer.end - outer.begin` (through names bound to it).
+  bool is_live_rows(const ir::ExprPtr& extent, int outer_dim) const;
+  // `if n >= k:` being lowered on device scalars, innermost last: (the binding `n`, k).
+  std::vector<std::pair<int, int64_t>> device_guards_;
   // A device int bound to a name (`live = outer.end - outer.begin`): what it stands for.
   ir::ExprPtr resolve_device_int(ir::ExprPtr value) const;
   // A host int bound to a size (`m, n = x.size()`): the size it stands for (lower_tile_ops.cpp).

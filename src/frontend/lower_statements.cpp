@@ -348,7 +348,22 @@ bool KernelLowering::lower_device_if(const SyntaxNode& node, ir::Block& out) {
     return false;
   }
   const auto before = scope_;
-  ir::Block then_body = lower_block(node.child_by_field("consequence"));
+  // `if live >= 3:` bounds `live` in the body (windows `x_block[live - 3 : live]`).
+  const auto* at_least = condition->as<ir::Compare>();
+  const bool guard = at_least && at_least->op == ir::CompareOp::kGe &&
+                     at_least->lhs->as<ir::VarRef>() && at_least->rhs->as<ir::IntImm>();
+  if (guard) {
+    device_guards_.emplace_back(at_least->lhs->as<ir::VarRef>()->binding,
+                                at_least->rhs->as<ir::IntImm>()->value);
+  }
+  ir::Block then_body;
+  try {
+    then_body = lower_block(node.child_by_field("consequence"));
+  } catch (...) {
+    if (guard) device_guards_.pop_back();
+    throw;
+  }
+  if (guard) device_guards_.pop_back();
   const auto then_scope = scope_;
   for (const ir::StmtPtr& stmt : then_body) {
     if (stmt->kind != ir::StmtKind::kLet) {

@@ -16,6 +16,8 @@
 //   traces (the block size and the loop's range are known then) with a clear error.
 #include <fmt/format.h>
 
+#include <algorithm>
+
 #include "frontend/kernel_lowering.h"
 
 namespace helionc::frontend {
@@ -62,7 +64,11 @@ bool KernelLowering::spans_live_rows(int loop_dim, int outer_dim) const {
   // hl.tile(outer.end - outer.begin): from 0 to the block's last live row.
   const ir::TileDim& loop = kernel_.tile_dims[loop_dim];
   if (loop.begin && ir::int_literal(*loop.begin, -1) != 0) return false;
-  const ExprPtr extent = resolve_device_int(loop.extent);
+  return is_live_rows(loop.extent, outer_dim);
+}
+
+bool KernelLowering::is_live_rows(const ExprPtr& value, int outer_dim) const {
+  const ExprPtr extent = resolve_device_int(value);
   const auto* diff = extent->as<ir::Binary>();
   if (!diff || diff->op != ir::BinaryOp::kSub) return false;
   const auto* end = tile_attr(resolve_device_int(diff->lhs), ir::TileAttrKind::kEnd);
@@ -81,7 +87,7 @@ ExprPtr KernelLowering::make_window(const ExprPtr& value, int axis, const Window
     case Dim::Kind::kLiteral:
     case Dim::Kind::kUnit: {
       const int64_t size = source.kind == Dim::Kind::kUnit ? 1 : source.extent;
-      if (window.loop_dim >= 0) {
+      if (window.loop_dim >= 0 || window.live_binding >= 0) {
         unsupported(range, fmt::format("indexing a dimension of size {} with a tile", size));
       }
       if (window.stop_literal < 0 || window.stop_literal > size) {
@@ -91,6 +97,9 @@ ExprPtr KernelLowering::make_window(const ExprPtr& value, int axis, const Window
       break;
     }
     case Dim::Kind::kFull:
+      if (window.live_binding >= 0) {
+        unsupported(range, "a window `n - c : n` of a tensor's whole axis");
+      }
       if (window.loop_dim >= 0) {
         const ExprPtr extent = kernel_.tile_dims[window.loop_dim].extent;
         const auto* size = resolve_device_int(extent)->as<ir::Call>();
@@ -111,6 +120,18 @@ ExprPtr KernelLowering::make_window(const ExprPtr& value, int axis, const Window
       }
       break;
     case Dim::Kind::kTile:
+      if (window.live_binding >= 0) {
+        const ExprPtr live =
+            ir::VarRef::make(window.live_binding, binding(window.live_binding).type, range);
+        if (!is_live_rows(live, source.tile_dim)) {
+          unsupported(range, fmt::format("a window `n - c : n` of the rows of a block of `{}` "
+                                         "where `n` is not `{}.end - {}.begin`",
+                                         kernel_.tile_dims[source.tile_dim].name,
+                                         kernel_.tile_dims[source.tile_dim].name,
+                                         kernel_.tile_dims[source.tile_dim].name));
+        }
+        break;  // rows [live - c, live), and live >= c under the `if`
+      }
       if (window.loop_dim >= 0 && spans_live_rows(window.loop_dim, source.tile_dim)) break;
       if (window.loop_dim >= 0) {
         const ir::TileDim& loop = kernel_.tile_dims[window.loop_dim];
@@ -140,6 +161,38 @@ ExprPtr KernelLowering::make_window(const ExprPtr& value, int axis, const Window
                         Type::tile_tensor(std::move(dims), value->type.dtype), range);
 }
 
+std::optional<KernelLowering::Window> KernelLowering::live_tail_window(const SyntaxNode& start,
+                                                                       const SyntaxNode& stop) {
+  // `v[n - c : n]` with `n` a device int that an enclosing `if n >= k:` (k >= c) bounds.
+  if (!start || !stop || start.type() != "binary_operator" || stop.type() != "identifier") {
+    return std::nullopt;
+  }
+  const ExprPtr end = lower_expr(stop);
+  const auto* name = end->as<ir::VarRef>();
+  if (!name || end->type.kind != TypeKind::kInt) return std::nullopt;
+  const ExprPtr begin = lower_expr(start);
+  const auto* diff = begin->as<ir::Binary>();
+  if (!diff || diff->op != ir::BinaryOp::kSub) return std::nullopt;
+  const auto* same = diff->lhs->as<ir::VarRef>();
+  const auto* count = diff->rhs->as<ir::IntImm>();
+  if (!same || same->binding != name->binding || !count || count->value < 1) return std::nullopt;
+  const bool guarded = std::any_of(
+      device_guards_.begin(), device_guards_.end(),
+      [&](const auto& g) { return g.first == name->binding && g.second >= count->value; });
+  if (!guarded) {
+    fail(DiagnosticKind::kUnsupported, start.range().merge(stop.range()),
+         fmt::format("a window `{0} - {1} : {0}` outside an `if {0} >= {1}:` is not supported "
+                     "yet (it would start before the block's first row)",
+                     binding(name->binding).name, count->value));
+  }
+  Window window;
+  window.start = begin;
+  window.length = ir::IntImm::make(count->value, start.range());
+  window.result = count->value == 1 ? Dim::unit() : Dim::literal(count->value);
+  window.live_binding = name->binding;
+  return window;
+}
+
 std::optional<KernelLowering::Window> KernelLowering::window_of(const SyntaxNode& item) {
   const SourceRange range = item.range();
   const auto literal = [&](int64_t start, int64_t length) {
@@ -161,6 +214,7 @@ std::optional<KernelLowering::Window> KernelLowering::window_of(const SyntaxNode
       }
     }
     if (parts[2]) unsupported(parts[2].range(), "slicing a tile value with a step");
+    if (std::optional<Window> tail = live_tail_window(parts[0], parts[1])) return tail;
     const auto bound = [&](const SyntaxNode& node) -> int64_t {
       const ExprPtr value = lower_expr(node);
       const auto* imm = value->as<ir::IntImm>();

@@ -536,15 +536,16 @@ def ref_fixed_row_windows(x):
     return (acc.astype(np.float32),)
 
 
-# --- live_row_if.py: an `if` on a device scalar around a window -------------------------------
+# --- live_row_if.py: an `if` on a device scalar around windows ---------------------------------
 
 
 def ref_live_row_if(x):
     v = f64(x)
     acc = np.zeros((1, 2, 128))
     for start in range(0, v.shape[0], 4):
-        if min(4, v.shape[0] - start) >= 3:
-            acc += v[start : start + 4].sum(0)
+        live = min(4, v.shape[0] - start)
+        if live >= 3:
+            acc += v[start : start + live].sum(0) + 0.5 * v[start + live - 3 : start + live].sum(0)
     return (acc.astype(np.float32),)
 
 

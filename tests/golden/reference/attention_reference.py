@@ -85,6 +85,14 @@ def _ref_window(value, axis, start, size, rows=0, where=""):
             f"{where}: the kernel reads rows up to {rows} of each block, but a block holds only"
             f" {value.shape[axis]} rows for this call"
         )
+    length = value.shape[axis]
+    if start < 0 or start + size > length:
+        # Rows outside `value` read as zeros, as in the kernel's window (`v[n - 3 : n]` is
+        # computed, and then not selected, where an `if n >= 3:` is false).
+        padding = [(0, 0)] * value.ndim
+        padding[axis] = (max(0, -start), max(0, start + size - length))
+        value = jnp.pad(value, padding)
+        start = start + max(0, -start)
     return jax.lax.slice_in_dim(value, start, start + size, axis=axis)
 
 
