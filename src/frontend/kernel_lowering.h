@@ -13,6 +13,7 @@
 #include <optional>
 #include <set>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include "frontend/imports.h"
@@ -86,6 +87,9 @@ class KernelLowering {
                     ir::ExprPtr value, SourceRange range, std::string_view shown, ir::Block& out);
   void lower_assert(const SyntaxNode& node, ir::Block& out);
   void lower_if(const SyntaxNode& node, ir::Block& out);
+  // `if` on a device scalar (`if live >= 2:`) around assignments to tile values: both branches
+  // run and each name they rebind is selected (`jnp.where`); false when `node` is not one.
+  bool lower_device_if(const SyntaxNode& node, ir::Block& out);
   ir::StmtPtr lower_if_chain(const SyntaxNode& condition, const SyntaxNode& body,
                              const std::vector<SyntaxNode>& alternatives, size_t next,
                              SourceRange range);
@@ -124,6 +128,17 @@ class KernelLowering {
   ir::ExprPtr make_compare(ir::CompareOp op, ir::ExprPtr lhs, ir::ExprPtr rhs, SourceRange range);
   // The type of an elementwise combination of `a` and `b`, or an error at `range`.
   ir::Type combine_types(const ir::Expr& a, const ir::Expr& b, ArithKind kind, SourceRange range);
+
+  // ---- lower_literal_sizes.cpp
+  // broadcast_dims, with the trace-time check of every literal size that meets a tensor's axis
+  // (at `range`) added before the enclosing launch.
+  std::optional<std::vector<ir::Dim>> unify_dims(const std::vector<ir::Dim>& a,
+                                                 const std::vector<ir::Dim>& b, SourceRange range);
+  // `op` is kEq where the two meet, kGe where a window reads the axis up to the literal.
+  void require_size(const SizeAgreement& agreement, SourceRange range,
+                    ir::CompareOp op = ir::CompareOp::kEq);
+  // Appends the checks gathered while lowering a top-level loop (before the loop itself).
+  void flush_size_checks(ir::Block& out);
   ir::ExprPtr lower_dtype_expr(const SyntaxNode& node);
   ir::ExprPtr lower_shape_expr(const SyntaxNode& node);
   std::optional<ir::ScalarType> dtype_constant(const SyntaxNode& node);
@@ -180,7 +195,38 @@ class KernelLowering {
   ir::ExprPtr lower_tile_function(const std::string& name, const CallArgs& args);
   ir::ExprPtr lower_tile_attribute(const ir::ExprPtr& base, std::string_view attr,
                                    SourceRange range);
+
+  // ---- lower_tile_windows.cpp: subscripts of tile values
   ir::ExprPtr lower_tile_subscript(const ir::ExprPtr& base, const SyntaxNode& node);
+  // One index item as a window of the indexed dimension: from `start`, `length` elements, of
+  // dimension `result`; `loop_dim` the tile whose loop moves it (-1: constant, ending at
+  // `stop_literal`); `scalar` when the dimension is dropped (`v[1]`, `v[tile.begin]`).
+  struct Window {
+    ir::ExprPtr start;
+    ir::ExprPtr length;
+    ir::Dim result;
+    int loop_dim = -1;
+    int64_t stop_literal = -1;
+    bool scalar = false;
+    // `v[live - c : live]` under `if live >= c'` (c <= c'): the rows before the live rows'
+    // end, inside them; `live` is the device int binding (the indexed tile must be its block's).
+    int live_binding = -1;
+  };
+  std::optional<Window> window_of(const SyntaxNode& item);
+  std::optional<Window> live_tail_window(const SyntaxNode& start, const SyntaxNode& stop);
+  ir::ExprPtr make_window(const ir::ExprPtr& value, int axis, const Window& window,
+                          SourceRange range);
+  // Whether the loop of `loop_dim` runs over the live rows of a block of `outer_dim`
+  // (`hl.tile(outer.end - outer.begin)`).
+  bool spans_live_rows(int loop_dim, int outer_dim) const;
+  // Whether `extent` is `outer.end - outer.begin` (through names bound to it).
+  bool is_live_rows(const ir::ExprPtr& extent, int outer_dim) const;
+  // `if n >= k:` being lowered on device scalars, innermost last: (the binding `n`, k).
+  std::vector<std::pair<int, int64_t>> device_guards_;
+  // A device int bound to a name (`live = outer.end - outer.begin`): what it stands for.
+  ir::ExprPtr resolve_device_int(ir::ExprPtr value) const;
+  // A host int bound to a size (`m, n = x.size()`): the size it stands for (lower_tile_ops.cpp).
+  ir::ExprPtr resolve_host_size(ir::ExprPtr value) const;
   // `hl.load(x, [index], extra_mask=m)` and `hl.store(x, [index], value, extra_mask=m)`:
   // masked-off elements read as 0 and are not written.
   ir::ExprPtr lower_hl_load(const CallArgs& args);
@@ -297,6 +343,13 @@ class KernelLowering {
   std::map<int, int> registered_block_sizes_;
   // Host ints bound to an expression (`n = x.size(1)`): what a shape entry `n` stands for.
   std::map<int, ir::ExprPtr> host_sizes_;
+  // Implied checks of literal sizes (lower_literal_sizes.cpp) waiting for their launch, and
+  // the (tensor, axis, size) triples already checked.
+  std::vector<ir::StmtPtr> pending_size_checks_;
+  // Device ints and tile attributes bound to names (`live = outer.end - outer.begin`,
+  // `rows = local.index`), for windows' bounds.
+  std::map<int, ir::ExprPtr> device_ints_;
+  std::set<std::tuple<int, int, int64_t>> required_sizes_;
   // In-place updates: binding -> the tensor parameter whose array it holds (the parameter
   // itself, `y = x`, a write-back of a view); parameter -> the binding that holds its latest
   // contents, or -1 when branches disagree; the parameters written; per return, the latter

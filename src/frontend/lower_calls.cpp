@@ -179,7 +179,7 @@ ExprPtr KernelLowering::lower_qualified_call(const std::string& name, const Call
     Type with_cond = combine_types(*cond, *a, ArithKind::kComparison, range);
     if (with_cond.kind == TypeKind::kTileTensor) {
       if (type.kind != TypeKind::kTileTensor) type = Type::tile_tensor({}, type.dtype);
-      auto dims = broadcast_dims(with_cond.dims, type.dims);
+      auto dims = unify_dims(with_cond.dims, type.dims, range);
       if (!dims) fail(DiagnosticKind::kShapeMismatch, range, "the condition does not broadcast");
       type = Type::tile_tensor(std::move(*dims), type.dtype);
     }

@@ -253,7 +253,7 @@ Type KernelLowering::combine_types(const ir::Expr& a, const ir::Expr& b, ArithKi
     const std::vector<ir::Dim> empty;
     const auto& da = ta.kind == TypeKind::kTileTensor ? ta.dims : empty;
     const auto& db = tb.kind == TypeKind::kTileTensor ? tb.dims : empty;
-    auto dims = broadcast_dims(da, db);
+    auto dims = unify_dims(da, db, range);
     if (!dims) {
       fail(DiagnosticKind::kShapeMismatch, range,
            fmt::format("shapes {} and {} cannot be broadcast together", dims_to_string(kernel_, da),

@@ -133,8 +133,10 @@ void KernelLowering::close_carries(std::vector<ir::TileLoop::Carry>& carries,
     const bool poisoned = poisoned_.count(carry.next) > 0;
     if (!poisoned && !closed_.count(carry.next)) {
       // Closed: the name was rebound only inside a nested loop, which reported it.
-      const bool same_shape =
-          start.kind == end.kind && start.dims == end.dims && start.variadic == end.variadic;
+      // A literal size may come back as the tensor axis it met (checked at trace time).
+      const bool same_shape = start.kind == end.kind && start.variadic == end.variadic &&
+                              dims_agree(start.dims, end.dims);
+      if (same_shape) unify_dims(start.dims, end.dims, binding(carry.next).range);
       const bool same_dtype = !start.dtype || !end.dtype || *start.dtype == *end.dtype;
       if (!same_shape || !same_dtype) {
         diags_

@@ -260,8 +260,8 @@ ExprPtr KernelLowering::lower_product_function(const std::string& name, const Ca
     }
     // The product's dims first: whole axes of two tensors (`q.size(2)`, `v.size(2)`) merge to
     // the product's, and their equality is checked when JAX traces the module.
-    const auto merged = broadcast_dims(dot->type.dims, acc->type.dims);
-    if (!merged || *merged != dot->type.dims) {
+    const auto merged = unify_dims(dot->type.dims, acc->type.dims, acc->range);
+    if (!merged || !dims_agree(*merged, dot->type.dims)) {
       fail(DiagnosticKind::kShapeMismatch, acc->range,
            fmt::format("the accumulator of shape {} does not broadcast to the product's shape {}",
                        dims_to_string(kernel_, acc->type.dims),

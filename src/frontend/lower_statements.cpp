@@ -124,6 +124,10 @@ void KernelLowering::bind_targets(const SyntaxNode& target, const ir::ExprPtr& v
     if (origin == Binding::Origin::kHost && value->type.kind == TypeKind::kInt) {
       host_sizes_[id] = value;
     }
+    if (origin == Binding::Origin::kDevice &&
+        (value->type.kind == TypeKind::kInt || value->as<ir::TileAttr>())) {
+      device_ints_[id] = value;  // `live = outer.end - outer.begin`, `rows = local.index`
+    }
     if (const auto* call = value->as<ir::Call>();
         call && !in_device() &&
         (call->op == ir::Intrinsic::kReshape || call->op == ir::Intrinsic::kPermute ||
@@ -298,8 +302,8 @@ void KernelLowering::append_store(ir::ExprPtr tensor, ir::Index index,
                                   SourceRange range, std::string_view shown, ir::Block& out) {
   const Type& value_type = value->type;
   if (value_type.kind == TypeKind::kTileTensor) {
-    const auto merged = broadcast_dims(dims, value_type.dims);
-    if (!merged || *merged != dims) {
+    const auto merged = unify_dims(dims, value_type.dims, range);
+    if (!merged || !dims_agree(*merged, dims)) {
       fail(DiagnosticKind::kShapeMismatch, range,
            fmt::format("cannot store a value of shape {} into `{}` of shape {}",
                        dims_to_string(kernel_, value_type.dims), shown,
@@ -338,8 +342,87 @@ void KernelLowering::lower_assert(const SyntaxNode& node, ir::Block& out) {
 }
 
 void KernelLowering::lower_if(const SyntaxNode& node, ir::Block& out) {
+  if (lower_device_if(node, out)) return;
   out.push_back(lower_if_chain(node.child_by_field("condition"), node.child_by_field("consequence"),
                                node.children_by_field("alternative"), 0, node.range()));
+}
+
+bool KernelLowering::lower_device_if(const SyntaxNode& node, ir::Block& out) {
+  // Only in device code, on a device scalar, without `elif`: a tile-valued condition is
+  // `torch.where`'s, and the static `if` below handles the rest.
+  if (!in_device() || !node.children_by_field("alternative").empty() ||
+      node.child_by_field("alternative")) {
+    return false;
+  }
+  const SyntaxNode condition_node = node.child_by_field("condition");
+  // A comparison or a name; other conditions are the static `if`'s to lower (and report).
+  if (condition_node.type() != "comparison_operator" && condition_node.type() != "identifier") {
+    return false;
+  }
+  ir::ExprPtr condition = lower_expr(condition_node);
+  if (condition->type.kind != TypeKind::kBool || !ir::reads_kernel_values(kernel_, condition)) {
+    return false;
+  }
+  const auto before = scope_;
+  // `if live >= 3:` bounds `live` in the body (windows `x_block[live - 3 : live]`).
+  const auto* at_least = condition->as<ir::Compare>();
+  const bool guard = at_least && at_least->op == ir::CompareOp::kGe &&
+                     at_least->lhs->as<ir::VarRef>() && at_least->rhs->as<ir::IntImm>();
+  if (guard) {
+    device_guards_.emplace_back(at_least->lhs->as<ir::VarRef>()->binding,
+                                at_least->rhs->as<ir::IntImm>()->value);
+  }
+  ir::Block then_body;
+  try {
+    then_body = lower_block(node.child_by_field("consequence"));
+  } catch (...) {
+    if (guard) device_guards_.pop_back();
+    throw;
+  }
+  if (guard) device_guards_.pop_back();
+  const auto then_scope = scope_;
+  for (const ir::StmtPtr& stmt : then_body) {
+    if (stmt->kind != ir::StmtKind::kLet) {
+      scope_ = before;  // later statements see the names as they were before the `if`
+      fail(DiagnosticKind::kDataDependentControl, condition_node.range(),
+           "an `if` on values computed in device code may only assign names (no stores, loops "
+           "or nested `if`s) in its body; use `torch.where(cond, a, b)`");
+    }
+  }
+  auto merges = merge_branch_scopes(before, then_scope, before, node.range());
+  // The module names values by their source names, so the branch's `acc = ...` would overwrite
+  // the `acc` the select needs when the condition is false: that one is kept under a name of
+  // its own first (out of scope: the kernel cannot name it).
+  std::vector<int> kept;
+  for (const ir::If::Merge& merge : merges) {
+    const Binding& old = binding(merge.else_value);
+    const std::string name = old.name;
+    const Type type = old.type;
+    const int id = bind(name + "_unless", type, Binding::Origin::kDevice, node.range());
+    scope_.erase(name + "_unless");
+    out.push_back(
+        ir::Let::make(id, ir::VarRef::make(merge.else_value, type, node.range()), node.range()));
+    kept.push_back(id);
+  }
+  for (ir::StmtPtr& stmt : then_body) out.push_back(std::move(stmt));
+  for (size_t i = 0; i < merges.size(); ++i) {
+    const ir::If::Merge& merge = merges[i];
+    const Binding& then_value = binding(merge.then_value);
+    if (then_value.type.kind != TypeKind::kTileTensor) {
+      fail(DiagnosticKind::kDataDependentControl, then_value.range,
+           fmt::format("`{}` is assigned under an `if` on values computed in device code; only "
+                       "tile values can be selected there",
+                       then_value.name));
+    }
+    const Binding& result = binding(merge.result);
+    ir::ExprPtr picked = ir::Call::make(
+        ir::Intrinsic::kWhere,
+        {condition, ir::VarRef::make(merge.then_value, then_value.type, node.range()),
+         ir::VarRef::make(kept[i], binding(kept[i]).type, node.range())},
+        result.type, node.range());
+    out.push_back(ir::Let::make(merge.result, std::move(picked), node.range()));
+  }
+  return true;
 }
 
 ir::StmtPtr KernelLowering::lower_if_chain(const SyntaxNode& condition_node, const SyntaxNode& body,

@@ -34,7 +34,8 @@ std::optional<ScalarType> reduction_dtype(Intrinsic op, const std::optional<Scal
 
 // The tile-tensor dimension a size denotes (Helion's tiles as sizes): a tile or its
 // `.block_size` is the tile's block, `x.size(d)` / `x.shape[d]` all of axis d of x, 1 a unit
-// dimension. Other sizes (a number, a host int) have no dimension helionc can name: nullopt.
+// dimension, a larger number a literal size. Other sizes (a host int computed from others)
+// have no dimension helionc can name: nullopt.
 std::optional<Dim> size_dim(const ir::Kernel& kernel, const ExprPtr& size) {
   const Type& type = size->type;
   if (type.kind == TypeKind::kTile && type.tile_dims.size() == 1 && !type.variadic) {
@@ -44,17 +45,23 @@ std::optional<Dim> size_dim(const ir::Kernel& kernel, const ExprPtr& size) {
       attr && attr->attr == ir::TileAttrKind::kBlockSize) {
     return Dim::tile(attr->tile_dim);
   }
-  if (const auto* imm = size->as<ir::IntImm>(); imm && imm->value == 1) return Dim::unit();
+  if (const auto* imm = size->as<ir::IntImm>()) {
+    // A number: 1 is a unit dimension, a larger one a literal size (lower_literal_sizes.cpp).
+    if (imm->value == 1) return Dim::unit();
+    if (imm->value > 1) return Dim::literal(imm->value);
+    return std::nullopt;
+  }
   if (const auto* call = size->as<ir::Call>(); call && call->op == Intrinsic::kSize) {
     const auto* tensor = call->args[0]->as<ir::VarRef>();
     const auto* axis = call->args[1]->as<ir::IntImm>();
     if (tensor == nullptr || axis == nullptr) return std::nullopt;
     const int rank = kernel.bindings[tensor->binding].type.rank;
     if (rank < 0) {
-      // A rank known only while JAX traces (`q.size(-1)` of a tensor viewed on the host): an
-      // axis counted from the end is still one axis (`q.shape[-1]`, kept negative in the Dim);
-      // one counted from the start is not known to exist.
-      if (axis->value >= 0 || axis->value < -64) return std::nullopt;  // no array has more axes
+      // A rank not known here (`q.size(-1)` of a tensor viewed on the host, or `x.size(1)`
+      // before any use states x's rank): an axis is still one axis, counted from the end
+      // (`q.shape[-1]`, kept negative in the Dim) or from the start (`x.shape[1]`); an array
+      // with fewer axes fails while JAX traces, when `x.size(d)` is evaluated on the host.
+      if (axis->value >= 64 || axis->value < -64) return std::nullopt;  // no array has more
       return Dim::full(tensor->binding, static_cast<int>(axis->value));
     }
     if (axis->value >= rank || axis->value < -rank) return std::nullopt;
@@ -77,6 +84,8 @@ ExprPtr size_expr(const ir::Kernel& kernel, const Dim& dim, SourceRange range) {
           {ir::VarRef::make(dim.binding, tensor.type, range), ir::IntImm::make(dim.axis, range)},
           Type::scalar(TypeKind::kInt), range);
     }
+    case Dim::Kind::kLiteral:
+      return ir::IntImm::make(dim.extent, range);
     default:
       return ir::IntImm::make(1, range);
   }
@@ -84,10 +93,10 @@ ExprPtr size_expr(const ir::Kernel& kernel, const Dim& dim, SourceRange range) {
 
 // Whether two dimensions of the same position have the same size for certain: the same tile,
 // or whole axes (two tensors' axes are compared when JAX traces the module, as broadcasting
-// does).
+// does), or a literal and a whole axis (checked at trace time, lower_literal_sizes.cpp).
 bool same_extent(const Dim& a, const Dim& b) {
   if (a.kind == Dim::Kind::kFull && b.kind == Dim::Kind::kFull) return true;
-  return a == b;
+  return dims_agree({a}, {b});
 }
 
 std::vector<Dim> non_unit(const std::vector<Dim>& dims) {
@@ -320,8 +329,8 @@ ExprPtr KernelLowering::lower_tile_method(const ExprPtr& receiver, std::string_v
         }
       }
     }
-    const auto merged = broadcast_dims(receiver->type.dims, target);
-    if (!merged || *merged != target) {
+    const auto merged = unify_dims(receiver->type.dims, target, range);
+    if (!merged || !dims_agree(*merged, target)) {
       fail(DiagnosticKind::kShapeMismatch, range,
            fmt::format("a tile of shape {} cannot be expanded to {}",
                        dims_to_string(kernel_, receiver->type.dims),
@@ -369,7 +378,7 @@ ExprPtr KernelLowering::lower_tile_method(const ExprPtr& receiver, std::string_v
       if (!dim) {
         unsupported(node.range(),
                     fmt::format("a `{}` size other than a tile, `tile.block_size`, a tensor's "
-                                "`size(d)`, 1 or -1",
+                                "`size(d)`, a number or -1",
                                 shown));
       }
       target.push_back(dim);
@@ -401,7 +410,10 @@ ExprPtr KernelLowering::lower_tile_method(const ExprPtr& receiver, std::string_v
                        shown, from, to));
     }
     for (size_t i = 0; i < known.size(); ++i) {
-      if (same_extent(known[i], source[i])) continue;
+      if (same_extent(known[i], source[i])) {
+        unify_dims({known[i]}, {source[i]}, range);  // a literal's check
+        continue;
+      }
       fail(DiagnosticKind::kShapeMismatch, range,
            fmt::format("cannot prove that `{}` of a tile of shape {} to {} keeps its element "
                        "count: {} and {} may differ in size{}",
@@ -482,7 +494,7 @@ ExprPtr KernelLowering::lower_tile_function(const std::string& name, const CallA
       }
     }
     const SyntaxNode length_node = args.positional.back();
-    ExprPtr length = lower_expr(length_node);
+    ExprPtr length = resolve_host_size(lower_expr(length_node));
     if (length->type.kind != TypeKind::kInt && length->type.kind != TypeKind::kTile) {
       fail(DiagnosticKind::kTypeMismatch, length_node.range(),
            fmt::format("`{}` takes a length, not `{}`", shown, ir::type_to_string(length->type)));
@@ -491,9 +503,9 @@ ExprPtr KernelLowering::lower_tile_function(const std::string& name, const CallA
     if (!dim) {
       fail(DiagnosticKind::kUnsupported, length_node.range(),
            fmt::format("`{}` of a length other than `tile.block_size`, a tensor's `size(d)` or "
-                       "1 is not supported yet (every dimension of a tile value is a tile's "
-                       "block or a tensor's axis: write `hl.arange(x.size(1))`, not "
-                       "`hl.arange(n)`)",
+                       "a number is not supported yet (every dimension of a tile value is a "
+                       "tile's block, a tensor's axis or a number; a length computed from "
+                       "sizes, such as `n // 2`, is none of those)",
                        shown));
     }
     ExprPtr dtype = ir::DtypeImm::make(ScalarType::kInt32, range);
@@ -517,12 +529,7 @@ ExprPtr KernelLowering::lower_tile_function(const std::string& name, const CallA
     std::vector<Dim> dims;
     for (const SyntaxNode& entry : shape_node.named_children()) {
       ExprPtr value = lower_expr(entry);
-      // A host int bound to a size (`_, d = y.size()`, `d = hl.specialize(y.size(1))`).
-      for (const ir::VarRef* ref = value->as<ir::VarRef>(); ref; ref = value->as<ir::VarRef>()) {
-        auto size = host_sizes_.find(ref->binding);
-        if (size == host_sizes_.end()) break;
-        value = size->second;
-      }
+      value = resolve_host_size(value);
       if (value->type.kind == TypeKind::kTile && value->type.tile_dims.size() == 1 &&
           !value->type.variadic) {
         dims.push_back(Dim::tile(value->type.tile_dims[0]));
@@ -531,7 +538,8 @@ ExprPtr KernelLowering::lower_tile_function(const std::string& name, const CallA
         dims.push_back(*dim);
       } else {
         unsupported(entry.range(),
-                    "a shape entry other than a tile, `tile.block_size`, `x.size(d)` or 1");
+                    "a shape entry other than a tile, `tile.block_size`, `x.size(d)` or a "
+                    "number");
       }
     }
     ExprPtr fill = full ? lower_expr(args.positional[1]) : ir::IntImm::make(0, range);
@@ -546,6 +554,16 @@ ExprPtr KernelLowering::lower_tile_function(const std::string& name, const CallA
     return ir::Call::make(Intrinsic::kFull, {fill, dtype}, std::move(type), range);
   }
   return nullptr;
+}
+
+ExprPtr KernelLowering::resolve_host_size(ExprPtr value) const {
+  // A host int bound to a size (`_, d = y.size()`, `d = hl.specialize(y.size(1))`).
+  for (const ir::VarRef* ref = value->as<ir::VarRef>(); ref; ref = value->as<ir::VarRef>()) {
+    auto size = host_sizes_.find(ref->binding);
+    if (size == host_sizes_.end()) break;
+    value = size->second;
+  }
+  return value;
 }
 
 ExprPtr KernelLowering::lower_tile_attribute(const ExprPtr& base, std::string_view attr,
@@ -580,30 +598,6 @@ ExprPtr KernelLowering::lower_tile_attribute(const ExprPtr& base, std::string_vi
        fmt::format("a tile has no attribute `{}`; it has `index`, `begin`, `end`, "
                    "`block_size`, `id` and `count`",
                    attr));
-}
-
-ExprPtr KernelLowering::lower_tile_subscript(const ExprPtr& base, const SyntaxNode& node) {
-  // `v[:, None]`, `v[None, :]`: only whole slices and new axes on a tile value.
-  ExprPtr value = base;
-  int axis = 0;
-  int consumed = 0;
-  for (const SyntaxNode& item : node.children_by_field("subscript")) {
-    if (item.type() == "none") {
-      value = make_unsqueeze(value, axis, item.range());
-      ++axis;
-    } else if (item.type() == "slice" && item.named_children().empty()) {
-      ++axis;
-      ++consumed;
-    } else {
-      unsupported(item.range(), "indexing a tile value with anything but `:` and `None`");
-    }
-  }
-  const int rank = base->type.tile_rank();
-  if (rank >= 0 && consumed != rank) {
-    fail(DiagnosticKind::kRankMismatch, node.range(),
-         fmt::format("a tile of rank {} is indexed with {} `:`", rank, consumed));
-  }
-  return value;
 }
 
 }  // namespace helionc::frontend

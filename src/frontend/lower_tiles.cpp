@@ -92,6 +92,7 @@ void KernelLowering::lower_for(const SyntaxNode& node, ir::Block& out) {
   ir::Block body = lower_loop_body(node, first_binding, inner ? &carried : nullptr);
   ir::StmtPtr loop =
       ir::TileLoop::make(dims, std::move(vars), std::move(body), node.range(), std::move(carried));
+  if (!inner) flush_size_checks(out);
   out.push_back(loop);
   if (!inner) write_back_views(loop->as<ir::TileLoop>()->body, out);
 }

@@ -11,8 +11,27 @@ using ir::ScalarType;
 using ir::Type;
 using ir::TypeKind;
 
-std::optional<std::vector<Dim>> broadcast_dims(const std::vector<Dim>& a,
-                                               const std::vector<Dim>& b) {
+namespace {
+
+// A literal size and a whole axis, in either order: the pair broadcast_dims unifies.
+std::optional<SizeAgreement> literal_meets_full(const Dim& a, const Dim& b) {
+  if (a.kind == Dim::Kind::kLiteral && b.kind == Dim::Kind::kFull) return SizeAgreement{a, b};
+  if (b.kind == Dim::Kind::kLiteral && a.kind == Dim::Kind::kFull) return SizeAgreement{b, a};
+  return std::nullopt;
+}
+
+}  // namespace
+
+bool dims_agree(const std::vector<Dim>& a, const std::vector<Dim>& b) {
+  if (a.size() != b.size()) return false;
+  for (size_t i = 0; i < a.size(); ++i) {
+    if (a[i] != b[i] && !literal_meets_full(a[i], b[i])) return false;
+  }
+  return true;
+}
+
+std::optional<std::vector<Dim>> broadcast_dims(const std::vector<Dim>& a, const std::vector<Dim>& b,
+                                               std::vector<SizeAgreement>* agreements) {
   const auto has_variadic = [](const std::vector<Dim>& dims) {
     for (const Dim& dim : dims) {
       if (dim.kind == Dim::Kind::kVariadic) return true;
@@ -42,6 +61,9 @@ std::optional<std::vector<Dim>> broadcast_dims(const std::vector<Dim>& a,
       // Two whole dimensions of different tensors, or slices of them: equal or not is known at
       // trace time, where jnp checks it.
       result[i] = *da;
+    } else if (const auto agreement = literal_meets_full(*da, *db)) {
+      result[i] = agreement->literal;
+      if (agreements) agreements->push_back(*agreement);
     } else {
       return std::nullopt;
     }
@@ -115,6 +137,9 @@ std::string dims_to_string(const ir::Kernel& kernel, const std::vector<Dim>& dim
       case Dim::Kind::kSlice:
         parts.push_back(fmt::format("{}.size({})[{}]", kernel.bindings[dim.binding].name, dim.axis,
                                     ir::print_slice_bounds(kernel, kernel.slices[dim.slice])));
+        break;
+      case Dim::Kind::kLiteral:
+        parts.push_back(std::to_string(dim.extent));
         break;
     }
   }

@@ -12,10 +12,24 @@ namespace helionc::frontend {
 
 enum class ArithKind { kArithmetic, kTrueDivide, kComparison, kLogical, kBitwise };
 
+// A literal size and the tensor axis it met in a broadcast (or a store, or a carry): they must
+// be equal, which only the call's shapes tell (KernelLowering::unify_dims checks it then).
+struct SizeAgreement {
+  ir::Dim literal;  // Dim::Kind::kLiteral
+  ir::Dim full;     // Dim::Kind::kFull
+};
+
 // The broadcast of two tile-tensor shapes, or nullopt when they are incompatible. A static
-// scalar (empty dims) broadcasts against anything.
-std::optional<std::vector<ir::Dim>> broadcast_dims(const std::vector<ir::Dim>& a,
-                                                   const std::vector<ir::Dim>& b);
+// scalar (empty dims) broadcasts against anything. A literal size meets a whole axis as that
+// literal (so a carried `hl.zeros([2, 128])` keeps its type); each such meeting is appended to
+// `agreements` when given.
+std::optional<std::vector<ir::Dim>> broadcast_dims(
+    const std::vector<ir::Dim>& a, const std::vector<ir::Dim>& b,
+    std::vector<SizeAgreement>* agreements = nullptr);
+
+// Whether two shapes are the same up to literal sizes standing for whole axes (the agreements
+// broadcast_dims reports): the test a store, a carry and an accumulator apply.
+bool dims_agree(const std::vector<ir::Dim>& a, const std::vector<ir::Dim>& b);
 
 // The dtype of `a op b` when both are known; a Python scalar operand (nullopt dtype with
 // `scalar_kind`) keeps the tensor's dtype except that a float scalar makes an integer tensor

@@ -171,7 +171,7 @@ StmtPtr Mutator::mutate_node(const Assert& node, const StmtPtr& self) {
   ExprPtr condition = mutate(node.condition);
   ExprPtr message = mutate(node.message);
   if (condition == node.condition && message == node.message) return self;
-  return Assert::make(std::move(condition), std::move(message), node.range);
+  return Assert::make(std::move(condition), std::move(message), node.range, node.implied);
 }
 
 StmtPtr Mutator::mutate_node(const Return& node, const StmtPtr& self) {

@@ -229,8 +229,8 @@ StmtPtr If::make(ExprPtr condition, Block then_body, Block else_body, std::vecto
   return std::make_shared<If>(std::move(condition), std::move(then_body), std::move(else_body),
                               std::move(merges), range);
 }
-StmtPtr Assert::make(ExprPtr condition, ExprPtr message, SourceRange range) {
-  return std::make_shared<Assert>(std::move(condition), std::move(message), range);
+StmtPtr Assert::make(ExprPtr condition, ExprPtr message, SourceRange range, bool implied) {
+  return std::make_shared<Assert>(std::move(condition), std::move(message), range, implied);
 }
 StmtPtr Return::make(std::vector<ExprPtr> values, SourceRange range, bool tuple) {
   return std::make_shared<Return>(std::move(values), range, tuple);

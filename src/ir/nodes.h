@@ -422,14 +422,21 @@ struct If final : Stmt {
   const std::vector<Merge> merges;
 };
 
-// `assert cond, message` in host code: checked while the module is traced.
+// `assert cond, message` in host code: checked while the module is traced. An `implied` check
+// is one the compiler adds where the kernel's meaning needs it (a literal size that meets a
+// tensor's axis: `x.size(1) == 2`): its condition is `lhs == rhs`, its message says why, and the
+// module raises a ValueError naming the size it got.
 struct Assert final : Stmt {
   static constexpr StmtKind kKind = StmtKind::kAssert;
-  static StmtPtr make(ExprPtr condition, ExprPtr message, SourceRange range);
-  Assert(ExprPtr condition, ExprPtr message, SourceRange range)
-      : Stmt(kKind, range), condition(std::move(condition)), message(std::move(message)) {}
+  static StmtPtr make(ExprPtr condition, ExprPtr message, SourceRange range, bool implied = false);
+  Assert(ExprPtr condition, ExprPtr message, SourceRange range, bool implied)
+      : Stmt(kKind, range),
+        condition(std::move(condition)),
+        message(std::move(message)),
+        implied(implied) {}
   const ExprPtr condition;
-  const ExprPtr message;  // may be null
+  const ExprPtr message;  // may be null; never for an implied check
+  const bool implied;
 };
 
 // `tuple`: the function returns a tuple of `values`, also of one value (`return (out,)`);

@@ -131,6 +131,9 @@ class IrPrinter {
           case Dim::Kind::kUnit:
             dims.push_back("1");
             break;
+          case Dim::Kind::kLiteral:
+            dims.push_back(std::to_string(dim.extent));
+            break;
         }
       }
       return fmt::format("tile_tensor<[{}] x {}>", fmt::join(dims, ", "),
@@ -288,8 +291,9 @@ class IrPrinter {
       }
       case StmtKind::kAssert: {
         const auto& node = *s.as<Assert>();
-        out_ += fmt::format("{}assert {}{}{}\n", pad, expr(node.condition),
-                            node.message ? ", " + expr(node.message) : "", where(s.range));
+        out_ += fmt::format("{}{} {}{}{}\n", pad, node.implied ? "check" : "assert",
+                            expr(node.condition), node.message ? ", " + expr(node.message) : "",
+                            where(s.range));
         return;
       }
       case StmtKind::kReturn: {

@@ -64,6 +64,8 @@ std::string dim_to_string(const Dim& dim) {
       return fmt::format("t{}...", dim.tile_dim);
     case Dim::Kind::kSlice:
       return fmt::format("%{}.{}[s{}]", dim.binding, dim.axis, dim.slice);
+    case Dim::Kind::kLiteral:
+      return std::to_string(dim.extent);
   }
   return "?";
 }

@@ -4,6 +4,7 @@
 // carries an optional ScalarType and the generated code lets jnp promote the rest.
 #pragma once
 
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <vector>
@@ -35,20 +36,25 @@ struct Dim {
     kVariadic,  // every dimension of a rank-polymorphic tile (`hl.tile(x.size())`)
     kSlice,     // part of a whole dimension (`x[tile, 16:]`): axis `axis` of `binding` cut to
                 // the bounds of Kernel::slices[slice]
+    kLiteral,   // a size written as a number above 1 (`hl.zeros([2, 128])`, `v[1:3]`): `extent`
   };
   Kind kind = Kind::kUnit;
   int tile_dim = -1;
   int binding = -1;
   int axis = -1;
-  int slice = -1;  // kSlice
+  int slice = -1;       // kSlice
+  int64_t extent = -1;  // kLiteral
 
-  static Dim tile(int tile_dim) { return {Kind::kTile, tile_dim, -1, -1}; }
-  static Dim full(int binding, int axis) { return {Kind::kFull, -1, binding, axis}; }
-  static Dim unit() { return {Kind::kUnit, -1, -1, -1}; }
-  static Dim variadic(int tile_dim) { return {Kind::kVariadic, tile_dim, -1, -1}; }
+  static Dim tile(int tile_dim) { return {Kind::kTile, tile_dim, -1, -1, -1, -1}; }
+  static Dim full(int binding, int axis) { return {Kind::kFull, -1, binding, axis, -1, -1}; }
+  static Dim unit() { return {Kind::kUnit, -1, -1, -1, -1, -1}; }
+  static Dim variadic(int tile_dim) { return {Kind::kVariadic, tile_dim, -1, -1, -1, -1}; }
   static Dim sliced(int binding, int axis, int slice) {
-    return {Kind::kSlice, -1, binding, axis, slice};
+    return {Kind::kSlice, -1, binding, axis, slice, -1};
   }
+  // A literal size meets a tensor's whole axis (`acc + x[tile, :].sum(0)`) only when they agree;
+  // the frontend adds the trace-time check (KernelLowering::unify_dims).
+  static Dim literal(int64_t extent) { return {Kind::kLiteral, -1, -1, -1, -1, extent}; }
   // A whole dimension or a slice of one: its size is (at most) axis `axis` of `binding`.
   bool within_axis() const { return kind == Kind::kFull || kind == Kind::kSlice; }
   bool operator==(const Dim& other) const = default;

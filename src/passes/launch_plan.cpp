@@ -80,6 +80,9 @@ class PlanPrinter {
         case ir::Dim::Kind::kVariadic:
           parts.push_back(tile_name(dim.tile_dim) + "...");
           break;
+        case ir::Dim::Kind::kLiteral:
+          parts.push_back(std::to_string(dim.extent));
+          break;
       }
     }
     return fmt::format("[{}]", fmt::join(parts, ", "));

@@ -432,6 +432,8 @@ class Accountant {
           extent = blocks_[grid_axis(dim.tile_dim)];
         } else if (dim.within_axis()) {  // a slice: at most the axis
           extent = axis_size(dim.binding, dim.axis);
+        } else if (dim.kind == ir::Dim::Kind::kLiteral) {
+          extent = dim.extent;
         }
         r.block.push_back(extent);
       }
@@ -481,6 +483,8 @@ class Accountant {
         return axis_size(dim.binding, dim.axis);
       case ir::Dim::Kind::kVariadic:
         throw Unknown{"a value's rank is only known at trace time"};
+      case ir::Dim::Kind::kLiteral:
+        return dim.extent;
       case ir::Dim::Kind::kUnit:
         break;
     }
@@ -503,6 +507,9 @@ class Accountant {
         case ir::Dim::Kind::kFull:
         case ir::Dim::Kind::kSlice:  // at most the axis
           value = checked_mul(value, axis_size(dim.binding, dim.axis));
+          break;
+        case ir::Dim::Kind::kLiteral:
+          value = checked_mul(value, dim.extent);
           break;
         case ir::Dim::Kind::kVariadic:
           throw Unknown{"a value's rank is only known at trace time"};

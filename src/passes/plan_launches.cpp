@@ -289,6 +289,12 @@ class LaunchPlanner {
       }
       return;
     }
+    if (call.op == Intrinsic::kWindow && ir::int_literal(*call.args[4], 0) > 0) {
+      // The trace-time check of a window's rows needs the block size and the loop's range.
+      const ir::Dim& dim = call.args[0]->type.dims[ir::int_literal(*call.args[1], 0)];
+      if (dim.kind == ir::Dim::Kind::kTile) capture_mask_values(dim.tile_dim);
+      return;
+    }
     if (!ir::reduces_along_axis(call.op)) return;
     const ir::Type& operand = call.args[0]->type;
     const auto* axis = call.args[1]->as<ir::IntImm>();

@@ -65,6 +65,20 @@ void record_tile_uses(const ir::Kernel& kernel, const ShapeFacts& facts, Launch&
       grid.size_axis = operand.view[size_use->axis].array_axis;
     }
   }
+  // A loop bounded in the kernel that tiles no operand (a loop over the rows of a loaded block,
+  // `hl.tile(outer.end - outer.begin)`, indexing its window) is sized on the host by the
+  // enclosing loop's axis, which bounds it: its extent is at most that loop's block.
+  for (GridDim& grid : launch.grid) {
+    if (launch.variadic || grid.size_binding >= 0 || grid.inner_loop < 0) continue;
+    if (!ir::bounds_in_kernel(kernel, kernel.tile_dims[grid.tile_dim])) continue;
+    const int parent = launch.inner_loops[static_cast<size_t>(grid.inner_loop)].parent;
+    for (const GridDim& outer : launch.grid) {
+      if (outer.inner_loop == parent && outer.size_binding >= 0) {
+        grid.size_binding = outer.size_binding;
+        grid.size_axis = outer.size_axis;
+      }
+    }
+  }
   // A lane dimension is flat (a 1-D tile) when every block it indexes is one row high.
   for (GridDim& grid : launch.grid) {
     if (launch.variadic || grid.role != AxisRole::kLane) continue;

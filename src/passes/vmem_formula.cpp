@@ -92,6 +92,8 @@ SizeExpr scratch_bytes(const ir::Kernel& kernel, const Launch& launch,
       factors.push_back(block_of(launch, dim.tile_dim));
     } else if (dim.within_axis()) {  // a slice: at most the axis (an upper bound)
       factors.push_back(SizeExpr::axis_size(dim.binding, dim.axis));
+    } else if (dim.kind == ir::Dim::Kind::kLiteral) {
+      factors.push_back(SizeExpr::constant(dim.extent));
     }
   }
   factors.push_back(SizeExpr::constant(ir::dtype_bits(*binding.type.dtype) / 8));

@@ -687,7 +687,70 @@ def ref_add_unit_axes(x, y):
 ALL_STRATEGIES = (("unroll",), ("grid",), ("emit_pipeline",), ("fori_loop",))
 
 
+# --- live_row_windows.py: loops over a loaded block's live rows --------------------------------
+
+
+def ref_live_row_windows(x):
+    # Each token once through the pair windows and half again through the row windows.
+    return ((1.5 * f64(x).sum(0, keepdims=True)).astype(np.float32),)
+
+
+# --- fixed_row_windows.py: constant windows of a loaded block ---------------------------------
+
+
+def ref_fixed_row_windows(x):
+    v = f64(x)
+    acc = np.zeros((1, 2, 128))
+    for start in range(0, v.shape[0], 4):
+        block = v[start : start + 4]
+        acc += block[1, :, :128] + block[1:3, :, 128:256].sum(0) + block[:, 0, 64:192].sum(0)
+    return (acc.astype(np.float32),)
+
+
+# --- live_row_if.py: an `if` on a device scalar around windows ---------------------------------
+
+
+def ref_live_row_if(x):
+    v = f64(x)
+    acc = np.zeros((1, 2, 128))
+    for start in range(0, v.shape[0], 4):
+        live = min(4, v.shape[0] - start)
+        if live >= 3:
+            acc += v[start : start + live].sum(0) + 0.5 * v[start + live - 3 : start + live].sum(0)
+    return (acc.astype(np.float32),)
+
+
 SAMPLES: tuple[SampleSpec, ...] = (
+    SampleSpec(
+        name="live_row_if",
+        kernel="live_row_if",
+        configs={"none": ()},
+        reference=ref_live_row_if,
+        extra_shapes=("x=5x2x128:f32", "x=3x2x128:f32", "x=2x2x128:f32"),
+        loop_types=(("grid", "unroll"), ("unroll", "unroll")),
+        tolerance={BFLOAT16: (1e-2, 5e-2)},
+    ),
+    SampleSpec(
+        name="live_row_windows",
+        kernel="live_row_windows",
+        # the tokens' tile: a block of 1 (every block partial for the pair loop), 4, 8
+        configs={"b4": (4,), "b1": (1,), "b8": (8,)},
+        reference=ref_live_row_windows,
+        extra_shapes=("x=3x2x128:f32", "x=1x2x128:f32", "x=6x2x128:f32"),
+        # the outer loop as grid axis or unrolled; the row loops tile no input
+        loop_types=(("grid", "unroll", "unroll"), ("unroll", "unroll", "unroll")),
+        refused_loop_types=(("emit_pipeline", "unroll", "unroll"),),
+        tolerance={BFLOAT16: (1e-2, 5e-2)},
+    ),
+    SampleSpec(
+        name="fixed_row_windows",
+        kernel="fixed_row_windows",
+        configs={"none": ()},
+        reference=ref_fixed_row_windows,
+        extra_shapes=("x=4x2x256:f32", "x=12x2x300:f32"),
+        loop_types=(("grid",), ("unroll",), ("emit_pipeline",), ("fori_loop",)),
+        tolerance={BFLOAT16: (1e-2, 5e-2)},
+    ),
     SampleSpec(
         name="add",
         kernel="add",

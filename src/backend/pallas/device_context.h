@@ -340,6 +340,9 @@ class DeviceContext final : public ExprContext {
                                       capture(Capture::Kind::kShape, dim.binding), dim.axis,
                                       slice_text(dim.slice)));
           break;
+        case ir::Dim::Kind::kLiteral:
+          sizes.push_back(std::to_string(dim.extent));
+          break;
         case ir::Dim::Kind::kVariadic:
           return std::nullopt;
       }
@@ -415,6 +418,13 @@ class DeviceContext final : public ExprContext {
                              ? py_call("jnp.maximum", {start.text, geometry_.begin(tile_dim).text})
                              : start;
     return py_binary("-", end, first);
+  }
+
+  std::optional<std::string> block_rows(int tile_dim) override {
+    const bool begins = has_begin(kernel_.tile_dims[tile_dim]);
+    return fmt::format("{}, {}, {}", geometry_.block(tile_dim),
+                       begins ? geometry_.begin(tile_dim).text : "0",
+                       geometry_.extent(tile_dim).text);
   }
 
   std::optional<PyExpr> tile_attr(const ir::TileAttr& attr) override {

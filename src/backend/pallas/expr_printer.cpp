@@ -361,6 +361,8 @@ PyExpr ExprPrinter::call(const ir::Call& node) {
     case Intrinsic::kBroadcastTo:
     case Intrinsic::kFull:
       return shape_op(node);
+    case Intrinsic::kWindow:
+      return window(node);
     default:
       break;
   }
@@ -406,6 +408,7 @@ std::optional<PyExpr> ExprContext::valid_count(const ir::Call& call, int axis) {
 }
 
 std::optional<PyExpr> ExprContext::tile_attr(const ir::TileAttr& attr) { return std::nullopt; }
+std::optional<std::string> ExprContext::block_rows(int tile_dim) { return std::nullopt; }
 
 namespace {
 
@@ -539,6 +542,25 @@ PyExpr ExprPrinter::dot(const ir::Call& node) {
   call_args.push_back(ir::is_floating(common) ? "preferred_element_type=jnp.float32"
                                               : "preferred_element_type=jnp.int32");
   return py_call(plain ? "jnp.dot" : "jax.lax.dot_general", call_args);
+}
+
+// `_window(value, axis, start, size)` (templates/helper_window.py.tmpl), with the rows every
+// block must hold when the frontend could not prove the window inside them.
+PyExpr ExprPrinter::window(const ir::Call& node) {
+  const auto& args = node.args;
+  imports_.helpers.insert("window");
+  std::vector<std::string> call_args = {text(args[0]), text(args[1]), text(args[2]), text(args[3])};
+  const int rows = ir::int_literal(*args[4], 0);
+  if (rows > 0) {
+    const ir::Dim& dim = args[0]->type.dims[static_cast<size_t>(ir::int_literal(*args[1], 0))];
+    const std::optional<std::string> geometry = context_.block_rows(dim.tile_dim);
+    if (!geometry) return unsupported(node, "a window of a tile value here");
+    const SourceFile& file = *node.range.file;
+    const std::string where =
+        fmt::format("{}:{}", file.path(), file.line_column(node.range.begin).line);
+    call_args.push_back(fmt::format("rows=({}, {}, {})", *geometry, rows, py_string(where)));
+  }
+  return py_call("_window", call_args);
 }
 
 PyExpr ExprPrinter::shape_op(const ir::Call& node) {

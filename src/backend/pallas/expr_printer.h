@@ -47,6 +47,9 @@ class ExprContext {
   virtual std::optional<PyExpr> valid_count(const ir::Call& call, int axis);
   // `tile.index`, `tile.begin`, ...
   virtual std::optional<PyExpr> tile_attr(const ir::TileAttr& attr);
+  // `block, begin, extent` of a tile dimension's loop, for the trace-time check of a window's
+  // rows (`_window(..., rows=...)`).
+  virtual std::optional<std::string> block_rows(int tile_dim);
 
   virtual PyExpr tensor_query(ir::Intrinsic op, const ir::VarRef& tensor,
                               const ir::ExprPtr& axis) = 0;
@@ -71,6 +74,7 @@ class ExprPrinter {
   PyExpr dot(const ir::Call& call);
   PyExpr broadcast_operand(const ir::Expr& operand, PyExpr value, const ir::Expr& result);
   PyExpr shape_op(const ir::Call& call);
+  PyExpr window(const ir::Call& call);
 
  public:
   PyExpr unsupported(const ir::Expr& expr, std::string what);

@@ -1,5 +1,7 @@
 #include "backend/pallas/host_printer.h"
 
+#include <algorithm>
+
 #include <fmt/format.h>
 
 #include "backend/pallas/host_state.h"
@@ -51,8 +53,12 @@ class HostPrinter {
     params.emplace_back("*");
     params.emplace_back("interpret=None");
     auto body = out_.block(fmt::format("def {}({}):", kernel_.name, fmt::join(params, ", ")));
-    if (kernel_.num_tunable_blocks > 0) {
-      // Chosen by the arguments as passed, before any host code rebinds them.
+    const bool loop_types =
+        std::any_of(plan_.launches.begin(), plan_.launches.end(),
+                    [](const auto& launch) { return !launch.inner_loops.empty(); });
+    if (kernel_.num_tunable_blocks > 0 || loop_types) {
+      // Chosen by the arguments as passed, before any host code rebinds them (also without
+      // tunable block sizes: the inner loops' strategies are config entries).
       config_ = host_.local("config");
       if (tuned_entries_) {
         context_.imports.helpers.insert("select_config");
@@ -126,6 +132,16 @@ class HostPrinter {
             fmt::format("if {}:", py_unary("not", host_.expr(check.condition)).text), stmt.range));
         // The error quotes the kernel's source line, so a failed check reads like the assert
         // that failed: `kernel.py:8: assert y.size(0) == n failed: y must match x's columns`.
+        if (check.implied) {
+          // `kernel.py:9: x.size(1) must be 2 ...; it is 4`
+          const auto& equal = *check.condition->as<ir::Compare>();
+          const SourceFile& file = *stmt.range.file;
+          out_.line(fmt::format("raise ValueError({} + {} + str({}))",
+                                py_string(fmt::format("{}:{}: ", file.path(),
+                                                      file.line_column(stmt.range.begin).line)),
+                                host_.text(check.message), host_.text(equal.lhs)));
+          return;
+        }
         std::string where = py_string("assert failed");
         if (stmt.range.valid()) {
           const SourceFile& file = *stmt.range.file;

@@ -589,6 +589,9 @@ class LaunchPrinter {
         case ir::Dim::Kind::kSlice:  // at most the axis: the estimate is an upper bound
           factors.push_back(size_expr(dim.binding, dim.axis));
           break;
+        case ir::Dim::Kind::kLiteral:
+          factors.push_back(py_atom(std::to_string(dim.extent)));
+          break;
         case ir::Dim::Kind::kUnit:
           break;
       }
@@ -914,6 +917,9 @@ class LaunchPrinter {
           break;
         case ir::Dim::Kind::kFull:
           dims.push_back(host_.size_text(dim.binding, dim.axis, stmt_index_));
+          break;
+        case ir::Dim::Kind::kLiteral:
+          dims.push_back(std::to_string(dim.extent));
           break;
         case ir::Dim::Kind::kUnit:
         case ir::Dim::Kind::kSlice:  // judge_loop_strategies rules these out

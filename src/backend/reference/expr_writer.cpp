@@ -279,6 +279,9 @@ std::string ExprWriter::shape_of(const ir::Type& type, SourceRange range) {
       case ir::Dim::Kind::kUnit:
         sizes.emplace_back("1");
         break;
+      case ir::Dim::Kind::kLiteral:
+        sizes.push_back(std::to_string(dim.extent));
+        break;
       case ir::Dim::Kind::kVariadic:
         sizes.push_back("*" + state_.tile(dim.tile_dim, range) + ".shape");
         break;
@@ -463,6 +466,17 @@ PyExpr ExprWriter::call(const ir::Call& node) {
       return py_call("_ref_randint", arg_texts());
     case Intrinsic::kArange:
       return py_call("jnp.arange", {text(args[0]), "dtype=" + text(args[1])});
+    case Intrinsic::kWindow: {
+      std::vector<std::string> window_args = {text(args[0]), text(args[1]), text(args[2]),
+                                              text(args[3])};
+      if (const int rows = ir::int_literal(*args[4], 0); rows > 0) {
+        const SourceFile& file = *node.range.file;
+        window_args.push_back(std::to_string(rows));
+        window_args.push_back(pallas::py_string(
+            fmt::format("{}:{}", state_.source_path, file.line_column(node.range.begin).line)));
+      }
+      return py_call("_ref_window", window_args);
+    }
     case Intrinsic::kUnsqueeze:
     case Intrinsic::kSqueeze:
     case Intrinsic::kPermute:

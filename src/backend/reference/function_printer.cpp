@@ -270,6 +270,16 @@ class FunctionPrinter {
     auto raise = out_.block(state_.with_where(
         fmt::format("if {}:", pallas::py_unary("not", expr_.print(check.condition)).text),
         check.range));
+    if (check.implied) {
+      const auto& equal = *check.condition->as<ir::Compare>();
+      const SourceFile& file = *check.range.file;
+      out_.line(
+          fmt::format("raise ValueError({} + {} + str({}))",
+                      pallas::py_string(fmt::format("{}:{}: ", state_.source_path,
+                                                    file.line_column(check.range.begin).line)),
+                      expr_.text(check.message), expr_.text(equal.lhs)));
+      return;
+    }
     std::string where = pallas::py_string("assert failed");
     if (check.range.valid()) {
       const SourceFile& file = *check.range.file;

@@ -4,13 +4,14 @@ import helion
 import helion.language as hl
 
 
-# hl.arange needs a length that names a dimension: a tile's block size, a tensor's size or 1.
+# hl.arange needs a length that names a dimension: a tile's block size, a tensor's size or a
+# number.
 @helion.kernel()
 def positions(x: torch.Tensor) -> torch.Tensor:
     m, n = x.size()
     out = torch.empty_like(x)
     for tile_m in hl.tile(m):
-        fixed = hl.arange(16)
+        half = hl.arange(n // 2)
         shifted = hl.arange(8, tile_m.block_size)
         out[tile_m, :] = x[tile_m, :]
     return out

@@ -307,6 +307,26 @@ def _ref_gather(values, axis, ids):
     return jnp.take(values, ids, axis=axis)
 
 
+def _ref_window(value, axis, start, size, rows=0, where=""):
+    """Elements [start, start + size) of `value` along `axis`. `rows`: the rows the kernel reads
+    of each block of the indexed tile (`value` is one of those blocks); a block with fewer is
+    the error the compiled module raises too."""
+    if rows and value.shape[axis] < rows:
+        raise ValueError(
+            f"{where}: the kernel reads rows up to {rows} of each block, but a block holds only"
+            f" {value.shape[axis]} rows for this call"
+        )
+    length = value.shape[axis]
+    if start < 0 or start + size > length:
+        # Rows outside `value` read as zeros, as in the kernel's window (`v[n - 3 : n]` is
+        # computed, and then not selected, where an `if n >= 3:` is false).
+        padding = [(0, 0)] * value.ndim
+        padding[axis] = (max(0, -start), max(0, start + size - length))
+        value = jnp.pad(value, padding)
+        start = start + max(0, -start)
+    return jax.lax.slice_in_dim(value, start, start + size, axis=axis)
+
+
 def _ref_tiles(begin, end, block_size):
     """The tiles of a loop whose block size the kernel fixes (`block_size=128`): that many
     indices each, the last one partial."""

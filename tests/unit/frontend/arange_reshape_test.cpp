@@ -41,8 +41,8 @@ def f(x: torch.Tensor) -> torch.Tensor:
     m, n = x.size()
     out = torch.empty_like(x)
     for tile_m in hl.tile(m):
-        a = hl.arange(16)
-        b = hl.arange(n)
+        a = hl.arange(m // 2)
+        b = hl.arange(n + 1)
         c = hl.arange(4, tile_m.block_size)
         d = hl.arange(0, tile_m.block_size, 2)
         e = hl.arange(tile_m.block_size, dtype=torch.bool)
@@ -52,7 +52,7 @@ def f(x: torch.Tensor) -> torch.Tensor:
   const std::string text = result->errors();
   CHECK(contains(text,
                  "k.py:10:23: error: `hl.arange` of a length other than `tile.block_size`, "
-                 "a tensor's `size(d)` or 1"));
+                 "a tensor's `size(d)` or a number"));
   CHECK(contains(text, "k.py:11:23: error: `hl.arange` of a length other than"));
   CHECK(contains(text,
                  "k.py:12:23: error: `hl.arange(start, end)` with a start other than 0 is "

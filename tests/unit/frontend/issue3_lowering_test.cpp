@@ -7,7 +7,7 @@
 using helionc::testing::contains;
 using helionc::testing::lower;
 
-TEST_CASE("a scalar index into a tile value is reported, not dropped") {
+TEST_CASE("a scalar index into a tile value is a window, not dropped") {
   auto result = lower(R"(@helion.kernel
 def f(x: torch.Tensor) -> torch.Tensor:
     m, n = x.size()
@@ -20,11 +20,38 @@ def f(x: torch.Tensor) -> torch.Tensor:
         out[tile_m] = best.indices + a.to(torch.int32) + s[:, 0].to(torch.int32) * 0
     return out
 )");
-  const std::string text = result->errors();
-  // `s[:, 0]` indexes a tile value with a scalar: not supported yet, and said so.
-  CHECK(contains(text,
-                 "k.py:14:63: error: indexing a tile value with anything but `:` and `None` "
-                 "is not supported yet"));
+  // `s[:, 0]` indexes a tile value with a scalar: a window of its unit axis, squeezed.
+  CHECK(result->errors().empty());
+  CHECK(contains(result->ir(), "squeeze(window(s, 1, 0, 1, 0), 1)"));
+}
+
+TEST_CASE("windows of a loaded block: bounds proved, checked at trace time or refused") {
+  auto result = lower(R"(@helion.kernel
+def f(x: torch.Tensor, out: torch.Tensor) -> None:
+    t, h, w = x.size()
+    for _r in hl.grid(1):
+        acc = hl.zeros([2, 128], dtype=torch.float32)
+        for outer in hl.tile(t, block_size=4):
+            x_block = x[outer, :, :]
+            live = outer.end - outer.begin
+            for pair in hl.tile(live, block_size=2):
+                acc = acc + x_block[pair.index, :, :].sum(dim=0)
+            for four in hl.tile(4, block_size=2):
+                acc = acc + x_block[four.index + 0, :, :].sum(dim=0)
+            acc = acc + x_block[1:3, :, 0:128].sum(dim=0)
+        out[0, :, :] = acc
+)");
+  CHECK(result->errors().empty());
+  const std::string ir = result->ir();
+  // The live rows need no check; four rows and rows 1..2 of every block do (rows 4 and 3).
+  CHECK(contains(ir, "window(x_block, 0, pair.begin, pair.block_size, 0)"));
+  CHECK(contains(ir, "window(x_block, 0, four.begin, four.block_size, 4)"));
+  CHECK(contains(ir, "window(window(x_block, 0, 1, 2, 3), 2, 0, 128, 0)"));
+  // The literal sizes meet x's axes (equal) and the panel reads x's last axis (at least).
+  CHECK(contains(ir, "check (size(x, 1) == 2)"));
+  CHECK(contains(ir, "check (size(x, 2) >= 128)"));
+  CHECK(contains(ir, "check (size(out, 1) == 2)"));
+  CHECK(contains(ir, "tile_tensor<[2, 128] x float32>"));
 }
 
 TEST_CASE("reductions, softmax and shape ops lower with shapes") {
@@ -178,4 +205,22 @@ def f(x: torch.Tensor) -> torch.Tensor:
   CHECK(contains(result->errors(),
                  "error: a tile of shape [tile_m, tile_n] cannot be expanded to "
                  "[tile_n, tile_n]"));
+}
+
+TEST_CASE("a size of a tensor whose rank a later use states names an allocation axis") {
+  // `x.size(1)` before `x[tile, :, :]` states x's rank: still x's axis 1.
+  auto result = lower(R"(@helion.kernel
+def f(x: torch.Tensor) -> torch.Tensor:
+    h = hl.specialize(x.size(1))
+    d = hl.specialize(x.size(2))
+    out = torch.empty([1, h, d], dtype=torch.float32, device=x.device)
+    for owner in hl.grid(1):
+        acc = hl.zeros([h, d], dtype=torch.float32)
+        for tile in hl.tile(x.size(0)):
+            acc = acc + x[tile, :, :].to(torch.float32).sum(dim=0)
+        out[owner, :, :] = acc
+    return out
+)");
+  CHECK(result->errors().empty());
+  CHECK(contains(result->ir(), "let acc: tile_tensor<[x.size(1), x.size(2)] x float32>"));
 }

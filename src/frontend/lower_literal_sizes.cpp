@@ -1,0 +1,63 @@
+// Literal sizes (`hl.zeros([2, 128])`, a constant slice `v[1:3]` of a tile value): static
+// dimensions (ir::Dim::Kind::kLiteral). Where one meets a tensor's whole axis (`acc +
+// x[tile, :, :].sum(0)`, a store, a carry) the two must be equal, which only the call's shapes
+// tell: Helion specializes shapes (`static_shapes=True`), so the kernel means the literal, and
+// the module checks the axis at trace time with a clear error (an implied `ir::Assert` before
+// the launch) instead of letting jnp broadcast a size-1 axis or fail inside the kernel.
+#include <fmt/format.h>
+
+#include "frontend/kernel_lowering.h"
+
+namespace helionc::frontend {
+
+using ir::Dim;
+using ir::Type;
+using ir::TypeKind;
+
+std::optional<std::vector<Dim>> KernelLowering::unify_dims(const std::vector<Dim>& a,
+                                                           const std::vector<Dim>& b,
+                                                           SourceRange range) {
+  std::vector<SizeAgreement> agreements;
+  auto merged = broadcast_dims(a, b, &agreements);
+  if (merged) {
+    for (const SizeAgreement& agreement : agreements) require_size(agreement, range);
+  }
+  return merged;
+}
+
+void KernelLowering::require_size(const SizeAgreement& agreement, SourceRange range,
+                                  ir::CompareOp op) {
+  const Dim& full = agreement.full;
+  const bool at_least = op == ir::CompareOp::kGe;
+  // An equality check is keyed by its size; "at least n" ones by -n, so the two never merge.
+  const int64_t keyed = at_least ? -agreement.literal.extent : agreement.literal.extent;
+  const auto key = std::make_tuple(full.binding, full.axis, keyed);
+  if (!required_sizes_.insert(key).second) return;
+  const ir::Binding& tensor = kernel_.bindings[full.binding];
+  ir::ExprPtr size = ir::Call::make(
+      ir::Intrinsic::kSize,
+      {ir::VarRef::make(full.binding, tensor.type, range), ir::IntImm::make(full.axis, range)},
+      Type::scalar(TypeKind::kInt), range);
+  ir::ExprPtr equal = ir::Compare::make(op, size, ir::IntImm::make(agreement.literal.extent, range),
+                                        Type::scalar(TypeKind::kBool), range);
+  // The names are identifiers and the rest is plain text: a valid Python literal as spelled.
+  const std::string text =
+      at_least ? fmt::format(
+                     "{}.size({}) must be at least {}: the kernel reads that axis up to "
+                     "there; it is ",
+                     tensor.name, full.axis, agreement.literal.extent)
+               : fmt::format(
+                     "{}.size({}) must be {}: the kernel combines that axis here with a "
+                     "size written as the number {} (Helion specializes shapes); it is ",
+                     tensor.name, full.axis, agreement.literal.extent, agreement.literal.extent);
+  ir::ExprPtr message = ir::StringImm::make(fmt::format("\"{}\"", text), range);
+  pending_size_checks_.push_back(
+      ir::Assert::make(std::move(equal), std::move(message), range, /*implied=*/true));
+}
+
+void KernelLowering::flush_size_checks(ir::Block& out) {
+  for (ir::StmtPtr& check : pending_size_checks_) out.push_back(std::move(check));
+  pending_size_checks_.clear();
+}
+
+}  // namespace helionc::frontend
