@@ -95,8 +95,10 @@ ExprPtr KernelLowering::lower_random(const std::string& name, const CallArgs& ar
       }
       const int dim = tile->type.tile_dims[0];
       ExprPtr index = lower_tile_attribute(tile, "index", entries[d].range());
+      // [tile] -> [tile, 1, ..., 1]: one trailing unit axis per later entry.
       for (size_t later = d + 1; later < entries.size(); ++later) {
-        index = make_unsqueeze(index, static_cast<int>(later), entries[d].range());
+        index =
+            make_unsqueeze(index, static_cast<int>(index->type.dims.size()), entries[d].range());
       }
       if (stride) index = make_binary(ir::BinaryOp::kMul, index, stride, entries[d].range());
       counters = counters ? make_binary(ir::BinaryOp::kAdd, index, counters, range) : index;
