@@ -9,6 +9,7 @@
 
 #include "frontend/function_table.h"
 #include "frontend/kernel_lowering.h"
+#include "support/internal_check.h"
 
 namespace helionc::frontend {
 
@@ -165,6 +166,8 @@ ExprPtr KernelLowering::make_reduction(Intrinsic op, const ExprPtr& value, const
 
 ExprPtr KernelLowering::make_unsqueeze(const ExprPtr& value, int dim, SourceRange range) {
   std::vector<Dim> dims = value->type.dims;
+  HELIONC_CHECK(dim >= 0 && static_cast<size_t>(dim) <= dims.size(),
+                "make_unsqueeze: a new axis outside the value's rank");
   dims.insert(dims.begin() + dim, Dim::unit());
   return ir::Call::make(Intrinsic::kUnsqueeze, {value, ir::IntImm::make(dim, range)},
                         Type::tile_tensor(std::move(dims), value->type.dtype), range);
