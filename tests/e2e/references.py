@@ -740,6 +740,8 @@ SAMPLES: tuple[SampleSpec, ...] = (
         # the outer loop as grid axis or unrolled; the row loops tile no input
         loop_types=(("grid", "unroll", "unroll"), ("unroll", "unroll", "unroll")),
         refused_loop_types=(("emit_pipeline", "unroll", "unroll"),),
+        # the tokens' tile (the rows of x that the inner loops window)
+        inner_dims=((0, "x", 0),),
         tolerance={BFLOAT16: (1e-2, 5e-2)},
     ),
     SampleSpec(
