@@ -71,8 +71,8 @@ class DeviceContext final : public ExprContext {
       // The block is a window of lanes holding the column: select it.
       context_.imports.helpers.insert("column");
       const std::string sliced = slice_subscript(operand, load.index);  // `x[:8, j]`
-      const PyExpr column = py_call("_column", {ref + (sliced.empty() ? "[...]" : sliced),
-                                                geometry_.print(axis.scalar).text});
+      PyExpr column = py_call("_column", {ref + (sliced.empty() ? "[...]" : sliced),
+                                          geometry_.print(axis.scalar).text});
       const SlicedBlock block = sliced_block(ref, operand, load.index);
       if (block.nonempty.empty()) return column;
       // The column's shape is the block's without its lane axis.
