@@ -156,6 +156,10 @@ class KernelLowering {
   ir::ExprPtr make_full_like(ir::ExprPtr like, ir::ExprPtr fill, ir::ExprPtr dtype,
                              SourceRange range);
   CallArgs split_args(const SyntaxNode& call);
+  // The text of a plain one-line string literal (`"tanh"`, `'relaxed'`), or nullopt.
+  static std::optional<std::string_view> plain_string(const SyntaxNode& node);
+  // The entries of an index list of `hl.load`, `hl.store` or `hl.atomic_*`.
+  static std::vector<SyntaxNode> index_list(const SyntaxNode& node);
   void check_arity(const CallArgs& args, std::string_view name, size_t min, size_t max,
                    std::initializer_list<std::string_view> keywords);
 

@@ -55,12 +55,6 @@ const AtomicFunction* atomic_function(std::string_view qualified) {
   return nullptr;
 }
 
-// The entries of the index list (`[tile_m, tile_n]`, a tuple, or one index alone).
-std::vector<SyntaxNode> index_entries(const SyntaxNode& node) {
-  if (node.type() == "list" || node.type() == "tuple") return node.named_children();
-  return {node};
-}
-
 }  // namespace
 
 bool KernelLowering::is_atomic_call(const SyntaxNode& node) const {
@@ -87,11 +81,9 @@ ExprPtr KernelLowering::lower_atomic(const SyntaxNode& call, bool value_used, ir
   SyntaxNode sem = args.keyword("sem");
   if (!sem && args.positional.size() > operands) sem = args.positional[operands];
   if (sem) {
-    const std::string_view text = sem.text();
-    const bool valid = text == "\"relaxed\"" || text == "'relaxed'" || text == "\"acquire\"" ||
-                       text == "'acquire'" || text == "\"release\"" || text == "'release'" ||
-                       text == "\"acq_rel\"" || text == "'acq_rel'";
-    if (!valid) {
+    const std::optional<std::string_view> text = plain_string(sem);
+    if (!text ||
+        (*text != "relaxed" && *text != "acquire" && *text != "release" && *text != "acq_rel")) {
       fail(DiagnosticKind::kBadArgument, sem.range(),
            "`sem` must be one of \"relaxed\", \"acquire\", \"release\" and \"acq_rel\"");
     }
@@ -107,7 +99,7 @@ ExprPtr KernelLowering::lower_atomic(const SyntaxNode& call, bool value_used, ir
     unsupported(args.positional[0].range(), "updating a tensor created in device code");
   }
   std::vector<ir::Dim> dims;
-  ir::Index index = lower_index_items(var->binding, index_entries(args.positional[1]),
+  ir::Index index = lower_index_items(var->binding, index_list(args.positional[1]),
                                       args.positional[1].range(), &dims);
   const Type block_type = Type::tile_tensor(dims, binding(var->binding).type.dtype);
   // Two reads of the same block: one is the call's value, one feeds the update. Both come

@@ -137,6 +137,17 @@ bool is_helion(const std::string& name, std::string_view fn) {
 
 }  // namespace
 
+std::optional<std::string_view> KernelLowering::plain_string(const SyntaxNode& node) {
+  const std::string_view text = node.text();
+  if (node.type() != "string" || text.size() < 2) return std::nullopt;
+  const char quote = text.front();
+  if ((quote != '"' && quote != '\'') || text.back() != quote) return std::nullopt;
+  const std::string_view inner = text.substr(1, text.size() - 2);
+  // Prefixes, triple quotes and escapes are not plain: refused as a value they cannot match.
+  if (inner.find_first_of("\\\"'") != std::string_view::npos) return std::nullopt;
+  return inner;
+}
+
 ExprPtr KernelLowering::lower_qualified_call(const std::string& name, const CallArgs& args) {
   const SourceRange range = args.call.range();
   const std::string shown(args.call.child_by_field("function").text());
@@ -148,10 +159,10 @@ ExprPtr KernelLowering::lower_qualified_call(const std::string& name, const Call
     check_arity(args, shown, 1, 1, {"approximate"});
     Intrinsic op = Intrinsic::kGelu;
     if (const SyntaxNode approx = args.keyword("approximate")) {
-      const std::string_view text = approx.text();
-      if (text == "\"tanh\"" || text == "'tanh'") {
+      const std::optional<std::string_view> text = plain_string(approx);
+      if (text == "tanh") {
         op = Intrinsic::kGeluTanh;
-      } else if (text != "\"none\"" && text != "'none'") {
+      } else if (text != "none") {
         fail(DiagnosticKind::kBadArgument, approx.range(),
              "`approximate` must be \"none\" or \"tanh\"");
       }

@@ -151,15 +151,12 @@ ir::Index KernelLowering::lower_index_items(int tensor, const std::vector<Syntax
   return index;
 }
 
-namespace {
-
-// The entries of `hl.load`'s/`hl.store`'s index list (`[tile_m, tile_n]`).
-std::vector<SyntaxNode> index_list(const SyntaxNode& node) {
+// The entries of an index list of `hl.load`, `hl.store` or `hl.atomic_*` (`[tile_m, tile_n]`,
+// a tuple, or one index alone).
+std::vector<SyntaxNode> KernelLowering::index_list(const SyntaxNode& node) {
   if (node.type() == "list" || node.type() == "tuple") return node.named_children();
   return {node};
 }
-
-}  // namespace
 
 ExprPtr KernelLowering::lower_hl_load(const CallArgs& args) {
   const SourceRange range = args.call.range();
