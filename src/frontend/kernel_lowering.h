@@ -162,6 +162,9 @@ class KernelLowering {
   static std::vector<SyntaxNode> index_list(const SyntaxNode& node);
   void check_arity(const CallArgs& args, std::string_view name, size_t min, size_t max,
                    std::initializer_list<std::string_view> keywords);
+  // The argument Python binds to parameter `name` at `position` (given by position or by
+  // keyword), or a null node; both at once is an error, as in Python.
+  SyntaxNode argument(const CallArgs& args, size_t position, std::string_view name);
 
   // ---- lower_products.cpp: matrix products (`torch.matmul/mm/bmm/addmm/baddbmm`, `a @ b`,
   // `a.matmul(b)`, `hl.dot`). Each returns null when `name`/`method` is not a product.
@@ -239,6 +242,8 @@ class KernelLowering {
                               std::vector<ir::Dim>* dims);
   ir::ExprPtr make_reduction(ir::Intrinsic op, const ir::ExprPtr& value, const SyntaxNode& dim,
                              const SyntaxNode& keepdim, SourceRange range);
+  ir::ExprPtr make_full_reduction(ir::Intrinsic op, const ir::ExprPtr& value,
+                                  const SyntaxNode& keepdim, SourceRange range);
   ir::ExprPtr make_unsqueeze(const ir::ExprPtr& value, int dim, SourceRange range);
   ir::ExprPtr make_permute(const ir::ExprPtr& value, const std::vector<int>& order,
                            SourceRange range);

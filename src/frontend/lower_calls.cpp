@@ -50,6 +50,17 @@ void KernelLowering::check_arity(const CallArgs& args, std::string_view name, si
   }
 }
 
+SyntaxNode KernelLowering::argument(const CallArgs& args, size_t position, std::string_view name) {
+  const SyntaxNode keyword = args.keyword(name);
+  if (position >= args.positional.size()) return keyword;
+  if (keyword) {
+    fail(DiagnosticKind::kBadArgument, keyword.parent().range(),
+         fmt::format("`{}` is given twice: as positional argument {} and by keyword", name,
+                     position + 1));
+  }
+  return args.positional[position];
+}
+
 ExprPtr KernelLowering::lower_call(const SyntaxNode& node) {
   const SyntaxNode callee = node.child_by_field("function");
   const CallArgs args = split_args(node);

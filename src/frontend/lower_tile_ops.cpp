@@ -142,11 +142,7 @@ ExprPtr KernelLowering::make_reduction(Intrinsic op, const ExprPtr& value, const
     fail(DiagnosticKind::kTypeMismatch, value->range,
          fmt::format("`{}` needs a tile of values", ir::intrinsic_name(op)));
   }
-  if (!dim) {
-    // Helion kernels reduce along named dimensions; a full reduction of a tile has no place
-    // to go in a tiled output.
-    unsupported(range, fmt::format("`{}` without `dim`", ir::intrinsic_name(op)));
-  }
+  if (!dim) return make_full_reduction(op, value, keepdim, range);
   const int axis = dim_argument(value->type.tile_rank(), dim);
   const bool keep = bool_argument(keepdim, "`keepdim` must be True or False");
   std::vector<Dim> dims = value->type.dims;
@@ -162,6 +158,31 @@ ExprPtr KernelLowering::make_reduction(Intrinsic op, const ExprPtr& value, const
   return ir::Call::make(
       op, {value, ir::IntImm::make(axis, dim.range()), ir::BoolImm::make(keep, range)},
       std::move(type), range);
+}
+
+ExprPtr KernelLowering::make_full_reduction(Intrinsic op, const ExprPtr& value,
+                                            const SyntaxNode& keepdim, SourceRange range) {
+  // `t.sum()`: every axis of the tile, as PyTorch's reduction to a 0-d tensor. It reduces one
+  // axis at a time, last first: each step is the single-axis reduction the strategies already
+  // mask, and for `mean` the mean of equal-length means is the mean of all.
+  if (op == Intrinsic::kArgmax || op == Intrinsic::kArgmin) {
+    unsupported(range, fmt::format("`{}` without `dim` (an index into the flattened tile)",
+                                   ir::intrinsic_name(op)));
+  }
+  if (keepdim) {
+    fail(DiagnosticKind::kBadArgument, keepdim.parent().range(),
+         fmt::format("`{}` takes `keepdim` only together with `dim`", ir::intrinsic_name(op)));
+  }
+  ExprPtr result = value;
+  for (int axis = value->type.tile_rank() - 1; axis >= 0; --axis) {
+    std::vector<Dim> dims = result->type.dims;
+    dims.erase(dims.begin() + axis);
+    Type type = Type::tile_tensor(std::move(dims), reduction_dtype(op, result->type.dtype));
+    result =
+        ir::Call::make(op, {result, ir::IntImm::make(axis, range), ir::BoolImm::make(false, range)},
+                       std::move(type), range);
+  }
+  return result;
 }
 
 ExprPtr KernelLowering::make_unsqueeze(const ExprPtr& value, int dim, SourceRange range) {
@@ -191,20 +212,21 @@ ExprPtr KernelLowering::lower_tile_method(const ExprPtr& receiver, std::string_v
                                           const CallArgs& args) {
   const SourceRange range = args.call.range();
   const std::string shown = fmt::format(".{}()", method);
-  const auto positional_or = [&](size_t i, std::string_view key) {
-    return args.positional.size() > i ? args.positional[i] : args.keyword(key);
-  };
   if (auto op = reduction_function(method)) {
     check_arity(args, shown, 0, 2, {"dim", "keepdim"});
-    return make_reduction(*op, receiver, positional_or(0, "dim"), positional_or(1, "keepdim"),
+    return make_reduction(*op, receiver, argument(args, 0, "dim"), argument(args, 1, "keepdim"),
                           range);
   }
   if (method == "max" || method == "min") {
     check_arity(args, shown, 0, 2, {"dim", "keepdim"});
-    const SyntaxNode dim = positional_or(0, "dim");
-    const SyntaxNode keepdim = positional_or(1, "keepdim");
+    const SyntaxNode dim = argument(args, 0, "dim");
+    const SyntaxNode keepdim = argument(args, 1, "keepdim");
     const bool is_max = method == "max";
-    // `x.max(dim)` is the pair (values, indices), as in PyTorch.
+    // `x.max()` is the largest value; `x.max(dim)` the pair (values, indices), as in PyTorch.
+    if (!dim) {
+      return make_full_reduction(is_max ? Intrinsic::kAmax : Intrinsic::kAmin, receiver, keepdim,
+                                 range);
+    }
     ExprPtr values =
         make_reduction(is_max ? Intrinsic::kAmax : Intrinsic::kAmin, receiver, dim, keepdim, range);
     ExprPtr indices = make_reduction(is_max ? Intrinsic::kArgmax : Intrinsic::kArgmin, receiver,
@@ -215,7 +237,7 @@ ExprPtr KernelLowering::lower_tile_method(const ExprPtr& receiver, std::string_v
   if (method == "clamp" || method == "clip") {
     check_arity(args, shown, 0, 2, {"min", "max"});
     const auto bound = [&](size_t position, std::string_view keyword) -> ExprPtr {
-      const SyntaxNode node = positional_or(position, keyword);
+      const SyntaxNode node = argument(args, position, keyword);
       return node ? lower_expr(node) : ir::NoneImm::make(range);
     };
     ExprPtr lo = bound(0, "min");
@@ -224,7 +246,7 @@ ExprPtr KernelLowering::lower_tile_method(const ExprPtr& receiver, std::string_v
   }
   if (method == "softmax" || method == "log_softmax") {
     check_arity(args, shown, 0, 1, {"dim", "dtype"});
-    const SyntaxNode dim = positional_or(0, "dim");
+    const SyntaxNode dim = argument(args, 0, "dim");
     if (!dim) fail(DiagnosticKind::kWrongArity, range, fmt::format("`{}` needs `dim`", shown));
     ExprPtr value = receiver;
     if (const SyntaxNode dtype = args.keyword("dtype"))
@@ -243,7 +265,7 @@ ExprPtr KernelLowering::lower_tile_method(const ExprPtr& receiver, std::string_v
   }
   if (method == "squeeze") {
     check_arity(args, shown, 0, 1, {"dim"});
-    const SyntaxNode dim_node = positional_or(0, "dim");
+    const SyntaxNode dim_node = argument(args, 0, "dim");
     if (!dim_node) {
       // Every unit dimension, squeezed from the last so the axes stay valid.
       ExprPtr value = receiver;
@@ -522,8 +544,10 @@ ExprPtr KernelLowering::lower_tile_function(const std::string& name, const CallA
                           std::move(type), range);
   }
   if (name == "helion.language.full" || name == "helion.language.zeros") {
+    // hl.full(shape, value, dtype=float32), hl.zeros(shape, dtype=float32)
     const bool full = name == "helion.language.full";
-    check_arity(args, shown, full ? 2 : 1, full ? 2 : 1, {"dtype"});
+    const size_t dtype_position = full ? 2 : 1;
+    check_arity(args, shown, dtype_position, dtype_position + 1, {"dtype"});
     const SyntaxNode shape_node = args.positional[0];
     if (shape_node.type() != "list" && shape_node.type() != "tuple") {
       fail(DiagnosticKind::kTypeMismatch, shape_node.range(),
@@ -551,7 +575,9 @@ ExprPtr KernelLowering::lower_tile_function(const std::string& name, const CallA
     }
     // hl.full/hl.zeros default to float32 (Helion's convention).
     ExprPtr dtype = ir::DtypeImm::make(ScalarType::kFloat32, range);
-    if (const SyntaxNode node = args.keyword("dtype")) dtype = lower_dtype_expr(node);
+    if (const SyntaxNode node = argument(args, dtype_position, "dtype")) {
+      dtype = lower_dtype_expr(node);
+    }
     const auto* imm = dtype->as<ir::DtypeImm>();
     Type type = Type::tile_tensor(std::move(dims), imm ? std::optional(imm->dtype) : std::nullopt);
     return ir::Call::make(Intrinsic::kFull, {fill, dtype}, std::move(type), range);

@@ -720,6 +720,17 @@ def ref_live_row_if(x):
     return (acc.astype(np.float32),)
 
 
+# --- slab_center.py: reductions without `dim` over a whole slab ---------------------------------
+
+
+def ref_slab_center(x, spread):
+    v = f64(x)
+    centered = v - v.mean(axis=(1, 2), keepdims=True)
+    peak = np.abs(centered).max(axis=(1, 2), keepdims=True)
+    share = (v > 0).mean(axis=(1, 2), keepdims=True)
+    return ((centered / (peak + spread) + share).astype(np.float32),)
+
+
 SAMPLES: tuple[SampleSpec, ...] = (
     SampleSpec(
         name="live_row_if",
@@ -1494,6 +1505,15 @@ SAMPLES: tuple[SampleSpec, ...] = (
         tolerance=SUM_TOLERANCE,
         loop_types=ALL_STRATEGIES,
         inner_dims=((1, "x", 1),),
+    ),
+    SampleSpec(
+        name="slab_center",
+        kernel="slab_center",
+        configs={"none": ()},
+        reference=ref_slab_center,
+        scalars=({}, {"spread": 2.0}),
+        extra_shapes=("x=1x1x1:f32", "x=2x9x129:bf16"),
+        tolerance=SUM_TOLERANCE,
     ),
 )
 
