@@ -174,6 +174,8 @@ class KernelLowering {
   // `a @ b` and `torch.matmul(a, b)`: PyTorch's result dtype, float32 accumulation.
   ir::ExprPtr make_matmul(const ir::ExprPtr& a, const ir::ExprPtr& b, std::string_view what,
                           int rank, SourceRange range);
+  // A 2-D operand of a product with a 3-D one, repeated along the other's batch dimension.
+  void broadcast_batch(ir::ExprPtr& a, ir::ExprPtr& b, SourceRange range);
   // The product in the accumulation dtype (ir kDot); `rank` 2 or 3, or 0 for either.
   ir::ExprPtr make_dot(ir::ExprPtr a, ir::ExprPtr b, std::string_view what, int rank, bool integers,
                        SourceRange range);

@@ -88,6 +88,22 @@ ExprPtr KernelLowering::dtype_of(const ExprPtr& value, SourceRange range) {
   return ir::Call::make(Intrinsic::kDtypeOf, {value}, Type::dtype_value(), range);
 }
 
+void KernelLowering::broadcast_batch(ExprPtr& a, ExprPtr& b, SourceRange range) {
+  // `hl.dot` and `torch.matmul` broadcast a 2-D operand over the other's batch dimension
+  // (x[m, k] @ w[h, k, n] is [h, m, n]). The 2-D side is repeated along the batch, so the
+  // product is the batched one; the MXU work is the same as h separate products.
+  const int ra = a->type.tile_rank();
+  const int rb = b->type.tile_rank();
+  if (ra + rb != 5 || (ra != 2 && rb != 2)) return;
+  ExprPtr& flat = ra == 2 ? a : b;
+  const Dim batch = (ra == 2 ? b : a)->type.dims[0];
+  std::vector<Dim> dims = flat->type.dims;
+  dims.insert(dims.begin(), batch);
+  Type type = Type::tile_tensor(std::move(dims), flat->type.dtype);
+  flat = ir::Call::make(Intrinsic::kBroadcastTo, {make_unsqueeze(flat, 0, range)}, std::move(type),
+                        range);
+}
+
 ExprPtr KernelLowering::make_dot(ExprPtr a, ExprPtr b, std::string_view what, int rank,
                                  bool integers, SourceRange range) {
   for (const ExprPtr* side : {&a, &b}) {
@@ -119,6 +135,7 @@ ExprPtr KernelLowering::make_dot(ExprPtr a, ExprPtr b, std::string_view what, in
                        what));
     }
   }
+  if (rank == 0) broadcast_batch(a, b, range);
   const int ra = a->type.tile_rank();
   const int rb = b->type.tile_rank();
   if (ra != rb || (ra != 2 && ra != 3) || (rank != 0 && ra != rank)) {
