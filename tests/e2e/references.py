@@ -738,6 +738,24 @@ def ref_head_projection(x, w):
     return ((f64(x)[None] @ f64(w)).astype(x.dtype),)
 
 
+# --- clipped_window.py: Python's min/max of device scalars -------------------------------------
+
+
+def ref_clipped_window(x, lo, hi):
+    position = np.arange(x.shape[0])
+    return (np.where((position >= lo) & (position < hi), x, 0).astype(x.dtype),)
+
+
+# --- band_row_sum.py: inner-loop bounds from max/min of the outer tile's bounds ---------------
+
+
+def ref_band_row_sum(x, width):
+    rows, cols = x.shape
+    offset = np.arange(rows)[:, None] - np.arange(cols)[None, :]
+    inside = (offset >= 0) & (offset <= width)
+    return (np.where(inside, f64(x), 0).sum(-1).astype(np.float32),)
+
+
 SAMPLES: tuple[SampleSpec, ...] = (
     SampleSpec(
         name="live_row_if",
@@ -1523,6 +1541,28 @@ SAMPLES: tuple[SampleSpec, ...] = (
         tolerance=PRODUCT_TOLERANCE,
         loop_types=ALL_STRATEGIES,
         inner_dims=((3, "x", 1),),
+    ),
+    SampleSpec(
+        name="clipped_window",
+        kernel="clipped_window",
+        configs={"b128": (128,), "b1024": (1024,)},
+        reference=ref_clipped_window,
+        scalars=({}, {"lo": 0, "hi": 5000}, {"lo": 130, "hi": 131}, {"lo": 900, "hi": 100}),
+        extra_shapes=("x=1:f32", "x=129:f32"),
+    ),
+    SampleSpec(
+        name="band_row_sum",
+        kernel="band_row_sum",
+        # the row tile, then the inner column loop
+        configs={"b8x128": (8, 128), "b32x256": (32, 256)},
+        reference=ref_band_row_sum,
+        scalars=({}, {"width": 0}, {"width": 1000}),
+        extra_shapes=("x=1x1:f32", "x=9x129:f32"),
+        tolerance=SUM_TOLERANCE,
+        loop_types=(("unroll",), ("emit_pipeline",), ("fori_loop",)),
+        refused_loop_types=(("grid",),),
+        inner_dims=((1, "x", 1),),
+        notes="inner-loop bounds from the outer tile",
     ),
     SampleSpec(
         name="slab_center",
