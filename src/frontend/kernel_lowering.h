@@ -153,6 +153,10 @@ class KernelLowering {
   // `len(x)`, `min(a, b)`, `max(...)`, `int(v)`, `abs(v)` on static values; null otherwise.
   ir::ExprPtr lower_static_builtin(std::string_view name, const CallArgs& args);
   ir::ExprPtr make_cast(ir::ExprPtr value, ir::ExprPtr dtype, SourceRange range);
+  // A tile of one value: hl.full/hl.zeros, or torch.zeros/ones/full in device code (`fill` 0
+  // or 1, or -1 for the value as second argument).
+  ir::ExprPtr make_filled_tile(const CallArgs& args, std::string_view shown, int fill,
+                               bool torch_form);
   ir::ExprPtr make_full_like(ir::ExprPtr like, ir::ExprPtr fill, ir::ExprPtr dtype,
                              SourceRange range);
   CallArgs split_args(const SyntaxNode& call);

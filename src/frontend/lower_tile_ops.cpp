@@ -544,45 +544,75 @@ ExprPtr KernelLowering::lower_tile_function(const std::string& name, const CallA
                           std::move(type), range);
   }
   if (name == "helion.language.full" || name == "helion.language.zeros") {
-    // hl.full(shape, value, dtype=float32), hl.zeros(shape, dtype=float32)
-    const bool full = name == "helion.language.full";
-    const size_t dtype_position = full ? 2 : 1;
-    check_arity(args, shown, dtype_position, dtype_position + 1, {"dtype"});
-    const SyntaxNode shape_node = args.positional[0];
-    if (shape_node.type() != "list" && shape_node.type() != "tuple") {
-      fail(DiagnosticKind::kTypeMismatch, shape_node.range(),
-           fmt::format("`{}` takes a list of tiles (and 1s) as its shape", shown));
-    }
-    std::vector<Dim> dims;
-    for (const SyntaxNode& entry : shape_node.named_children()) {
-      ExprPtr value = lower_expr(entry);
-      value = resolve_host_size(value);
-      if (value->type.kind == TypeKind::kTile && value->type.tile_dims.size() == 1 &&
-          !value->type.variadic) {
-        dims.push_back(Dim::tile(value->type.tile_dims[0]));
-      } else if (const std::optional<Dim> dim = size_dim(kernel_, value)) {
-        // 1, `tile.block_size` or a tensor's whole axis `x.size(d)`
-        dims.push_back(*dim);
-      } else {
-        unsupported(entry.range(),
-                    "a shape entry other than a tile, `tile.block_size`, `x.size(d)` or a "
-                    "number");
-      }
-    }
-    ExprPtr fill = full ? lower_expr(args.positional[1]) : ir::IntImm::make(0, range);
-    if (!fill->type.is_scalar()) {
-      fail(DiagnosticKind::kTypeMismatch, fill->range, "the fill value must be a scalar");
-    }
-    // hl.full/hl.zeros default to float32 (Helion's convention).
-    ExprPtr dtype = ir::DtypeImm::make(ScalarType::kFloat32, range);
-    if (const SyntaxNode node = argument(args, dtype_position, "dtype")) {
-      dtype = lower_dtype_expr(node);
-    }
-    const auto* imm = dtype->as<ir::DtypeImm>();
-    Type type = Type::tile_tensor(std::move(dims), imm ? std::optional(imm->dtype) : std::nullopt);
-    return ir::Call::make(Intrinsic::kFull, {fill, dtype}, std::move(type), range);
+    return make_filled_tile(args, shown, name == "helion.language.full" ? -1 : 0,
+                            /*torch_form=*/false);
+  }
+  // In device code PyTorch's constructors make tiles as hl.zeros/hl.full do (`device=` is the
+  // kernel's own); on the host they are allocations (lower_allocations.cpp).
+  if (in_device() && (name == "torch.zeros" || name == "torch.ones" || name == "torch.full")) {
+    return make_filled_tile(args, shown,
+                            name == "torch.full"   ? -1
+                            : name == "torch.ones" ? 1
+                                                   : 0,
+                            /*torch_form=*/true);
   }
   return nullptr;
+}
+
+ExprPtr KernelLowering::make_filled_tile(const CallArgs& args, std::string_view shown, int fill,
+                                         bool torch_form) {
+  // hl.full(shape, value, dtype=float32), hl.zeros(shape, dtype=float32); torch.zeros(shape,
+  // dtype=, device=) and torch.full(shape, value, dtype=, device=) take dtype only by keyword.
+  // `fill` is 0 or 1 for zeros/ones, -1 when the value is the second argument.
+  const SourceRange range = args.call.range();
+  const bool full = fill < 0;
+  const size_t dtype_position = full ? 2 : 1;
+  // torch.zeros(m, n) takes its sizes as separate arguments too.
+  const bool separate_sizes = torch_form && !full && !args.positional.empty() &&
+                              args.positional[0].type() != "list" &&
+                              args.positional[0].type() != "tuple";
+  if (separate_sizes) {
+    check_arity(args, shown, 1, args.positional.size(), {"dtype", "device"});
+  } else if (torch_form) {
+    check_arity(args, shown, dtype_position, dtype_position, {"dtype", "device"});
+  } else {
+    check_arity(args, shown, dtype_position, dtype_position + 1, {"dtype"});
+  }
+  const SyntaxNode shape_node = args.positional[0];
+  if (!separate_sizes && shape_node.type() != "list" && shape_node.type() != "tuple") {
+    fail(DiagnosticKind::kTypeMismatch, shape_node.range(),
+         fmt::format("`{}` takes a list of tiles (and 1s) as its shape", shown));
+  }
+  const std::vector<SyntaxNode> entries =
+      separate_sizes ? args.positional : shape_node.named_children();
+  std::vector<Dim> dims;
+  for (const SyntaxNode& entry : entries) {
+    ExprPtr value = lower_expr(entry);
+    value = resolve_host_size(value);
+    if (value->type.kind == TypeKind::kTile && value->type.tile_dims.size() == 1 &&
+        !value->type.variadic) {
+      dims.push_back(Dim::tile(value->type.tile_dims[0]));
+    } else if (const std::optional<Dim> dim = size_dim(kernel_, value)) {
+      // 1, `tile.block_size` or a tensor's whole axis `x.size(d)`
+      dims.push_back(*dim);
+    } else {
+      unsupported(entry.range(),
+                  "a shape entry other than a tile, `tile.block_size`, `x.size(d)` or a "
+                  "number");
+    }
+  }
+  ExprPtr fill_value = full ? lower_expr(args.positional[1]) : ir::IntImm::make(fill, range);
+  if (!fill_value->type.is_scalar()) {
+    fail(DiagnosticKind::kTypeMismatch, fill_value->range, "the fill value must be a scalar");
+  }
+  // float32 unless given: Helion's convention for hl.full/hl.zeros, PyTorch's default dtype.
+  ExprPtr dtype = ir::DtypeImm::make(ScalarType::kFloat32, range);
+  const SyntaxNode dtype_node =
+      separate_sizes ? args.keyword("dtype") : argument(args, dtype_position, "dtype");
+  if (dtype_node) dtype = lower_dtype_expr(dtype_node);
+  const auto* imm = dtype->as<ir::DtypeImm>();
+  Type type = Type::tile_tensor(std::move(dims), imm ? std::optional(imm->dtype) : std::nullopt);
+  return ir::Call::make(Intrinsic::kFull, {fill_value, dtype}, std::move(type), range);
 }
 
 ExprPtr KernelLowering::resolve_host_size(ExprPtr value) const {

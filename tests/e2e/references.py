@@ -756,6 +756,13 @@ def ref_band_row_sum(x, width):
     return (np.where(inside, f64(x), 0).sum(-1).astype(np.float32),)
 
 
+# --- device_constructors.py: torch.zeros/ones/full in device code ------------------------------
+
+
+def ref_device_constructors(x, y):
+    return ((3 * f64(x) + f64(y)).astype(np.float32),)
+
+
 SAMPLES: tuple[SampleSpec, ...] = (
     SampleSpec(
         name="live_row_if",
@@ -1563,6 +1570,13 @@ SAMPLES: tuple[SampleSpec, ...] = (
         refused_loop_types=(("grid",),),
         inner_dims=((1, "x", 1),),
         notes="inner-loop bounds from the outer tile",
+    ),
+    SampleSpec(
+        name="device_constructors",
+        kernel="device_constructors",
+        configs={"b8x128": (8, 128), "b32x256": (32, 256)},
+        reference=ref_device_constructors,
+        extra_shapes=("x=1x1:f32,y=1x1:f32", "x=9x129:bf16,y=9x129:bf16"),
     ),
     SampleSpec(
         name="slab_center",
