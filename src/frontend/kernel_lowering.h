@@ -248,8 +248,6 @@ class KernelLowering {
                               std::vector<ir::Dim>* dims);
   ir::ExprPtr make_reduction(ir::Intrinsic op, const ir::ExprPtr& value, const SyntaxNode& dim,
                              const SyntaxNode& keepdim, SourceRange range);
-  ir::ExprPtr make_full_reduction(ir::Intrinsic op, const ir::ExprPtr& value,
-                                  const SyntaxNode& keepdim, SourceRange range);
   ir::ExprPtr make_unsqueeze(const ir::ExprPtr& value, int dim, SourceRange range);
   ir::ExprPtr make_permute(const ir::ExprPtr& value, const std::vector<int>& order,
                            SourceRange range);

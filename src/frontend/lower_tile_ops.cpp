@@ -142,44 +142,57 @@ ExprPtr KernelLowering::make_reduction(Intrinsic op, const ExprPtr& value, const
     fail(DiagnosticKind::kTypeMismatch, value->range,
          fmt::format("`{}` needs a tile of values", ir::intrinsic_name(op)));
   }
-  if (!dim) return make_full_reduction(op, value, keepdim, range);
-  const int axis = dim_argument(value->type.tile_rank(), dim);
-  const bool keep = bool_argument(keepdim, "`keepdim` must be True or False");
-  std::vector<Dim> dims = value->type.dims;
-  if (keep) {
-    dims[axis] = Dim::unit();
+  const int rank = value->type.tile_rank();
+  std::vector<int> axes;
+  if (!dim) {
+    // `t.sum()`: every axis, as PyTorch's reduction to a 0-d tensor.
+    if (op == Intrinsic::kArgmax || op == Intrinsic::kArgmin) {
+      unsupported(range, fmt::format("`{}` without `dim` (an index into the flattened tile)",
+                                     ir::intrinsic_name(op)));
+    }
+    if (keepdim) {
+      fail(DiagnosticKind::kBadArgument, keepdim.parent().range(),
+           fmt::format("`{}` takes `keepdim` only together with `dim`", ir::intrinsic_name(op)));
+    }
+    if (rank < 0)
+      unsupported(range, "a reduction of a tile whose rank is only known at trace time");
+    for (int axis = 0; axis < rank; ++axis) axes.push_back(axis);
+  } else if (dim.type() == "list" || dim.type() == "tuple") {
+    // `t.sum([0, 1])`: several axes at once.
+    if (op == Intrinsic::kArgmax || op == Intrinsic::kArgmin) {
+      fail(DiagnosticKind::kTypeMismatch, dim.range(),
+           fmt::format("`{}` takes one dimension, not a list", ir::intrinsic_name(op)));
+    }
+    for (const SyntaxNode& entry : dim.named_children()) {
+      const int axis = dim_argument(rank, entry);
+      if (std::find(axes.begin(), axes.end(), axis) != axes.end()) {
+        fail(DiagnosticKind::kBadArgument, entry.range(),
+             fmt::format("dimension {} appears twice in the reduced dimensions", axis));
+      }
+      axes.push_back(axis);
+    }
   } else {
-    dims.erase(dims.begin() + axis);
+    axes.push_back(dim_argument(rank, dim));
   }
+  const bool keep = bool_argument(keepdim, "`keepdim` must be True or False");
   if (op == Intrinsic::kMean && value->type.dtype && !ir::is_floating(*value->type.dtype)) {
     fail(DiagnosticKind::kTypeMismatch, range, "`mean` needs floating-point values");
   }
-  Type type = Type::tile_tensor(std::move(dims), reduction_dtype(op, value->type.dtype));
-  return ir::Call::make(
-      op, {value, ir::IntImm::make(axis, dim.range()), ir::BoolImm::make(keep, range)},
-      std::move(type), range);
-}
-
-ExprPtr KernelLowering::make_full_reduction(Intrinsic op, const ExprPtr& value,
-                                            const SyntaxNode& keepdim, SourceRange range) {
-  // `t.sum()`: every axis of the tile, as PyTorch's reduction to a 0-d tensor. It reduces one
-  // axis at a time, last first: each step is the single-axis reduction the strategies already
-  // mask, and for `mean` the mean of equal-length means is the mean of all.
-  if (op == Intrinsic::kArgmax || op == Intrinsic::kArgmin) {
-    unsupported(range, fmt::format("`{}` without `dim` (an index into the flattened tile)",
-                                   ir::intrinsic_name(op)));
-  }
-  if (keepdim) {
-    fail(DiagnosticKind::kBadArgument, keepdim.parent().range(),
-         fmt::format("`{}` takes `keepdim` only together with `dim`", ir::intrinsic_name(op)));
-  }
+  // One axis at a time, the last first so that the others keep their positions: each step is
+  // the single-axis reduction the strategies already mask, and for `mean` the mean of
+  // equal-length means is the mean of all.
+  std::sort(axes.rbegin(), axes.rend());
   ExprPtr result = value;
-  for (int axis = value->type.tile_rank() - 1; axis >= 0; --axis) {
+  for (const int axis : axes) {
     std::vector<Dim> dims = result->type.dims;
-    dims.erase(dims.begin() + axis);
+    if (keep) {
+      dims[axis] = Dim::unit();
+    } else {
+      dims.erase(dims.begin() + axis);
+    }
     Type type = Type::tile_tensor(std::move(dims), reduction_dtype(op, result->type.dtype));
     result =
-        ir::Call::make(op, {result, ir::IntImm::make(axis, range), ir::BoolImm::make(false, range)},
+        ir::Call::make(op, {result, ir::IntImm::make(axis, range), ir::BoolImm::make(keep, range)},
                        std::move(type), range);
   }
   return result;
@@ -223,12 +236,9 @@ ExprPtr KernelLowering::lower_tile_method(const ExprPtr& receiver, std::string_v
     const SyntaxNode keepdim = argument(args, 1, "keepdim");
     const bool is_max = method == "max";
     // `x.max()` is the largest value; `x.max(dim)` the pair (values, indices), as in PyTorch.
-    if (!dim) {
-      return make_full_reduction(is_max ? Intrinsic::kAmax : Intrinsic::kAmin, receiver, keepdim,
-                                 range);
-    }
     ExprPtr values =
         make_reduction(is_max ? Intrinsic::kAmax : Intrinsic::kAmin, receiver, dim, keepdim, range);
+    if (!dim) return values;
     ExprPtr indices = make_reduction(is_max ? Intrinsic::kArgmax : Intrinsic::kArgmin, receiver,
                                      dim, keepdim, range);
     Type type = Type::tuple({values->type, indices->type});

@@ -728,7 +728,8 @@ def ref_slab_center(x, spread):
     centered = v - v.mean(axis=(1, 2), keepdims=True)
     peak = np.abs(centered).max(axis=(1, 2), keepdims=True)
     share = (v > 0).mean(axis=(1, 2), keepdims=True)
-    return ((centered / (peak + spread) + share).astype(np.float32),)
+    top = v.max(axis=(1, 2), keepdims=True)
+    return ((centered / (peak + spread) + share + top).astype(np.float32),)
 
 
 # --- head_projection.py: hl.dot of a 2-D tile with a 3-D one (broadcast over the batch) --------
