@@ -80,6 +80,19 @@ KernelSearch::KernelSearch(const ir::Kernel& kernel, const passes::KernelPlan& p
                            const TargetInfo& target)
     : kernel_(kernel), plan_(plan), target_(target) {}
 
+std::pair<std::optional<int64_t>, std::optional<int64_t>> KernelSearch::registered_range(
+    int tunable, const passes::HostValues& call) const {
+  if (static_cast<size_t>(tunable) >= kernel_.tunable_block_ranges.size()) return {};
+  const ir::Kernel::BlockRange& range = kernel_.tunable_block_ranges[tunable];
+  const auto value = [&](const ir::ExprPtr& bound) -> std::optional<int64_t> {
+    if (!bound) return std::nullopt;
+    const std::optional<int64_t> v = call.int_value(bound);
+    if (v && *v >= 1) return v;
+    return std::nullopt;
+  };
+  return {value(range.min), value(range.max)};
+}
+
 std::vector<KernelSearch::Coordinate> KernelSearch::coordinates(
     const passes::HostValues& call) const {
   std::vector<Coordinate> coords;
@@ -116,6 +129,11 @@ std::vector<KernelSearch::Coordinate> KernelSearch::coordinates(
     Coordinate c;
     c.kind = Coordinate::Kind::kBlock;
     c.index = t;
+    // `hl.register_block_size(min, max)`: only blocks within the user's range (its max rounded
+    // up to a power of two, as Helion's autotuner does), reaching past the role's own cap when
+    // the range asks; `(max)` alone only lowers the cap.
+    const auto [low, high] = registered_range(t, call);
+    if (low && high) cap = std::max(cap, next_pow2(*high));
     if (size <= multiple) {
       c.blocks.push_back(std::max<int64_t>(size, 1));
     } else {
@@ -123,6 +141,18 @@ std::vector<KernelSearch::Coordinate> KernelSearch::coordinates(
       if (size <= cap && std::find(c.blocks.begin(), c.blocks.end(), size) == c.blocks.end()) {
         c.blocks.push_back(size);
       }
+    }
+    if (low || high) {
+      const int64_t lo = low.value_or(1);
+      const int64_t hi = high ? next_pow2(*high) : std::numeric_limits<int64_t>::max();
+      std::vector<int64_t> kept;
+      for (int64_t b : c.blocks) {
+        if (b >= lo && b <= hi) kept.push_back(b);
+      }
+      // A range that no legal block meets (below the role's multiple, above the axis): the
+      // legal block nearest to it, which is what `_legal_block` makes of any block in it.
+      if (kept.empty()) kept.push_back(hi < c.blocks.front() ? c.blocks.front() : c.blocks.back());
+      c.blocks = std::move(kept);
     }
     coords.push_back(std::move(c));
   }

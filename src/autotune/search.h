@@ -8,7 +8,9 @@
 //   16 or 32 for 32-, 16- and 8-bit data, the packing of the operands the dimension tiles;
 //   leading axes 1) up to the dimension rounded up to a power of two (at most 4096, and 64 on
 //   leading axes), plus the whole dimension; points the prelude's `_legal_block` turns into
-//   the same blocks as an earlier point are dropped, so every schedule is judged once;
+//   the same blocks as an earlier point are dropped, so every schedule is judged once; a
+//   block size from `hl.register_block_size(min, max)` offers only the blocks in its range
+//   (past the leading cap if the range asks), or the legal block nearest to it;
 // - a `pallas_loop_type` per inner loop of the kernel, among those that apply to it
 //   (InnerLoop::reason_against);
 // - for `fori_loop` loops, `pallas_load_buffer_count` 1, 2 or 3;
@@ -125,6 +127,9 @@ class KernelSearch {
   struct Coordinate;
   CallResult explore(const passes::HostValues& call, const SearchOptions& options) const;
   std::vector<Coordinate> coordinates(const passes::HostValues& call) const;
+  // The bounds `hl.register_block_size` gives tunable `tunable` for this call, where known.
+  std::pair<std::optional<int64_t>, std::optional<int64_t>> registered_range(
+      int tunable, const passes::HostValues& call) const;
   std::vector<CoordinateStats> stats(const std::vector<Coordinate>& coords) const;
   Candidate candidate(const std::vector<Coordinate>& coords,
                       const std::vector<size_t>& point) const;

@@ -270,9 +270,11 @@ void KernelLowering::lower_register_block_size(const SyntaxNode& target, const S
   if (in_device()) unsupported(call.range(), "`hl.register_block_size` in device code");
   const CallArgs args = split_args(call);
   check_arity(args, "hl.register_block_size", 1, 2, {});
+  std::vector<ExprPtr> bounds;
   for (const SyntaxNode& arg : args.positional) {
-    // The bounds only narrow the search space; they are checked for being sizes.
-    if (lower_expr(arg)->type.kind != TypeKind::kInt) {
+    // The bounds only narrow the search space (Helion's autotuner searches within them).
+    bounds.push_back(lower_expr(arg));
+    if (bounds.back()->type.kind != TypeKind::kInt) {
       fail(DiagnosticKind::kTypeMismatch, arg.range(), "a block-size bound must be an integer");
     }
   }
@@ -280,6 +282,10 @@ void KernelLowering::lower_register_block_size(const SyntaxNode& target, const S
     unsupported(call.range(), "a block size registered after a rank-polymorphic tile");
   }
   const int tunable = kernel_.num_tunable_blocks++;
+  kernel_.tunable_block_ranges.resize(kernel_.num_tunable_blocks);
+  kernel_.tunable_block_ranges[tunable] = bounds.size() == 2
+                                              ? ir::Kernel::BlockRange{bounds[0], bounds[1]}
+                                              : ir::Kernel::BlockRange{nullptr, bounds[0]};
   // The binding stands for the block size; using it other than as `block_size=` is reported
   // where it happens (the value is known only once the config is legalised).
   const int id = bind(std::string(target.text()), Type::scalar(TypeKind::kInt),

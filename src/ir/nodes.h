@@ -502,6 +502,13 @@ struct Kernel {
   std::vector<TileDim> tile_dims;
   std::vector<SliceBounds> slices;
   int num_tunable_blocks = 0;
+  // The range `hl.register_block_size(min, max)` / `(max)` gives each tunable block size, by
+  // tunable (host ints; null where absent): the search offers only blocks within it.
+  struct BlockRange {
+    ExprPtr min;
+    ExprPtr max;
+  };
+  std::vector<BlockRange> tunable_block_ranges;
   Block body;
   // Configs from the decorator, in order; the first is the module's default when no YAML
   // config is given.

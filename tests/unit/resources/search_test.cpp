@@ -225,5 +225,48 @@ TEST_CASE("search: a fixed small row block makes tile_m the innermost grid axis"
   CHECK(r.best_evaluation.time_us < before.time_us);
 }
 
+const char* kRegisteredRange = R"(@helion.kernel(static_shapes=True)
+def scale(x: torch.Tensor) -> torch.Tensor:
+    m, n = x.size()
+    rows = hl.register_block_size(16, 64)
+    cols = hl.register_block_size(n)
+    out = torch.empty_like(x)
+    for tile_m in hl.tile(m, block_size=rows):
+        for tile_n in hl.tile(n, block_size=cols):
+            out[tile_m, tile_n] = x[tile_m, tile_n] * 2.0
+    return out
+)";
+
+std::vector<std::string> offered(const autotune::CallResult& r, const std::string& name) {
+  std::vector<std::string> values;
+  for (const autotune::CoordinateStats& c : r.coordinates) {
+    if (c.name != name) continue;
+    for (const autotune::ValueStats& v : c.values) values.push_back(v.value);
+  }
+  return values;
+}
+
+TEST_CASE("search: blocks of hl.register_block_size stay within its range") {
+  const Compiled k = compile(kRegisteredRange);
+  const autotune::KernelSearch search(k.kernel(), k.result->plans.front(), target("tpu-v7x"));
+  // (16, 64) on rows whose sublane multiple is 8: 16, 32 and 64 only, not 8 or 128..
+  const autotune::CallResult wide =
+      search.search(k.values({{{4096, 8192}, ir::ScalarType::kFloat32}}), {});
+  REQUIRE(wide.best);
+  CHECK(offered(wide, "block_sizes[0]") == std::vector<std::string>{"16", "32", "64"});
+  // (n) alone caps the lanes at n's power of two: 128 .. 512 and the whole 300.
+  const autotune::CallResult narrow =
+      search.search(k.values({{{4096, 300}, ir::ScalarType::kFloat32}}), {});
+  CHECK(offered(narrow, "block_sizes[1]") == std::vector<std::string>{"128", "256", "512", "300"});
+  // Rows fewer than the range's minimum: 16 only, which `_legal_block` makes the whole axis.
+  const autotune::CallResult few =
+      search.search(k.values({{{10, 300}, ir::ScalarType::kFloat32}}), {});
+  CHECK(offered(few, "block_sizes[0]") == std::vector<std::string>{"16"});
+  // A range below the role's multiple (int8 rows pack 32 sublanes): the smallest legal block.
+  const autotune::CallResult packed =
+      search.search(k.values({{{4096, 8192}, ir::ScalarType::kInt8}}), {});
+  CHECK(offered(packed, "block_sizes[0]") == std::vector<std::string>{"32", "64"});
+}
+
 }  // namespace
 }  // namespace helionc
