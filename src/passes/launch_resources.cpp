@@ -147,6 +147,20 @@ class Accountant {
 
   // ---- dimensions -----------------------------------------------------------------------
 
+  // The earlier launch dimension whose tile `dim` spans exactly (`hl.tile(o.begin, o.end)`).
+  std::optional<size_t> spanned_outer(const ir::TileDim& dim, size_t g) const {
+    const auto* begin = dim.begin ? dim.begin->as<ir::TileAttr>() : nullptr;
+    const auto* end = dim.extent ? dim.extent->as<ir::TileAttr>() : nullptr;
+    if (!begin || !end || begin->attr != ir::TileAttrKind::kBegin ||
+        end->attr != ir::TileAttrKind::kEnd || begin->tile_dim != end->tile_dim) {
+      return std::nullopt;
+    }
+    for (size_t o = 0; o < g; ++o) {
+      if (launch_.grid[o].tile_dim == begin->tile_dim) return o;
+    }
+    return std::nullopt;
+  }
+
   void dims() {
     for (const GridDim& grid : launch_.grid) {
       const ir::TileDim& dim = kernel_.tile_dims[grid.tile_dim];
@@ -193,6 +207,14 @@ class Accountant {
       const int64_t block =
           legal_block(requested, legal_size, block_role(grid), whole_elements(grid), axes);
       blocks_.push_back(block);
+      if (const std::optional<size_t> outer = spanned_outer(dim, g);
+          outer && grid.inner_loop >= 0) {
+        // `hl.tile(part.begin, part.end)`: each step of the outer dimension runs the loop over
+        // its own block only (split-k's slices), not over the whole axis.
+        sizes_[g] = std::min(sizes_[g], blocks_[*outer]);
+        steps_.push_back(block <= 0 ? 0 : cdiv(sizes_[g], block));
+        continue;
+      }
       if (ir::bounds_from_tensors(dim) && grid.inner_loop >= 0) {
         // Bounds read from tensors (segments of a jagged array): the trip count is known only
         // at run time. The model assumes the segments split the axis evenly among the steps of

@@ -117,6 +117,40 @@ TEST_CASE("matmul, the same blocks with k unrolled: x and y resident along k") {
   CHECK(r.hbm_bytes == 20 * MiB);
 }
 
+// Split-k: the inner loop runs over the outer k tile's own block (`hl.tile(part.begin,
+// part.end)`), so each outer step multiplies one slice of k, not the whole axis.
+const char* kSplitK = R"(@helion.kernel(static_shapes=True)
+def split_k(x: torch.Tensor, y: torch.Tensor) -> torch.Tensor:
+    m, k = x.size()
+    k2, n = y.size()
+    out = torch.zeros([m, n], dtype=torch.float32, device=x.device)
+    k_slice = hl.register_block_size(128, 4096)
+    for tile_m, tile_n, part in hl.tile([m, n, k], block_size=[None, None, k_slice]):
+        acc = hl.zeros([tile_m, tile_n], dtype=torch.float32)
+        for tile_k in hl.tile(part.begin, part.end):
+            acc = torch.addmm(acc, x[tile_m, tile_k], y[tile_k, tile_n])
+        hl.atomic_add(out, [tile_m, tile_n], acc)
+    return out
+)";
+
+TEST_CASE("split-k: a loop over the outer tile's block counts that block, not the axis") {
+  const Compiled sk = compile(kSplitK);
+  const auto values = sk.values({kBf16Square, kBf16Square});
+  for (const LoopStrategy strategy :
+       {LoopStrategy::kUnroll, LoopStrategy::kEmitPipeline, LoopStrategy::kForiLoop}) {
+    for (const int64_t slice : {256, 512, 1024}) {
+      passes::LaunchChoices choices;
+      choices.block_sizes = {slice, 128, 128, 128};
+      choices.strategies = {strategy};
+      const passes::LaunchResources r = account(sk, values, choices);
+      INFO(passes::loop_strategy_name(strategy) << ", slices of " << slice);
+      // Every product of the 1024^3 matmul once, whatever the slicing.
+      CHECK(r.mxu_flops == int64_t{2} * 1024 * 1024 * 1024);
+      CHECK(r.dim_steps.back() == slice / 128);
+    }
+  }
+}
+
 TEST_CASE("matmul with k streamed by fori_loop: inputs in HBM, 3 VMEM slots each") {
   const Compiled mm = compile(kMatmul);
   if (!mm.launch().inner_loops.front().reason_against(LoopStrategy::kForiLoop).empty()) {
