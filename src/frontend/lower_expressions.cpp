@@ -492,11 +492,19 @@ ExprPtr KernelLowering::lower_sequence(const SyntaxNode& node) {
   std::vector<ExprPtr> elements;
   std::vector<Type> types;
   bool all_ints = true;
+  std::vector<SourceRange> deferred;  // `*` of shapes of a rank not known yet
   for (const SyntaxNode& child : node.named_children()) {
     if (child.type() == "list_splat") {
       // `[n, *x.shape[1:]]`: the elements of a shape or tuple of known length.
       const SyntaxNode inner = child.named_children().front();
-      for (ExprPtr& e : sequence_elements(lower_expr(inner), inner.range())) {
+      ExprPtr unpacked = lower_expr(inner);
+      if (unpacked->type.kind == TypeKind::kShape && unpacked->type.rank < 0) {
+        deferred.push_back(child.range());
+        types.push_back(unpacked->type);
+        elements.push_back(std::move(unpacked));
+        continue;
+      }
+      for (ExprPtr& e : sequence_elements(unpacked, inner.range())) {
         types.push_back(e->type);
         all_ints = all_ints && types.back().kind == TypeKind::kInt;
         elements.push_back(std::move(e));
@@ -506,6 +514,11 @@ ExprPtr KernelLowering::lower_sequence(const SyntaxNode& node) {
     elements.push_back(lower_expr(child));
     types.push_back(elements.back()->type);
     all_ints = all_ints && types.back().kind == TypeKind::kInt;
+  }
+  if (!deferred.empty()) {
+    // Only sizes can stand beside such a shape (a list of them is a shape).
+    if (!all_ints) unsupported(deferred.front(), "unpacking a shape into a list of other values");
+    return defer_shape_splats(std::move(elements), std::move(deferred), node.range());
   }
   Type type = all_ints && !elements.empty() ? Type::shape(static_cast<int>(elements.size()))
                                             : Type::tuple(std::move(types));
