@@ -128,8 +128,8 @@ class KernelLowering {
   // ---- lower_shape_splats.cpp
   // `[n, *x.shape[1:]]` of an `x` whose rank is not known yet: a shape of unknown rank holding
   // the unpacked shapes (each `*` at `splats`), resolved once the kernel is read.
-  ir::ExprPtr defer_shape_splats(std::vector<ir::ExprPtr> elements,
-                                 std::vector<SourceRange> splats, SourceRange range);
+  ir::ExprPtr defer_shape_splats(std::vector<ir::ExprPtr> elements, std::vector<SourceRange> splats,
+                                 SourceRange range);
   void resolve_shape_splats();
   ir::ExprPtr make_binary(ir::BinaryOp op, ir::ExprPtr lhs, ir::ExprPtr rhs, SourceRange range);
   ir::ExprPtr make_compare(ir::CompareOp op, ir::ExprPtr lhs, ir::ExprPtr rhs, SourceRange range);
