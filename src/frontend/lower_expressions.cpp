@@ -372,6 +372,12 @@ ExprPtr KernelLowering::lower_comparison(const SyntaxNode& node) {
     if (lhs->type.kind == TypeKind::kNone || rhs->type.kind == TypeKind::kNone) {
       unsupported(range, "comparing with `None` (use `is None`)");
     }
+    if (lhs->type.kind == TypeKind::kShape && rhs->type.kind == TypeKind::kShape &&
+        (*op == ir::CompareOp::kEq || *op == ir::CompareOp::kNe)) {
+      // `a.shape == b.shape` (an assert's): tuples of sizes, compared while JAX traces.
+      return ir::Compare::make(*op, std::move(lhs), std::move(rhs), Type::scalar(TypeKind::kBool),
+                               range);
+    }
     return make_compare(*op, std::move(lhs), std::move(rhs), range);
   };
   if (operators.size() == 1) return compare_pair(0);

@@ -304,6 +304,12 @@ def ref_gather_middle(x, channels):
     return (np.asarray(x)[:, channels.astype(np.int64), 1:],)
 
 
+def ref_same_shape_mul(a, b):
+    # one product per element, rounded once to the inputs' dtype
+    product = np.asarray(a).astype(np.float64) * np.asarray(b).astype(np.float64)
+    return (product.astype(np.asarray(a).dtype),)
+
+
 def ref_cross_entropy(logits, labels):
     # cross_entropy.py: losses are float32 whatever the logits' dtype; the mean is a 0-d f32.
     return (np.asarray(_cross_entropy_losses64(logits, labels).mean()).astype(np.float32),)
@@ -961,6 +967,13 @@ SAMPLES: tuple[SampleSpec, ...] = (
         # tables over 2048 rows copy their rows by DMA, smaller ones use the one-hot
         # (test_gather_dma.py forces each path on the others)
         extra_shapes=("weight=1x1:f32,x=1x1:i32", "weight=5x130:bf16,x=2x9:i32"),
+    ),
+    SampleSpec(
+        name="same_shape_mul",
+        kernel="same_shape_mul",
+        configs={"b8x128": (8, 128), "b2x8x256": (2, 8, 256)},
+        reference=ref_same_shape_mul,
+        extra_shapes=("a=7:f32,b=7:f32", "a=3x9x129:f32,b=3x9x129:f32"),
     ),
     SampleSpec(
         name="gather_states",
