@@ -277,6 +277,21 @@ Type KernelLowering::combine_types(const ir::Expr& a, const ir::Expr& b, ArithKi
 
 ExprPtr KernelLowering::make_binary(ir::BinaryOp op, ExprPtr lhs, ExprPtr rhs, SourceRange range) {
   const ArithKind kind = arith_kind(op);
+  // A tile in arithmetic with an int stands for its indices, as in Helion (`x[tile + 10]` reads
+  // `x[tile.index + 10]`).
+  const auto tile_as_index = [&](ExprPtr& side, const ExprPtr& other) {
+    const Type& type = side->type;
+    if (kind != ArithKind::kArithmetic || type.kind != TypeKind::kTile ||
+        type.tile_dims.size() != 1 || type.variadic || other->type.kind != TypeKind::kInt) {
+      return;
+    }
+    const int dim = type.tile_dims[0];
+    side = ir::TileAttr::make(dim, ir::TileAttrKind::kIndex,
+                              Type::tile_tensor({ir::Dim::tile(dim)}, ir::ScalarType::kInt32),
+                              side->range);
+  };
+  tile_as_index(lhs, rhs);
+  tile_as_index(rhs, lhs);
   Type type = combine_types(*lhs, *rhs, kind, range);
   if (kind == ArithKind::kBitwise && type.dtype && ir::is_floating(*type.dtype)) {
     fail(DiagnosticKind::kTypeMismatch, range,

@@ -310,6 +310,12 @@ def ref_same_shape_mul(a, b):
     return (product.astype(np.asarray(a).dtype),)
 
 
+def ref_offset_rows(x, shift=3):
+    # one difference per element, rounded once to x's dtype
+    wide = np.asarray(x).astype(np.float64)
+    return ((wide[shift:] - wide[: wide.shape[0] - shift]).astype(np.asarray(x).dtype),)
+
+
 def ref_cross_entropy(logits, labels):
     # cross_entropy.py: losses are float32 whatever the logits' dtype; the mean is a 0-d f32.
     return (np.asarray(_cross_entropy_losses64(logits, labels).mean()).astype(np.float32),)
@@ -974,6 +980,14 @@ SAMPLES: tuple[SampleSpec, ...] = (
         configs={"b8x128": (8, 128), "b2x8x256": (2, 8, 256)},
         reference=ref_same_shape_mul,
         extra_shapes=("a=7:f32,b=7:f32", "a=3x9x129:f32,b=3x9x129:f32"),
+    ),
+    SampleSpec(
+        name="offset_rows",
+        kernel="offset_rows",
+        configs={"b8x128": (8, 128), "b32x256": (32, 256)},
+        reference=ref_offset_rows,
+        scalars=({}, {"shift": 1}),
+        extra_shapes=("x=4x1:f32", "x=13x130:bf16"),
     ),
     SampleSpec(
         name="gather_states",
