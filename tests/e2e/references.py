@@ -316,6 +316,12 @@ def ref_offset_rows(x, shift=3):
     return ((wide[shift:] - wide[: wide.shape[0] - shift]).astype(np.asarray(x).dtype),)
 
 
+def ref_grid_axpy(x, y, alpha=2.0):
+    # float32 inputs: alpha * x rounded to float32, then the sum rounded once more
+    scaled = (np.float32(alpha) * np.asarray(x, np.float32)).astype(np.float32)
+    return ((scaled + np.asarray(y, np.float32)).astype(np.float32),)
+
+
 def ref_cross_entropy(logits, labels):
     # cross_entropy.py: losses are float32 whatever the logits' dtype; the mean is a 0-d f32.
     return (np.asarray(_cross_entropy_losses64(logits, labels).mean()).astype(np.float32),)
@@ -988,6 +994,15 @@ SAMPLES: tuple[SampleSpec, ...] = (
         reference=ref_offset_rows,
         scalars=({}, {"shift": 1}),
         extra_shapes=("x=4x1:f32", "x=13x130:bf16"),
+    ),
+    SampleSpec(
+        name="grid_axpy",
+        kernel="grid_axpy",
+        # hl.grid(x.size()) runs as hl.tile(x.size()): right-aligned block sizes
+        configs={"b8x128": (8, 128), "b2x8x256": (2, 8, 256)},
+        reference=ref_grid_axpy,
+        scalars=({}, {"alpha": -0.5}),
+        extra_shapes=("x=7:f32,y=7:f32", "x=3x9x129:f32,y=3x9x129:f32"),
     ),
     SampleSpec(
         name="gather_states",
