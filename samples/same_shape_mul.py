@@ -1,7 +1,8 @@
 """Elementwise product of two tensors that must have one shape, of any rank.
 
 The kernel checks the shapes first, as Helion's GEGLU and SwiGLU examples do
-(``assert a.shape == b.shape, (...)``): the check runs while JAX traces the call.
+(``assert a.shape == b.shape, (...)``), and its rank (``len(a.size())``): the checks run
+while JAX traces the call.
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ import helion.language as hl
 
 @helion.kernel()
 def same_shape_mul(a: torch.Tensor, b: torch.Tensor) -> torch.Tensor:
+    assert len(a.size()) >= 1, "same_shape_mul needs arrays, not 0-d values"
     assert a.shape == b.shape, (
         "same_shape_mul needs inputs of one shape"
     )
