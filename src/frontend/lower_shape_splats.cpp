@@ -74,8 +74,13 @@ class SplatResolver : public ir::Mutator {
 
  protected:
   ExprPtr mutate_node(const ir::TupleExpr& node, const ExprPtr& self) override {
+    // Any list holding a shape is one (a pass that rebuilt it keeps it so); the map only
+    // tells where each `*` was.
+    const bool holds_shape =
+        std::any_of(node.elements.begin(), node.elements.end(),
+                    [](const ExprPtr& element) { return element->type.kind == TypeKind::kShape; });
+    if (node.type.kind != TypeKind::kShape || !holds_shape) return Mutator::mutate_node(node, self);
     auto it = deferred_.find(&node);
-    if (it == deferred_.end()) return Mutator::mutate_node(node, self);
     std::vector<ExprPtr> sizes;
     size_t splat = 0;
     for (const ExprPtr& element : node.elements) {
@@ -83,7 +88,9 @@ class SplatResolver : public ir::Mutator {
         sizes.push_back(element);
         continue;
       }
-      const SourceRange where = it->second[std::min(splat++, it->second.size() - 1)];
+      const SourceRange where = it == deferred_.end() || it->second.empty()
+                                    ? element->range
+                                    : it->second[std::min(splat++, it->second.size() - 1)];
       std::optional<std::vector<ExprPtr>> resolved = shape_sizes(kernel_, element);
       if (!resolved) {
         unresolved.push_back(where);
