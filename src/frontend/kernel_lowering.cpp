@@ -40,6 +40,8 @@ std::optional<ir::Kernel> KernelLowering::run() {
   }
   kernel_.body = lower_block(syntax_.function.child_by_field("body"));
   if (failed_) return std::nullopt;
+  resolve_shape_splats();
+  if (failed_) return std::nullopt;
   return_updated_params();
   if (failed_) return std::nullopt;
   for (const std::string& problem : ir::verify_kernel(kernel_)) {

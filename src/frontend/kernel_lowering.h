@@ -124,6 +124,15 @@ class KernelLowering {
   ir::ExprPtr lower_comparison(const SyntaxNode& node);
   ir::ExprPtr lower_boolean(const SyntaxNode& node);
   ir::ExprPtr lower_sequence(const SyntaxNode& node);
+
+  // ---- lower_shape_splats.cpp
+  // `[n, *x.shape[1:]]` of an `x` whose rank is not known yet: a shape of unknown rank holding
+  // the unpacked shapes (each `*` at `splats`), resolved once the kernel is read.
+  ir::ExprPtr defer_shape_splats(std::vector<ir::ExprPtr> elements, std::vector<SourceRange> splats,
+                                 SourceRange range);
+  void resolve_shape_splats();
+  // lower_tiles.cpp: an `hl.grid(x.size())` body must be elementwise on `x[var]`.
+  void check_elementwise_grid(const ir::Block& body, int var, SourceRange loop);
   ir::ExprPtr make_binary(ir::BinaryOp op, ir::ExprPtr lhs, ir::ExprPtr rhs, SourceRange range);
   ir::ExprPtr make_compare(ir::CompareOp op, ir::ExprPtr lhs, ir::ExprPtr rhs, SourceRange range);
   // The type of an elementwise combination of `a` and `b`, or an error at `range`.
@@ -359,6 +368,10 @@ class KernelLowering {
   // Implied checks of literal sizes (lower_literal_sizes.cpp) waiting for their launch, and
   // the (tensor, axis, size) triples already checked.
   std::vector<ir::StmtPtr> pending_size_checks_;
+  // Lists unpacking shapes of unknown rank -> where each `*` is (lower_shape_splats.cpp).
+  std::map<const ir::Expr*, std::vector<SourceRange>> deferred_splats_;
+  // The tunable that `hl.grid(x.size())` loops run under as tiles (lower_tiles.cpp), or -1.
+  int variadic_grid_tunable_ = -1;
   // Device ints and tile attributes bound to names (`live = outer.end - outer.begin`,
   // `rows = local.index`), for windows' bounds.
   std::map<int, ir::ExprPtr> device_ints_;

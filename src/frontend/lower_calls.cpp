@@ -415,6 +415,14 @@ ExprPtr KernelLowering::lower_static_builtin(std::string_view name, const CallAr
         value->type.rank >= 0) {
       return ir::IntImm::make(value->type.rank, range);
     }
+    if (value->type.kind == TypeKind::kShape) {
+      // A shape of trace-time rank: `x.size()` has x's rank, a list argument its length.
+      if (const auto* call = value->as<ir::Call>(); call && call->op == Intrinsic::kShapeOf) {
+        return ir::Call::make(Intrinsic::kNdim, {call->args[0]}, Type::scalar(TypeKind::kInt),
+                              range);
+      }
+      return ir::Call::make(Intrinsic::kLen, {value}, Type::scalar(TypeKind::kInt), range);
+    }
     unsupported(range, fmt::format("`len` of a `{}`", ir::type_to_string(value->type)));
   }
   if ((name == "min" || name == "max") && args.positional.size() >= 2 && args.keywords.empty()) {

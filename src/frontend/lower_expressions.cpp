@@ -277,6 +277,21 @@ Type KernelLowering::combine_types(const ir::Expr& a, const ir::Expr& b, ArithKi
 
 ExprPtr KernelLowering::make_binary(ir::BinaryOp op, ExprPtr lhs, ExprPtr rhs, SourceRange range) {
   const ArithKind kind = arith_kind(op);
+  // A tile in arithmetic with an int stands for its indices, as in Helion (`x[tile + 10]` reads
+  // `x[tile.index + 10]`).
+  const auto tile_as_index = [&](ExprPtr& side, const ExprPtr& other) {
+    const Type& type = side->type;
+    if (kind != ArithKind::kArithmetic || type.kind != TypeKind::kTile ||
+        type.tile_dims.size() != 1 || type.variadic || other->type.kind != TypeKind::kInt) {
+      return;
+    }
+    const int dim = type.tile_dims[0];
+    side = ir::TileAttr::make(dim, ir::TileAttrKind::kIndex,
+                              Type::tile_tensor({ir::Dim::tile(dim)}, ir::ScalarType::kInt32),
+                              side->range);
+  };
+  tile_as_index(lhs, rhs);
+  tile_as_index(rhs, lhs);
   Type type = combine_types(*lhs, *rhs, kind, range);
   if (kind == ArithKind::kBitwise && type.dtype && ir::is_floating(*type.dtype)) {
     fail(DiagnosticKind::kTypeMismatch, range,
@@ -371,6 +386,12 @@ ExprPtr KernelLowering::lower_comparison(const SyntaxNode& node) {
     }
     if (lhs->type.kind == TypeKind::kNone || rhs->type.kind == TypeKind::kNone) {
       unsupported(range, "comparing with `None` (use `is None`)");
+    }
+    if (lhs->type.kind == TypeKind::kShape && rhs->type.kind == TypeKind::kShape &&
+        (*op == ir::CompareOp::kEq || *op == ir::CompareOp::kNe)) {
+      // `a.shape == b.shape` (an assert's): tuples of sizes, compared while JAX traces.
+      return ir::Compare::make(*op, std::move(lhs), std::move(rhs), Type::scalar(TypeKind::kBool),
+                               range);
     }
     return make_compare(*op, std::move(lhs), std::move(rhs), range);
   };
@@ -492,11 +513,19 @@ ExprPtr KernelLowering::lower_sequence(const SyntaxNode& node) {
   std::vector<ExprPtr> elements;
   std::vector<Type> types;
   bool all_ints = true;
+  std::vector<SourceRange> deferred;  // `*` of shapes of a rank not known yet
   for (const SyntaxNode& child : node.named_children()) {
     if (child.type() == "list_splat") {
       // `[n, *x.shape[1:]]`: the elements of a shape or tuple of known length.
       const SyntaxNode inner = child.named_children().front();
-      for (ExprPtr& e : sequence_elements(lower_expr(inner), inner.range())) {
+      ExprPtr unpacked = lower_expr(inner);
+      if (unpacked->type.kind == TypeKind::kShape && unpacked->type.rank < 0) {
+        deferred.push_back(child.range());
+        types.push_back(unpacked->type);
+        elements.push_back(std::move(unpacked));
+        continue;
+      }
+      for (ExprPtr& e : sequence_elements(unpacked, inner.range())) {
         types.push_back(e->type);
         all_ints = all_ints && types.back().kind == TypeKind::kInt;
         elements.push_back(std::move(e));
@@ -506,6 +535,11 @@ ExprPtr KernelLowering::lower_sequence(const SyntaxNode& node) {
     elements.push_back(lower_expr(child));
     types.push_back(elements.back()->type);
     all_ints = all_ints && types.back().kind == TypeKind::kInt;
+  }
+  if (!deferred.empty()) {
+    // Only sizes can stand beside such a shape (a list of them is a shape).
+    if (!all_ints) unsupported(deferred.front(), "unpacking a shape into a list of other values");
+    return defer_shape_splats(std::move(elements), std::move(deferred), node.range());
   }
   Type type = all_ints && !elements.empty() ? Type::shape(static_cast<int>(elements.size()))
                                             : Type::tuple(std::move(types));

@@ -331,9 +331,13 @@ void KernelLowering::lower_assert(const SyntaxNode& node, ir::Block& out) {
   }
   ir::ExprPtr message;
   if (children.size() > 1) {
-    if (children[1].type() != "string")
-      unsupported(children[1].range(), "a computed assert message");
-    std::optional<std::string> literal = assert_message_literal(children[1]);
+    SyntaxNode text = children[1];
+    // `assert ok, ("message")`: the parentheses only wrap a long line.
+    while (text.type() == "parenthesized_expression" && text.named_children().size() == 1) {
+      text = text.named_children().front();
+    }
+    if (text.type() != "string") unsupported(children[1].range(), "a computed assert message");
+    std::optional<std::string> literal = assert_message_literal(text);
     if (!literal) {
       unsupported(children[1].range(),
                   "a raw f-string assert message whose fields hold quotes, backslashes or line "

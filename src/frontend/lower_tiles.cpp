@@ -6,6 +6,7 @@
 #include <algorithm>
 
 #include "frontend/kernel_lowering.h"
+#include "ir/visitor.h"
 
 namespace helionc::frontend {
 
@@ -49,13 +50,18 @@ void KernelLowering::lower_for(const SyntaxNode& node, ir::Block& out) {
   }
   const std::vector<int> dims = lower_tile_spec(iterable, is_grid);
   name_tile_dims(target, dims);
+  // `for index in hl.grid(x.size())`: one element per step, any rank. Its body may only index
+  // with `index` alone and compute elementwise, so it runs as `hl.tile(x.size())` does, a
+  // block of elements per step.
+  const bool grid_as_tile = is_grid && dims.size() == 1 && kernel_.tile_dims[dims[0]].variadic &&
+                            !in_device() && target.type() == "identifier";
 
   // Loop variables: one per tile dimension, or one standing for all of them.
   std::vector<int> vars;
   const size_t first_binding = kernel_.bindings.size();
   const auto var_type = [&](int dim) {
-    return is_grid ? Type::scalar(TypeKind::kInt)
-                   : Type::tile({dim}, kernel_.tile_dims[dim].variadic);
+    return is_grid && !grid_as_tile ? Type::scalar(TypeKind::kInt)
+                                    : Type::tile({dim}, kernel_.tile_dims[dim].variadic);
   };
   if (target.type() == "identifier") {
     Type type = dims.size() == 1 ? var_type(dims[0]) : Type::tile(dims, false);
@@ -90,11 +96,82 @@ void KernelLowering::lower_for(const SyntaxNode& node, ir::Block& out) {
   const bool inner = in_device();
   std::vector<ir::TileLoop::Carry> carried;
   ir::Block body = lower_loop_body(node, first_binding, inner ? &carried : nullptr);
+  if (grid_as_tile) check_elementwise_grid(body, vars.front(), node.range());
   ir::StmtPtr loop =
       ir::TileLoop::make(dims, std::move(vars), std::move(body), node.range(), std::move(carried));
   if (!inner) flush_size_checks(out);
   out.push_back(loop);
   if (!inner) write_back_views(loop->as<ir::TileLoop>()->body, out);
+}
+
+namespace {
+
+// Whether a loop body computes element by element from loads and stores at `[var]` alone: an
+// `hl.grid(x.size())` body that a block of elements per step runs as one element per step
+// would. Reports the first node that is not (nullptr when all are).
+class ElementwiseCheck : public ir::Visitor {
+ public:
+  explicit ElementwiseCheck(int var) : var_(var) {}
+  const ir::Expr* offending_expr = nullptr;
+  const ir::Stmt* offending_stmt = nullptr;
+
+ protected:
+  void visit_node(const ir::Call& node) override {
+    const bool elementwise =
+        node.op == Intrinsic::kCast ||
+        (ir::intrinsic_cost(node.op).basis == ir::IntrinsicCost::Basis::kResult &&
+         node.op != Intrinsic::kRand && node.op != Intrinsic::kRandint);
+    if (!elementwise) note(node);
+    Visitor::visit_node(node);
+  }
+  void visit_node(const ir::Load& node) override {
+    if (!indexed_by_var(node.index)) note(node);
+  }
+  void visit_node(const ir::TileAttr& node) override { note(node); }
+  void visit_node(const ir::TupleExpr& node) override { note(node); }
+  void visit_node(const ir::TupleGet& node) override { note(node); }
+  void visit_node(const ir::VarRef& node) override {
+    if (node.binding == var_) note(node);  // the index itself, other than as the subscript
+  }
+  void visit_node(const ir::Store& node) override {
+    if (!indexed_by_var(node.index) && offending_stmt == nullptr) offending_stmt = &node;
+    visit(node.value);
+  }
+  void visit_node(const ir::TileLoop& node) override {
+    if (offending_stmt == nullptr) offending_stmt = &node;
+  }
+  void visit_node(const ir::StaticLoop& node) override {
+    if (offending_stmt == nullptr) offending_stmt = &node;
+  }
+
+ private:
+  bool indexed_by_var(const ir::Index& index) const {
+    return index.size() == 1 && index[0].kind == ir::IndexItem::Kind::kVariadic;
+  }
+  void note(const ir::Expr& node) {
+    if (offending_expr == nullptr) offending_expr = &node;
+  }
+  int var_;
+};
+
+}  // namespace
+
+void KernelLowering::check_elementwise_grid(const ir::Block& body, int var, SourceRange loop) {
+  ElementwiseCheck check(var);
+  check.visit(body);
+  SourceRange where = loop;
+  if (check.offending_stmt != nullptr) {
+    where = check.offending_stmt->range;
+  } else if (check.offending_expr != nullptr) {
+    where = check.offending_expr->range;
+  } else {
+    return;
+  }
+  fail(DiagnosticKind::kUnsupported, where,
+       fmt::format("in a rank-polymorphic `hl.grid(x.size())` loop, work other than elementwise "
+                   "on `x[{}]` is not supported yet; compute on a tile of "
+                   "`hl.tile(x.size())` instead",
+                   binding(var).name));
 }
 
 void KernelLowering::state_rank_of_tiled_shape(const SyntaxNode& call, size_t rank,
@@ -220,7 +297,13 @@ std::vector<int> KernelLowering::lower_tile_spec(const SyntaxNode& call, bool gr
 
   // Block sizes: tunable unless `block_size=` fixes them.
   std::vector<BlockSource> blocks(ends.size());
-  if (grid) {
+  // `hl.grid(x.size())` at the top level runs as a rank-polymorphic tile (lower_for checks
+  // that its body is elementwise, where blocks of elements give the same values).
+  const bool grid_as_tile = grid && variadic && !in_device();
+  if (grid_as_tile) {
+    // Such loops share one tunable: each takes the rest of `block_sizes` from there.
+    blocks[0].tunable = variadic_grid_tunable_;
+  } else if (grid) {
     for (BlockSource& block : blocks) block.kind = BlockSource::Kind::kGrid;
   } else if (const SyntaxNode block_node = args.keyword("block_size")) {
     if (block_node.type() != "none") {
@@ -263,6 +346,7 @@ std::vector<int> KernelLowering::lower_tile_spec(const SyntaxNode& call, bool gr
     dims.push_back(new_tile_dim(fmt::format("tile_{}", kernel_.tile_dims.size()), begin, ends[i],
                                 blocks[i], variadic, range));
   }
+  if (grid_as_tile) variadic_grid_tunable_ = kernel_.tile_dims[dims[0]].block.tunable;
   return dims;
 }
 

@@ -16,9 +16,11 @@ bool all_scalar(const ir::Index& index) {
 
 namespace {
 
-// The gathers the kernel printer can do: one gathered axis of a rank-1 table, or of a rank-2
-// table whose other axis is a tile or `:` (rows `w[ids, tile_e]`, columns `x[tile_m, ids]`).
-std::optional<ViewError> check_gather(const Operand& operand, int rank, const std::string& name) {
+// The gathers the kernel printer can do: one gathered axis of a table of any rank whose other
+// axes are tiles, `:` or slices (the block is whole along the gathered axis), at indices of
+// static rank (`w[ids[tile_b], tile_e]`, `x[tile_m, ids]`, `t[ids[tile_b], :, 0:2, :]`,
+// `w[ids[tile_b, tile_s], tile_e]`).
+std::optional<ViewError> check_gather(const Operand& operand, const std::string& name) {
   const IndexItem* gather = nullptr;
   for (const IndexItem& item : operand.index) {
     if (item.kind != IndexItem::Kind::kGather) continue;
@@ -33,19 +35,18 @@ std::optional<ViewError> check_gather(const Operand& operand, int rank, const st
   if (gather == nullptr) return std::nullopt;
   const bool simple = std::all_of(operand.index.begin(), operand.index.end(), [](const auto& i) {
     return i.kind == IndexItem::Kind::kGather || i.kind == IndexItem::Kind::kTile ||
-           i.kind == IndexItem::Kind::kFull;
+           i.kind == IndexItem::Kind::kFull || i.kind == IndexItem::Kind::kSlice;
   });
-  if (rank > 2 || !simple) {
+  if (!simple) {
     return ViewError{gather->range,
-                     fmt::format("gathering from `{}` is supported for 1-D and 2-D tensors whose "
-                                 "other index is a tile or `:`; reshape `{}` on the host first",
-                                 name, name)};
+                     fmt::format("gathering from `{}` together with an integer or `None` index is "
+                                 "not supported yet; index its other axes with tiles, `:` or "
+                                 "slices and index the gathered value instead",
+                                 name)};
   }
-  const ir::Type& type = gather->scalar->type;
-  if (type.variadic || type.dims.size() != 1) {
+  if (gather->scalar->type.variadic) {
     return ViewError{gather->range,
-                     "gathering with a tile of indices of other than one dimension is not "
-                     "supported yet"};
+                     "gathering with a tile of indices of trace-time rank is not supported yet"};
   }
   return std::nullopt;
 }
@@ -100,7 +101,7 @@ std::optional<ViewError> build_view(Operand& operand, int rank, const std::strin
     view.push_back(std::move(v));
   }
 
-  if (std::optional<ViewError> error = check_gather(operand, rank, name)) return error;
+  if (std::optional<ViewError> error = check_gather(operand, name)) return error;
 
   // A scalar on the last (lane) axis: a block one lane wide is illegal, so the block is a
   // lane-aligned window holding the column and the kernel selects it.

@@ -288,6 +288,40 @@ def ref_embedding(x, weight):
     return (np.asarray(weight)[x.astype(np.int64)],)
 
 
+def ref_gather_states(slots, states):
+    # exact: a copy of whole [heads, rows, width] states; [b] slots -> [b, heads, rows, width]
+    return (np.asarray(states)[slots.astype(np.int64)],)
+
+
+def ref_gather_pairs(ids, weight):
+    # exact: table rows (times 2) at a [batch, seq] grid of ids -> [batch, seq, dim]
+    picked = np.asarray(weight)[ids.astype(np.int64)]
+    return ((picked * 2).astype(picked.dtype),)
+
+
+def ref_gather_middle(x, channels):
+    # exact: x[a, channels[b], 1:] -> [rows, k, features - 1]
+    return (np.asarray(x)[:, channels.astype(np.int64), 1:],)
+
+
+def ref_same_shape_mul(a, b):
+    # one product per element, rounded once to the inputs' dtype
+    product = np.asarray(a).astype(np.float64) * np.asarray(b).astype(np.float64)
+    return (product.astype(np.asarray(a).dtype),)
+
+
+def ref_offset_rows(x, shift=3):
+    # one difference per element, rounded once to x's dtype
+    wide = np.asarray(x).astype(np.float64)
+    return ((wide[shift:] - wide[: wide.shape[0] - shift]).astype(np.asarray(x).dtype),)
+
+
+def ref_grid_axpy(x, y, alpha=2.0):
+    # float32 inputs: alpha * x rounded to float32, then the sum rounded once more
+    scaled = (np.float32(alpha) * np.asarray(x, np.float32)).astype(np.float32)
+    return ((scaled + np.asarray(y, np.float32)).astype(np.float32),)
+
+
 def ref_cross_entropy(logits, labels):
     # cross_entropy.py: losses are float32 whatever the logits' dtype; the mean is a 0-d f32.
     return (np.asarray(_cross_entropy_losses64(logits, labels).mean()).astype(np.float32),)
@@ -989,6 +1023,54 @@ SAMPLES: tuple[SampleSpec, ...] = (
         # tables over 2048 rows copy their rows by DMA, smaller ones use the one-hot
         # (test_gather_dma.py forces each path on the others)
         extra_shapes=("weight=1x1:f32,x=1x1:i32", "weight=5x130:bf16,x=2x9:i32"),
+    ),
+    SampleSpec(
+        name="same_shape_mul",
+        kernel="same_shape_mul",
+        configs={"b8x128": (8, 128), "b2x8x256": (2, 8, 256)},
+        reference=ref_same_shape_mul,
+        extra_shapes=("a=7:f32,b=7:f32", "a=3x9x129:f32,b=3x9x129:f32"),
+    ),
+    SampleSpec(
+        name="offset_rows",
+        kernel="offset_rows",
+        configs={"b8x128": (8, 128), "b32x256": (32, 256)},
+        reference=ref_offset_rows,
+        scalars=({}, {"shift": 1}),
+        extra_shapes=("x=4x1:f32", "x=13x130:bf16"),
+    ),
+    SampleSpec(
+        name="grid_axpy",
+        kernel="grid_axpy",
+        # hl.grid(x.size()) runs as hl.tile(x.size()): right-aligned block sizes
+        configs={"b8x128": (8, 128), "b2x8x256": (2, 8, 256)},
+        reference=ref_grid_axpy,
+        scalars=({}, {"alpha": -0.5}),
+        extra_shapes=("x=7:f32,y=7:f32", "x=3x9x129:f32,y=3x9x129:f32"),
+    ),
+    SampleSpec(
+        name="gather_states",
+        kernel="gather_states",
+        configs={"b8": (8,), "b128": (128,)},
+        reference=ref_gather_states,
+        inputs={"states": remember_shape("states"), "slots": indices_below("states", 0)},
+        extra_shapes=("states=1x1x1x1:f32,slots=1:i32", "states=5x2x3x9:bf16,slots=13:i32"),
+    ),
+    SampleSpec(
+        name="gather_pairs",
+        kernel="gather_pairs",
+        configs={"b8x8x128": (8, 8, 128), "b2x16x256": (2, 16, 256)},
+        reference=ref_gather_pairs,
+        inputs={"weight": remember_shape("weight"), "ids": indices_below("weight", 0)},
+        extra_shapes=("weight=1x1:f32,ids=1x1:i32", "weight=5x130:bf16,ids=3x9:i32"),
+    ),
+    SampleSpec(
+        name="gather_middle",
+        kernel="gather_middle",
+        configs={"b8x8": (8, 8), "b1x128": (1, 128)},
+        reference=ref_gather_middle,
+        inputs={"x": remember_shape("x"), "channels": indices_below("x", 1)},
+        extra_shapes=("x=1x1x2:f32,channels=1:i32", "x=3x5x2:f32,channels=9:i32"),
     ),
     SampleSpec(
         name="column_halves",

@@ -222,18 +222,30 @@ class DeviceContext final : public ExprContext {
                        bounds.stop ? geometry_.print(bounds.stop).text : "");
   }
 
-  // A gather along kernel axis `kernel_axis` of the operand's block (whole along that axis):
-  // `_gather_1d` for a rank-1 table, `_gather_rows` / `_gather_columns` for the outer gathers of
-  // a rank-2 one, `_pick_columns` when the indices run along the rows (one element per row).
-  // A row gather that may copy by DMA (ViewAxis::dma_ids) picks its path as JAX traces it.
+  // A gather along kernel axis `kernel_axis` of the operand's block (whole along that axis,
+  // sliced like the access): `_gather_1d` for a rank-1 table, `_gather_rows` /
+  // `_gather_columns` for the outer gathers of a rank-2 one at 1-D indices, `_pick_columns`
+  // when the indices run along the rows (one element per row), `_gather_axis` for the others
+  // (tables of higher rank, indices of several dimensions). A row gather that may copy by DMA
+  // (ViewAxis::dma_ids) picks its path as JAX traces it.
   PyExpr gather(const ir::Load& load, const passes::RefUse& use, const passes::Operand& operand,
                 const std::string& ref, const passes::ViewAxis& axis, int kernel_axis) {
     context_.imports.helpers.insert("gather");
     context_.imports.helpers.insert("dot");  // the one-hot matmuls
-    const std::string table = ref + window(operand);
+    std::string table = ref + window(operand, &load.index);
+    if (const SlicedBlock sliced = sliced_block(ref, operand, load.index);
+        !sliced.nonempty.empty()) {
+      // Pallas refuses an empty slice of a ref; Python's is an empty array.
+      table = fmt::format("({} if {} else jnp.zeros({}, {}.dtype))", table, sliced.nonempty,
+                          sliced.shape, ref);
+    }
     const std::string index = geometry_.print(axis.gather).text;
     const int rank = operand.kernel_rank();
     if (rank == 1) return py_call("_gather_1d", {table, index});
+    if (rank > 2 || axis.gather->type.dims.size() != 1) {
+      context_.imports.math = true;  // `math.prod` of the other axes
+      return py_call("_gather_axis", {table, index, std::to_string(kernel_axis)});
+    }
     if (kernel_axis == 0 && axis.dma_ids >= 0 && !use.output) {
       const PyExpr one_hot = py_call("_gather_rows", {table, index});
       return py_atom(fmt::format("({} if {} else {})", dma_rows(use.index, operand, ref, axis).text,

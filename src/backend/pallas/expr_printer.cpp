@@ -300,6 +300,8 @@ PyExpr ExprPrinter::call(const ir::Call& node) {
           return py_atom(value + ".ndim");
       }
     }
+    case Intrinsic::kLen:  // a list of sizes given as an argument
+      return py_call("len", {print(args[0]).text});
     case Intrinsic::kShapeSlice: {
       const auto bound = [&](const ir::ExprPtr& value) {
         return value->kind == ir::ExprKind::kNoneImm ? std::string() : text(value);

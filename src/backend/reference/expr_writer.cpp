@@ -433,6 +433,8 @@ PyExpr ExprWriter::call(const ir::Call& node) {
       return py_atom(py_primary(print(args[0])) + ".size");
     case Intrinsic::kNdim:
       return py_atom(py_primary(print(args[0])) + ".ndim");
+    case Intrinsic::kLen:  // a list of sizes given as an argument
+      return py_call("len", {print(args[0]).text});
     case Intrinsic::kShapeSlice: {  // (shape, start-or-None, stop-or-None)
       const auto bound = [&](const ir::ExprPtr& value) {
         return value->kind == ir::ExprKind::kNoneImm ? std::string() : text(value);

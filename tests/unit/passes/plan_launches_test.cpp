@@ -523,8 +523,9 @@ TEST_CASE("gathers the backend cannot do are precise diagnostics") {
     g.b.kernel().body.push_back(ir::TileLoop::make(
         {g.tb}, {g.vb}, {g.b.store(g.out, {K::tile(g.tb), K::full()}, value, 4)}, g.b.line(4)));
     CHECK(errors_of(g.b) ==
-          "gathering from `w` is supported for 1-D and 2-D tensors whose other index is a tile "
-          "or `:`; reshape `w` on the host first\n");
+          "gathering from `w` together with an integer or `None` index is not supported yet; "
+          "index its other axes with tiles, `:` or slices and index the gathered value "
+          "instead\n");
   }
 }
 
