@@ -10,6 +10,7 @@
 #include "passes/plan_costs.h"
 #include "passes/plan_gathers.h"
 #include "passes/plan_legality.h"
+#include "passes/plan_picks.h"
 #include "passes/plan_skips.h"
 #include "passes/plan_slices.h"
 #include "passes/plan_strategies.h"
@@ -476,13 +477,22 @@ class LaunchPlanner {
     // Outputs: one per stored array, in order of first store; one index pattern each.
     std::map<int, int> output_of;       // binding -> output
     std::map<int, size_t> first_store;  // binding -> position in accesses_
+    const std::map<int, PickedPattern> picked = picked_patterns();
     for (size_t i = 0; i < accesses_.size(); ++i) {
       const Access& access = accesses_[i];
       if (!access.store) continue;
       auto it = output_of.find(access.binding);
+      const auto pick = picked.find(access.binding);
       if (it == output_of.end()) {
         Output output;
-        output.operand = make_operand(access);
+        if (pick != picked.end()) {
+          Access whole = access;
+          whole.index = &pick->second.index;
+          output.operand = make_operand(whole);
+          mark_picked(output, pick->second);
+        } else {
+          output.operand = make_operand(access);
+        }
         output.operand.written = true;
         for (const ViewAxis& axis : output.operand.view) {
           if (axis.gather) {
@@ -502,6 +512,8 @@ class LaunchPlanner {
         first_store[access.binding] = i;
         launch_.outputs.push_back(std::move(output));
         it = output_of.find(access.binding);
+      } else if (pick != picked.end()) {
+        // Every store of the array agrees with the picked pattern (plan_picks.h).
       } else if (launch_.outputs[it->second].operand.index.size() != access.index->size() ||
                  pattern_key(launch_.outputs[it->second].operand.index) != access.pattern) {
         unsupported(access.range,
@@ -522,6 +534,12 @@ class LaunchPlanner {
       if (output.revisiting_dims.empty())
         output.revisiting_dims = dims_not_indexing(output.operand);
     }
+    // Blocks whose elements the stores pick stay resident while consecutive steps share them.
+    for (Output& output : launch_.outputs) {
+      if (output.picks && output.revisiting_dims.empty()) {
+        output.revisiting_dims = dims_not_indexing(output.operand);
+      }
+    }
 
     // Inputs: one per (array, pattern) read, in order of first read; reads of an output go to
     // the output (after its first store, or always when steps revisit its block) or to its
@@ -534,7 +552,12 @@ class LaunchPlanner {
       if (access.store) continue;
       if (auto out = output_of.find(access.binding); out != output_of.end()) {
         Output& output = launch_.outputs[out->second];
-        if (pattern_key(output.operand.index) != access.pattern) {
+        std::optional<ir::Index> unpicked;
+        if (const auto pick = picked.find(access.binding); pick != picked.end()) {
+          unpicked = unpicked_index(*access.index, pick->second);
+        }
+        if (output.picks ? !unpicked || pattern_key(*unpicked) != pattern_key(output.operand.index)
+                         : pattern_key(output.operand.index) != access.pattern) {
           unsupported(access.range,
                       fmt::format("reading `{}` with another index than it is written with in "
                                   "the same loop is not supported yet",
@@ -542,6 +565,11 @@ class LaunchPlanner {
           continue;
         }
         output.operand.read = true;
+        if (output.picks) {
+          // The block holds the old contents from the first visit on (Output::picks).
+          launch_.loads[access.load] = {true, out->second};
+          continue;
+        }
         const bool revisited = !output.revisiting_dims.empty();
         if (i > first_store.at(access.binding) && !revisited) {
           launch_.loads[access.load] = {true, out->second};
@@ -636,8 +664,9 @@ class LaunchPlanner {
         output.alias_reason = "read";
         continue;
       }
-      if (coverage == Coverage::kFull || fresh) continue;
-      const bool masked = !output.masked_axes.empty();
+      if ((coverage == Coverage::kFull && !output.picks) || fresh) continue;
+      // Picked blocks are copied in from the alias at their first visit.
+      const bool masked = !output.masked_axes.empty() || output.picks;
       Input input;
       input.kind = masked ? Input::Kind::kAliasedRead : Input::Kind::kAliasedUnread;
       input.operand = output.operand;
@@ -645,11 +674,49 @@ class LaunchPlanner {
       input.operand.read = masked;
       input.output = static_cast<int>(o);
       output.aliased_input = static_cast<int>(launch_.inputs.size());
-      output.alias_reason = masked ? "masked"
+      output.alias_reason = output.picks ? "elements picked"
+                            : masked     ? "masked"
                             : alloc && alloc->fill && !written_before_.count(binding)
                                 ? "initialised"
                                 : "partly written";
       launch_.inputs.push_back(std::move(input));
+    }
+  }
+
+  // The picked patterns of the arrays the launch stores into (plan_picks.h), by binding.
+  std::map<int, PickedPattern> picked_patterns() const {
+    std::map<int, std::vector<const ir::Index*>> stores;
+    for (const Access& access : accesses_) {
+      if (access.store) stores[access.binding].push_back(access.index);
+    }
+    std::map<int, PickedPattern> patterns;
+    for (const auto& [binding, indices] : stores) {
+      const ir::Type& type = kernel_.bindings[binding].type;
+      if (!type.rank_known() || launch_.variadic) continue;
+      if (std::optional<PickedPattern> pattern = picked_pattern(kernel_, indices, type.rank)) {
+        patterns.emplace(binding, std::move(*pattern));
+      }
+    }
+    return patterns;
+  }
+
+  // Marks the output's picked view axes; the kernel computes the picking scalars of every
+  // store and read, so it captures what they use.
+  void mark_picked(Output& output, const PickedPattern& pattern) {
+    output.picks = true;
+    for (ViewAxis& axis : output.operand.view) {
+      if (std::find(pattern.positions.begin(), pattern.positions.end(), axis.array_axis) !=
+          pattern.positions.end()) {
+        axis.picked = true;
+      }
+    }
+    for (const Access& access : accesses_) {
+      if (access.binding != output.operand.binding) continue;
+      for (int p : pattern.positions) {
+        if (static_cast<size_t>(p) >= access.index->size()) break;
+        const IndexItem& item = (*access.index)[static_cast<size_t>(p)];
+        if (item.kind == IndexItem::Kind::kScalar) walk_expr(item.scalar);
+      }
     }
   }
 

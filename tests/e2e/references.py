@@ -209,6 +209,44 @@ def ref_jagged_row_sum(x, offsets):
                       for g in range(len(offsets) - 1)]).astype(np.float32),)
 
 
+
+def ref_grid_elements(x, y):
+    # grid_elements.py: out starts at one; each step adds 2 * x[i] + y[n - 1 - i] to out[i]
+    dtype = torch_promote(x.dtype, y.dtype)
+    return ((1 + 2 * f64(x) + f64(y)[::-1]).astype(dtype),)
+
+
+def ref_row_ends(x):
+    # row_ends.py: ones, the last column the row sums, then column 0 three times x[:, 0] (the
+    # second store wins where n == 1)
+    out = np.ones(x.shape)
+    out[:, -1] = f64(x).sum(axis=1)
+    out[:, 0] = 3 * f64(x)[:, 0]
+    return (out.astype(x.dtype),)
+
+
+def ref_stacked_rows(x, y):
+    # stacked_rows.py: rows x, -1, 2 * y in x's dtype
+    return (np.stack([f64(x), np.full(x.shape, -1.0), 2 * f64(y)]).astype(x.dtype),)
+
+
+def ref_block_totals(x):
+    # block_totals.py: float32 sums of blocks of 128 (the last partial), and ones at each
+    # block's first element
+    n = x.shape[0]
+    sums = np.array([f64(x)[s:s + 128].sum() for s in range(0, n, 128)]).astype(np.float32)
+    marks = np.zeros(n)
+    marks[::128] = 1.0
+    return sums, marks.astype(x.dtype)
+
+
+def ref_segment_totals(x, offsets):
+    # segment_totals.py: float32 sums of each segment's rows (0 for an empty one), added to
+    # out's initial tens
+    totals = [f64(x)[offsets[g]:offsets[g + 1]].sum() for g in range(len(offsets) - 1)]
+    return ((10 + np.array(totals)).astype(np.float32),)
+
+
 def ref_prefix_row_sum(x, lengths):
     # prefix_row_sum.py: column sums of the first lengths[b] rows in float32
     return (np.stack([f64(x)[:n].sum(axis=0) for n in lengths]).astype(np.float32),)
@@ -1242,6 +1280,55 @@ SAMPLES: tuple[SampleSpec, ...] = (
         refused_loop_types=(("grid",),),
         inner_dims=((0, "x", 0),),
         notes="loop bounds read from a tensor; a masked sum per segment",
+    ),
+    SampleSpec(
+        name="grid_elements",
+        kernel="grid_elements",
+        configs={"none": ()},
+        reference=ref_grid_elements,
+        extra_shapes=("x=1:f32,y=1:f32", "x=129:f32,y=129:f32"),
+        notes="one element per hl.grid step: the whole axis resident, a lane select per store",
+    ),
+    SampleSpec(
+        name="row_ends",
+        kernel="row_ends",
+        configs={"b8": (8,), "b32": (32,)},
+        reference=ref_row_ends,
+        extra_shapes=("x=1x1:f32", "x=9x5:f32", "x=7x129:bf16"),
+        tolerance=SUM_TOLERANCE,
+        notes="stores at two columns of tiled rows: rows whole in the block, old contents kept",
+    ),
+    SampleSpec(
+        name="stacked_rows",
+        kernel="stacked_rows",
+        configs={"b128": (128,), "b512": (512,)},
+        reference=ref_stacked_rows,
+        extra_shapes=("x=1:f32,y=1:f32", "x=130:bf16,y=130:bf16"),
+        simulator_call="x=1024:f32,y=1024:f32",
+        notes="stores at rows 0 and 2 of one array: a sublane select, row 1 kept",
+    ),
+    SampleSpec(
+        name="block_totals",
+        kernel="block_totals",
+        configs={"none": ()},
+        reference=ref_block_totals,
+        extra_shapes=("x=1:f32", "x=129:f32", "x=300:bf16"),
+        tolerance=SUM_TOLERANCE,
+        notes="out[tile.id] and marks[tile.begin] of a loop with a fixed block size",
+    ),
+    SampleSpec(
+        name="segment_totals",
+        kernel="segment_totals",
+        eager_reference=True,
+        configs={"b8": (8,), "b16": (16,)},
+        reference=ref_segment_totals,
+        inputs={"x": remember_shape("x"), "offsets": segment_offsets("x", 0)},
+        extra_shapes=("x=9x128:f32,offsets=3:i32", "x=33x7:bf16,offsets=6:i32"),
+        tolerance=SUM_TOLERANCE,
+        loop_types=(("unroll",), ("emit_pipeline",), ("fori_loop",)),
+        refused_loop_types=(("grid",),),
+        inner_dims=((0, "x", 0),),
+        notes="out[g] = a segment's total after an inner loop with bounds read from a tensor",
     ),
     SampleSpec(
         name="prefix_row_sum",
