@@ -175,11 +175,11 @@ TEST_CASE("stores into one element of the last axis pick it from whole rows") {
   const int tm = b.tile_dim("tile_m", b.ref(m), 0);
   const int vm = b.bind("tile_m", ir::Type::tile({tm}, false), ir::Binding::Origin::kLoopVar);
   ir::ExprPtr row = b.load(x, {K::tile(tm)}, {ir::Dim::tile(tm)}, 4);
-  b.kernel().body.push_back(ir::TileLoop::make(
-      {tm}, {vm},
-      {b.store(out, {K::tile(tm), K::scalar(ir::IntImm::make(0, {}))}, row, 4),
-       b.store(out, {K::tile(tm), K::scalar(ir::IntImm::make(3, {}))}, row, 5)},
-      b.line(3)));
+  b.kernel().body.push_back(
+      ir::TileLoop::make({tm}, {vm},
+                         {b.store(out, {K::tile(tm), K::scalar(ir::IntImm::make(0, {}))}, row, 4),
+                          b.store(out, {K::tile(tm), K::scalar(ir::IntImm::make(3, {}))}, row, 5)},
+                         b.line(3)));
   const KernelPlan plan = plan_of(b);
   REQUIRE(plan.launches.size() == 1);
   const Launch& launch = plan.launches[0];
@@ -194,8 +194,7 @@ TEST_CASE("stores into one element of the last axis pick it from whole rows") {
   // `out` is a parameter: its old contents come in through the alias, copied at each step.
   REQUIRE(output.aliased_input >= 0);
   CHECK(output.alias_reason == "elements picked");
-  CHECK(launch.inputs[static_cast<size_t>(output.aliased_input)].kind ==
-        Input::Kind::kAliasedRead);
+  CHECK(launch.inputs[static_cast<size_t>(output.aliased_input)].kind == Input::Kind::kAliasedRead);
   CHECK(launch.stores.size() == 2);
 }
 
