@@ -749,6 +749,10 @@ class LaunchPlanner {
       if (axis.kind == ViewAxis::Kind::kTile) indexing.insert(axis.tile_dim);
       if (!axis.scalar) continue;
       ir::for_each_expr(axis.scalar, [&](const ir::Expr& expr) {
+        if (const auto* attr = expr.as<ir::TileAttr>()) {  // `tile_b.begin` in the index map
+          indexing.insert(attr->tile_dim);
+          return;
+        }
         const auto* ref = expr.as<ir::VarRef>();
         if (!ref) return;
         if (auto it = grid_var_dim_.find(ref->binding); it != grid_var_dim_.end()) {

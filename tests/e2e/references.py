@@ -247,6 +247,12 @@ def ref_segment_totals(x, offsets):
     return ((10 + np.array(totals)).astype(np.float32),)
 
 
+
+def ref_batch_begin_scale(x, scale):
+    # batch_begin_scale.py: each batch's rows times its scale row
+    return ((f64(x) * f64(scale)[:, None, :]).astype(torch_promote(x.dtype, scale.dtype)),)
+
+
 def ref_prefix_row_sum(x, lengths):
     # prefix_row_sum.py: column sums of the first lengths[b] rows in float32
     return (np.stack([f64(x)[:n].sum(axis=0) for n in lengths]).astype(np.float32),)
@@ -1329,6 +1335,14 @@ SAMPLES: tuple[SampleSpec, ...] = (
         refused_loop_types=(("grid",),),
         inner_dims=((0, "x", 0),),
         notes="out[g] = a segment's total after an inner loop with bounds read from a tensor",
+    ),
+    SampleSpec(
+        name="batch_begin_scale",
+        kernel="batch_begin_scale",
+        configs={"b8": (8,), "b32": (32,)},
+        reference=ref_batch_begin_scale,
+        extra_shapes=("x=1x1x1:f32,scale=1x1:f32", "x=2x9x5:bf16,scale=2x5:bf16"),
+        notes="tile_b.begin of a one-element tile in the index maps",
     ),
     SampleSpec(
         name="prefix_row_sum",
