@@ -2,7 +2,7 @@
 row 2 of ``out`` (two stores with different scalar indices on its first axis) and leaves row 1
 at its initial value. helionc keeps the three rows in the output's block, starts it from the
 old contents at each step and writes each row with a sublane select (README, "Stores that pick
-elements")."""
+elements"). Indexing with ``tile_n.index`` is indexing with ``tile_n``, not a scatter."""
 
 from __future__ import annotations
 
@@ -18,7 +18,7 @@ def stacked_rows(x: torch.Tensor, y: torch.Tensor) -> torch.Tensor:
     (n,) = x.size()
     out = torch.full([3, n], -1.0, dtype=x.dtype, device=x.device)
     for tile_n in hl.tile(n):
-        out[0, tile_n] = x[tile_n]
+        out[0, tile_n.index] = x[tile_n]  # `tile.index` selects what the tile does
         out[2, tile_n] = y[tile_n] * 2.0
     return out
 
