@@ -153,6 +153,10 @@ class KernelLowering {
   // `len(x)`, `min(a, b)`, `max(...)`, `int(v)`, `abs(v)` on static values; null otherwise.
   ir::ExprPtr lower_static_builtin(std::string_view name, const CallArgs& args);
   ir::ExprPtr make_cast(ir::ExprPtr value, ir::ExprPtr dtype, SourceRange range);
+  // A tile of one value: hl.full/hl.zeros, or torch.zeros/ones/full in device code (`fill` 0
+  // or 1, or -1 for the value as second argument).
+  ir::ExprPtr make_filled_tile(const CallArgs& args, std::string_view shown, int fill,
+                               bool torch_form);
   ir::ExprPtr make_full_like(ir::ExprPtr like, ir::ExprPtr fill, ir::ExprPtr dtype,
                              SourceRange range);
   CallArgs split_args(const SyntaxNode& call);
@@ -162,6 +166,9 @@ class KernelLowering {
   static std::vector<SyntaxNode> index_list(const SyntaxNode& node);
   void check_arity(const CallArgs& args, std::string_view name, size_t min, size_t max,
                    std::initializer_list<std::string_view> keywords);
+  // The argument Python binds to parameter `name` at `position` (given by position or by
+  // keyword), or a null node; both at once is an error, as in Python.
+  SyntaxNode argument(const CallArgs& args, size_t position, std::string_view name);
 
   // ---- lower_products.cpp: matrix products (`torch.matmul/mm/bmm/addmm/baddbmm`, `a @ b`,
   // `a.matmul(b)`, `hl.dot`). Each returns null when `name`/`method` is not a product.
@@ -171,6 +178,8 @@ class KernelLowering {
   // `a @ b` and `torch.matmul(a, b)`: PyTorch's result dtype, float32 accumulation.
   ir::ExprPtr make_matmul(const ir::ExprPtr& a, const ir::ExprPtr& b, std::string_view what,
                           int rank, SourceRange range);
+  // A 2-D operand of a product with a 3-D one, repeated along the other's batch dimension.
+  void broadcast_batch(ir::ExprPtr& a, ir::ExprPtr& b, SourceRange range);
   // The product in the accumulation dtype (ir kDot); `rank` 2 or 3, or 0 for either.
   ir::ExprPtr make_dot(ir::ExprPtr a, ir::ExprPtr b, std::string_view what, int rank, bool integers,
                        SourceRange range);

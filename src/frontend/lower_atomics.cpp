@@ -78,9 +78,7 @@ ExprPtr KernelLowering::lower_atomic(const SyntaxNode& call, bool value_used, ir
   const bool cas = fn->combine == Combine::kCompareExchange;
   const size_t operands = cas ? 4 : 3;
   check_arity(args, shown, operands, operands + 1, {"sem"});
-  SyntaxNode sem = args.keyword("sem");
-  if (!sem && args.positional.size() > operands) sem = args.positional[operands];
-  if (sem) {
+  if (const SyntaxNode sem = argument(args, operands, "sem")) {
     const std::optional<std::string_view> text = plain_string(sem);
     if (!text ||
         (*text != "relaxed" && *text != "acquire" && *text != "release" && *text != "acq_rel")) {

@@ -50,6 +50,17 @@ void KernelLowering::check_arity(const CallArgs& args, std::string_view name, si
   }
 }
 
+SyntaxNode KernelLowering::argument(const CallArgs& args, size_t position, std::string_view name) {
+  const SyntaxNode keyword = args.keyword(name);
+  if (position >= args.positional.size()) return keyword;
+  if (keyword) {
+    fail(DiagnosticKind::kBadArgument, keyword.parent().range(),
+         fmt::format("`{}` is given twice: as positional argument {} and by keyword", name,
+                     position + 1));
+  }
+  return args.positional[position];
+}
+
 ExprPtr KernelLowering::lower_call(const SyntaxNode& node) {
   const SyntaxNode callee = node.child_by_field("function");
   const CallArgs args = split_args(node);
@@ -407,13 +418,14 @@ ExprPtr KernelLowering::lower_static_builtin(std::string_view name, const CallAr
     unsupported(range, fmt::format("`len` of a `{}`", ir::type_to_string(value->type)));
   }
   if ((name == "min" || name == "max") && args.positional.size() >= 2 && args.keywords.empty()) {
+    // Of numbers: static ones, or device scalars (`min(tile.end, n)`), which the backends
+    // print as jnp.minimum/maximum because Python's min cannot compare traced values.
     ExprPtr result = lower_expr(args.positional[0]);
     for (size_t i = 0; i < args.positional.size(); ++i) {
       ExprPtr next = i == 0 ? result : lower_expr(args.positional[i]);
-      if (!is_number(next) || ir::reads_kernel_values(kernel_, next)) {
-        unsupported(next->range, fmt::format("`{}` of values computed in device code or tensors "
-                                             "(use `torch.{}imum`)",
-                                             name, name));
+      if (!is_number(next)) {
+        unsupported(next->range,
+                    fmt::format("`{}` of tensors or tiles (use `torch.{}imum`)", name, name));
       }
       if (i == 0) continue;
       Type type = combine_types(*result, *next, ArithKind::kArithmetic, range);

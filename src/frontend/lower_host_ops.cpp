@@ -99,10 +99,8 @@ ExprPtr KernelLowering::lower_host_method(const ExprPtr& receiver, std::string_v
   if (method == "flatten") {
     check_arity(args, shown, 0, 2, {"start_dim", "end_dim"});
     need_rank();
-    const SyntaxNode start_node =
-        args.positional.size() > 0 ? args.positional[0] : args.keyword("start_dim");
-    const SyntaxNode end_node =
-        args.positional.size() > 1 ? args.positional[1] : args.keyword("end_dim");
+    const SyntaxNode start_node = argument(args, 0, "start_dim");
+    const SyntaxNode end_node = argument(args, 1, "end_dim");
     const int start = start_node ? dim_of(start_node, 0) : 0;
     const int end = end_node ? dim_of(end_node, 0) : rank - 1;
     if (rank == 0)
@@ -174,10 +172,8 @@ ExprPtr KernelLowering::lower_host_method(const ExprPtr& receiver, std::string_v
   }
   if (auto op = host_reduction(method)) {
     check_arity(args, shown, 0, 2, {"dim", "keepdim"});
-    const SyntaxNode dim_node =
-        args.positional.size() > 0 ? args.positional[0] : args.keyword("dim");
-    const SyntaxNode keep_node =
-        args.positional.size() > 1 ? args.positional[1] : args.keyword("keepdim");
+    const SyntaxNode dim_node = argument(args, 0, "dim");
+    const SyntaxNode keep_node = argument(args, 1, "keepdim");
     const bool keep = bool_argument(keep_node, "`keepdim` must be True or False");
     if ((method == "max" || method == "min") && dim_node) {
       unsupported(range,

@@ -88,6 +88,22 @@ ExprPtr KernelLowering::dtype_of(const ExprPtr& value, SourceRange range) {
   return ir::Call::make(Intrinsic::kDtypeOf, {value}, Type::dtype_value(), range);
 }
 
+void KernelLowering::broadcast_batch(ExprPtr& a, ExprPtr& b, SourceRange range) {
+  // `hl.dot` and `torch.matmul` broadcast a 2-D operand over the other's batch dimension
+  // (x[m, k] @ w[h, k, n] is [h, m, n]). The 2-D side is repeated along the batch, so the
+  // product is the batched one; the MXU work is the same as h separate products.
+  const int ra = a->type.tile_rank();
+  const int rb = b->type.tile_rank();
+  if (ra + rb != 5 || (ra != 2 && rb != 2)) return;
+  ExprPtr& flat = ra == 2 ? a : b;
+  const Dim batch = (ra == 2 ? b : a)->type.dims[0];
+  std::vector<Dim> dims = flat->type.dims;
+  dims.insert(dims.begin(), batch);
+  Type type = Type::tile_tensor(std::move(dims), flat->type.dtype);
+  flat = ir::Call::make(Intrinsic::kBroadcastTo, {make_unsqueeze(flat, 0, range)}, std::move(type),
+                        range);
+}
+
 ExprPtr KernelLowering::make_dot(ExprPtr a, ExprPtr b, std::string_view what, int rank,
                                  bool integers, SourceRange range) {
   for (const ExprPtr* side : {&a, &b}) {
@@ -119,6 +135,7 @@ ExprPtr KernelLowering::make_dot(ExprPtr a, ExprPtr b, std::string_view what, in
                        what));
     }
   }
+  if (rank == 0) broadcast_batch(a, b, range);
   const int ra = a->type.tile_rank();
   const int rb = b->type.tile_rank();
   if (ra != rb || (ra != 2 && ra != 3) || (rank != 0 && ra != rank)) {
@@ -231,9 +248,7 @@ ExprPtr KernelLowering::lower_product_function(const std::string& name, const Ca
                 out_dtype_allowed ? std::initializer_list<std::string_view>{"out_dtype"}
                                   : std::initializer_list<std::string_view>{});
     const int rank = name == "torch.mm" ? 2 : name == "torch.bmm" ? 3 : 0;
-    SyntaxNode out_dtype = args.keyword("out_dtype");
-    if (args.positional.size() == 3) out_dtype = args.positional[2];
-    if (out_dtype) {
+    if (const SyntaxNode out_dtype = argument(args, 2, "out_dtype")) {
       // PyTorch's `torch.mm/bmm(a, b, out_dtype)`: the float32-accumulated product in that
       // dtype (Helion's attention writes `torch.bmm(q, k, torch.float32)` for bf16 inputs).
       ExprPtr dot = make_dot(lower_expr(args.positional[0]), lower_expr(args.positional[1]), shown,
@@ -292,9 +307,6 @@ ExprPtr KernelLowering::lower_product_function(const std::string& name, const Ca
   }
   // hl.dot(mat1, mat2, acc=None, out_dtype=None)
   check_arity(args, shown, 2, 4, {"acc", "out_dtype"});
-  const auto positional_or = [&](size_t i, std::string_view key) {
-    return args.positional.size() > i ? args.positional[i] : args.keyword(key);
-  };
   ExprPtr a = lower_expr(args.positional[0]);
   ExprPtr b = lower_expr(args.positional[1]);
   ExprPtr dot = make_dot(a, b, shown, 0, /*integers=*/true, range);
@@ -305,7 +317,7 @@ ExprPtr KernelLowering::lower_product_function(const std::string& name, const Ca
          fmt::format("`{}` multiplies int8 only by int8 (into int32)", shown));
   }
   ExprPtr product = dot;
-  if (const SyntaxNode node = positional_or(3, "out_dtype"); node && node.type() != "none") {
+  if (const SyntaxNode node = argument(args, 3, "out_dtype"); node && node.type() != "none") {
     ExprPtr out_dtype = lower_dtype_expr(node);
     const auto* imm = out_dtype->as<ir::DtypeImm>();
     if (!imm || imm->dtype != dot->type.dtype) {
@@ -314,7 +326,7 @@ ExprPtr KernelLowering::lower_product_function(const std::string& name, const Ca
       product = ir::Call::make(Intrinsic::kCast, {dot, out_dtype}, std::move(type), range);
     }
   }
-  const SyntaxNode acc_node = positional_or(2, "acc");
+  const SyntaxNode acc_node = argument(args, 2, "acc");
   if (!acc_node || acc_node.type() == "none") return product;
   ExprPtr acc = lower_expr(acc_node);
   if (acc->type.kind != TypeKind::kTileTensor) {

@@ -22,16 +22,6 @@ using ir::ScalarType;
 using ir::Type;
 using ir::TypeKind;
 
-namespace {
-
-// A positional argument, or the keyword of that name, or a null node.
-SyntaxNode argument(const CallArgs& args, size_t position, std::string_view keyword) {
-  if (position < args.positional.size()) return args.positional[position];
-  return args.keyword(keyword);
-}
-
-}  // namespace
-
 ExprPtr KernelLowering::lower_random(const std::string& name, const CallArgs& args) {
   const bool randint = name == "helion.language.randint";
   if (!randint && name != "helion.language.rand") return nullptr;

@@ -83,7 +83,10 @@ void KernelLowering::lower_statement(const SyntaxNode& stmt, ir::Block& out) {
 void KernelLowering::lower_assignment(const SyntaxNode& node, ir::Block& out) {
   const SyntaxNode target = node.child_by_field("left");
   const SyntaxNode value = node.child_by_field("right");
-  if (node.child_by_field("type")) unsupported(node.range(), "an annotated assignment");
+  // `scale: float = 0.5`: Python does not evaluate a local's annotation, so neither do we.
+  if (node.child_by_field("type") && target.type() != "identifier") {
+    unsupported(node.range(), "an annotated assignment to anything but a name");
+  }
   if (!value) unsupported(node.range(), "a declaration without a value");
   if (value.type() == "assignment") unsupported(node.range(), "a chained assignment");
   if (target.type() == "subscript") {

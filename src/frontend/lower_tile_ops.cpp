@@ -142,26 +142,60 @@ ExprPtr KernelLowering::make_reduction(Intrinsic op, const ExprPtr& value, const
     fail(DiagnosticKind::kTypeMismatch, value->range,
          fmt::format("`{}` needs a tile of values", ir::intrinsic_name(op)));
   }
+  const int rank = value->type.tile_rank();
+  std::vector<int> axes;
   if (!dim) {
-    // Helion kernels reduce along named dimensions; a full reduction of a tile has no place
-    // to go in a tiled output.
-    unsupported(range, fmt::format("`{}` without `dim`", ir::intrinsic_name(op)));
-  }
-  const int axis = dim_argument(value->type.tile_rank(), dim);
-  const bool keep = bool_argument(keepdim, "`keepdim` must be True or False");
-  std::vector<Dim> dims = value->type.dims;
-  if (keep) {
-    dims[axis] = Dim::unit();
+    // `t.sum()`: every axis, as PyTorch's reduction to a 0-d tensor.
+    if (op == Intrinsic::kArgmax || op == Intrinsic::kArgmin) {
+      unsupported(range, fmt::format("`{}` without `dim` (an index into the flattened tile)",
+                                     ir::intrinsic_name(op)));
+    }
+    if (keepdim) {
+      fail(DiagnosticKind::kBadArgument, keepdim.parent().range(),
+           fmt::format("`{}` takes `keepdim` only together with `dim`", ir::intrinsic_name(op)));
+    }
+    if (rank < 0)
+      unsupported(range, "a reduction of a tile whose rank is only known at trace time");
+    for (int axis = 0; axis < rank; ++axis) axes.push_back(axis);
+  } else if (dim.type() == "list" || dim.type() == "tuple") {
+    // `t.sum([0, 1])`: several axes at once.
+    if (op == Intrinsic::kArgmax || op == Intrinsic::kArgmin) {
+      fail(DiagnosticKind::kTypeMismatch, dim.range(),
+           fmt::format("`{}` takes one dimension, not a list", ir::intrinsic_name(op)));
+    }
+    for (const SyntaxNode& entry : dim.named_children()) {
+      const int axis = dim_argument(rank, entry);
+      if (std::find(axes.begin(), axes.end(), axis) != axes.end()) {
+        fail(DiagnosticKind::kBadArgument, entry.range(),
+             fmt::format("dimension {} appears twice in the reduced dimensions", axis));
+      }
+      axes.push_back(axis);
+    }
   } else {
-    dims.erase(dims.begin() + axis);
+    axes.push_back(dim_argument(rank, dim));
   }
+  const bool keep = bool_argument(keepdim, "`keepdim` must be True or False");
   if (op == Intrinsic::kMean && value->type.dtype && !ir::is_floating(*value->type.dtype)) {
     fail(DiagnosticKind::kTypeMismatch, range, "`mean` needs floating-point values");
   }
-  Type type = Type::tile_tensor(std::move(dims), reduction_dtype(op, value->type.dtype));
-  return ir::Call::make(
-      op, {value, ir::IntImm::make(axis, dim.range()), ir::BoolImm::make(keep, range)},
-      std::move(type), range);
+  // One axis at a time, the last first so that the others keep their positions: each step is
+  // the single-axis reduction the strategies already mask, and for `mean` the mean of
+  // equal-length means is the mean of all.
+  std::sort(axes.rbegin(), axes.rend());
+  ExprPtr result = value;
+  for (const int axis : axes) {
+    std::vector<Dim> dims = result->type.dims;
+    if (keep) {
+      dims[axis] = Dim::unit();
+    } else {
+      dims.erase(dims.begin() + axis);
+    }
+    Type type = Type::tile_tensor(std::move(dims), reduction_dtype(op, result->type.dtype));
+    result =
+        ir::Call::make(op, {result, ir::IntImm::make(axis, range), ir::BoolImm::make(keep, range)},
+                       std::move(type), range);
+  }
+  return result;
 }
 
 ExprPtr KernelLowering::make_unsqueeze(const ExprPtr& value, int dim, SourceRange range) {
@@ -191,22 +225,20 @@ ExprPtr KernelLowering::lower_tile_method(const ExprPtr& receiver, std::string_v
                                           const CallArgs& args) {
   const SourceRange range = args.call.range();
   const std::string shown = fmt::format(".{}()", method);
-  const auto positional_or = [&](size_t i, std::string_view key) {
-    return args.positional.size() > i ? args.positional[i] : args.keyword(key);
-  };
   if (auto op = reduction_function(method)) {
     check_arity(args, shown, 0, 2, {"dim", "keepdim"});
-    return make_reduction(*op, receiver, positional_or(0, "dim"), positional_or(1, "keepdim"),
+    return make_reduction(*op, receiver, argument(args, 0, "dim"), argument(args, 1, "keepdim"),
                           range);
   }
   if (method == "max" || method == "min") {
     check_arity(args, shown, 0, 2, {"dim", "keepdim"});
-    const SyntaxNode dim = positional_or(0, "dim");
-    const SyntaxNode keepdim = positional_or(1, "keepdim");
+    const SyntaxNode dim = argument(args, 0, "dim");
+    const SyntaxNode keepdim = argument(args, 1, "keepdim");
     const bool is_max = method == "max";
-    // `x.max(dim)` is the pair (values, indices), as in PyTorch.
+    // `x.max()` is the largest value; `x.max(dim)` the pair (values, indices), as in PyTorch.
     ExprPtr values =
         make_reduction(is_max ? Intrinsic::kAmax : Intrinsic::kAmin, receiver, dim, keepdim, range);
+    if (!dim) return values;
     ExprPtr indices = make_reduction(is_max ? Intrinsic::kArgmax : Intrinsic::kArgmin, receiver,
                                      dim, keepdim, range);
     Type type = Type::tuple({values->type, indices->type});
@@ -215,7 +247,7 @@ ExprPtr KernelLowering::lower_tile_method(const ExprPtr& receiver, std::string_v
   if (method == "clamp" || method == "clip") {
     check_arity(args, shown, 0, 2, {"min", "max"});
     const auto bound = [&](size_t position, std::string_view keyword) -> ExprPtr {
-      const SyntaxNode node = positional_or(position, keyword);
+      const SyntaxNode node = argument(args, position, keyword);
       return node ? lower_expr(node) : ir::NoneImm::make(range);
     };
     ExprPtr lo = bound(0, "min");
@@ -224,7 +256,7 @@ ExprPtr KernelLowering::lower_tile_method(const ExprPtr& receiver, std::string_v
   }
   if (method == "softmax" || method == "log_softmax") {
     check_arity(args, shown, 0, 1, {"dim", "dtype"});
-    const SyntaxNode dim = positional_or(0, "dim");
+    const SyntaxNode dim = argument(args, 0, "dim");
     if (!dim) fail(DiagnosticKind::kWrongArity, range, fmt::format("`{}` needs `dim`", shown));
     ExprPtr value = receiver;
     if (const SyntaxNode dtype = args.keyword("dtype"))
@@ -243,7 +275,7 @@ ExprPtr KernelLowering::lower_tile_method(const ExprPtr& receiver, std::string_v
   }
   if (method == "squeeze") {
     check_arity(args, shown, 0, 1, {"dim"});
-    const SyntaxNode dim_node = positional_or(0, "dim");
+    const SyntaxNode dim_node = argument(args, 0, "dim");
     if (!dim_node) {
       // Every unit dimension, squeezed from the last so the axes stay valid.
       ExprPtr value = receiver;
@@ -522,41 +554,75 @@ ExprPtr KernelLowering::lower_tile_function(const std::string& name, const CallA
                           std::move(type), range);
   }
   if (name == "helion.language.full" || name == "helion.language.zeros") {
-    const bool full = name == "helion.language.full";
-    check_arity(args, shown, full ? 2 : 1, full ? 2 : 1, {"dtype"});
-    const SyntaxNode shape_node = args.positional[0];
-    if (shape_node.type() != "list" && shape_node.type() != "tuple") {
-      fail(DiagnosticKind::kTypeMismatch, shape_node.range(),
-           fmt::format("`{}` takes a list of tiles (and 1s) as its shape", shown));
-    }
-    std::vector<Dim> dims;
-    for (const SyntaxNode& entry : shape_node.named_children()) {
-      ExprPtr value = lower_expr(entry);
-      value = resolve_host_size(value);
-      if (value->type.kind == TypeKind::kTile && value->type.tile_dims.size() == 1 &&
-          !value->type.variadic) {
-        dims.push_back(Dim::tile(value->type.tile_dims[0]));
-      } else if (const std::optional<Dim> dim = size_dim(kernel_, value)) {
-        // 1, `tile.block_size` or a tensor's whole axis `x.size(d)`
-        dims.push_back(*dim);
-      } else {
-        unsupported(entry.range(),
-                    "a shape entry other than a tile, `tile.block_size`, `x.size(d)` or a "
-                    "number");
-      }
-    }
-    ExprPtr fill = full ? lower_expr(args.positional[1]) : ir::IntImm::make(0, range);
-    if (!fill->type.is_scalar()) {
-      fail(DiagnosticKind::kTypeMismatch, fill->range, "the fill value must be a scalar");
-    }
-    // hl.full/hl.zeros default to float32 (Helion's convention).
-    ExprPtr dtype = ir::DtypeImm::make(ScalarType::kFloat32, range);
-    if (const SyntaxNode node = args.keyword("dtype")) dtype = lower_dtype_expr(node);
-    const auto* imm = dtype->as<ir::DtypeImm>();
-    Type type = Type::tile_tensor(std::move(dims), imm ? std::optional(imm->dtype) : std::nullopt);
-    return ir::Call::make(Intrinsic::kFull, {fill, dtype}, std::move(type), range);
+    return make_filled_tile(args, shown, name == "helion.language.full" ? -1 : 0,
+                            /*torch_form=*/false);
+  }
+  // In device code PyTorch's constructors make tiles as hl.zeros/hl.full do (`device=` is the
+  // kernel's own); on the host they are allocations (lower_allocations.cpp).
+  if (in_device() && (name == "torch.zeros" || name == "torch.ones" || name == "torch.full")) {
+    return make_filled_tile(args, shown,
+                            name == "torch.full"   ? -1
+                            : name == "torch.ones" ? 1
+                                                   : 0,
+                            /*torch_form=*/true);
   }
   return nullptr;
+}
+
+ExprPtr KernelLowering::make_filled_tile(const CallArgs& args, std::string_view shown, int fill,
+                                         bool torch_form) {
+  // hl.full(shape, value, dtype=float32), hl.zeros(shape, dtype=float32); torch.zeros(shape,
+  // dtype=, device=) and torch.full(shape, value, dtype=, device=) take dtype only by keyword.
+  // `fill` is 0 or 1 for zeros/ones, -1 when the value is the second argument.
+  const SourceRange range = args.call.range();
+  const bool full = fill < 0;
+  const size_t dtype_position = full ? 2 : 1;
+  // torch.zeros(m, n) takes its sizes as separate arguments too.
+  const bool separate_sizes = torch_form && !full && !args.positional.empty() &&
+                              args.positional[0].type() != "list" &&
+                              args.positional[0].type() != "tuple";
+  if (separate_sizes) {
+    check_arity(args, shown, 1, args.positional.size(), {"dtype", "device"});
+  } else if (torch_form) {
+    check_arity(args, shown, dtype_position, dtype_position, {"dtype", "device"});
+  } else {
+    check_arity(args, shown, dtype_position, dtype_position + 1, {"dtype"});
+  }
+  const SyntaxNode shape_node = args.positional[0];
+  if (!separate_sizes && shape_node.type() != "list" && shape_node.type() != "tuple") {
+    fail(DiagnosticKind::kTypeMismatch, shape_node.range(),
+         fmt::format("`{}` takes a list of tiles (and 1s) as its shape", shown));
+  }
+  const std::vector<SyntaxNode> entries =
+      separate_sizes ? args.positional : shape_node.named_children();
+  std::vector<Dim> dims;
+  for (const SyntaxNode& entry : entries) {
+    ExprPtr value = lower_expr(entry);
+    value = resolve_host_size(value);
+    if (value->type.kind == TypeKind::kTile && value->type.tile_dims.size() == 1 &&
+        !value->type.variadic) {
+      dims.push_back(Dim::tile(value->type.tile_dims[0]));
+    } else if (const std::optional<Dim> dim = size_dim(kernel_, value)) {
+      // 1, `tile.block_size` or a tensor's whole axis `x.size(d)`
+      dims.push_back(*dim);
+    } else {
+      unsupported(entry.range(),
+                  "a shape entry other than a tile, `tile.block_size`, `x.size(d)` or a "
+                  "number");
+    }
+  }
+  ExprPtr fill_value = full ? lower_expr(args.positional[1]) : ir::IntImm::make(fill, range);
+  if (!fill_value->type.is_scalar()) {
+    fail(DiagnosticKind::kTypeMismatch, fill_value->range, "the fill value must be a scalar");
+  }
+  // float32 unless given: Helion's convention for hl.full/hl.zeros, PyTorch's default dtype.
+  ExprPtr dtype = ir::DtypeImm::make(ScalarType::kFloat32, range);
+  const SyntaxNode dtype_node =
+      separate_sizes ? args.keyword("dtype") : argument(args, dtype_position, "dtype");
+  if (dtype_node) dtype = lower_dtype_expr(dtype_node);
+  const auto* imm = dtype->as<ir::DtypeImm>();
+  Type type = Type::tile_tensor(std::move(dims), imm ? std::optional(imm->dtype) : std::nullopt);
+  return ir::Call::make(Intrinsic::kFull, {fill_value, dtype}, std::move(type), range);
 }
 
 ExprPtr KernelLowering::resolve_host_size(ExprPtr value) const {

@@ -764,6 +764,50 @@ def ref_live_row_if(x):
     return (acc.astype(np.float32),)
 
 
+# --- slab_center.py: reductions without `dim` over a whole slab ---------------------------------
+
+
+def ref_slab_center(x, spread):
+    v = f64(x)
+    centered = v - v.mean(axis=(1, 2), keepdims=True)
+    peak = np.abs(centered).max(axis=(1, 2), keepdims=True)
+    share = (v > 0).mean(axis=(1, 2), keepdims=True)
+    top = v.max(axis=(1, 2), keepdims=True)
+    return ((centered / (peak + spread) + share + top).astype(np.float32),)
+
+
+# --- head_projection.py: hl.dot of a 2-D tile with a 3-D one (broadcast over the batch) --------
+
+
+def ref_head_projection(x, w):
+    return ((f64(x)[None] @ f64(w)).astype(x.dtype),)
+
+
+# --- clipped_window.py: Python's min/max of device scalars -------------------------------------
+
+
+def ref_clipped_window(x, lo, hi):
+    position = np.arange(x.shape[0])
+    return (np.where((position >= lo) & (position < hi), x, 0).astype(x.dtype),)
+
+
+# --- band_row_sum.py: inner-loop bounds from max/min of the outer tile's bounds ---------------
+
+
+def ref_band_row_sum(x, width):
+    rows, cols = x.shape
+    offset = np.arange(rows)[:, None] - np.arange(cols)[None, :]
+    inside = (offset >= 0) & (offset <= width)
+    return (np.where(inside, f64(x), 0).sum(-1).astype(np.float32),)
+
+
+# --- device_constructors.py: torch.zeros/ones/full in device code ------------------------------
+
+
+def ref_device_constructors(x, y):
+    return ((3 * f64(x) + f64(y)).astype(np.float32),)
+
+
 SAMPLES: tuple[SampleSpec, ...] = (
     SampleSpec(
         name="live_row_if",
@@ -1595,6 +1639,55 @@ SAMPLES: tuple[SampleSpec, ...] = (
         tolerance=SUM_TOLERANCE,
         loop_types=ALL_STRATEGIES,
         inner_dims=((1, "x", 1),),
+    ),
+    SampleSpec(
+        name="head_projection",
+        kernel="head_projection",
+        # heads, m, d, then the inner k loop
+        configs={"b1x8x128x128": (1, 8, 128, 128), "b2x32x128x256": (2, 32, 128, 256)},
+        reference=ref_head_projection,
+        extra_shapes=("x=1x1:f32,w=1x1x1:f32", "x=9x130:bf16,w=3x130x17:bf16"),
+        tolerance=PRODUCT_TOLERANCE,
+        loop_types=ALL_STRATEGIES,
+        inner_dims=((3, "x", 1),),
+    ),
+    SampleSpec(
+        name="clipped_window",
+        kernel="clipped_window",
+        configs={"b128": (128,), "b1024": (1024,)},
+        reference=ref_clipped_window,
+        scalars=({}, {"lo": 0, "hi": 5000}, {"lo": 130, "hi": 131}, {"lo": 900, "hi": 100}),
+        extra_shapes=("x=1:f32", "x=129:f32"),
+    ),
+    SampleSpec(
+        name="band_row_sum",
+        kernel="band_row_sum",
+        # the row tile, then the inner column loop
+        configs={"b8x128": (8, 128), "b32x256": (32, 256)},
+        reference=ref_band_row_sum,
+        scalars=({}, {"width": 0}, {"width": 1000}),
+        extra_shapes=("x=1x1:f32", "x=9x129:f32"),
+        tolerance=SUM_TOLERANCE,
+        loop_types=(("unroll",), ("emit_pipeline",), ("fori_loop",)),
+        refused_loop_types=(("grid",),),
+        inner_dims=((1, "x", 1),),
+        notes="inner-loop bounds from the outer tile",
+    ),
+    SampleSpec(
+        name="device_constructors",
+        kernel="device_constructors",
+        configs={"b8x128": (8, 128), "b32x256": (32, 256)},
+        reference=ref_device_constructors,
+        extra_shapes=("x=1x1:f32,y=1x1:f32", "x=9x129:bf16,y=9x129:bf16"),
+    ),
+    SampleSpec(
+        name="slab_center",
+        kernel="slab_center",
+        configs={"none": ()},
+        reference=ref_slab_center,
+        scalars=({}, {"spread": 2.0}),
+        extra_shapes=("x=1x1x1:f32", "x=2x9x129:bf16"),
+        tolerance=SUM_TOLERANCE,
     ),
 )
 

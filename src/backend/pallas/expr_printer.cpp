@@ -2,9 +2,11 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cmath>
 
 #include "backend/pallas/scalar_functions.h"
+#include "ir/visitor.h"
 
 namespace helionc::backend::pallas {
 
@@ -368,7 +370,12 @@ PyExpr ExprPrinter::call(const ir::Call& node) {
   }
   bool any_array = false;
   for (const ir::ExprPtr& arg : args) any_array |= is_array(arg);
-  if (!any_array) {
+  // Python's min/max cannot compare traced device scalars (`min(tile.end, n)`).
+  const bool traced_extremum = (node.op == Intrinsic::kMinimum || node.op == Intrinsic::kMaximum) &&
+                               std::any_of(args.begin(), args.end(), [&](const ir::ExprPtr& arg) {
+                                 return ir::reads_kernel_values(kernel_, arg);
+                               });
+  if (!any_array && !traced_extremum) {
     if (std::string_view function = scalar_function(node.op); !function.empty()) {
       if (function.starts_with("math.")) imports_.math = true;
       return py_call(function, arg_texts());
