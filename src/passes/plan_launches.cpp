@@ -495,12 +495,7 @@ class LaunchPlanner {
         }
         output.operand.written = true;
         for (const ViewAxis& axis : output.operand.view) {
-          if (axis.gather) {
-            unsupported(access.range,
-                        fmt::format("storing into `{}` through a tile of indices (a scatter) is "
-                                    "not supported yet",
-                                    name(access.binding)));
-          }
+          if (axis.gather) plan_scatter(output, access);
           if (axis.kind != ViewAxis::Kind::kColumn) continue;
           unsupported(access.range,
                       fmt::format("storing into one element of the last dimension of `{}` is "
@@ -698,6 +693,27 @@ class LaunchPlanner {
       }
     }
     return patterns;
+  }
+
+  // A store through a tile of indices (`out[ids[tile], tile_n] = v`): the gathered axis is
+  // whole in the block (ViewAxis::gather), which the stores rewrite with a one-hot scatter
+  // (`_scatter`) from the first visit on, as picked stores do (Output::picks). Indices of a
+  // partial block's padding are masked out, so the kernel needs their loop's range.
+  void plan_scatter(Output& output, const Access& access) {
+    if (output.picks) {
+      unsupported(access.range,
+                  fmt::format("storing into `{}` through a tile of indices and at single "
+                              "elements in one loop is not supported yet",
+                              name(access.binding)));
+      return;
+    }
+    output.picks = true;
+    for (const ViewAxis& axis : output.operand.view) {
+      if (!axis.gather) continue;
+      for (const ir::Dim& dim : axis.gather->type.dims) {
+        if (dim.kind == ir::Dim::Kind::kTile) capture_mask_values(dim.tile_dim);
+      }
+    }
   }
 
   // Marks the output's picked view axes; the kernel computes the picking scalars of every

@@ -253,6 +253,14 @@ def ref_batch_begin_scale(x, scale):
     return ((f64(x) * f64(scale)[:, None, :]).astype(torch_promote(x.dtype, scale.dtype)),)
 
 
+
+def ref_row_scatter(table, values, ids):
+    # row_scatter.py: table's rows `ids` (distinct) replaced by twice values', in place
+    out = f64(table).copy()
+    out[ids] = 2 * f64(values)
+    return (out.astype(table.dtype),)
+
+
 def ref_prefix_row_sum(x, lengths):
     # prefix_row_sum.py: column sums of the first lengths[b] rows in float32
     return (np.stack([f64(x)[:n].sum(axis=0) for n in lengths]).astype(np.float32),)
@@ -395,6 +403,18 @@ def indices_below(name: str, axis: int):
         bound = _shapes_seen.pop(name, None)
         assert bound is not None, f"the shapes line must list `{name}` before the index tensor"
         return rng.integers(0, bound[axis], size=shape).astype(dtype)
+
+    return generate
+
+
+def distinct_indices_below(name: str, axis: int):
+    """Distinct integers in [0, shape_of(name)[axis]) in random order (a scatter's rows, so
+    that no two stores meet), `name` generated earlier in the same call."""
+
+    def generate(rng, shape, dtype):
+        bound = _shapes_seen.pop(name, None)
+        assert bound is not None, f"the shapes line must list `{name}` before the index tensor"
+        return rng.permutation(bound[axis])[: shape[0]].astype(dtype)
 
     return generate
 
@@ -1387,6 +1407,17 @@ SAMPLES: tuple[SampleSpec, ...] = (
         reference=ref_batch_begin_scale,
         extra_shapes=("x=1x1x1:f32,scale=1x1:f32", "x=2x9x5:bf16,scale=2x5:bf16"),
         notes="tile_b.begin of a one-element tile in the index maps",
+    ),
+    SampleSpec(
+        name="row_scatter",
+        kernel="row_scatter",
+        configs={"b8x128": (8, 128), "b32x256": (32, 256)},
+        reference=ref_row_scatter,
+        inputs={"table": remember_shape("table"), "ids": distinct_indices_below("table", 0)},
+        extra_shapes=("table=1x1:f32,values=1x1:f32,ids=1:i32",
+                      "table=20x5:bf16,values=9x5:bf16,ids=9:i32"),
+        simulator_call="table=64x256:f32,values=16x256:f32,ids=16:i32",
+        notes="a scatter of rows through a tile of indices, in place",
     ),
     SampleSpec(
         name="prefix_row_sum",

@@ -931,6 +931,9 @@ class KernelPrinter {
   // picks none (`:` on every picked axis): a plain store.
   std::optional<std::string> picked_value(const ir::Store& store, const std::string& ref) {
     const passes::Operand& operand = launch_.outputs[launch_.stores.at(&store)].operand;
+    if (std::optional<std::string> scattered = scattered_value(store, ref, operand)) {
+      return scattered;
+    }
     const auto picks = device_.picks(operand, store.index);
     if (picks.empty()) return std::nullopt;
     context_.imports.helpers.insert("picks");
@@ -940,6 +943,36 @@ class KernelPrinter {
     return py_call("_put", {ref + device_.window(operand, &store.index),
                             exprs_.print(store.value).text, py_tuple(pairs)})
         .text;
+  }
+
+  // The block after a store through a tile of indices (passes::ViewAxis::gather on an
+  // output): `_scatter` along the gathered kernel axis, the padding of a partial block of the
+  // indices masked out. Nullopt for other stores.
+  std::optional<std::string> scattered_value(const ir::Store& store, const std::string& ref,
+                                             const passes::Operand& operand) {
+    int kernel_axis = 0;
+    for (const passes::ViewAxis& axis : operand.view) {
+      if (axis.gather) {
+        const ir::ExprPtr& ids = store.index[static_cast<size_t>(axis.array_axis)].scalar;
+        context_.imports.helpers.insert("scatter");
+        context_.imports.helpers.insert("gather");  // `_check_one_hot`
+        context_.imports.helpers.insert("dot");
+        PyExpr valid = py_atom("None");
+        const ir::Dim& dim = ids->type.dims.front();
+        if (dim.kind == ir::Dim::Kind::kTile) {
+          const std::optional<PyExpr> partial = geometry_.partial_condition(dim.tile_dim);
+          const std::string shape = py_tuple({geometry_.block(dim.tile_dim)});
+          const PyExpr in_range =
+              geometry_.in_range(dim.tile_dim, geometry_.index(dim.tile_dim, shape, 0, partial));
+          valid = partial ? py_conditional(in_range, *partial, py_atom("None")) : in_range;
+        }
+        return py_call("_scatter", {ref + "[...]", std::to_string(kernel_axis), exprs_.text(ids),
+                                    exprs_.print(store.value).text, valid.text})
+            .text;
+      }
+      kernel_axis += axis.squeezed ? 0 : 1;
+    }
+    return std::nullopt;
   }
 
   // The value of a store, broadcast to the block and cast to the array's dtype as needed.
