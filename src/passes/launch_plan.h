@@ -115,10 +115,12 @@ struct Output {
   // store keeps what the block holds already (the output's own ref, resident across those
   // steps) outside the loop's range, and the launch's axes run in order ("arbitrary").
   bool masked_in_place = false;
-  // Some view axis is picked (ViewAxis::picked): every store rewrites the block with a select,
-  // so the block holds the array's old contents from the first visit on (copied in from the
-  // aliased input unless the array is fresh) and the body reads it from the output's ref.
-  bool picks = false;
+  // The stores write only part of the block: some view axis is picked (ViewAxis::picked), a
+  // store scatters (ViewAxis::gather), or the stores' slices leave part of a sliced axis. So the
+  // block holds the array's old contents from the first visit on (copied in from the aliased
+  // input unless the array is fresh), the steps that share it keep it resident
+  // (revisiting_dims), and the body reads it from the output's ref.
+  bool copies_in = false;
 };
 
 // Which ref a load in the body reads.

@@ -529,9 +529,13 @@ class LaunchPlanner {
       if (output.revisiting_dims.empty())
         output.revisiting_dims = dims_not_indexing(output.operand);
     }
-    // Blocks whose elements the stores pick stay resident while consecutive steps share them.
+    // Blocks that the stores write only part of stay resident while consecutive steps share
+    // them, and start from the old contents.
     for (Output& output : launch_.outputs) {
-      if (output.picks && output.revisiting_dims.empty()) {
+      if (!output.copies_in && leaves_slices_unwritten(output.operand.binding)) {
+        output.copies_in = true;
+      }
+      if (output.copies_in && output.revisiting_dims.empty()) {
         output.revisiting_dims = dims_not_indexing(output.operand);
       }
     }
@@ -551,8 +555,8 @@ class LaunchPlanner {
         if (const auto pick = picked.find(access.binding); pick != picked.end()) {
           unpicked = unpicked_index(*access.index, pick->second);
         }
-        if (output.picks ? !unpicked || pattern_key(*unpicked) != pattern_key(output.operand.index)
-                         : pattern_key(output.operand.index) != access.pattern) {
+        const std::string pattern = unpicked ? pattern_key(*unpicked) : access.pattern;
+        if (pattern_key(output.operand.index) != pattern) {
           unsupported(access.range,
                       fmt::format("reading `{}` with another index than it is written with in "
                                   "the same loop is not supported yet",
@@ -560,7 +564,7 @@ class LaunchPlanner {
           continue;
         }
         output.operand.read = true;
-        if (output.picks) {
+        if (output.copies_in) {
           // The block holds the old contents from the first visit on (Output::picks).
           launch_.loads[access.load] = {true, out->second};
           continue;
@@ -621,7 +625,6 @@ class LaunchPlanner {
     for (size_t o = 0; o < launch_.outputs.size(); ++o) {
       Output& output = launch_.outputs[o];
       const int binding = output.operand.binding;
-      check_sliced_stores(binding);
       const ir::Stmt* def = facts_.definition(binding);
       const auto* alloc = def ? def->as<ir::Alloc>() : nullptr;
       // A fresh `empty` array has no values to keep: blocks may spill garbage outside the range.
@@ -659,9 +662,9 @@ class LaunchPlanner {
         output.alias_reason = "read";
         continue;
       }
-      if ((coverage == Coverage::kFull && !output.picks) || fresh) continue;
+      if ((coverage == Coverage::kFull && !output.copies_in) || fresh) continue;
       // Picked blocks are copied in from the alias at their first visit.
-      const bool masked = !output.masked_axes.empty() || output.picks;
+      const bool masked = !output.masked_axes.empty() || output.copies_in;
       Input input;
       input.kind = masked ? Input::Kind::kAliasedRead : Input::Kind::kAliasedUnread;
       input.operand = output.operand;
@@ -669,8 +672,8 @@ class LaunchPlanner {
       input.operand.read = masked;
       input.output = static_cast<int>(o);
       output.aliased_input = static_cast<int>(launch_.inputs.size());
-      output.alias_reason = output.picks ? "elements picked"
-                            : masked     ? "masked"
+      output.alias_reason = output.copies_in ? "partly written, copied in"
+                            : masked         ? "masked"
                             : alloc && alloc->fill && !written_before_.count(binding)
                                 ? "initialised"
                                 : "partly written";
@@ -700,14 +703,14 @@ class LaunchPlanner {
   // (`_scatter`) from the first visit on, as picked stores do (Output::picks). Indices of a
   // partial block's padding are masked out, so the kernel needs their loop's range.
   void plan_scatter(Output& output, const Access& access) {
-    if (output.picks) {
+    if (output.copies_in) {
       unsupported(access.range,
                   fmt::format("storing into `{}` through a tile of indices and at single "
                               "elements in one loop is not supported yet",
                               name(access.binding)));
       return;
     }
-    output.picks = true;
+    output.copies_in = true;
     for (const ViewAxis& axis : output.operand.view) {
       if (!axis.gather) continue;
       for (const ir::Dim& dim : axis.gather->type.dims) {
@@ -719,7 +722,7 @@ class LaunchPlanner {
   // Marks the output's picked view axes; the kernel computes the picking scalars of every
   // store and read, so it captures what they use.
   void mark_picked(Output& output, const PickedPattern& pattern) {
-    output.picks = true;
+    output.copies_in = true;
     for (ViewAxis& axis : output.operand.view) {
       if (std::find(pattern.positions.begin(), pattern.positions.end(), axis.array_axis) !=
           pattern.positions.end()) {
@@ -737,24 +740,17 @@ class LaunchPlanner {
   }
 
   // Stores of slices (`dst[tile, :16]`) write part of a block that is whole along the sliced
-  // axis, and the block goes back whole: the rest would overwrite the array's old values with
-  // garbage. Unless the array is fresh, the launch's slices of each axis must cover it.
-  void check_sliced_stores(int binding) {
-    if (is_fresh(binding)) return;
+  // axis, and the block goes back whole: unless the array is fresh, a block whose slices the
+  // launch's stores may not cover starts from the old contents (Output::copies_in).
+  bool leaves_slices_unwritten(int binding) const {
+    if (is_fresh(binding)) return false;
     std::vector<SliceStore> stores;
     for (const Access& access : accesses_) {
       if (access.store && access.binding == binding) {
         stores.push_back({access.index, access.conditional});
       }
     }
-    if (std::optional<SliceGap> gap = uncovered_slice(kernel_, stores)) {
-      unsupported(gap->range,
-                  fmt::format("storing slices of `{}` that may not cover its axis {} is not "
-                              "supported yet (a block goes back to the array whole); store "
-                              "every part of the axis in the loop, or allocate `{}` with "
-                              "`torch.empty`",
-                              name(binding), gap->axis, name(binding)));
-    }
+    return uncovered_slice(kernel_, stores).has_value();
   }
 
   // The launch's own grid dimensions (indices into Launch::grid) that no axis of `operand`'s

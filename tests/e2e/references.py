@@ -261,6 +261,16 @@ def ref_row_scatter(table, values, ids):
     return (out.astype(table.dtype),)
 
 
+
+def ref_slice_gaps(x, fill_tail=True):
+    # slice_gaps.py: ones; twice x in the first 16 columns; x from column 32 on if fill_tail
+    out = np.ones(x.shape)
+    out[:, :16] = 2 * f64(x)[:, :16]
+    if fill_tail:
+        out[:, 32:] = f64(x)[:, 32:]
+    return (out.astype(x.dtype),)
+
+
 def ref_prefix_row_sum(x, lengths):
     # prefix_row_sum.py: column sums of the first lengths[b] rows in float32
     return (np.stack([f64(x)[:n].sum(axis=0) for n in lengths]).astype(np.float32),)
@@ -1418,6 +1428,15 @@ SAMPLES: tuple[SampleSpec, ...] = (
                       "table=20x5:bf16,values=9x5:bf16,ids=9:i32"),
         simulator_call="table=64x256:f32,values=16x256:f32,ids=16:i32",
         notes="a scatter of rows through a tile of indices, in place",
+    ),
+    SampleSpec(
+        name="slice_gaps",
+        kernel="slice_gaps",
+        configs={"b8": (8,), "b32": (32,)},
+        reference=ref_slice_gaps,
+        scalars=({"fill_tail": True}, {"fill_tail": False}),
+        extra_shapes=("x=1x1:f32", "x=9x20:f32", "x=7x40:bf16"),
+        notes="sliced stores that leave a gap (or, unless fill_tail, a tail): old contents kept",
     ),
     SampleSpec(
         name="prefix_row_sum",

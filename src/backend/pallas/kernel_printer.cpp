@@ -87,7 +87,7 @@ class KernelPrinter {
   void copy_in_revisited_outputs() {
     for (size_t o = 0; o < launch_.outputs.size(); ++o) {
       const passes::Output& output = launch_.outputs[o];
-      if (output.revisiting_dims.empty() && !output.picks) continue;
+      if (output.revisiting_dims.empty() && !output.copies_in) continue;
       // A fresh array whose elements the stores pick has no old contents to copy.
       if (output.aliased_input < 0) continue;
       const std::string& ref = names_.outputs[o];
@@ -244,7 +244,7 @@ class KernelPrinter {
         const PyExpr mask =
             sliced.empty() ? masks_[output] : py_atom(py_primary(masks_[output]) + sliced);
         const bool in_place =
-            launch_.outputs[output].masked_in_place || launch_.outputs[output].picks;
+            launch_.outputs[output].masked_in_place || launch_.outputs[output].copies_in;
         const std::string old = in_place ? ref + window
                                          : names_.inputs[launch_.outputs[output].aliased_input] +
                                                (sliced.empty() ? "[...]" : sliced);

@@ -185,7 +185,7 @@ TEST_CASE("stores into one element of the last axis pick it from whole rows") {
   const Launch& launch = plan.launches[0];
   REQUIRE(launch.outputs.size() == 1);  // both stores share one output
   const Output& output = launch.outputs[0];
-  CHECK(output.picks);
+  CHECK(output.copies_in);
   REQUIRE(output.operand.view.size() == 2);
   CHECK(output.operand.view[0].kind == ViewAxis::Kind::kTile);
   CHECK(output.operand.view[1].kind == ViewAxis::Kind::kFull);
@@ -532,7 +532,7 @@ TEST_CASE("a scatter keeps the gathered axis whole in a block the index steps sh
   const Launch& launch = plan.launches.at(0);
   REQUIRE(launch.outputs.size() == 1);
   const Output& output = launch.outputs[0];
-  CHECK(output.picks);
+  CHECK(output.copies_in);
   REQUIRE(output.operand.view.size() == 2);
   CHECK(output.operand.view[0].kind == ViewAxis::Kind::kFull);
   CHECK(output.operand.view[0].gather != nullptr);
