@@ -193,7 +193,7 @@ TEST_CASE("stores into one element of the last axis pick it from whole rows") {
   CHECK(output.revisiting_dims.empty());  // each block of rows is its own
   // `out` is a parameter: its old contents come in through the alias, copied at each step.
   REQUIRE(output.aliased_input >= 0);
-  CHECK(output.alias_reason == "elements picked");
+  CHECK(output.alias_reason == "partly written, copied in");
   CHECK(launch.inputs[static_cast<size_t>(output.aliased_input)].kind == Input::Kind::kAliasedRead);
   CHECK(launch.stores.size() == 2);
 }
