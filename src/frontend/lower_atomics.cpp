@@ -100,6 +100,14 @@ ExprPtr KernelLowering::lower_atomic(const SyntaxNode& call, bool value_used, ir
   ir::Index index = lower_index_items(var->binding, index_list(args.positional[1]),
                                       args.positional[1].range(), &dims);
   const Type block_type = Type::tile_tensor(dims, binding(var->binding).type.dtype);
+  for (const ir::IndexItem& item : index) {
+    // A scatter's read-modify-write would lose all but one update of a repeated index.
+    if (item.kind == ir::IndexItem::Kind::kGather) {
+      unsupported(item.range, fmt::format("`hl.atomic_{}` through a tile of indices (a scatter "
+                                          "whose repeated indices must combine)",
+                                          fn->name));
+    }
+  }
   // Two reads of the same block: one is the call's value, one feeds the update. Both come
   // before the store, so both see the old contents.
   ExprPtr old_value = ir::Load::make(tensor, index, block_type, range);

@@ -61,6 +61,15 @@ ir::Index KernelLowering::lower_index_items(int tensor, const std::vector<Syntax
     if (item.type() == "ellipsis") unsupported(item.range(), "`...` in an index");
     ExprPtr value = lower_expr(item);
     const Type& type = value->type;
+    if (const auto* attr = value->as<ir::TileAttr>(); attr &&
+                                                      attr->attr == ir::TileAttrKind::kIndex &&
+                                                      !kernel_.tile_dims[attr->tile_dim].variadic) {
+      // `x[tile.index]` selects the tile's elements, as `x[tile]` does (not a gather).
+      entry.kind = ir::IndexItem::Kind::kTile;
+      entry.tile_dim = attr->tile_dim;
+      index.push_back(entry);
+      continue;
+    }
     if (type.kind == TypeKind::kTile) {
       for (int dim : type.tile_dims) {
         entry.kind = kernel_.tile_dims[dim].variadic ? ir::IndexItem::Kind::kVariadic

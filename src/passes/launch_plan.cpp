@@ -103,6 +103,7 @@ class PlanPrinter {
           a = fmt::format(":{}", axis.array_axis);
           if (axis.gather) a += fmt::format(" gather {}", ir::print_expr(kernel_, axis.gather));
           if (axis.dma_ids >= 0) a += fmt::format(" or dma with input {}", axis.dma_ids);
+          if (axis.picked) a += " picked";
           break;
         case ViewAxis::Kind::kScalar:
           a = fmt::format("{}@{}", ir::print_expr(kernel_, axis.scalar), axis.array_axis);

@@ -54,6 +54,10 @@ struct ViewAxis {
   // (plan_gathers.h; which of the two is decided at trace time, from the sizes): the input
   // (Launch::inputs) holding `ids` whole in SMEM, else -1.
   int dma_ids = -1;
+  // kFull only, outputs (and their aliased inputs): the stores pick elements of this axis with
+  // scalars of their own (`out[i] = v`, `out[0, tile] = a; out[1, tile] = b`; plan_picks.h),
+  // so the block holds the whole axis and each access selects its elements in the kernel.
+  bool picked = false;
   AxisRole role = AxisRole::kLeading;
 };
 
@@ -111,6 +115,12 @@ struct Output {
   // store keeps what the block holds already (the output's own ref, resident across those
   // steps) outside the loop's range, and the launch's axes run in order ("arbitrary").
   bool masked_in_place = false;
+  // The stores write only part of the block: some view axis is picked (ViewAxis::picked), a
+  // store scatters (ViewAxis::gather), or the stores' slices leave part of a sliced axis. So the
+  // block holds the array's old contents from the first visit on (copied in from the aliased
+  // input unless the array is fresh), the steps that share it keep it resident
+  // (revisiting_dims), and the body reads it from the output's ref.
+  bool copies_in = false;
 };
 
 // Which ref a load in the body reads.

@@ -10,6 +10,7 @@
 #include "passes/plan_costs.h"
 #include "passes/plan_gathers.h"
 #include "passes/plan_legality.h"
+#include "passes/plan_picks.h"
 #include "passes/plan_skips.h"
 #include "passes/plan_slices.h"
 #include "passes/plan_strategies.h"
@@ -476,21 +477,25 @@ class LaunchPlanner {
     // Outputs: one per stored array, in order of first store; one index pattern each.
     std::map<int, int> output_of;       // binding -> output
     std::map<int, size_t> first_store;  // binding -> position in accesses_
+    const std::map<int, PickedPattern> picked = picked_patterns();
     for (size_t i = 0; i < accesses_.size(); ++i) {
       const Access& access = accesses_[i];
       if (!access.store) continue;
       auto it = output_of.find(access.binding);
+      const auto pick = picked.find(access.binding);
       if (it == output_of.end()) {
         Output output;
-        output.operand = make_operand(access);
+        if (pick != picked.end()) {
+          Access whole = access;
+          whole.index = &pick->second.index;
+          output.operand = make_operand(whole);
+          mark_picked(output, pick->second);
+        } else {
+          output.operand = make_operand(access);
+        }
         output.operand.written = true;
         for (const ViewAxis& axis : output.operand.view) {
-          if (axis.gather) {
-            unsupported(access.range,
-                        fmt::format("storing into `{}` through a tile of indices (a scatter) is "
-                                    "not supported yet",
-                                    name(access.binding)));
-          }
+          if (axis.gather) plan_scatter(output, access);
           if (axis.kind != ViewAxis::Kind::kColumn) continue;
           unsupported(access.range,
                       fmt::format("storing into one element of the last dimension of `{}` is "
@@ -502,6 +507,8 @@ class LaunchPlanner {
         first_store[access.binding] = i;
         launch_.outputs.push_back(std::move(output));
         it = output_of.find(access.binding);
+      } else if (pick != picked.end()) {
+        // Every store of the array agrees with the picked pattern (plan_picks.h).
       } else if (launch_.outputs[it->second].operand.index.size() != access.index->size() ||
                  pattern_key(launch_.outputs[it->second].operand.index) != access.pattern) {
         unsupported(access.range,
@@ -522,6 +529,16 @@ class LaunchPlanner {
       if (output.revisiting_dims.empty())
         output.revisiting_dims = dims_not_indexing(output.operand);
     }
+    // Blocks that the stores write only part of stay resident while consecutive steps share
+    // them, and start from the old contents.
+    for (Output& output : launch_.outputs) {
+      if (!output.copies_in && leaves_slices_unwritten(output.operand.binding)) {
+        output.copies_in = true;
+      }
+      if (output.copies_in && output.revisiting_dims.empty()) {
+        output.revisiting_dims = dims_not_indexing(output.operand);
+      }
+    }
 
     // Inputs: one per (array, pattern) read, in order of first read; reads of an output go to
     // the output (after its first store, or always when steps revisit its block) or to its
@@ -534,7 +551,12 @@ class LaunchPlanner {
       if (access.store) continue;
       if (auto out = output_of.find(access.binding); out != output_of.end()) {
         Output& output = launch_.outputs[out->second];
-        if (pattern_key(output.operand.index) != access.pattern) {
+        std::optional<ir::Index> unpicked;
+        if (const auto pick = picked.find(access.binding); pick != picked.end()) {
+          unpicked = unpicked_index(*access.index, pick->second);
+        }
+        const std::string pattern = unpicked ? pattern_key(*unpicked) : access.pattern;
+        if (pattern_key(output.operand.index) != pattern) {
           unsupported(access.range,
                       fmt::format("reading `{}` with another index than it is written with in "
                                   "the same loop is not supported yet",
@@ -542,6 +564,11 @@ class LaunchPlanner {
           continue;
         }
         output.operand.read = true;
+        if (output.copies_in) {
+          // The block holds the old contents from the first visit on (Output::picks).
+          launch_.loads[access.load] = {true, out->second};
+          continue;
+        }
         const bool revisited = !output.revisiting_dims.empty();
         if (i > first_store.at(access.binding) && !revisited) {
           launch_.loads[access.load] = {true, out->second};
@@ -598,7 +625,6 @@ class LaunchPlanner {
     for (size_t o = 0; o < launch_.outputs.size(); ++o) {
       Output& output = launch_.outputs[o];
       const int binding = output.operand.binding;
-      check_sliced_stores(binding);
       const ir::Stmt* def = facts_.definition(binding);
       const auto* alloc = def ? def->as<ir::Alloc>() : nullptr;
       // A fresh `empty` array has no values to keep: blocks may spill garbage outside the range.
@@ -636,8 +662,9 @@ class LaunchPlanner {
         output.alias_reason = "read";
         continue;
       }
-      if (coverage == Coverage::kFull || fresh) continue;
-      const bool masked = !output.masked_axes.empty();
+      if ((coverage == Coverage::kFull && !output.copies_in) || fresh) continue;
+      // Picked blocks are copied in from the alias at their first visit.
+      const bool masked = !output.masked_axes.empty() || output.copies_in;
       Input input;
       input.kind = masked ? Input::Kind::kAliasedRead : Input::Kind::kAliasedUnread;
       input.operand = output.operand;
@@ -645,7 +672,8 @@ class LaunchPlanner {
       input.operand.read = masked;
       input.output = static_cast<int>(o);
       output.aliased_input = static_cast<int>(launch_.inputs.size());
-      output.alias_reason = masked ? "masked"
+      output.alias_reason = output.copies_in ? "partly written, copied in"
+                            : masked         ? "masked"
                             : alloc && alloc->fill && !written_before_.count(binding)
                                 ? "initialised"
                                 : "partly written";
@@ -653,25 +681,76 @@ class LaunchPlanner {
     }
   }
 
+  // The picked patterns of the arrays the launch stores into (plan_picks.h), by binding.
+  std::map<int, PickedPattern> picked_patterns() const {
+    std::map<int, std::vector<const ir::Index*>> stores;
+    for (const Access& access : accesses_) {
+      if (access.store) stores[access.binding].push_back(access.index);
+    }
+    std::map<int, PickedPattern> patterns;
+    for (const auto& [binding, indices] : stores) {
+      const ir::Type& type = kernel_.bindings[binding].type;
+      if (!type.rank_known() || launch_.variadic) continue;
+      if (std::optional<PickedPattern> pattern = picked_pattern(kernel_, indices, type.rank)) {
+        patterns.emplace(binding, std::move(*pattern));
+      }
+    }
+    return patterns;
+  }
+
+  // A store through a tile of indices (`out[ids[tile], tile_n] = v`): the gathered axis is
+  // whole in the block (ViewAxis::gather), which the stores rewrite with a one-hot scatter
+  // (`_scatter`) from the first visit on, as picked stores do (Output::picks). Indices of a
+  // partial block's padding are masked out, so the kernel needs their loop's range.
+  void plan_scatter(Output& output, const Access& access) {
+    if (output.copies_in) {
+      unsupported(access.range,
+                  fmt::format("storing into `{}` through a tile of indices and at single "
+                              "elements in one loop is not supported yet",
+                              name(access.binding)));
+      return;
+    }
+    output.copies_in = true;
+    for (const ViewAxis& axis : output.operand.view) {
+      if (!axis.gather) continue;
+      for (const ir::Dim& dim : axis.gather->type.dims) {
+        if (dim.kind == ir::Dim::Kind::kTile) capture_mask_values(dim.tile_dim);
+      }
+    }
+  }
+
+  // Marks the output's picked view axes; the kernel computes the picking scalars of every
+  // store and read, so it captures what they use.
+  void mark_picked(Output& output, const PickedPattern& pattern) {
+    output.copies_in = true;
+    for (ViewAxis& axis : output.operand.view) {
+      if (std::find(pattern.positions.begin(), pattern.positions.end(), axis.array_axis) !=
+          pattern.positions.end()) {
+        axis.picked = true;
+      }
+    }
+    for (const Access& access : accesses_) {
+      if (access.binding != output.operand.binding) continue;
+      for (int p : pattern.positions) {
+        if (static_cast<size_t>(p) >= access.index->size()) break;
+        const IndexItem& item = (*access.index)[static_cast<size_t>(p)];
+        if (item.kind == IndexItem::Kind::kScalar) walk_expr(item.scalar);
+      }
+    }
+  }
+
   // Stores of slices (`dst[tile, :16]`) write part of a block that is whole along the sliced
-  // axis, and the block goes back whole: the rest would overwrite the array's old values with
-  // garbage. Unless the array is fresh, the launch's slices of each axis must cover it.
-  void check_sliced_stores(int binding) {
-    if (is_fresh(binding)) return;
+  // axis, and the block goes back whole: unless the array is fresh, a block whose slices the
+  // launch's stores may not cover starts from the old contents (Output::copies_in).
+  bool leaves_slices_unwritten(int binding) const {
+    if (is_fresh(binding)) return false;
     std::vector<SliceStore> stores;
     for (const Access& access : accesses_) {
       if (access.store && access.binding == binding) {
         stores.push_back({access.index, access.conditional});
       }
     }
-    if (std::optional<SliceGap> gap = uncovered_slice(kernel_, stores)) {
-      unsupported(gap->range,
-                  fmt::format("storing slices of `{}` that may not cover its axis {} is not "
-                              "supported yet (a block goes back to the array whole); store "
-                              "every part of the axis in the loop, or allocate `{}` with "
-                              "`torch.empty`",
-                              name(binding), gap->axis, name(binding)));
-    }
+    return uncovered_slice(kernel_, stores).has_value();
   }
 
   // The launch's own grid dimensions (indices into Launch::grid) that no axis of `operand`'s
@@ -682,6 +761,10 @@ class LaunchPlanner {
       if (axis.kind == ViewAxis::Kind::kTile) indexing.insert(axis.tile_dim);
       if (!axis.scalar) continue;
       ir::for_each_expr(axis.scalar, [&](const ir::Expr& expr) {
+        if (const auto* attr = expr.as<ir::TileAttr>()) {  // `tile_b.begin` in the index map
+          indexing.insert(attr->tile_dim);
+          return;
+        }
         const auto* ref = expr.as<ir::VarRef>();
         if (!ref) return;
         if (auto it = grid_var_dim_.find(ref->binding); it != grid_var_dim_.end()) {

@@ -141,6 +141,12 @@ class Scheduler {
     if (!scalar) return;
     const ir::TileLoop& loop = launch_.tile_loop();
     ir::for_each_expr(ir::Block{ir::Return::make({scalar}, scalar->range)}, [&](const ir::Expr& e) {
+      if (const auto* attr = e.as<ir::TileAttr>()) {  // `tile_b.begin` of the launch's own tile
+        for (int dim : loop.tile_dims) {
+          if (dim == attr->tile_dim) dims.insert(launch_dim(dim));
+        }
+        return;
+      }
       const auto* ref = e.as<ir::VarRef>();
       if (ref == nullptr) return;
       for (size_t i = 0; i < loop.loop_vars.size() && i < loop.tile_dims.size(); ++i) {

@@ -209,6 +209,68 @@ def ref_jagged_row_sum(x, offsets):
                       for g in range(len(offsets) - 1)]).astype(np.float32),)
 
 
+
+def ref_grid_elements(x, y):
+    # grid_elements.py: out starts at one; each step adds 2 * x[i] + y[n - 1 - i] to out[i]
+    dtype = torch_promote(x.dtype, y.dtype)
+    return ((1 + 2 * f64(x) + f64(y)[::-1]).astype(dtype),)
+
+
+def ref_row_ends(x):
+    # row_ends.py: ones, the last column the row sums, then column 0 three times x[:, 0] (the
+    # second store wins where n == 1)
+    out = np.ones(x.shape)
+    out[:, -1] = f64(x).sum(axis=1)
+    out[:, 0] = 3 * f64(x)[:, 0]
+    return (out.astype(x.dtype),)
+
+
+def ref_stacked_rows(x, y):
+    # stacked_rows.py: rows x, -1, 2 * y in x's dtype
+    return (np.stack([f64(x), np.full(x.shape, -1.0), 2 * f64(y)]).astype(x.dtype),)
+
+
+def ref_block_totals(x):
+    # block_totals.py: float32 sums of blocks of 128 (the last partial), and ones at each
+    # block's first element
+    n = x.shape[0]
+    sums = np.array([f64(x)[s:s + 128].sum() for s in range(0, n, 128)]).astype(np.float32)
+    marks = np.zeros(n)
+    marks[::128] = 1.0
+    return sums, marks.astype(x.dtype)
+
+
+def ref_segment_totals(x, offsets):
+    # segment_totals.py: float32 sums of each segment's rows (0 for an empty one), added to
+    # out's initial tens
+    totals = [f64(x)[offsets[g]:offsets[g + 1]].sum() for g in range(len(offsets) - 1)]
+    return ((10 + np.array(totals)).astype(np.float32),)
+
+
+
+def ref_batch_begin_scale(x, scale):
+    # batch_begin_scale.py: each batch's rows times its scale row
+    return ((f64(x) * f64(scale)[:, None, :]).astype(torch_promote(x.dtype, scale.dtype)),)
+
+
+
+def ref_row_scatter(table, values, ids):
+    # row_scatter.py: table's rows `ids` (distinct) replaced by twice values', in place
+    out = f64(table).copy()
+    out[ids] = 2 * f64(values)
+    return (out.astype(table.dtype),)
+
+
+
+def ref_slice_gaps(x, fill_tail=True):
+    # slice_gaps.py: ones; twice x in the first 16 columns; x from column 32 on if fill_tail
+    out = np.ones(x.shape)
+    out[:, :16] = 2 * f64(x)[:, :16]
+    if fill_tail:
+        out[:, 32:] = f64(x)[:, 32:]
+    return (out.astype(x.dtype),)
+
+
 def ref_prefix_row_sum(x, lengths):
     # prefix_row_sum.py: column sums of the first lengths[b] rows in float32
     return (np.stack([f64(x)[:n].sum(axis=0) for n in lengths]).astype(np.float32),)
@@ -385,6 +447,18 @@ def indices_below(name: str, axis: int):
         bound = _shapes_seen.pop(name, None)
         assert bound is not None, f"the shapes line must list `{name}` before the index tensor"
         return rng.integers(0, bound[axis], size=shape).astype(dtype)
+
+    return generate
+
+
+def distinct_indices_below(name: str, axis: int):
+    """Distinct integers in [0, shape_of(name)[axis]) in random order (a scatter's rows, so
+    that no two stores meet), `name` generated earlier in the same call."""
+
+    def generate(rng, shape, dtype):
+        bound = _shapes_seen.pop(name, None)
+        assert bound is not None, f"the shapes line must list `{name}` before the index tensor"
+        return rng.permutation(bound[axis])[: shape[0]].astype(dtype)
 
     return generate
 
@@ -1368,6 +1442,83 @@ SAMPLES: tuple[SampleSpec, ...] = (
         refused_loop_types=(("grid",),),
         inner_dims=((0, "x", 0),),
         notes="loop bounds read from a tensor; a masked sum per segment",
+    ),
+    SampleSpec(
+        name="grid_elements",
+        kernel="grid_elements",
+        configs={"none": ()},
+        reference=ref_grid_elements,
+        extra_shapes=("x=1:f32,y=1:f32", "x=129:f32,y=129:f32"),
+        notes="one element per hl.grid step: the whole axis resident, a lane select per store",
+    ),
+    SampleSpec(
+        name="row_ends",
+        kernel="row_ends",
+        configs={"b8": (8,), "b32": (32,)},
+        reference=ref_row_ends,
+        extra_shapes=("x=1x1:f32", "x=9x5:f32", "x=7x129:bf16"),
+        tolerance=SUM_TOLERANCE,
+        notes="stores at two columns of tiled rows: rows whole in the block, old contents kept",
+    ),
+    SampleSpec(
+        name="stacked_rows",
+        kernel="stacked_rows",
+        configs={"b128": (128,), "b512": (512,)},
+        reference=ref_stacked_rows,
+        extra_shapes=("x=1:f32,y=1:f32", "x=130:bf16,y=130:bf16"),
+        simulator_call="x=1024:f32,y=1024:f32",
+        notes="stores at rows 0 and 2 of one array: a sublane select, row 1 kept",
+    ),
+    SampleSpec(
+        name="block_totals",
+        kernel="block_totals",
+        configs={"none": ()},
+        reference=ref_block_totals,
+        extra_shapes=("x=1:f32", "x=129:f32", "x=300:bf16"),
+        tolerance=SUM_TOLERANCE,
+        notes="out[tile.id] and marks[tile.begin] of a loop with a fixed block size",
+    ),
+    SampleSpec(
+        name="segment_totals",
+        kernel="segment_totals",
+        eager_reference=True,
+        configs={"b8": (8,), "b16": (16,)},
+        reference=ref_segment_totals,
+        inputs={"x": remember_shape("x"), "offsets": segment_offsets("x", 0)},
+        extra_shapes=("x=9x128:f32,offsets=3:i32", "x=33x7:bf16,offsets=6:i32"),
+        tolerance=SUM_TOLERANCE,
+        loop_types=(("unroll",), ("emit_pipeline",), ("fori_loop",)),
+        refused_loop_types=(("grid",),),
+        inner_dims=((0, "x", 0),),
+        notes="out[g] = a segment's total after an inner loop with bounds read from a tensor",
+    ),
+    SampleSpec(
+        name="batch_begin_scale",
+        kernel="batch_begin_scale",
+        configs={"b8": (8,), "b32": (32,)},
+        reference=ref_batch_begin_scale,
+        extra_shapes=("x=1x1x1:f32,scale=1x1:f32", "x=2x9x5:bf16,scale=2x5:bf16"),
+        notes="tile_b.begin of a one-element tile in the index maps",
+    ),
+    SampleSpec(
+        name="row_scatter",
+        kernel="row_scatter",
+        configs={"b8x128": (8, 128), "b32x256": (32, 256)},
+        reference=ref_row_scatter,
+        inputs={"table": remember_shape("table"), "ids": distinct_indices_below("table", 0)},
+        extra_shapes=("table=1x1:f32,values=1x1:f32,ids=1:i32",
+                      "table=20x5:bf16,values=9x5:bf16,ids=9:i32"),
+        simulator_call="table=64x256:f32,values=16x256:f32,ids=16:i32",
+        notes="a scatter of rows through a tile of indices, in place",
+    ),
+    SampleSpec(
+        name="slice_gaps",
+        kernel="slice_gaps",
+        configs={"b8": (8,), "b32": (32,)},
+        reference=ref_slice_gaps,
+        scalars=({"fill_tail": True}, {"fill_tail": False}),
+        extra_shapes=("x=1x1:f32", "x=9x20:f32", "x=7x40:bf16"),
+        notes="sliced stores that leave a gap (or, unless fill_tail, a tail): old contents kept",
     ),
     SampleSpec(
         name="prefix_row_sum",

@@ -66,6 +66,7 @@ class DeviceContext final : public ExprContext {
       if (axis.gather) return gather(load, use, operand, ref, axis, kernel_axis);
       kernel_axis += axis.squeezed ? 0 : 1;
     }
+    if (std::optional<PyExpr> picked = picked_read(operand, ref, load.index)) return *picked;
     for (const passes::ViewAxis& axis : operand.view) {
       if (axis.kind != passes::ViewAxis::Kind::kColumn) continue;
       // The block is a window of lanes holding the column: select it.
@@ -101,6 +102,38 @@ class DeviceContext final : public ExprContext {
     // Pallas refuses an empty slice of a ref; Python's is an empty array.
     return py_atom(fmt::format("({} if {} else jnp.zeros({}, {}.dtype))", read, sliced.nonempty,
                                sliced.shape, ref));
+  }
+
+  // The (kernel axis, index) pairs, in increasing axis order, of the elements that an access
+  // with `index` picks from `operand`'s block (passes::ViewAxis::picked; a `:` picks none).
+  std::vector<std::pair<int, std::string>> picks(const passes::Operand& operand,
+                                                 const ir::Index& index) {
+    std::vector<std::pair<int, std::string>> result;
+    int kernel_axis = 0;
+    for (const passes::ViewAxis& axis : operand.view) {
+      if (axis.picked) {
+        const ir::IndexItem& item = index[static_cast<size_t>(axis.array_axis)];
+        if (item.kind == ir::IndexItem::Kind::kScalar) {
+          result.emplace_back(kernel_axis, geometry_.print(item.scalar).text);
+        }
+      }
+      kernel_axis += axis.squeezed ? 0 : 1;
+    }
+    return result;
+  }
+
+  // A read of an output whose stores pick elements: the block, then each picked element
+  // (`_pick`, last axis first so that the earlier axes keep their positions).
+  std::optional<PyExpr> picked_read(const passes::Operand& operand, const std::string& ref,
+                                    const ir::Index& index) {
+    const auto picked = picks(operand, index);
+    if (picked.empty()) return std::nullopt;
+    context_.imports.helpers.insert("picks");
+    PyExpr value = py_atom(ref + window(operand, &index));
+    for (auto it = picked.rbegin(); it != picked.rend(); ++it) {
+      value = py_call("_pick", {value.text, std::to_string(it->first), it->second});
+    }
+    return value;
   }
 
   // The shape of an access's part of the block of `ref` (`(block,

@@ -87,7 +87,20 @@ class KernelPrinter {
   void copy_in_revisited_outputs() {
     for (size_t o = 0; o < launch_.outputs.size(); ++o) {
       const passes::Output& output = launch_.outputs[o];
-      if (output.revisiting_dims.empty()) continue;
+      if (output.revisiting_dims.empty() && !output.copies_in) continue;
+      // A fresh array whose elements the stores pick has no old contents to copy.
+      if (output.aliased_input < 0) continue;
+      const std::string& ref = names_.outputs[o];
+      const std::string& alias = names_.inputs[static_cast<size_t>(output.aliased_input)];
+      const std::string& array = kernel_.bindings[output.operand.binding].name;
+      if (output.revisiting_dims.empty() && !has_grid_inner_loop()) {
+        out_.comment(
+            fmt::format("{}: the stores pick elements of the block of `{}`; it starts "
+                        "from the old contents",
+                        context_.where(output.operand.range), array));
+        out_.line(fmt::format("{}[...] = {}[...]", ref, alias));
+        continue;
+      }
       std::vector<int> first_of = output.revisiting_dims;
       for (size_t g = 0; g < launch_.grid.size(); ++g) {
         if (launch_.grid[g].inner_loop >= 0 && schedule_.dim(g).run == passes::DimRun::kGridAxis) {
@@ -105,14 +118,20 @@ class KernelPrinter {
       out_.comment(
           fmt::format("{}: the steps along {} update one block of `{}`; the first "
                       "copies its old contents in",
-                      context_.where(output.operand.range), fmt::join(names, ", "),
-                      kernel_.bindings[output.operand.binding].name));
+                      context_.where(output.operand.range), fmt::join(names, ", "), array));
       out_.line(fmt::format("@pl.when({})", condition.text));
       auto copy = out_.block(fmt::format("def {}():", scope_.fresh("_first_visit")));
-      const std::string& ref = names_.outputs[o];
-      out_.line(fmt::format("{}[...] = {}[...]", ref,
-                            names_.inputs[static_cast<size_t>(output.aliased_input)]));
+      out_.line(fmt::format("{}[...] = {}[...]", ref, alias));
     }
+  }
+
+  bool has_grid_inner_loop() const {
+    for (size_t g = 0; g < launch_.grid.size(); ++g) {
+      if (launch_.grid[g].inner_loop >= 0 && schedule_.dim(g).run == passes::DimRun::kGridAxis) {
+        return true;
+      }
+    }
+    return false;
   }
 
   // Outputs stored under a mask keep the array's old values outside the loop's range.
@@ -207,8 +226,8 @@ class KernelPrinter {
     if (const auto* store = stmt.as<ir::Store>()) {
       const int output = launch_.stores.at(store);
       const std::string& ref = names_.outputs[output];
-      std::string value = stored_value(*store, ref);
       const passes::Operand& operand = launch_.outputs[output].operand;
+      std::string value = picked_value(*store, ref).value_or(stored_value(*store, ref));
       const std::string window = device_.window(operand, &store->index);
       // Pallas refuses an empty slice of a ref; Python stores nothing there.
       const std::string nonempty = device_.sliced_block(ref, operand, store->index).nonempty;
@@ -224,10 +243,11 @@ class KernelPrinter {
         const std::string sliced = device_.slice_items(store->index).empty() ? "" : window;
         const PyExpr mask =
             sliced.empty() ? masks_[output] : py_atom(py_primary(masks_[output]) + sliced);
-        const std::string old = launch_.outputs[output].masked_in_place
-                                    ? ref + window
-                                    : names_.inputs[launch_.outputs[output].aliased_input] +
-                                          (sliced.empty() ? "[...]" : sliced);
+        const bool in_place =
+            launch_.outputs[output].masked_in_place || launch_.outputs[output].copies_in;
+        const std::string old = in_place ? ref + window
+                                         : names_.inputs[launch_.outputs[output].aliased_input] +
+                                               (sliced.empty() ? "[...]" : sliced);
         const PyExpr masked = py_call("jnp.where", {mask.text, value, old});
         value = mask_guards_[output]
                     ? py_conditional(masked, *mask_guards_[output], py_atom(value)).text
@@ -904,6 +924,55 @@ class KernelPrinter {
       return py_tuple(sizes);
     }
     return ref + ".shape";
+  }
+
+  // The block after a store that picks elements of it (passes::Output::picks): the value
+  // written at them with a select (`_put`, which casts and broadcasts). Nullopt when the store
+  // picks none (`:` on every picked axis): a plain store.
+  std::optional<std::string> picked_value(const ir::Store& store, const std::string& ref) {
+    const passes::Operand& operand = launch_.outputs[launch_.stores.at(&store)].operand;
+    if (std::optional<std::string> scattered = scattered_value(store, ref, operand)) {
+      return scattered;
+    }
+    const auto picks = device_.picks(operand, store.index);
+    if (picks.empty()) return std::nullopt;
+    context_.imports.helpers.insert("picks");
+    std::vector<std::string> pairs;
+    pairs.reserve(picks.size());
+    for (const auto& [axis, index] : picks) pairs.push_back(fmt::format("({}, {})", axis, index));
+    return py_call("_put", {ref + device_.window(operand, &store.index),
+                            exprs_.print(store.value).text, py_tuple(pairs)})
+        .text;
+  }
+
+  // The block after a store through a tile of indices (passes::ViewAxis::gather on an
+  // output): `_scatter` along the gathered kernel axis, the padding of a partial block of the
+  // indices masked out. Nullopt for other stores.
+  std::optional<std::string> scattered_value(const ir::Store& store, const std::string& ref,
+                                             const passes::Operand& operand) {
+    int kernel_axis = 0;
+    for (const passes::ViewAxis& axis : operand.view) {
+      if (axis.gather) {
+        const ir::ExprPtr& ids = store.index[static_cast<size_t>(axis.array_axis)].scalar;
+        context_.imports.helpers.insert("scatter");
+        context_.imports.helpers.insert("gather");  // `_check_one_hot`
+        context_.imports.helpers.insert("dot");
+        PyExpr valid = py_atom("None");
+        const ir::Dim& dim = ids->type.dims.front();
+        if (dim.kind == ir::Dim::Kind::kTile) {
+          const std::optional<PyExpr> partial = geometry_.partial_condition(dim.tile_dim);
+          const std::string shape = py_tuple({geometry_.block(dim.tile_dim)});
+          const PyExpr in_range =
+              geometry_.in_range(dim.tile_dim, geometry_.index(dim.tile_dim, shape, 0, partial));
+          valid = partial ? py_conditional(in_range, *partial, py_atom("None")) : in_range;
+        }
+        return py_call("_scatter", {ref + "[...]", std::to_string(kernel_axis), exprs_.text(ids),
+                                    exprs_.print(store.value).text, valid.text})
+            .text;
+      }
+      kernel_axis += axis.squeezed ? 0 : 1;
+    }
+    return std::nullopt;
   }
 
   // The value of a store, broadcast to the block and cast to the array's dtype as needed.

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <functional>
 #include <map>
 #include <set>
 
@@ -31,6 +32,9 @@ class IndexMapContext final : public HostContext {
     for (size_t i = 0; i < loop.loop_vars.size() && i < loop.tile_dims.size(); ++i) {
       grid_var_dim_[loop.loop_vars[i]] = loop.tile_dims[i];
     }
+    for (size_t g = 0; g < launch.grid.size(); ++g) {
+      if (launch.grid[g].inner_loop < 0) own_dims_[launch.grid[g].tile_dim] = g;
+    }
   }
 
   PyExpr var(const ir::VarRef& ref) override {
@@ -42,10 +46,31 @@ class IndexMapContext final : public HostContext {
     return index;
   }
 
+  // `tile_b.begin` and `tile_b.id` of the launch's own tiles as scalar indices (`out[tile_b.begin,
+  // tile_n]`): the block number times the block size, and the block number (`block_blocks`
+  // gives the launch printer's block-size names, known once the blocks are chosen).
+  std::optional<PyExpr> tile_attr(const ir::TileAttr& attr) override {
+    if (attr.attr != ir::TileAttrKind::kBegin && attr.attr != ir::TileAttrKind::kId) {
+      return std::nullopt;
+    }
+    const ir::TileDim& dim = kernel_.tile_dims[attr.tile_dim];
+    auto own = own_dims_.find(attr.tile_dim);
+    if (own == own_dims_.end() || has_begin(dim) || !block_of_) return std::nullopt;
+    const PyExpr index = py_atom(safe_local_name(dim.name));
+    if (attr.attr == ir::TileAttrKind::kId) return index;
+    return py_binary("*", index, py_atom(block_of_(own->second)));
+  }
+
+  void set_block_names(std::function<std::string(size_t)> block_of) {
+    block_of_ = std::move(block_of);
+  }
+
  private:
   const ir::Kernel& kernel_;
   HostState& host_;
   std::map<int, int> grid_var_dim_;
+  std::map<int, size_t> own_dims_;  // tile dimension of the launch's own loop -> grid axis
+  std::function<std::string(size_t)> block_of_;
 };
 
 bool is_grid(const ir::TileDim& dim) { return dim.block.kind == ir::BlockSource::Kind::kGrid; }
@@ -84,6 +109,7 @@ class LaunchPrinter {
       schedules_.push_back(passes::find_schedule(kernel_, launch, types));
     }
     schedule_ = &schedules_.front();
+    index_context_.set_block_names([this](size_t g) { return blocks_.at(g); });
   }
 
   void print() {

@@ -232,14 +232,16 @@ PyExpr ExprWriter::tile_attr(const ir::TileAttr& node) {
   const ir::TileDim& dim = state_.dim(node.tile_dim);
   const std::string_view name = ir::tile_attr_name(node.attr);
   if (node.attr == ir::TileAttrKind::kId || node.attr == ir::TileAttrKind::kCount) {
-    // Block numbers and counts exist only where there are blocks; where the source fixes the
-    // block size there are, but numbering them is not done yet.
-    const bool fixed = dim.block.kind == ir::BlockSource::Kind::kFixed;
-    return unsupported(
-        node, fixed ? fmt::format("`{}.{}` of a tile with a fixed block size yet", dim.name, name)
-                    : fmt::format("`{}.{}`: the config chooses this tile's block size, and the "
-                                  "reference has none (each such tile is its loop's whole range)",
-                                  dim.name, name));
+    // Block numbers and counts exist only where there are blocks: where the source fixes the
+    // block size (`_ref_tiles` numbers its tiles).
+    if (dim.block.kind == ir::BlockSource::Kind::kFixed && !dim.variadic &&
+        !state_.is_grid(node.tile_dim)) {
+      return py_atom(fmt::format("{}.{}", tile, name));
+    }
+    return unsupported(node, fmt::format("`{}.{}`: the config chooses this tile's block size, and "
+                                         "the reference has none (each such tile is its loop's "
+                                         "whole range)",
+                                         dim.name, name));
   }
   if (dim.variadic) {
     return unsupported(node, fmt::format("`.{}` of a tile of `hl.tile(x.size())`", name));

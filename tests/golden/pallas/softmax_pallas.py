@@ -137,11 +137,14 @@ def softmax(x, *, interpret=None):
 
 
 class _RefTile:
-    """The tile of a loop in the reference: the loop's whole range [begin, end), one block."""
+    """The tile of a loop in the reference: the loop's whole range [begin, end), one block;
+    or, where the source fixes the block size, block `id` of `count` (`_ref_tiles`)."""
 
-    def __init__(self, begin, end):
+    def __init__(self, begin, end, id=None, count=None):
         self.begin = begin
         self.end = end
+        self.id = id
+        self.count = count
 
     @property
     def block_size(self):
@@ -218,8 +221,10 @@ def _ref_window(value, axis, start, size, rows=0, where=""):
 
 def _ref_tiles(begin, end, block_size):
     """The tiles of a loop whose block size the kernel fixes (`block_size=128`): that many
-    indices each, the last one partial."""
-    return [_RefTile(start, min(start + block_size, end)) for start in range(begin, end, block_size)]
+    indices each, the last one partial, numbered from 0."""
+    starts = range(begin, end, block_size)
+    count = len(starts)
+    return [_RefTile(s, min(s + block_size, end), k, count) for k, s in enumerate(starts)]
 
 
 def _ref_philox_word(counters, seed):
