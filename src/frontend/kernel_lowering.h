@@ -325,8 +325,11 @@ class KernelLowering {
   // given (inner loops), and every binding from `first_binding` on closed at the loop's end.
   ir::Block lower_loop_body(const SyntaxNode& loop, size_t first_binding,
                             std::vector<ir::TileLoop::Carry>* carried);
-  // `for i in hl.static_range(...)` in device code (unrolled while JAX traces).
-  void lower_static_range(const SyntaxNode& node, ir::Block& out);
+  // `for i in hl.static_range(...)` or `range(...)` in device code (unrolled while JAX
+  // traces); `shown` names the callee in messages.
+  void lower_static_range(const SyntaxNode& node, ir::Block& out, std::string_view shown);
+  // `for x in [a, b]` / `(a, b)` in device code: the body once per element.
+  void lower_unrolled_for(const SyntaxNode& node, ir::Block& out);
   // `[tile_m, tile_n] float32`, for messages about carried values.
   std::string describe(const ir::Type& type) const;
 

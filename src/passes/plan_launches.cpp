@@ -35,7 +35,8 @@ struct Access {
   SourceRange range;
   const ir::Load* load = nullptr;
   const ir::Store* store_node = nullptr;
-  bool conditional = false;  // under an `if` or a static loop of the body: may not run
+  bool conditional = false;       // under an `if` or a static loop of the body: may not run
+  std::vector<int> static_loops;  // the static loops around it, outermost first (walk order ids)
 };
 
 class LaunchPlanner {
@@ -129,6 +130,7 @@ class LaunchPlanner {
         access.range = stmt.range;
         access.store_node = &store;
         access.conditional = if_depth_ > 0;
+        access.static_loops = static_loops_;
         accesses_.push_back(std::move(access));
         return;
       }
@@ -159,7 +161,9 @@ class LaunchPlanner {
         walk_expr(loop.end);
         walk_expr(loop.step);
         ++if_depth_;  // an inner loop in it is not directly in the launch's body
+        static_loops_.push_back(next_static_loop_++);
         for (const ir::StmtPtr& s : loop.body) walk_stmt(*s);
+        static_loops_.pop_back();
         --if_depth_;
         return;
       }
@@ -219,6 +223,7 @@ class LaunchPlanner {
         access.pattern = pattern_key(load.index);
         access.range = expr->range;
         access.load = &load;
+        access.static_loops = static_loops_;
         accesses_.push_back(std::move(access));
         count_cost(*expr, launch_.cost);
         return;
@@ -521,6 +526,14 @@ class LaunchPlanner {
       Output& output = launch_.outputs[out->second];
       if (output.revisiting_dims.empty())
         output.revisiting_dims = dims_not_indexing(output.operand);
+      // `for k in range(3): out[tile] += ...`: the read comes first in the body, but from the
+      // second iteration on it must see the store of the one before.
+      const std::vector<int>& around_store = accesses_[first_store.at(access.binding)].static_loops;
+      for (int loop : access.static_loops) {
+        if (std::find(around_store.begin(), around_store.end(), loop) != around_store.end()) {
+          output.copied_in_at_entry = true;
+        }
+      }
     }
 
     // Inputs: one per (array, pattern) read, in order of first read; reads of an output go to
@@ -542,7 +555,7 @@ class LaunchPlanner {
           continue;
         }
         output.operand.read = true;
-        const bool revisited = !output.revisiting_dims.empty();
+        const bool revisited = !output.revisiting_dims.empty() || output.copied_in_at_entry;
         if (i > first_store.at(access.binding) && !revisited) {
           launch_.loads[access.load] = {true, out->second};
           continue;
@@ -903,6 +916,8 @@ class LaunchPlanner {
   std::map<int, ExprPtr> device_values_;  // device binding -> the value it was bound to
   int current_inner_ = -1;                // the inner loop being walked
   int if_depth_ = 0;                      // `if`s around the statement being walked
+  std::vector<int> static_loops_;         // ids of the static loops around it
+  int next_static_loop_ = 0;
 };
 
 }  // namespace

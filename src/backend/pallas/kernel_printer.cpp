@@ -87,7 +87,17 @@ class KernelPrinter {
   void copy_in_revisited_outputs() {
     for (size_t o = 0; o < launch_.outputs.size(); ++o) {
       const passes::Output& output = launch_.outputs[o];
-      if (output.revisiting_dims.empty()) continue;
+      if (output.revisiting_dims.empty() && !output.copied_in_at_entry) continue;
+      const std::string& ref = names_.outputs[o];
+      const std::string& old = names_.inputs[static_cast<size_t>(output.aliased_input)];
+      if (output.revisiting_dims.empty()) {
+        out_.comment(fmt::format(
+            "{}: a loop reads `{}` and then stores it; its block starts with "
+            "the old contents",
+            context_.where(output.operand.range), kernel_.bindings[output.operand.binding].name));
+        out_.line(fmt::format("{}[...] = {}[...]", ref, old));
+        continue;
+      }
       std::vector<int> first_of = output.revisiting_dims;
       for (size_t g = 0; g < launch_.grid.size(); ++g) {
         if (launch_.grid[g].inner_loop >= 0 && schedule_.dim(g).run == passes::DimRun::kGridAxis) {
@@ -109,9 +119,7 @@ class KernelPrinter {
                       kernel_.bindings[output.operand.binding].name));
       out_.line(fmt::format("@pl.when({})", condition.text));
       auto copy = out_.block(fmt::format("def {}():", scope_.fresh("_first_visit")));
-      const std::string& ref = names_.outputs[o];
-      out_.line(fmt::format("{}[...] = {}[...]", ref,
-                            names_.inputs[static_cast<size_t>(output.aliased_input)]));
+      out_.line(fmt::format("{}[...] = {}[...]", ref, old));
     }
   }
 
