@@ -76,6 +76,7 @@ void KernelLowering::lower_static_range(const SyntaxNode& node, ir::Block& out,
   const size_t first_binding = kernel_.bindings.size();
   const int var = bind(std::string(target.text()), Type::scalar(TypeKind::kInt),
                        Binding::Origin::kDevice, target.range());
+  trace_time_values_.insert(var);  // a Python int while JAX traces (the loop is unrolled)
   std::vector<ir::TileLoop::Carry> carried;
   ir::Block body = lower_loop_body(node, first_binding, &carried);
   out.push_back(ir::StaticLoop::make(var, std::move(begin), std::move(end), std::move(step),

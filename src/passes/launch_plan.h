@@ -107,8 +107,9 @@ struct Output {
   // reads the block from the output ref, copied in from the aliased input at the first of them.
   std::vector<int> revisiting_dims;
   // A static loop of the body reads the block and then stores it (`for k in range(3):
-  // out[tile] += ...`): every read goes to the output ref, which the body first fills from the
-  // aliased input (at every step; with revisiting_dims, at the first of them).
+  // out[tile] += ...`), or a store is under an `if` on a device value (it may not run): every
+  // read goes to the output ref, which the body first fills from the aliased input (at every
+  // step; with revisiting_dims, at the first of them).
   bool copied_in_at_entry = false;
   // A masked axis is tiled by an inner loop whose bounds are read from tensors: the blocks of
   // consecutive outer steps overlap (a segment's last block is the next one's first), so the

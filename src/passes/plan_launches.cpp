@@ -37,6 +37,7 @@ struct Access {
   const ir::Store* store_node = nullptr;
   bool conditional = false;       // under an `if` or a static loop of the body: may not run
   std::vector<int> static_loops;  // the static loops around it, outermost first (walk order ids)
+  bool under_device_if = false;   // in a branch of an `if` on a device value (ir::If::on_device)
 };
 
 class LaunchPlanner {
@@ -131,6 +132,7 @@ class LaunchPlanner {
         access.store_node = &store;
         access.conditional = if_depth_ > 0;
         access.static_loops = static_loops_;
+        access.under_device_if = device_if_depth_ > 0;
         accesses_.push_back(std::move(access));
         return;
       }
@@ -146,8 +148,10 @@ class LaunchPlanner {
         }
         walk_expr(branch.condition);
         ++if_depth_;
+        if (branch.on_device) ++device_if_depth_;
         for (const ir::StmtPtr& s : branch.then_body) walk_stmt(*s);
         for (const ir::StmtPtr& s : branch.else_body) walk_stmt(*s);
+        if (branch.on_device) --device_if_depth_;
         --if_depth_;
         return;
       }
@@ -518,6 +522,14 @@ class LaunchPlanner {
       launch_.stores[access.store_node] = it->second;
     }
 
+    // A store under an `if` on a device value may not run: the block must hold the array's old
+    // contents first (a fresh `empty` array has none to keep).
+    for (const Access& access : accesses_) {
+      if (access.store && access.under_device_if && !is_fresh(access.binding)) {
+        launch_.outputs[output_of.at(access.binding)].copied_in_at_entry = true;
+      }
+    }
+
     // Outputs read before they are stored whose block several grid steps update.
     for (size_t i = 0; i < accesses_.size(); ++i) {
       const Access& access = accesses_[i];
@@ -649,13 +661,14 @@ class LaunchPlanner {
         output.alias_reason = "read";
         continue;
       }
-      if (coverage == Coverage::kFull || fresh) continue;
+      if ((coverage == Coverage::kFull || fresh) && !output.copied_in_at_entry) continue;
       const bool masked = !output.masked_axes.empty();
+      const bool read = masked || output.copied_in_at_entry;
       Input input;
-      input.kind = masked ? Input::Kind::kAliasedRead : Input::Kind::kAliasedUnread;
+      input.kind = read ? Input::Kind::kAliasedRead : Input::Kind::kAliasedUnread;
       input.operand = output.operand;
       input.operand.written = false;
-      input.operand.read = masked;
+      input.operand.read = read;
       input.output = static_cast<int>(o);
       output.aliased_input = static_cast<int>(launch_.inputs.size());
       output.alias_reason = masked ? "masked"
@@ -917,6 +930,7 @@ class LaunchPlanner {
   int current_inner_ = -1;                // the inner loop being walked
   int if_depth_ = 0;                      // `if`s around the statement being walked
   std::vector<int> static_loops_;         // ids of the static loops around it
+  int device_if_depth_ = 0;               // `if`s on device values around it
   int next_static_loop_ = 0;
 };
 

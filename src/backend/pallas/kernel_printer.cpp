@@ -92,8 +92,8 @@ class KernelPrinter {
       const std::string& old = names_.inputs[static_cast<size_t>(output.aliased_input)];
       if (output.revisiting_dims.empty()) {
         out_.comment(fmt::format(
-            "{}: a loop reads `{}` and then stores it; its block starts with "
-            "the old contents",
+            "{}: `{}` is stored in a loop that reads it or under an `if` on a device value; "
+            "its block starts with the old contents",
             context_.where(output.operand.range), kernel_.bindings[output.operand.binding].name));
         out_.line(fmt::format("{}[...] = {}[...]", ref, old));
         continue;
@@ -276,6 +276,7 @@ class KernelPrinter {
         }
         return;
       }
+      if (branch->on_device) return guarded_branches(*branch);
       // A static condition: plain Python, decided while the kernel is traced.
       {
         auto then_block = body_->block(
@@ -289,6 +290,25 @@ class KernelPrinter {
       return;
     }
     HELIONC_UNREACHABLE("the planner let an unsupported statement into a kernel body");
+  }
+
+  // An `if` on a device value (ir::If::on_device): each branch is a function run under
+  // `pl.when`. The condition is computed once, before either branch can store into what it
+  // reads.
+  void guarded_branches(const ir::If& branch) {
+    const std::string condition = scope_.fresh("_taken");
+    body_->line(context_.with_where(
+        fmt::format("{} = {}", condition, exprs_.text(branch.condition)), branch.range));
+    const auto run_under = [&](const std::string& when, const ir::Block& stmts, const char* base) {
+      body_->line(fmt::format("@pl.when({})", when));
+      auto block = body_->block(fmt::format("def {}():", scope_.fresh(base)));
+      for (const ir::StmtPtr& s : stmts) statement(*s);
+      if (stmts.empty()) body_->line("pass");
+    };
+    run_under(condition, branch.then_body, "_then");
+    if (!branch.else_body.empty()) {
+      run_under(fmt::format("jnp.logical_not({})", condition), branch.else_body, "_else");
+    }
   }
 
   // ---- inner loops ------------------------------------------------------------------------
