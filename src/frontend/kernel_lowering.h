@@ -90,6 +90,25 @@ class KernelLowering {
   // `if` on a device scalar (`if live >= 2:`) around assignments to tile values: both branches
   // run and each name they rebind is selected (`jnp.where`); false when `node` is not one.
   bool lower_device_if(const SyntaxNode& node, ir::Block& out);
+  // `if` on a device scalar whose branches store, loop or have an `else`/`elif`
+  // (lower_device_ifs.cpp): an ir::If on the device, its branches under `pl.when`.
+  ir::StmtPtr lower_guarded_if(ir::ExprPtr condition, const SyntaxNode& body,
+                               const std::vector<SyntaxNode>& alternatives, SourceRange range);
+  // Its `if`/`elif`/`else` chain from alternative `next` on; `bound` gathers the names the
+  // branches bind (not defined after the `if`).
+  ir::StmtPtr lower_guarded_chain(ir::ExprPtr condition, const SyntaxNode& body,
+                                  const std::vector<SyntaxNode>& alternatives, size_t next,
+                                  SourceRange range, std::set<std::string>& bound);
+  // One branch: names of the code before the `if` may not be rebound in it.
+  ir::Block lower_guarded_branch(const SyntaxNode& body, SourceRange if_range,
+                                 std::set<std::string>& bound);
+  // Whether a block only assigns names (the `jnp.where` form of a device `if`).
+  static bool assigns_only(const SyntaxNode& block);
+  // Whether a value is known only when the kernel runs: it reads device values other than
+  // the trace-time ones (static loop variables, constants bound in device code).
+  bool is_device_value(const ir::ExprPtr& expr) const;
+  // A condition a device `if` can branch on: one bool, not a tile of them.
+  static bool is_scalar_condition(const ir::ExprPtr& condition);
   ir::StmtPtr lower_if_chain(const SyntaxNode& condition, const SyntaxNode& body,
                              const std::vector<SyntaxNode>& alternatives, size_t next,
                              SourceRange range);
@@ -245,6 +264,9 @@ class KernelLowering {
   bool is_live_rows(const ir::ExprPtr& extent, int outer_dim) const;
   // `if n >= k:` being lowered on device scalars, innermost last: (the binding `n`, k).
   std::vector<std::pair<int, int64_t>> device_guards_;
+  // Device-code bindings whose values are Python values while JAX traces (a static loop's
+  // variable, `scale = 0.5`): an `if` on them is static.
+  std::set<int> trace_time_values_;
   // A device int bound to a name (`live = outer.end - outer.begin`): what it stands for.
   ir::ExprPtr resolve_device_int(ir::ExprPtr value) const;
   // A host int bound to a size (`m, n = x.size()`): the size it stands for (lower_tile_ops.cpp).
@@ -343,8 +365,11 @@ class KernelLowering {
   // given (inner loops), and every binding from `first_binding` on closed at the loop's end.
   ir::Block lower_loop_body(const SyntaxNode& loop, size_t first_binding,
                             std::vector<ir::TileLoop::Carry>* carried);
-  // `for i in hl.static_range(...)` in device code (unrolled while JAX traces).
-  void lower_static_range(const SyntaxNode& node, ir::Block& out);
+  // `for i in hl.static_range(...)` or `range(...)` in device code (unrolled while JAX
+  // traces); `shown` names the callee in messages.
+  void lower_static_range(const SyntaxNode& node, ir::Block& out, std::string_view shown);
+  // `for x in [a, b]` / `(a, b)` in device code: the body once per element.
+  void lower_unrolled_for(const SyntaxNode& node, ir::Block& out);
   // `[tile_m, tile_n] float32`, for messages about carried values.
   std::string describe(const ir::Type& type) const;
 

@@ -7,6 +7,7 @@
 
 #include "frontend/kernel_lowering.h"
 #include "frontend/type_rules.h"
+#include "ir/visitor.h"
 
 namespace helionc::frontend {
 
@@ -40,23 +41,31 @@ void collect_assigned_names(const SyntaxNode& node, std::vector<std::string>& na
 
 }  // namespace
 
-void KernelLowering::lower_static_range(const SyntaxNode& node, ir::Block& out) {
+void KernelLowering::lower_static_range(const SyntaxNode& node, ir::Block& out,
+                                        std::string_view shown) {
   const SyntaxNode call = node.child_by_field("right");
   const SyntaxNode target = node.child_by_field("left");
   if (!in_device()) {
-    unsupported(node.range(), "`hl.static_range` outside device code (use `range` on the host)");
+    unsupported(node.range(), shown == "range"
+                                  ? "a `range` loop in host code (loop inside `hl.tile`)"
+                                  : "`hl.static_range` outside device code (use `range` on the "
+                                    "host)");
   }
   if (node.child_by_field("alternative")) unsupported(node.range(), "`for ... else`");
   if (target.type() != "identifier") unsupported(target.range(), "this loop target");
   const CallArgs args = split_args(call);
-  check_arity(args, "hl.static_range", 1, 3, {});
-  // Bounds run on the host while JAX traces: ints known there.
+  check_arity(args, shown, 1, 3, {});
+  // Bounds run on the host while JAX traces: ints known there. (Helion's `range` in device
+  // code is `hl.grid`; with bounds known at trace time, unrolling it runs the same iterations
+  // in the same order and keeps `i` a Python int for static indexing, as `hl.static_range`.)
   std::vector<ir::ExprPtr> bounds;
   for (const SyntaxNode& arg : args.positional) {
     ir::ExprPtr bound = lower_expr(arg);
-    if (bound->type.kind != TypeKind::kInt) {
+    if (bound->type.kind != TypeKind::kInt || ir::reads_kernel_values(kernel_, bound)) {
       fail(DiagnosticKind::kTypeMismatch, arg.range(),
-           "`hl.static_range` takes ints known before the kernel runs (sizes, constants)");
+           fmt::format("`{}` in device code takes ints known before the kernel runs (sizes, "
+                       "constants); a bound read from a tensor needs `hl.tile(begin, end)`",
+                       shown));
     }
     bounds.push_back(std::move(bound));
   }
@@ -67,10 +76,47 @@ void KernelLowering::lower_static_range(const SyntaxNode& node, ir::Block& out) 
   const size_t first_binding = kernel_.bindings.size();
   const int var = bind(std::string(target.text()), Type::scalar(TypeKind::kInt),
                        Binding::Origin::kDevice, target.range());
+  trace_time_values_.insert(var);  // a Python int while JAX traces (the loop is unrolled)
   std::vector<ir::TileLoop::Carry> carried;
   ir::Block body = lower_loop_body(node, first_binding, &carried);
   out.push_back(ir::StaticLoop::make(var, std::move(begin), std::move(end), std::move(step),
                                      std::move(body), std::move(carried), node.range()));
+}
+
+void KernelLowering::lower_unrolled_for(const SyntaxNode& node, ir::Block& out) {
+  // `for i in [1, 2, 3]`, `for t in (a, b, c)`: Python runs the body once per element, so the
+  // body is lowered once per element with the target bound to it (unrolled here rather than
+  // while JAX traces: the elements may be tiles or device values of different types).
+  const SyntaxNode iterable = node.child_by_field("right");
+  const SyntaxNode target = node.child_by_field("left");
+  if (node.child_by_field("alternative")) unsupported(node.range(), "`for ... else`");
+  if (target.type() != "identifier") unsupported(target.range(), "this loop target");
+  const auto elements = iterable.named_children();
+  for (const SyntaxNode& element : elements) {
+    if (element.type() == "list_splat" || element.type() == "parenthesized_list_splat") {
+      unsupported(element.range(), "`*` in the iterable of a `for` loop");
+    }
+  }
+  const bool failed_before = failed_;
+  for (const SyntaxNode& element : elements) {
+    // A whole tensor (`for w in (a, b)`) is not a device value: the target names the same
+    // array, as the element's own name does.
+    const auto tensor = element.type() == "identifier" ? scope_.find(element.text()) : scope_.end();
+    if (tensor != scope_.end() && binding(tensor->second).type.kind == TypeKind::kTensor) {
+      scope_[std::string(target.text())] = tensor->second;
+    } else {
+      bind_targets(target, lower_expr(element), element.range(), out);
+    }
+    for (const SyntaxNode& stmt : node.child_by_field("body").named_children()) {
+      try {
+        lower_statement(stmt, out);
+      } catch (const LoweringAbort&) {
+        poison_targets(stmt);
+      }
+    }
+    // One report per broken statement, not one per element.
+    if (failed_ && !failed_before) return;
+  }
 }
 
 ir::Block KernelLowering::lower_loop_body(const SyntaxNode& loop, size_t first_binding,

@@ -127,6 +127,9 @@ void KernelLowering::bind_targets(const SyntaxNode& target, const ir::ExprPtr& v
     if (origin == Binding::Origin::kHost && value->type.kind == TypeKind::kInt) {
       host_sizes_[id] = value;
     }
+    if (origin == Binding::Origin::kDevice && value->type.is_scalar() && !is_device_value(value)) {
+      trace_time_values_.insert(id);  // `scale = 0.5` in device code is still a Python float
+    }
     if (origin == Binding::Origin::kDevice &&
         (value->type.kind == TypeKind::kInt || value->as<ir::TileAttr>())) {
       device_ints_[id] = value;  // `live = outer.end - outer.begin`, `rows = local.index`
@@ -355,20 +358,24 @@ void KernelLowering::lower_if(const SyntaxNode& node, ir::Block& out) {
 }
 
 bool KernelLowering::lower_device_if(const SyntaxNode& node, ir::Block& out) {
-  // Only in device code, on a device scalar, without `elif`: a tile-valued condition is
-  // `torch.where`'s, and the static `if` below handles the rest.
-  if (!in_device() || !node.children_by_field("alternative").empty() ||
-      node.child_by_field("alternative")) {
-    return false;
-  }
+  // Only in device code, on a device scalar: a tile-valued condition is `torch.where`'s, and
+  // the static `if` below handles the rest.
+  if (!in_device()) return false;
   const SyntaxNode condition_node = node.child_by_field("condition");
-  // A comparison or a name; other conditions are the static `if`'s to lower (and report).
-  if (condition_node.type() != "comparison_operator" && condition_node.type() != "identifier") {
+  // Conditions of other forms are the static `if`'s to lower (and report).
+  const std::string_view form = condition_node.type();
+  if (form != "comparison_operator" && form != "identifier" && form != "boolean_operator" &&
+      form != "not_operator" && form != "parenthesized_expression") {
     return false;
   }
   ir::ExprPtr condition = lower_expr(condition_node);
-  if (condition->type.kind != TypeKind::kBool || !ir::reads_kernel_values(kernel_, condition)) {
-    return false;
+  if (!is_device_value(condition) || !is_scalar_condition(condition)) return false;
+  const bool has_else =
+      !node.children_by_field("alternative").empty() || node.child_by_field("alternative");
+  if (has_else || !assigns_only(node.child_by_field("consequence"))) {
+    out.push_back(lower_guarded_if(condition, node.child_by_field("consequence"),
+                                   node.children_by_field("alternative"), node.range()));
+    return true;
   }
   const auto before = scope_;
   // `if live >= 3:` bounds `live` in the body (windows `x_block[live - 3 : live]`).
@@ -436,11 +443,14 @@ ir::StmtPtr KernelLowering::lower_if_chain(const SyntaxNode& condition_node, con
                                            const std::vector<SyntaxNode>& alternatives, size_t next,
                                            SourceRange range) {
   ir::ExprPtr condition = lower_expr(condition_node);
-  if (condition->type.kind == TypeKind::kTileTensor ||
-      ir::reads_kernel_values(kernel_, condition)) {
+  if (condition->type.kind == TypeKind::kTileTensor || is_device_value(condition)) {
     fail(DiagnosticKind::kDataDependentControl, condition_node.range(),
-         "`if` on values computed in device code is not supported; use `torch.where(cond, a, "
-         "b)`");
+         is_scalar_condition(condition)
+             ? "an `if` on values computed in device code with an `elif` or `else` is not "
+               "supported here; test it first in its own `if`"
+             : "`if` on a tile of values is not supported (each element has its own answer); "
+               "use `torch.where(cond, a, b)`, or reduce the tile first (`.any()`, `.all()`, "
+               "`.sum()`)");
   }
   if (!condition->type.is_scalar() && condition->type.kind != TypeKind::kNone) {
     fail(DiagnosticKind::kTypeMismatch, condition_node.range(),

@@ -36,9 +36,23 @@ void KernelLowering::lower_for(const SyntaxNode& node, ir::Block& out) {
   const bool is_tile = callee == "helion.language.tile";
   const bool is_grid = callee == "helion.language.grid";
   if (!is_tile && !is_grid) {
-    if (callee == "helion.language.static_range") return lower_static_range(node, out);
+    if (callee == "helion.language.static_range") {
+      return lower_static_range(node, out, "hl.static_range");
+    }
+    const SyntaxNode function = iterable.child_by_field("function");
+    if (!callee && iterable.type() == "call" && function.type() == "identifier" &&
+        function.text() == "range" && !scope_.count("range")) {
+      return lower_static_range(node, out, "range");
+    }
+    if (in_device() && (iterable.type() == "list" || iterable.type() == "tuple")) {
+      return lower_unrolled_for(node, out);
+    }
     fail(DiagnosticKind::kUnsupported, iterable.range(),
-         "only `for` loops over `hl.tile(...)` or `hl.grid(...)` are supported in a kernel");
+         in_device() ? "only `for` loops over `hl.tile(...)`, `hl.grid(...)`, `range(...)`, "
+                       "`hl.static_range(...)` or a list or tuple written out are supported in "
+                       "device code"
+                     : "only `for` loops over `hl.tile(...)` or `hl.grid(...)` are supported in "
+                       "host code");
   }
   if (node.child_by_field("alternative")) unsupported(node.range(), "`for ... else`");
 

@@ -164,7 +164,7 @@ StmtPtr Mutator::mutate_node(const If& node, const StmtPtr& self) {
     return self;
   }
   return If::make(std::move(condition), std::move(then_body), std::move(else_body), node.merges,
-                  node.range);
+                  node.range, node.on_device);
 }
 
 StmtPtr Mutator::mutate_node(const Assert& node, const StmtPtr& self) {

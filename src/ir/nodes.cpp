@@ -225,9 +225,9 @@ StmtPtr StaticLoop::make(int var, ExprPtr begin, ExprPtr end, ExprPtr step, Bloc
                                       std::move(body), std::move(carried), range);
 }
 StmtPtr If::make(ExprPtr condition, Block then_body, Block else_body, std::vector<Merge> merges,
-                 SourceRange range) {
+                 SourceRange range, bool on_device) {
   return std::make_shared<If>(std::move(condition), std::move(then_body), std::move(else_body),
-                              std::move(merges), range);
+                              std::move(merges), range, on_device);
 }
 StmtPtr Assert::make(ExprPtr condition, ExprPtr message, SourceRange range, bool implied) {
   return std::make_shared<Assert>(std::move(condition), std::move(message), range, implied);

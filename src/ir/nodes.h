@@ -408,18 +408,23 @@ struct If final : Stmt {
   };
   static constexpr StmtKind kKind = StmtKind::kIf;
   static StmtPtr make(ExprPtr condition, Block then_body, Block else_body,
-                      std::vector<Merge> merges, SourceRange range);
+                      std::vector<Merge> merges, SourceRange range, bool on_device = false);
   If(ExprPtr condition, Block then_body, Block else_body, std::vector<Merge> merges,
-     SourceRange range)
+     SourceRange range, bool on_device)
       : Stmt(kKind, range),
         condition(std::move(condition)),
         then_body(std::move(then_body)),
         else_body(std::move(else_body)),
-        merges(std::move(merges)) {}
+        merges(std::move(merges)),
+        on_device(on_device) {}
   const ExprPtr condition;
   const Block then_body;
   const Block else_body;  // empty when there is no else branch
   const std::vector<Merge> merges;
+  // The condition is a value of the device code (`if flag[0] > 0:`, `if pid == 0:`), known only
+  // when the kernel runs: the branches run under `pl.when` and bind no name used after the `if`
+  // (merges is empty). Otherwise the condition is static, decided while JAX traces.
+  const bool on_device;
 };
 
 // `assert cond, message` in host code: checked while the module is traced. An `implied` check

@@ -276,7 +276,8 @@ class IrPrinter {
       }
       case StmtKind::kIf: {
         const auto& node = *s.as<If>();
-        out_ += fmt::format("{}if {} {{{}\n", pad, expr(node.condition), where(s.range));
+        out_ += fmt::format("{}{} {} {{{}\n", pad, node.on_device ? "if_device" : "if",
+                            expr(node.condition), where(s.range));
         block(node.then_body, depth + 1);
         if (!node.else_body.empty()) {
           out_ += pad + "} else {\n";

@@ -110,6 +110,11 @@ struct Output {
   // [tile_m, tile_n], v)` in a loop over k, m, n): they run innermost, in order, and the body
   // reads the block from the output ref, copied in from the aliased input at the first of them.
   std::vector<int> revisiting_dims;
+  // A static loop of the body reads the block and then stores it (`for k in range(3):
+  // out[tile] += ...`), or a store is under an `if` on a device value (it may not run): every
+  // read goes to the output ref, which the body first fills from the aliased input (at every
+  // step; with revisiting_dims, at the first of them).
+  bool copied_in_at_entry = false;
   // A masked axis is tiled by an inner loop whose bounds are read from tensors: the blocks of
   // consecutive outer steps overlap (a segment's last block is the next one's first), so the
   // store keeps what the block holds already (the output's own ref, resident across those

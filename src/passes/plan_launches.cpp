@@ -36,7 +36,9 @@ struct Access {
   SourceRange range;
   const ir::Load* load = nullptr;
   const ir::Store* store_node = nullptr;
-  bool conditional = false;  // under an `if` or a static loop of the body: may not run
+  bool conditional = false;       // under an `if` or a static loop of the body: may not run
+  std::vector<int> static_loops;  // the static loops around it, outermost first (walk order ids)
+  bool under_device_if = false;   // in a branch of an `if` on a device value (ir::If::on_device)
 };
 
 class LaunchPlanner {
@@ -130,6 +132,8 @@ class LaunchPlanner {
         access.range = stmt.range;
         access.store_node = &store;
         access.conditional = if_depth_ > 0;
+        access.static_loops = static_loops_;
+        access.under_device_if = device_if_depth_ > 0;
         accesses_.push_back(std::move(access));
         return;
       }
@@ -145,8 +149,10 @@ class LaunchPlanner {
         }
         walk_expr(branch.condition);
         ++if_depth_;
+        if (branch.on_device) ++device_if_depth_;
         for (const ir::StmtPtr& s : branch.then_body) walk_stmt(*s);
         for (const ir::StmtPtr& s : branch.else_body) walk_stmt(*s);
+        if (branch.on_device) --device_if_depth_;
         --if_depth_;
         return;
       }
@@ -160,7 +166,9 @@ class LaunchPlanner {
         walk_expr(loop.end);
         walk_expr(loop.step);
         ++if_depth_;  // an inner loop in it is not directly in the launch's body
+        static_loops_.push_back(next_static_loop_++);
         for (const ir::StmtPtr& s : loop.body) walk_stmt(*s);
+        static_loops_.pop_back();
         --if_depth_;
         return;
       }
@@ -220,6 +228,7 @@ class LaunchPlanner {
         access.pattern = pattern_key(load.index);
         access.range = expr->range;
         access.load = &load;
+        access.static_loops = static_loops_;
         accesses_.push_back(std::move(access));
         count_cost(*expr, launch_.cost);
         return;
@@ -520,6 +529,14 @@ class LaunchPlanner {
       launch_.stores[access.store_node] = it->second;
     }
 
+    // A store under an `if` on a device value may not run: the block must hold the array's old
+    // contents first (a fresh `empty` array has none to keep).
+    for (const Access& access : accesses_) {
+      if (access.store && access.under_device_if && !is_fresh(access.binding)) {
+        launch_.outputs[output_of.at(access.binding)].copied_in_at_entry = true;
+      }
+    }
+
     // Outputs read before they are stored whose block several grid steps update.
     for (size_t i = 0; i < accesses_.size(); ++i) {
       const Access& access = accesses_[i];
@@ -528,6 +545,14 @@ class LaunchPlanner {
       Output& output = launch_.outputs[out->second];
       if (output.revisiting_dims.empty())
         output.revisiting_dims = dims_not_indexing(output.operand);
+      // `for k in range(3): out[tile] += ...`: the read comes first in the body, but from the
+      // second iteration on it must see the store of the one before.
+      const std::vector<int>& around_store = accesses_[first_store.at(access.binding)].static_loops;
+      for (int loop : access.static_loops) {
+        if (std::find(around_store.begin(), around_store.end(), loop) != around_store.end()) {
+          output.copied_in_at_entry = true;
+        }
+      }
     }
     // Blocks that the stores write only part of stay resident while consecutive steps share
     // them, and start from the old contents.
@@ -569,7 +594,7 @@ class LaunchPlanner {
           launch_.loads[access.load] = {true, out->second};
           continue;
         }
-        const bool revisited = !output.revisiting_dims.empty();
+        const bool revisited = !output.revisiting_dims.empty() || output.copied_in_at_entry;
         if (i > first_store.at(access.binding) && !revisited) {
           launch_.loads[access.load] = {true, out->second};
           continue;
@@ -662,14 +687,18 @@ class LaunchPlanner {
         output.alias_reason = "read";
         continue;
       }
-      if ((coverage == Coverage::kFull && !output.copies_in) || fresh) continue;
+      if (((coverage == Coverage::kFull && !output.copies_in) || fresh) &&
+          !output.copied_in_at_entry) {
+        continue;
+      }
       // Picked blocks are copied in from the alias at their first visit.
       const bool masked = !output.masked_axes.empty() || output.copies_in;
+      const bool read = masked || output.copied_in_at_entry;
       Input input;
-      input.kind = masked ? Input::Kind::kAliasedRead : Input::Kind::kAliasedUnread;
+      input.kind = read ? Input::Kind::kAliasedRead : Input::Kind::kAliasedUnread;
       input.operand = output.operand;
       input.operand.written = false;
-      input.operand.read = masked;
+      input.operand.read = read;
       input.output = static_cast<int>(o);
       output.aliased_input = static_cast<int>(launch_.inputs.size());
       output.alias_reason = output.copies_in ? "partly written, copied in"
@@ -986,6 +1015,9 @@ class LaunchPlanner {
   std::map<int, ExprPtr> device_values_;  // device binding -> the value it was bound to
   int current_inner_ = -1;                // the inner loop being walked
   int if_depth_ = 0;                      // `if`s around the statement being walked
+  std::vector<int> static_loops_;         // ids of the static loops around it
+  int device_if_depth_ = 0;               // `if`s on device values around it
+  int next_static_loop_ = 0;
 };
 
 }  // namespace

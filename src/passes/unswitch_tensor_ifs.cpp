@@ -41,7 +41,10 @@ const ir::If* find_tensor_if(const ir::Block& block) {
   for (const StmtPtr& stmt : block) {
     const auto* branch = stmt->as<ir::If>();
     if (branch == nullptr) continue;
-    if (!branch->condition->as<ir::BoolImm>() && looks_at_tensor(branch->condition)) return branch;
+    if (!branch->on_device && !branch->condition->as<ir::BoolImm>() &&
+        looks_at_tensor(branch->condition)) {
+      return branch;
+    }
     if (const ir::If* inner = find_tensor_if(branch->then_body)) return inner;
     if (const ir::If* inner = find_tensor_if(branch->else_body)) return inner;
   }
@@ -86,7 +89,7 @@ ir::Block unswitch_block(const ir::Block& block) {
     } else if (const auto* branch = stmt->as<ir::If>()) {
       result.push_back(ir::If::make(branch->condition, unswitch_block(branch->then_body),
                                     unswitch_block(branch->else_body), branch->merges,
-                                    branch->range));
+                                    branch->range, branch->on_device));
     } else {
       result.push_back(stmt);
     }

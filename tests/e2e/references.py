@@ -14,6 +14,7 @@ entries default to 1 and surplus leading entries are unused.
 from __future__ import annotations
 
 import dataclasses
+import itertools
 import math
 from typing import Callable
 
@@ -486,6 +487,19 @@ def segment_offsets(name: str, axis: int):
     return generate
 
 
+def alternating_flags(high: int = 4):
+    """Int flags in [0, high), the first 1 and 0 in turn from one generated call to the next
+    (both branches of an `if` on it run across the calls)."""
+    calls = itertools.count()
+
+    def generate(rng, shape, dtype):
+        flags = rng.integers(0, high, size=shape)
+        flags[0] = (next(calls) + 1) % 2
+        return flags.astype(dtype)
+
+    return generate
+
+
 def lengths_below(name: str, axis: int):
     """Int lengths in [0, shape_of(name)[axis]], `name` generated earlier in the same call:
     0 and the whole axis first, then lengths drawn at random."""
@@ -604,6 +618,27 @@ def ref_horner(x, degree=3):
     for i in range(1, degree + 1):
         acc = acc * v + (i + 1)
     return (acc.astype(x.dtype),)
+
+
+def ref_device_branches(x, flags, out, limit=2):
+    # device_branches.py: scaled by flags[0] > 0 (2x, else x / 2 - 1); out + x where
+    # flags[1] >= limit, else out unchanged; picked row i by i % 3 (x, -x, 3x)
+    v = f64(x)
+    scaled = v * 2.0 if flags[0] > 0 else v * 0.5 - 1.0
+    updated = f64(out) + v if flags[1] >= limit else f64(out)
+    factor = np.array([1.0, -1.0, 3.0])[np.arange(v.shape[0]) % 3]
+    return (scaled.astype(x.dtype), updated.astype(out.dtype), (v * factor[:, None]).astype(x.dtype))
+
+
+def ref_python_loops(x, a, b, taps=3):
+    # python_loops.py: 1x + 3x + 5x stored one by one (each store rounds to x's dtype), then
+    # v * (1 + 1/2 + ... + 1/taps), times 0.5 and -2.0, plus a and b, in float32
+    v = f64(x)
+    out = np.zeros_like(v)
+    for k in (1, 3, 5):
+        out = f64((out + (v * k).astype(x.dtype).astype(np.float64)).astype(x.dtype))
+    acc = v * sum(1.0 / (t + 1) for t in range(taps)) * 0.5 * -2.0 + f64(a) + f64(b)
+    return ((out + acc.astype(np.float32).astype(x.dtype)).astype(x.dtype),)
 
 
 def ref_softmax_bwd(grad_output, softmax_output):
@@ -1568,6 +1603,30 @@ SAMPLES: tuple[SampleSpec, ...] = (
         configs={"b8x128": (8, 128), "b32x256": (32, 256)},
         reference=ref_scale_bf16,
         scalars=({}, {"scale": 0.3}),
+    ),
+    SampleSpec(
+        name="device_branches",
+        kernel="device_branches",
+        configs={"b8x128": (8, 128), "b32x256": (32, 256)},
+        reference=ref_device_branches,
+        scalars=({}, {"limit": 0}, {"limit": 5}),
+        inputs={"flags": alternating_flags()},
+        extra_shapes=("x=1x1:f32,flags=2:i32,out=1x1:f32", "x=9x129:bf16,flags=2:i32,out=9x129:bf16"),
+        returns_tuple=True,
+        notes="`if`/`elif`/`else` on device scalars with stores in the branches (pl.when)",
+        # `out` comes in aliased (a store under a device `if` may not run)
+        simulator_call="x=64x256:f32,flags=2:i32,out=64x256:f32",
+    ),
+    SampleSpec(
+        name="python_loops",
+        kernel="python_loops",
+        configs={"b8x128": (8, 128), "b32x256": (32, 256)},
+        reference=ref_python_loops,
+        scalars=({}, {"taps": 1}, {"taps": 4}),
+        extra_shapes=("x=1x1:f32,a=1x1:f32,b=1x1:f32", "x=9x129:bf16,a=9x129:bf16,b=9x129:bf16"),
+        notes="`range` loops and loops over a list and a tuple of tensors, unrolled",
+        # `out` comes in aliased (a loop reads it before storing it)
+        simulator_call="x=256x512:f32,a=256x512:f32,b=256x512:f32",
     ),
     SampleSpec(
         name="horner",

@@ -87,17 +87,23 @@ class KernelPrinter {
   void copy_in_revisited_outputs() {
     for (size_t o = 0; o < launch_.outputs.size(); ++o) {
       const passes::Output& output = launch_.outputs[o];
-      if (output.revisiting_dims.empty() && !output.copies_in) continue;
+      if (output.revisiting_dims.empty() && !output.copies_in && !output.copied_in_at_entry) {
+        continue;
+      }
       // A fresh array whose elements the stores pick has no old contents to copy.
       if (output.aliased_input < 0) continue;
       const std::string& ref = names_.outputs[o];
       const std::string& alias = names_.inputs[static_cast<size_t>(output.aliased_input)];
       const std::string& array = kernel_.bindings[output.operand.binding].name;
       if (output.revisiting_dims.empty() && !has_grid_inner_loop()) {
-        out_.comment(
-            fmt::format("{}: the stores pick elements of the block of `{}`; it starts "
-                        "from the old contents",
-                        context_.where(output.operand.range), array));
+        out_.comment(output.copies_in
+                         ? fmt::format("{}: the stores pick elements of the block of `{}`; it "
+                                       "starts from the old contents",
+                                       context_.where(output.operand.range), array)
+                         : fmt::format("{}: `{}` is stored in a loop that reads it or under an "
+                                       "`if` on a device value; its block starts with the old "
+                                       "contents",
+                                       context_.where(output.operand.range), array));
         out_.line(fmt::format("{}[...] = {}[...]", ref, alias));
         continue;
       }
@@ -288,6 +294,7 @@ class KernelPrinter {
         }
         return;
       }
+      if (branch->on_device) return guarded_branches(*branch);
       // A static condition: plain Python, decided while the kernel is traced.
       {
         auto then_block = body_->block(
@@ -301,6 +308,25 @@ class KernelPrinter {
       return;
     }
     HELIONC_UNREACHABLE("the planner let an unsupported statement into a kernel body");
+  }
+
+  // An `if` on a device value (ir::If::on_device): each branch is a function run under
+  // `pl.when`. The condition is computed once, before either branch can store into what it
+  // reads.
+  void guarded_branches(const ir::If& branch) {
+    const std::string condition = scope_.fresh("_taken");
+    body_->line(context_.with_where(
+        fmt::format("{} = {}", condition, exprs_.text(branch.condition)), branch.range));
+    const auto run_under = [&](const std::string& when, const ir::Block& stmts, const char* base) {
+      body_->line(fmt::format("@pl.when({})", when));
+      auto block = body_->block(fmt::format("def {}():", scope_.fresh(base)));
+      for (const ir::StmtPtr& s : stmts) statement(*s);
+      if (stmts.empty()) body_->line("pass");
+    };
+    run_under(condition, branch.then_body, "_then");
+    if (!branch.else_body.empty()) {
+      run_under(fmt::format("jnp.logical_not({})", condition), branch.else_body, "_else");
+    }
   }
 
   // ---- inner loops ------------------------------------------------------------------------

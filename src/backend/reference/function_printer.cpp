@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <set>
 
 #include "backend/pallas/names.h"
@@ -129,6 +130,7 @@ class FunctionPrinter {
       }
       case ir::StmtKind::kIf: {
         const auto& branch = *stmt.as<ir::If>();
+        if (branch.on_device) return guarded_branches(branch);
         {
           auto then_block = out_.block(
               state_.with_where(fmt::format("if {}:", expr_.text(branch.condition)), stmt.range));
@@ -290,6 +292,42 @@ class FunctionPrinter {
     out_.line(check.message ? fmt::format("raise AssertionError({} + \": \" + {})", where,
                                           expr_.text(check.message))
                             : fmt::format("raise AssertionError({})", where));
+  }
+
+  // An `if` on a device value (ir::If::on_device): the reference runs both branches and keeps,
+  // of each array they store into, the version of the branch the condition picks (its
+  // branches bind no name used after the `if`, so nothing else needs choosing).
+  void guarded_branches(const ir::If& branch) {
+    struct StoredArrays final : ir::Visitor {
+      std::vector<const ir::Store*> stores;
+      void visit_node(const ir::Store& node) override { stores.push_back(&node); }
+    } found;
+    found.visit(branch.then_body);
+    found.visit(branch.else_body);
+    std::vector<std::string> stored;
+    for (const ir::Store* store : found.stores) {
+      const std::string array = expr_.text(store->tensor);
+      if (std::find(stored.begin(), stored.end(), array) == stored.end()) stored.push_back(array);
+    }
+    const std::string taken = fresh("_taken");
+    line(fmt::format("{} = {}", taken, expr_.text(branch.condition)), branch);
+    std::vector<std::string> before;
+    std::vector<std::string> then_values;
+    for (const std::string& array : stored) {
+      before.push_back(fresh(array + "_before"));
+      then_values.push_back(fresh(array + "_then"));
+      out_.line(fmt::format("{} = {}", before.back(), array));
+    }
+    block(branch.then_body);
+    for (size_t i = 0; i < stored.size(); ++i) {
+      out_.line(fmt::format("{} = {}", then_values[i], stored[i]));
+      out_.line(fmt::format("{} = {}", stored[i], before[i]));
+    }
+    block(branch.else_body);
+    for (size_t i = 0; i < stored.size(); ++i) {
+      out_.line(
+          fmt::format("{} = jnp.where({}, {}, {})", stored[i], taken, then_values[i], stored[i]));
+    }
   }
 
   std::string fresh(const std::string& base) {

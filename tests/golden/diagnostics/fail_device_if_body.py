@@ -4,7 +4,8 @@ import helion
 import helion.language as hl
 
 
-# An `if` on a device scalar may only assign tile values: both sides run and are selected.
+# An `if` on a device scalar that only assigns names runs both sides and selects the names:
+# they must be tile values. (One that stores runs under `pl.when`.)
 @helion.kernel()
 def branches(x: torch.Tensor, out: torch.Tensor) -> None:
     tokens, heads, width = x.size()

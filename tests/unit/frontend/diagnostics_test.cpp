@@ -85,6 +85,7 @@ def f(x: torch.Tensor) -> torch.Tensor:
         if v > 0:
             out[tile] = v
     return out
-)") == "k.py:10:12: error: `if` on values computed in device code is not supported; use "
-       "`torch.where(cond, a, b)`");
+)") == "k.py:10:12: error: `if` on a tile of values is not supported (each element has its "
+       "own answer); use `torch.where(cond, a, b)`, or reduce the tile first (`.any()`, `.all()`, "
+       "`.sum()`)");
 }
