@@ -290,6 +290,23 @@ class KernelLowering {
   // `block_size=bs`, numbered where it is registered.
   void lower_register_block_size(const SyntaxNode& target, const SyntaxNode& call);
 
+  // ---- lower_scans.cpp: `hl.associative_scan`, `hl.reduce`, `torch.cumsum` & co. (null when
+  // `name` is none of them)
+  ir::ExprPtr lower_scan_call(const std::string& name, const CallArgs& args);
+  // A combine function's body for `inputs`: its parameters (hidden device bindings, the left
+  // elements then the right ones) and one result per input.
+  struct CombineFn {
+    std::vector<ir::ExprPtr> params;
+    std::vector<ir::ExprPtr> results;
+  };
+  CombineFn lower_combine(const SyntaxNode& fn_node, const std::vector<ir::ExprPtr>& inputs,
+                          std::string_view shown);
+  std::vector<ir::ExprPtr> combine_inputs(const SyntaxNode& node, std::string_view shown,
+                                          bool& tuple_input);
+  // The axis to combine along; one the config splits into blocks is refused.
+  int combine_axis(const SyntaxNode& dim, const ir::ExprPtr& input, std::string_view shown,
+                   SourceRange range);
+
   // ---- lower_random.cpp: `hl.rand`, `hl.randint` (null when `name` is neither)
   ir::ExprPtr lower_random(const std::string& name, const CallArgs& args);
 

@@ -274,6 +274,7 @@ ExprPtr KernelLowering::lower_qualified_call(const std::string& name, const Call
   }
   if (is_helion(name, "load")) return lower_hl_load(args);
   if (ExprPtr random = lower_random(name, args)) return random;
+  if (ExprPtr scan = lower_scan_call(name, args)) return scan;
   if (is_helion(name, "tile_index")) {  // `hl.tile_index(tile)` is `tile.index`
     check_arity(args, shown, 1, 1, {});
     ExprPtr tile = lower_expr(args.positional[0]);

@@ -632,6 +632,36 @@ def ref_random_bins(x, seed=1):
     return (bins, (f64(x) + bins).astype(x.dtype))
 
 
+def ref_prefix_scans(x):
+    # prefix_scans.py: scans of each row in float32, stored in x's dtype
+    row = f64(x.astype(np.float32))
+    high, low = np.maximum.accumulate(row, axis=1), np.minimum.accumulate(row, axis=1)
+    outputs = (
+        np.cumsum(row, axis=1),
+        np.cumsum(row[:, ::-1], axis=1)[:, ::-1],
+        np.cumprod(1.0 + 0.01 * row, axis=1),
+        high,
+        high - low,
+    )
+    return tuple(out.astype(x.dtype) for out in outputs)
+
+
+def ref_first_argmax(x, labels):
+    # first_argmax.py: the label at each row's first largest value, sums of squares, products
+    first = np.argmax(x, axis=1)  # numpy's argmax is the first on ties, as the combine keeps
+    best = np.take_along_axis(x, first[:, None], axis=1)[:, 0]
+    where = np.take_along_axis(labels, first[:, None], axis=1)[:, 0].astype(np.int32)
+    wide = f64(x.astype(np.float32))
+    squares = (wide * wide).sum(axis=1, keepdims=True).astype(np.float32)
+    product = np.prod(1.0 + 0.01 * wide, axis=1).astype(np.float32)
+    return (best, where, squares, product)
+
+
+def small_integers(rng: np.random.Generator, shape, dtype: np.dtype) -> np.ndarray:
+    """Integers 0..7 as floats: rows with repeated maxima (first_argmax's ties)."""
+    return rng.integers(0, 8, size=shape).astype(dtype)
+
+
 def ref_accumulate(total, x, count):
     return ((f64(total) + f64(x)).astype(total.dtype), (count.astype(np.int64) + 1).astype(count.dtype))
 
@@ -1435,6 +1465,21 @@ SAMPLES: tuple[SampleSpec, ...] = (
         reference=ref_random_bins,
         scalars=({}, {"seed": 12345}, {"seed": 2**33 + 1}),
         extra_shapes=("x=1:f32", "x=129:f32"),
+    ),
+    SampleSpec(
+        name="prefix_scans",
+        kernel="prefix_scans",
+        configs={"b8": (8,), "b16": (16,)},
+        reference=ref_prefix_scans,
+        extra_shapes=("x=1x1:f32", "x=9x7:f32", "x=3x129:f32"),
+    ),
+    SampleSpec(
+        name="first_argmax",
+        kernel="first_argmax",
+        configs={"b8": (8,), "b16": (16,)},
+        reference=ref_first_argmax,
+        inputs={"x": small_integers},
+        extra_shapes=("x=1x1:f32,labels=1x1:i32", "x=9x7:f32,labels=9x7:i32"),
     ),
     SampleSpec(
         name="accumulate_views",

@@ -380,6 +380,27 @@ def _ref_randint(counters, seed, low, high):
     return (low + (magnitude % jnp.uint32(high - low)).astype(jnp.int32)).astype(jnp.int32)
 
 
+def _ref_scan(combine, values, axis, reverse):
+    """A scan with a combine function from the source: jax.lax.associative_scan over the tuple
+    `values` (`combine` takes the left elements, then the right ones)."""
+
+    def pairs(left, right):
+        return tuple(jnp.asarray(new).astype(old.dtype)
+                     for new, old in zip(combine(*left, *right), left))
+
+    return jax.lax.associative_scan(pairs, tuple(values), reverse=reverse, axis=axis)
+
+
+def _ref_combine_reduce(combine, values, axis, keepdim):
+    """A reduction with a combine function from the source: a left fold along `axis`."""
+    total = tuple(jnp.take(value, 0, axis=axis) for value in values)
+    for k in range(1, values[0].shape[axis]):
+        step = tuple(jnp.take(value, k, axis=axis) for value in values)
+        total = tuple(jnp.asarray(new).astype(old.dtype)
+                      for new, old in zip(combine(*total, *step), total))
+    return tuple(jnp.expand_dims(t, axis) for t in total) if keepdim else total
+
+
 def reference_softmax_two_pass(x):
     """`softmax_two_pass` in plain jnp: a tunable tile spans its loop."""
     m, n = x.shape  # tests/golden/pallas/softmax_two_pass.py:17
