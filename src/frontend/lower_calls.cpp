@@ -375,6 +375,11 @@ ExprPtr KernelLowering::lower_method_call(const SyntaxNode& receiver_node, std::
     }
     return make_cast(receiver, lower_dtype_expr(dtype_node), range);
   }
+  if (method == "long") {  // as `.to(torch.int64)`: int32 (lower_expressions.cpp)
+    check_arity(args, shown, 0, 0, {});
+    narrowed_int64(range, fmt::format("`{}`", shown));
+    return make_cast(receiver, ir::DtypeImm::make(ir::ScalarType::kInt32, range), range);
+  }
   if (is_64bit_conversion_method(method)) {
     fail(DiagnosticKind::kUnsupportedDtype, range,
          fmt::format("`{}` converts to a 64-bit type and TPUs have none", shown));

@@ -91,10 +91,10 @@ KernelLowering::CombineFn KernelLowering::lower_combine(const SyntaxNode& fn_nod
     fn_name = std::string(fn_node.text());
     function = module_function(fn_node, fn_name);
     if (!function) {
-      unsupported(fn_node.range(),
-                  fmt::format("the combine function `{}` of `{}` must be a function defined at "
-                              "the module's top level or a lambda; other callables are",
-                              fn_name, shown));
+      fail(DiagnosticKind::kUndefinedName, fn_node.range(),
+           fmt::format("undefined combine function `{}`: `{}` takes a function defined at the "
+                       "module's top level (by name) or a lambda",
+                       fn_name, shown));
     }
   } else if (fn_node.type() != "lambda") {
     unsupported(fn_node.range(),

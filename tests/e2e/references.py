@@ -657,6 +657,24 @@ def ref_first_argmax(x, labels):
     return (best, where, squares, product)
 
 
+def ref_long_indices(x, seed=7):
+    # long_indices.py: int64 taken as int32 (the argmax indices come back as int32)
+    m = x.shape[0]
+    first = np.argmax(f64(x), axis=1).astype(np.int32)
+    return (first, ref_rand(2 * np.arange(m) + 1, seed))
+
+
+def ref_implicit_noise(x):
+    # implicit_noise.py: the first torch.rand* call of the kernel has seed 0, the second seed 1;
+    # counters are positions in [m, n]; rand_like of a bf16 row is rounded to bf16 before adding
+    m, n = x.shape
+    counters = np.arange(m * n).reshape(m, n)
+    noise = ref_rand(counters, 0).astype(x.dtype)
+    noisy = (f64(x) + f64(noise)).astype(x.dtype)
+    mask = (ref_rand(counters, 1) > 0.5).astype(np.float32)
+    return (noisy, mask)
+
+
 def small_integers(rng: np.random.Generator, shape, dtype: np.dtype) -> np.ndarray:
     """Integers 0..7 as floats: rows with repeated maxima (first_argmax's ties)."""
     return rng.integers(0, 8, size=shape).astype(dtype)
@@ -1480,6 +1498,21 @@ SAMPLES: tuple[SampleSpec, ...] = (
         reference=ref_first_argmax,
         inputs={"x": small_integers},
         extra_shapes=("x=1x1:f32,labels=1x1:i32", "x=9x7:f32,labels=9x7:i32"),
+    ),
+    SampleSpec(
+        name="long_indices",
+        kernel="long_indices",
+        configs={"b8": (8,), "b128": (128,)},
+        reference=ref_long_indices,
+        scalars=({}, {"seed": 99}),
+        extra_shapes=("x=1x1:f32", "x=9x7:f32"),
+    ),
+    SampleSpec(
+        name="implicit_noise",
+        kernel="implicit_noise",
+        configs={"b8": (8,), "b32": (32,)},
+        reference=ref_implicit_noise,
+        extra_shapes=("x=1x1:f32", "x=9x7:f32"),
     ),
     SampleSpec(
         name="accumulate_views",
