@@ -85,7 +85,8 @@ ExprPtr KernelLowering::lower_implicit_random(const std::string& name, const Cal
   if (!in_device()) unsupported(range, fmt::format("`{}` in host code", shown));
   std::vector<ir::Dim> dims;
   std::optional<ScalarType> dtype = ScalarType::kFloat32;
-  ExprPtr like_value;  // rand_like's tile, whose dtype may be known only at trace time
+  ExprPtr like_value;       // rand_like's tile, whose dtype may be known only at trace time
+  ExprPtr explicit_target;  // a `dtype=` known only at trace time
   if (like) {
     check_arity(args, shown, 1, 1,
                 {"dtype", "device", "layout", "requires_grad", "memory_format", "pin_memory"});
@@ -117,9 +118,12 @@ ExprPtr KernelLowering::lower_implicit_random(const std::string& name, const Cal
     const ExprPtr value = lower_dtype_expr(node);
     const auto* imm = value->as<ir::DtypeImm>();
     dtype = imm ? std::optional(imm->dtype) : std::nullopt;
+    if (!imm) explicit_target = value;  // `dtype=x.dtype`
   }
-  ExprPtr target;  // the dtype to cast the float32 draw to, when it is not float32
-  if (!dtype && like_value) {
+  ExprPtr target = explicit_target;  // the dtype to cast the float32 draw to, if not float32
+  if (target) {
+    // A dtype known when JAX traces (`x.dtype`): the draw is cast to it.
+  } else if (!dtype && like_value) {
     target = ir::Call::make(Intrinsic::kDtypeOf, {like_value}, Type::dtype_value(), range);
   } else if (!dtype || !ir::is_floating(*dtype)) {
     fail(DiagnosticKind::kTypeMismatch, range,
