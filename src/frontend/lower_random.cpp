@@ -72,14 +72,19 @@ ExprPtr KernelLowering::position_counters(const std::vector<ir::Dim>& dims, Sour
   return counters;
 }
 
-// `torch.rand_like(t)` and `torch.rand(shape)` in device code: Helion draws them from a seed it
-// takes from PyTorch's generator at each launch; helionc has no generator state, so the k-th
-// such call of a kernel (k = 0, 1, ...) uses the seed k, with hl.rand's counters (each
-// element's position in the full extents) and conversion. A launch draws the same numbers
+// `torch.rand_like(t)`, `torch.rand(shape)` and the normal `torch.randn_like`/`torch.randn`
+// (Box-Muller of Philox's first two words, as Helion converts them) in device code: Helion draws
+// them from a seed it takes from PyTorch's generator at each launch; helionc has no generator
+// state, so the k-th such call of a kernel (k = 0, 1, ...) uses the seed k, with hl.rand's counters
+// (each element's position in the full extents) and conversion. A launch draws the same numbers
 // every time (README "Random numbers"); `hl.rand(..., seed=)` takes a seed from the caller.
 ExprPtr KernelLowering::lower_implicit_random(const std::string& name, const CallArgs& args) {
-  const bool like = name == "torch.rand_like";
-  if (!like && name != "torch.rand" && name != "torch.ops.aten.rand.default") return nullptr;
+  const bool like = name == "torch.rand_like" || name == "torch.randn_like";
+  const bool normal =
+      name == "torch.randn_like" || name == "torch.randn" || name == "torch.ops.aten.randn.default";
+  if (!like && !normal && name != "torch.rand" && name != "torch.ops.aten.rand.default") {
+    return nullptr;
+  }
   const SourceRange range = args.call.range();
   const std::string shown(args.call.child_by_field("function").text());
   if (!in_device()) unsupported(range, fmt::format("`{}` in host code", shown));
@@ -133,7 +138,7 @@ ExprPtr KernelLowering::lower_implicit_random(const std::string& name, const Cal
   }
   ExprPtr counters = position_counters(dims, range);
   Type type = Type::tile_tensor(dims, ScalarType::kFloat32);
-  ExprPtr draw = ir::Call::make(Intrinsic::kRand,
+  ExprPtr draw = ir::Call::make(normal ? Intrinsic::kRandn : Intrinsic::kRand,
                                 {counters, ir::IntImm::make(implicit_random_calls_++, range)},
                                 std::move(type), range);
   if (target) return make_cast(draw, target, range);

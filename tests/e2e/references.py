@@ -672,7 +672,22 @@ def ref_implicit_noise(x):
     noise = ref_rand(counters, 0).astype(x.dtype)
     noisy = (f64(x) + f64(noise)).astype(x.dtype)
     mask = (ref_rand(counters, 1) > 0.5).astype(np.float32)
-    return (noisy, mask)
+    normal = (f64(x.astype(np.float32)) + f64(ref_randn(counters, 2))).astype(np.float32)
+    return (noisy, mask, normal)
+
+
+def ref_randn(counters, seed):
+    # torch.randn_like as Helion draws it: Box-Muller of Philox's first two words as uniforms
+    words = philox_words(counters, seed)
+    u1, u2 = (f64(_uniform_of_word(w)) for w in words[:2])
+    return np.sqrt(-2.0 * np.log(np.maximum(u1, np.float32(1e-7)))) * np.cos(2 * np.pi * u2)
+
+
+def _uniform_of_word(word):
+    signed = word.astype(np.int64)
+    signed = np.where(signed >= 2**31, signed - 2**32, signed)
+    magnitude = np.where(signed < 0, -signed - 1, signed)
+    return magnitude.astype(np.float32) * np.float32(4.6566127342e-10)
 
 
 def small_integers(rng: np.random.Generator, shape, dtype: np.dtype) -> np.ndarray:

@@ -96,6 +96,8 @@ std::string_view helper_function(Intrinsic op) {
       return "rand";
     case Intrinsic::kRandint:
       return "randint";
+    case Intrinsic::kRandn:
+      return "randn";
     default:
       return {};
   }
@@ -396,7 +398,9 @@ PyExpr ExprPrinter::call(const ir::Call& node) {
   if (std::string_view helper = helper_function(node.op); !helper.empty()) {
     imports_.helpers.insert(std::string(helper));
     if (helper == "sinh") imports_.helpers.insert("expm1");
-    if (helper == "rand" || helper == "randint") imports_.helpers.insert("philox");
+    if (helper == "rand" || helper == "randint" || helper == "randn") {
+      imports_.helpers.insert("philox");
+    }
     return py_call(fmt::format("_{}", helper), arg_texts());
   }
   if (node.op == Intrinsic::kAtan) return py_call("jnp.arctan2", {text(args[0]), "1.0"});

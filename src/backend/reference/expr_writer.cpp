@@ -475,6 +475,8 @@ PyExpr ExprWriter::call(const ir::Call& node) {
       return py_call("_ref_rand", arg_texts());
     case Intrinsic::kRandint:
       return py_call("_ref_randint", arg_texts());
+    case Intrinsic::kRandn:
+      return py_call("_ref_randn", arg_texts());
     case Intrinsic::kArange:
       return py_call("jnp.arange", {text(args[0]), "dtype=" + text(args[1])});
     case Intrinsic::kWindow: {

@@ -261,7 +261,7 @@ def _ref_tiles(begin, end, block_size):
     return [_RefTile(start, min(start + block_size, end)) for start in range(begin, end, block_size)]
 
 
-def _ref_philox_word(counters, seed):
+def _ref_philox_word(counters, seed, word=0):
     """Philox4x32-10's first word for each counter under the 64-bit key `seed`, in uint32
     arithmetic (written apart from the Pallas modules' int32 version, which it checks)."""
     low16 = jnp.uint32(0xFFFF)
@@ -287,12 +287,24 @@ def _ref_philox_word(counters, seed):
             jnp.uint32(0xD2511F53) * c0,
         ]
         key = [(key[0] + 0x9E3779B9) & 0xFFFFFFFF, (key[1] + 0xBB67AE85) & 0xFFFFFFFF]
-    return words[0]
+    return words[word]
 
 
 def _ref_rand(counters, seed):
     """`hl.rand`: the magnitude of Philox's first word as a signed int32, times 2**-31."""
     word = _ref_philox_word(counters, seed)
+    magnitude = jnp.where(word >= jnp.uint32(2**31), jnp.uint32(0xFFFFFFFF) - word, word)
+    return magnitude.astype(jnp.float32) * jnp.float32(4.6566127342e-10)
+
+
+def _ref_randn(counters, seed):
+    """`torch.randn_like`: Box-Muller of the first two words as uniforms (the first >= 1e-7)."""
+    u1, u2 = (_ref_rand_of_word(_ref_philox_word(counters, seed, w)) for w in (0, 1))
+    u1 = jnp.maximum(u1, jnp.float32(1e-7))
+    return jnp.sqrt(-2.0 * jnp.log(u1)) * jnp.cos(jnp.float32(6.283185307179586) * u2)
+
+
+def _ref_rand_of_word(word):
     magnitude = jnp.where(word >= jnp.uint32(2**31), jnp.uint32(0xFFFFFFFF) - word, word)
     return magnitude.astype(jnp.float32) * jnp.float32(4.6566127342e-10)
 
