@@ -170,6 +170,8 @@ class KernelLowering {
   ir::ExprPtr lower_dtype_expr(const SyntaxNode& node);
   ir::ExprPtr lower_shape_expr(const SyntaxNode& node);
   std::optional<ir::ScalarType> dtype_constant(const SyntaxNode& node);
+  // The warning for `torch.int64`/`torch.long`/`.long()`, which mean int32 here.
+  void narrowed_int64(SourceRange range, const std::string& what);
 
   // ---- lower_calls.cpp
   ir::ExprPtr lower_call(const SyntaxNode& node);
@@ -330,8 +332,34 @@ class KernelLowering {
   // `block_size=bs`, numbered where it is registered.
   void lower_register_block_size(const SyntaxNode& target, const SyntaxNode& call);
 
-  // ---- lower_random.cpp: `hl.rand`, `hl.randint` (null when `name` is neither)
+  // ---- lower_scans.cpp: `hl.associative_scan`, `hl.reduce`, `torch.cumsum` & co. (null when
+  // `name` is none of them)
+  ir::ExprPtr lower_scan_call(const std::string& name, const CallArgs& args);
+  // A combine function's body for `inputs`: its parameters (hidden device bindings, the left
+  // elements then the right ones) and one result per input.
+  struct CombineFn {
+    std::vector<ir::ExprPtr> params;
+    std::vector<ir::ExprPtr> results;
+  };
+  CombineFn lower_combine(const SyntaxNode& fn_node, const std::vector<ir::ExprPtr>& inputs,
+                          std::string_view shown);
+  std::vector<ir::ExprPtr> combine_inputs(const SyntaxNode& node, std::string_view shown,
+                                          bool& tuple_input);
+  // The axis to combine along; one the config splits into blocks is refused.
+  int combine_axis(const SyntaxNode& dim, const ir::ExprPtr& input, std::string_view shown,
+                   SourceRange range);
+
+  // ---- lower_random.cpp: `hl.rand`, `hl.randint`, and `torch.rand`/`torch.rand_like` in
+  // device code (null when `name` is none of them)
   ir::ExprPtr lower_random(const std::string& name, const CallArgs& args);
+  ir::ExprPtr lower_implicit_random(const std::string& name, const CallArgs& args);
+  // Each element's row-major position in the full extents of `dims` (Helion's counters).
+  ir::ExprPtr position_counters(const std::vector<ir::Dim>& dims, SourceRange range);
+  int implicit_random_calls_ = 0;  // the seed of the next `torch.rand*` call (its number)
+  // The dimensions of a creation shape (`hl.zeros([tile, n])`): tiles, sizes, 1s.
+  std::vector<ir::Dim> creation_dims(const std::vector<SyntaxNode>& entries);
+  // The size of a dimension as a device expression (`tile.block_size`, `x.size(d)`, 1).
+  ir::ExprPtr dim_size(const ir::Dim& dim, SourceRange range) const;
 
   // ---- lower_atomics.cpp: `hl.atomic_add` & co., a statement or the right of an assignment
   bool is_atomic_call(const SyntaxNode& node) const;

@@ -285,6 +285,7 @@ ExprPtr KernelLowering::lower_qualified_call(const std::string& name, const Call
   }
   if (is_helion(name, "load")) return lower_hl_load(args);
   if (ExprPtr random = lower_random(name, args)) return random;
+  if (ExprPtr scan = lower_scan_call(name, args)) return scan;
   if (is_helion(name, "tile_index")) {  // `hl.tile_index(tile)` is `tile.index`
     check_arity(args, shown, 1, 1, {});
     ExprPtr tile = lower_expr(args.positional[0]);
@@ -384,6 +385,11 @@ ExprPtr KernelLowering::lower_method_call(const SyntaxNode& receiver_node, std::
       fail(DiagnosticKind::kWrongArity, range, fmt::format("`{}` needs a dtype", shown));
     }
     return make_cast(receiver, lower_dtype_expr(dtype_node), range);
+  }
+  if (method == "long") {  // as `.to(torch.int64)`: int32 (lower_expressions.cpp)
+    check_arity(args, shown, 0, 0, {});
+    narrowed_int64(range, fmt::format("`{}`", shown));
+    return make_cast(receiver, ir::DtypeImm::make(ir::ScalarType::kInt32, range), range);
   }
   if (is_64bit_conversion_method(method)) {
     fail(DiagnosticKind::kUnsupportedDtype, range,

@@ -113,6 +113,13 @@ std::optional<ir::ScalarType> KernelLowering::dtype_constant(const SyntaxNode& n
   const auto name = imports_.qualified_name(node);
   if (!name || name->rfind("torch.", 0) != 0) return std::nullopt;
   const std::string attr = name->substr(6);
+  if (attr == "int64" || attr == "long") {
+    // JAX without x64 (and so Pallas on TPU) makes int64 int32: helionc does the same, aloud.
+    // Indices and counts fit; a value that needs 64 bits would wrap (-Werror=narrowed-dtype
+    // refuses instead).
+    narrowed_int64(node.range(), fmt::format("`{}`", node.text()));
+    return ir::ScalarType::kInt32;
+  }
   if (ir::is_64bit_torch_dtype(attr)) {
     fail(DiagnosticKind::kUnsupportedDtype, node.range(),
          fmt::format("`{}` is a 64-bit type and TPUs have none; use `torch.int32` or "
@@ -120,6 +127,13 @@ std::optional<ir::ScalarType> KernelLowering::dtype_constant(const SyntaxNode& n
                      node.text()));
   }
   return ir::torch_dtype_from_attr(attr);
+}
+
+void KernelLowering::narrowed_int64(SourceRange range, const std::string& what) {
+  diags_.warning(DiagnosticKind::kNarrowedDtype, range,
+                 fmt::format("{} is taken as int32: TPUs have no 64-bit integers (JAX without "
+                             "x64 does the same); values must fit in 32 bits",
+                             what));
 }
 
 ExprPtr KernelLowering::lower_attribute(const SyntaxNode& node) {

@@ -110,6 +110,30 @@ std::vector<Dim> non_unit(const std::vector<Dim>& dims) {
 
 }  // namespace
 
+std::vector<Dim> KernelLowering::creation_dims(const std::vector<SyntaxNode>& entries) {
+  std::vector<Dim> dims;
+  for (const SyntaxNode& entry : entries) {
+    ExprPtr value = lower_expr(entry);
+    value = resolve_host_size(value);
+    if (value->type.kind == TypeKind::kTile && value->type.tile_dims.size() == 1 &&
+        !value->type.variadic) {
+      dims.push_back(Dim::tile(value->type.tile_dims[0]));
+    } else if (const std::optional<Dim> dim = size_dim(kernel_, value)) {
+      // 1, `tile.block_size` or a tensor's whole axis `x.size(d)`
+      dims.push_back(*dim);
+    } else {
+      unsupported(entry.range(),
+                  "a shape entry other than a tile, `tile.block_size`, `x.size(d)` or a "
+                  "number");
+    }
+  }
+  return dims;
+}
+
+ExprPtr KernelLowering::dim_size(const Dim& dim, SourceRange range) const {
+  return size_expr(kernel_, dim, range);
+}
+
 int KernelLowering::dim_argument(int rank, const SyntaxNode& node, int rank_extra) {
   ExprPtr dim = lower_expr(node);
   const auto* imm = dim->as<ir::IntImm>();
@@ -595,22 +619,7 @@ ExprPtr KernelLowering::make_filled_tile(const CallArgs& args, std::string_view 
   }
   const std::vector<SyntaxNode> entries =
       separate_sizes ? args.positional : shape_node.named_children();
-  std::vector<Dim> dims;
-  for (const SyntaxNode& entry : entries) {
-    ExprPtr value = lower_expr(entry);
-    value = resolve_host_size(value);
-    if (value->type.kind == TypeKind::kTile && value->type.tile_dims.size() == 1 &&
-        !value->type.variadic) {
-      dims.push_back(Dim::tile(value->type.tile_dims[0]));
-    } else if (const std::optional<Dim> dim = size_dim(kernel_, value)) {
-      // 1, `tile.block_size` or a tensor's whole axis `x.size(d)`
-      dims.push_back(*dim);
-    } else {
-      unsupported(entry.range(),
-                  "a shape entry other than a tile, `tile.block_size`, `x.size(d)` or a "
-                  "number");
-    }
-  }
+  std::vector<Dim> dims = creation_dims(entries);
   ExprPtr fill_value = full ? lower_expr(args.positional[1]) : ir::IntImm::make(fill, range);
   if (!fill_value->type.is_scalar()) {
     fail(DiagnosticKind::kTypeMismatch, fill_value->range, "the fill value must be a scalar");

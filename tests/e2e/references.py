@@ -775,6 +775,69 @@ def ref_random_bins(x, seed=1):
     return (bins, (f64(x) + bins).astype(x.dtype))
 
 
+def ref_prefix_scans(x):
+    # prefix_scans.py: scans of each row in float32, stored in x's dtype
+    row = f64(x.astype(np.float32))
+    high, low = np.maximum.accumulate(row, axis=1), np.minimum.accumulate(row, axis=1)
+    outputs = (
+        np.cumsum(row, axis=1),
+        np.cumsum(row[:, ::-1], axis=1)[:, ::-1],
+        np.cumprod(1.0 + 0.01 * row, axis=1),
+        high,
+        high - low,
+    )
+    return tuple(out.astype(x.dtype) for out in outputs)
+
+
+def ref_first_argmax(x, labels):
+    # first_argmax.py: the label at each row's first largest value, sums of squares, products
+    first = np.argmax(x, axis=1)  # numpy's argmax is the first on ties, as the combine keeps
+    best = np.take_along_axis(x, first[:, None], axis=1)[:, 0]
+    where = np.take_along_axis(labels, first[:, None], axis=1)[:, 0].astype(np.int32)
+    wide = f64(x.astype(np.float32))
+    squares = (wide * wide).sum(axis=1, keepdims=True).astype(np.float32)
+    product = np.prod(1.0 + 0.01 * wide, axis=1).astype(np.float32)
+    return (best, where, squares, product)
+
+
+def ref_long_indices(x, seed=7):
+    # long_indices.py: int64 taken as int32 (the argmax indices come back as int32)
+    m = x.shape[0]
+    first = np.argmax(f64(x), axis=1).astype(np.int32)
+    return (first, ref_rand(2 * np.arange(m) + 1, seed))
+
+
+def ref_implicit_noise(x):
+    # implicit_noise.py: the first torch.rand* call of the kernel has seed 0, the second seed 1;
+    # counters are positions in [m, n]; rand_like of a bf16 row is rounded to bf16 before adding
+    m, n = x.shape
+    counters = np.arange(m * n).reshape(m, n)
+    noise = ref_rand(counters, 0).astype(x.dtype)
+    noisy = (f64(x) + f64(noise)).astype(x.dtype)
+    mask = (ref_rand(counters, 1) > 0.5).astype(np.float32)
+    normal = (f64(x.astype(np.float32)) + f64(ref_randn(counters, 2))).astype(np.float32)
+    return (noisy, mask, normal)
+
+
+def ref_randn(counters, seed):
+    # torch.randn_like as Helion draws it: Box-Muller of Philox's first two words as uniforms
+    words = philox_words(counters, seed)
+    u1, u2 = (f64(_uniform_of_word(w)) for w in words[:2])
+    return np.sqrt(-2.0 * np.log(np.maximum(u1, np.float32(1e-7)))) * np.cos(2 * np.pi * u2)
+
+
+def _uniform_of_word(word):
+    signed = word.astype(np.int64)
+    signed = np.where(signed >= 2**31, signed - 2**32, signed)
+    magnitude = np.where(signed < 0, -signed - 1, signed)
+    return magnitude.astype(np.float32) * np.float32(4.6566127342e-10)
+
+
+def small_integers(rng: np.random.Generator, shape, dtype: np.dtype) -> np.ndarray:
+    """Integers 0..7 as floats: rows with repeated maxima (first_argmax's ties)."""
+    return rng.integers(0, 8, size=shape).astype(dtype)
+
+
 def ref_accumulate(total, x, count):
     return ((f64(total) + f64(x)).astype(total.dtype), (count.astype(np.int64) + 1).astype(count.dtype))
 
@@ -1771,6 +1834,36 @@ SAMPLES: tuple[SampleSpec, ...] = (
         reference=ref_random_bins,
         scalars=({}, {"seed": 12345}, {"seed": 2**33 + 1}),
         extra_shapes=("x=1:f32", "x=129:f32"),
+    ),
+    SampleSpec(
+        name="prefix_scans",
+        kernel="prefix_scans",
+        configs={"b8": (8,), "b16": (16,)},
+        reference=ref_prefix_scans,
+        extra_shapes=("x=1x1:f32", "x=9x7:f32", "x=3x129:f32"),
+    ),
+    SampleSpec(
+        name="first_argmax",
+        kernel="first_argmax",
+        configs={"b8": (8,), "b16": (16,)},
+        reference=ref_first_argmax,
+        inputs={"x": small_integers},
+        extra_shapes=("x=1x1:f32,labels=1x1:i32", "x=9x7:f32,labels=9x7:i32"),
+    ),
+    SampleSpec(
+        name="long_indices",
+        kernel="long_indices",
+        configs={"b8": (8,), "b128": (128,)},
+        reference=ref_long_indices,
+        scalars=({}, {"seed": 99}),
+        extra_shapes=("x=1x1:f32", "x=9x7:f32"),
+    ),
+    SampleSpec(
+        name="implicit_noise",
+        kernel="implicit_noise",
+        configs={"b8": (8,), "b32": (32,)},
+        reference=ref_implicit_noise,
+        extra_shapes=("x=1x1:f32", "x=9x7:f32"),
     ),
     SampleSpec(
         name="accumulate_views",

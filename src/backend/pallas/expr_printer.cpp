@@ -98,6 +98,8 @@ std::string_view helper_function(Intrinsic op) {
       return "rand";
     case Intrinsic::kRandint:
       return "randint";
+    case Intrinsic::kRandn:
+      return "randn";
     default:
       return {};
   }
@@ -275,6 +277,20 @@ PyExpr ExprPrinter::call(const ir::Call& node) {
     return texts;
   };
   if (node.op == Intrinsic::kDot) return dot(node);
+  if (node.op == Intrinsic::kScan || node.op == Intrinsic::kCombineReduce) {
+    // `_scan(lambda l, r: (l + r,), (x,), 1, False)`: the combine as a lambda over its hidden
+    // parameters (templates/helper_scan.py.tmpl).
+    const std::string helper = node.op == Intrinsic::kScan ? "scan" : "combine_reduce";
+    imports_.helpers.insert(helper);
+    imports_.helpers.insert("scan");  // _combine_reduce scans
+    std::vector<std::string> params;
+    for (const ir::ExprPtr& param : args[3]->as<ir::TupleExpr>()->elements) {
+      params.push_back(text(param));
+    }
+    const std::string combine =
+        fmt::format("lambda {}: {}", fmt::join(params, ", "), text(args[4]));
+    return py_call("_" + helper, {combine, text(args[0]), text(args[1]), text(args[2])});
+  }
   if (ir::reduces_along_axis(node.op)) return reduction(node);
   switch (node.op) {
     case Intrinsic::kDtypeOf:
@@ -391,7 +407,9 @@ PyExpr ExprPrinter::call(const ir::Call& node) {
   if (std::string_view helper = helper_function(node.op); !helper.empty()) {
     imports_.helpers.insert(std::string(helper));
     if (helper == "sinh") imports_.helpers.insert("expm1");
-    if (helper == "rand" || helper == "randint") imports_.helpers.insert("philox");
+    if (helper == "rand" || helper == "randint" || helper == "randn") {
+      imports_.helpers.insert("philox");
+    }
     return py_call(fmt::format("_{}", helper), arg_texts());
   }
   if (node.op == Intrinsic::kAtan) return py_call("jnp.arctan2", {text(args[0]), "1.0"});

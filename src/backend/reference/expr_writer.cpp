@@ -423,6 +423,17 @@ PyExpr ExprWriter::call(const ir::Call& node) {
     }
     return py_call("_ref_dot", {text(args[0]), text(args[1]), text(args[2]), text(args[3]), batch});
   }
+  if (node.op == Intrinsic::kScan || node.op == Intrinsic::kCombineReduce) {
+    // The combine as a lambda over its hidden parameters (templates/reference_prelude.py.tmpl).
+    std::vector<std::string> params;
+    for (const ir::ExprPtr& param : args[3]->as<ir::TupleExpr>()->elements) {
+      params.push_back(text(param));
+    }
+    const std::string combine =
+        fmt::format("lambda {}: {}", fmt::join(params, ", "), text(args[4]));
+    return py_call(node.op == Intrinsic::kScan ? "_ref_scan" : "_ref_combine_reduce",
+                   {combine, text(args[0]), text(args[1]), text(args[2])});
+  }
   if (ir::reduces_along_axis(node.op)) return reduction(node);
   switch (node.op) {
     case Intrinsic::kDtypeOf:
@@ -468,6 +479,8 @@ PyExpr ExprWriter::call(const ir::Call& node) {
       return py_call("_ref_rand", arg_texts());
     case Intrinsic::kRandint:
       return py_call("_ref_randint", arg_texts());
+    case Intrinsic::kRandn:
+      return py_call("_ref_randn", arg_texts());
     case Intrinsic::kArange:
       return py_call("jnp.arange", {text(args[0]), "dtype=" + text(args[1])});
     case Intrinsic::kWindow: {

@@ -405,7 +405,7 @@ def _ref_tiles(begin, end, block_size):
     return [_RefTile(s, min(s + block_size, end), k, count) for k, s in enumerate(starts)]
 
 
-def _ref_philox_word(counters, seed):
+def _ref_philox_word(counters, seed, word=0):
     """Philox4x32-10's first word for each counter under the 64-bit key `seed`, in uint32
     arithmetic (written apart from the Pallas modules' int32 version, which it checks)."""
     low16 = jnp.uint32(0xFFFF)
@@ -431,12 +431,24 @@ def _ref_philox_word(counters, seed):
             jnp.uint32(0xD2511F53) * c0,
         ]
         key = [(key[0] + 0x9E3779B9) & 0xFFFFFFFF, (key[1] + 0xBB67AE85) & 0xFFFFFFFF]
-    return words[0]
+    return words[word]
 
 
 def _ref_rand(counters, seed):
     """`hl.rand`: the magnitude of Philox's first word as a signed int32, times 2**-31."""
     word = _ref_philox_word(counters, seed)
+    magnitude = jnp.where(word >= jnp.uint32(2**31), jnp.uint32(0xFFFFFFFF) - word, word)
+    return magnitude.astype(jnp.float32) * jnp.float32(4.6566127342e-10)
+
+
+def _ref_randn(counters, seed):
+    """`torch.randn_like`: Box-Muller of the first two words as uniforms (the first >= 1e-7)."""
+    u1, u2 = (_ref_rand_of_word(_ref_philox_word(counters, seed, w)) for w in (0, 1))
+    u1 = jnp.maximum(u1, jnp.float32(1e-7))
+    return jnp.sqrt(-2.0 * jnp.log(u1)) * jnp.cos(jnp.float32(6.283185307179586) * u2)
+
+
+def _ref_rand_of_word(word):
     magnitude = jnp.where(word >= jnp.uint32(2**31), jnp.uint32(0xFFFFFFFF) - word, word)
     return magnitude.astype(jnp.float32) * jnp.float32(4.6566127342e-10)
 
@@ -450,6 +462,27 @@ def _ref_randint(counters, seed, low, high):
         word,
     )  # 2**31 stays 2**31
     return (low + (magnitude % jnp.uint32(high - low)).astype(jnp.int32)).astype(jnp.int32)
+
+
+def _ref_scan(combine, values, axis, reverse):
+    """A scan with a combine function from the source: jax.lax.associative_scan over the tuple
+    `values` (`combine` takes the left elements, then the right ones)."""
+
+    def pairs(left, right):
+        return tuple(jnp.asarray(new).astype(old.dtype)
+                     for new, old in zip(combine(*left, *right), left))
+
+    return jax.lax.associative_scan(pairs, tuple(values), reverse=reverse, axis=axis)
+
+
+def _ref_combine_reduce(combine, values, axis, keepdim):
+    """A reduction with a combine function from the source: a left fold along `axis`."""
+    total = tuple(jnp.take(value, 0, axis=axis) for value in values)
+    for k in range(1, values[0].shape[axis]):
+        step = tuple(jnp.take(value, k, axis=axis) for value in values)
+        total = tuple(jnp.asarray(new).astype(old.dtype)
+                      for new, old in zip(combine(*total, *step), total))
+    return tuple(jnp.expand_dims(t, axis) for t in total) if keepdim else total
 
 
 def reference_tile_windows(x):

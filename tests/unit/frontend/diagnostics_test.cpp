@@ -39,15 +39,26 @@ def f(x: torch.Tensor) -> torch.Tensor:
   CHECK(text.find("k.py:7:5: note: the rank of `x` was fixed here") != std::string::npos);
 }
 
-TEST_CASE("64-bit dtypes are rejected") {
+TEST_CASE("64-bit floating-point dtypes are rejected") {
+  CHECK(first_error(R"(@helion.kernel
+def f(x: torch.Tensor) -> torch.Tensor:
+    out = torch.empty_like(x)
+    for tile in hl.tile(x.size()):
+        out[tile] = x[tile].to(torch.float64)
+    return out
+)") == "k.py:9:32: error: `torch.float64` is a 64-bit type and TPUs have none; use `torch.int32` "
+       "or `torch.float32`");
+}
+
+TEST_CASE("int64 is taken as int32, with a warning") {
   CHECK(first_error(R"(@helion.kernel
 def f(x: torch.Tensor) -> torch.Tensor:
     out = torch.empty_like(x)
     for tile in hl.tile(x.size()):
         out[tile] = x[tile].to(torch.int64)
     return out
-)") == "k.py:9:32: error: `torch.int64` is a 64-bit type and TPUs have none; use `torch.int32` "
-       "or `torch.float32`");
+)") == "k.py:9:32: warning: `torch.int64` is taken as int32: TPUs have no 64-bit integers (JAX "
+       "without x64 does the same); values must fit in 32 bits [-Wnarrowed-dtype]");
 }
 
 TEST_CASE("a tile used after its loop points at the loop's end") {
