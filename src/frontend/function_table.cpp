@@ -144,4 +144,18 @@ std::optional<ir::Intrinsic> reduction_function(std::string_view name) {
   return std::nullopt;
 }
 
+std::optional<std::string_view> gpu_only_reason(std::string_view name) {
+  if (name == "helion.language.inline_triton" || name == "helion.language.triton_kernel") {
+    return "it embeds Triton code, which only Helion's GPU backends compile";
+  }
+  if (name == "helion.language.inline_asm_elementwise") {
+    return "it embeds GPU assembly (PTX or AMDGPU)";
+  }
+  if (name == "helion.language.stacktensor_like") {
+    return "a StackTensor reads tensors through device pointers, and a TPU kernel reaches only "
+           "the arrays passed to it";
+  }
+  return std::nullopt;
+}
+
 }  // namespace helionc::frontend

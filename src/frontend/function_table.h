@@ -36,4 +36,8 @@ std::optional<ir::CompareOp> compare_operator(std::string_view spelling);
 // `sum`, `mean`, `amax`, `amin`, `prod`, `argmax`, `argmin` (methods and torch.* alike).
 std::optional<ir::Intrinsic> reduction_function(std::string_view name);
 
+// Why a Helion function cannot run in a TPU kernel at all (GPU-only code), by qualified name;
+// nullopt for every other function.
+std::optional<std::string_view> gpu_only_reason(std::string_view qualified_name);
+
 }  // namespace helionc::frontend

@@ -316,6 +316,10 @@ ExprPtr KernelLowering::lower_qualified_call(const std::string& name, const Call
   if (name.rfind("torch.", 0) == 0 && ir::is_64bit_torch_dtype(name.substr(6))) {
     dtype_constant(args.call.child_by_field("function"));
   }
+  if (const std::optional<std::string_view> reason = gpu_only_reason(name)) {
+    fail(DiagnosticKind::kUnsupported, args.call.child_by_field("function").range(),
+         fmt::format("`{}` is not possible on a TPU: {}", shown, *reason));
+  }
   if (name.rfind("helion.", 0) == 0 || name.rfind("torch.", 0) == 0 ||
       name.rfind("math.", 0) == 0) {
     fail(DiagnosticKind::kUnknownFunction, args.call.child_by_field("function").range(),
