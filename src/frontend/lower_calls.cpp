@@ -410,10 +410,7 @@ ExprPtr KernelLowering::lower_static_builtin(std::string_view name, const CallAr
   // Python's own functions on what the kernel knows statically (sizes, scalar arguments): the
   // module computes them in Python while JAX traces.
   const SourceRange range = args.call.range();
-  const auto is_number = [](const ExprPtr& e) {
-    return e->type.kind == TypeKind::kInt || e->type.kind == TypeKind::kFloat ||
-           e->type.kind == TypeKind::kBool;
-  };
+  const auto is_number = [](const ExprPtr& e) { return e->type.is_scalar(); };
   if (name == "len" && args.positional.size() == 1 && args.keywords.empty()) {
     ExprPtr value = lower_expr(args.positional[0]);
     if (value->type.kind == TypeKind::kTensor) {

@@ -26,12 +26,6 @@ using ir::TypeKind;
 
 namespace {
 
-// A positional argument, or the keyword of that name, or a null node.
-SyntaxNode scan_argument(const CallArgs& args, size_t position, std::string_view keyword) {
-  if (position < args.positional.size()) return args.positional[position];
-  return args.keyword(keyword);
-}
-
 // Whether two values have one shape: the same dimensions, where whole axes of two tensors
 // count as equal (JAX checks them when it traces the module, as for broadcasting).
 bool same_shape(const std::vector<Dim>& a, const std::vector<Dim>& b) {
@@ -216,8 +210,7 @@ KernelLowering::CombineFn KernelLowering::lower_combine(const SyntaxNode& fn_nod
     const Type& type = results[i]->type;
     const bool fits =
         (type.kind == TypeKind::kTileTensor && same_shape(type.dims, inputs[i]->type.dims)) ||
-        type.kind == TypeKind::kInt || type.kind == TypeKind::kFloat ||
-        type.kind == TypeKind::kBool;
+        type.is_scalar();
     if (!fits) {
       fail(DiagnosticKind::kTypeMismatch, results[i]->range,
            fmt::format("the combine function `{}` must return values shaped like its inputs, "
@@ -297,34 +290,32 @@ ExprPtr KernelLowering::lower_scan_call(const std::string& name, const CallArgs&
     } else {
       check_arity(args, shown, 2, 5, {"combine_fn", "input_tensor", "dim", "other", "keep_dims"});
     }
-    const SyntaxNode fn = scan_argument(args, 0, "combine_fn");
-    const SyntaxNode input = scan_argument(args, 1, hops ? "xs" : "input_tensor");
+    const SyntaxNode fn = argument(args, 0, "combine_fn");
+    const SyntaxNode input = argument(args, 1, hops ? "xs" : "input_tensor");
     if (!fn || !input) {
       fail(DiagnosticKind::kWrongArity, range,
            fmt::format("`{}` needs a combine function and its input", shown));
     }
     if (hops) {
-      if (SyntaxNode mode = scan_argument(args, 4, "combine_mode");
+      if (SyntaxNode mode = argument(args, 4, "combine_mode");
           mode && plain_string(mode) != "pointwise") {
         unsupported(mode.range(), "a `combine_mode` other than \"pointwise\"");
       }
     }
     inputs = combine_inputs(input, shown, tuple_input);
-    axis = combine_axis(scan_argument(args, 2, "dim"), inputs[0], shown, range);
+    axis = combine_axis(argument(args, 2, "dim"), inputs[0], shown, range);
     flag = bool_argument(
-        scan_argument(args, reduce ? 4 : 3, reduce ? "keep_dims" : "reverse"),
+        argument(args, reduce ? 4 : 3, reduce ? "keep_dims" : "reverse"),
         reduce ? "`keep_dims` must be True or False" : "`reverse` must be True or False");
     if (reduce) {
       // `other` fills masked elements; a whole-axis block has none, but it must be a value.
-      if (SyntaxNode other = scan_argument(args, 3, "other")) {
+      if (SyntaxNode other = argument(args, 3, "other")) {
         const ExprPtr value = lower_expr(other);
-        bool numbers = value->type.kind == TypeKind::kInt || value->type.kind == TypeKind::kFloat ||
-                       value->type.kind == TypeKind::kBool;
+        bool numbers = value->type.is_scalar();
         if (const auto* tuple = value->as<ir::TupleExpr>()) {
           numbers = tuple->elements.size() == inputs.size();
           for (const ExprPtr& e : tuple->elements) {
-            numbers &= e->type.kind == TypeKind::kInt || e->type.kind == TypeKind::kFloat ||
-                       e->type.kind == TypeKind::kBool;
+            numbers &= e->type.is_scalar();
           }
         }
         if (!numbers) {
@@ -340,7 +331,7 @@ ExprPtr KernelLowering::lower_scan_call(const std::string& name, const CallArgs&
     } else {
       check_arity(args, shown, 1, 3, {"input_tensor", "dim", "reverse"});
     }
-    const SyntaxNode input = scan_argument(args, 0, torch_cum ? "input" : "input_tensor");
+    const SyntaxNode input = argument(args, 0, torch_cum ? "input" : "input_tensor");
     if (!input)
       fail(DiagnosticKind::kWrongArity, range, fmt::format("`{}` needs its input", shown));
     ExprPtr value = lower_expr(input);
@@ -356,9 +347,9 @@ ExprPtr KernelLowering::lower_scan_call(const std::string& name, const CallArgs&
       value = make_cast(value, ir::DtypeImm::make(ir::ScalarType::kInt32, range), range);
     }
     inputs = {value};
-    axis = combine_axis(scan_argument(args, 1, "dim"), value, shown, range);
+    axis = combine_axis(argument(args, 1, "dim"), value, shown, range);
     if (!torch_cum) {
-      flag = bool_argument(scan_argument(args, 2, "reverse"), "`reverse` must be True or False");
+      flag = bool_argument(argument(args, 2, "reverse"), "`reverse` must be True or False");
     }
     // The built-in combine: hidden parameters and one add or multiply.
     for (const char* side : {"left", "right"}) {
