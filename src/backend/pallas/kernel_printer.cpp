@@ -95,7 +95,8 @@ class KernelPrinter {
       const std::string& ref = names_.outputs[o];
       const std::string& alias = names_.inputs[static_cast<size_t>(output.aliased_input)];
       const std::string& array = kernel_.bindings[output.operand.binding].name;
-      if (output.revisiting_dims.empty() && !has_grid_inner_loop()) {
+      const std::vector<int> grid_inner = grid_inner_loop_dims();
+      if (output.revisiting_dims.empty() && grid_inner.empty()) {
         out_.comment(output.copies_in
                          ? fmt::format("{}: the stores pick elements of the block of `{}`; it "
                                        "starts from the old contents",
@@ -108,11 +109,7 @@ class KernelPrinter {
         continue;
       }
       std::vector<int> first_of = output.revisiting_dims;
-      for (size_t g = 0; g < launch_.grid.size(); ++g) {
-        if (launch_.grid[g].inner_loop >= 0 && schedule_.dim(g).run == passes::DimRun::kGridAxis) {
-          first_of.push_back(static_cast<int>(g));
-        }
-      }
+      first_of.insert(first_of.end(), grid_inner.begin(), grid_inner.end());
       std::vector<std::string> names;
       PyExpr condition;
       for (int g : first_of) {
@@ -131,13 +128,15 @@ class KernelPrinter {
     }
   }
 
-  bool has_grid_inner_loop() const {
+  // The launch dimensions of inner loops that run as grid axes.
+  std::vector<int> grid_inner_loop_dims() const {
+    std::vector<int> dims;
     for (size_t g = 0; g < launch_.grid.size(); ++g) {
       if (launch_.grid[g].inner_loop >= 0 && schedule_.dim(g).run == passes::DimRun::kGridAxis) {
-        return true;
+        dims.push_back(static_cast<int>(g));
       }
     }
-    return false;
+    return dims;
   }
 
   // Outputs stored under a mask keep the array's old values outside the loop's range.
