@@ -87,6 +87,7 @@ class LaunchPlanner {
     }
     resolve_captures();
     record_tile_uses(kernel_, facts_, launch_);
+    refuse_unbounded_loops();
     judge_loop_strategies(kernel_, launch_);
     if (failed_) return std::nullopt;
     return std::move(launch_);
@@ -99,6 +100,24 @@ class LaunchPlanner {
   }
 
   const std::string& name(int binding) const { return kernel_.bindings[binding].name; }
+
+  // A loop bounded by values computed in the kernel needs an upper bound on the host (its
+  // blocks and, under `grid`, its steps): the axis of a tensor it tiles, or the enclosing
+  // loop's (record_tile_uses). A loop that only offsets indices (`x[start + tile.index]`) or
+  // sits under an `hl.grid` has neither.
+  void refuse_unbounded_loops() {
+    if (launch_.variadic) return;
+    for (const GridDim& grid : launch_.grid) {
+      const ir::TileDim& dim = kernel_.tile_dims[grid.tile_dim];
+      if (grid.size_binding >= 0 || !ir::bounds_in_kernel(kernel_, dim)) continue;
+      unsupported(dim.range,
+                  fmt::format("a loop bounded by values computed in the kernel whose tile `{}` "
+                              "indexes no tensor axis directly is not supported yet: helionc "
+                              "bounds such a loop by the axis it tiles (index a tensor with "
+                              "`{}` itself)",
+                              dim.name, dim.name));
+    }
+  }
 
   bool is_host(int binding) const {
     const auto origin = kernel_.bindings[binding].origin;
