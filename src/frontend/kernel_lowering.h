@@ -281,6 +281,15 @@ class KernelLowering {
                               std::vector<ir::Dim>* dims);
   ir::ExprPtr make_reduction(ir::Intrinsic op, const ir::ExprPtr& value, const SyntaxNode& dim,
                              const SyntaxNode& keepdim, SourceRange range);
+  // The axes a reduction's `dim` names (every axis when it is absent, a list of them, or one).
+  std::vector<int> reduced_axes(ir::Intrinsic op, const ir::ExprPtr& value, const SyntaxNode& dim,
+                                SourceRange range);
+  ir::ExprPtr reduce_axes(ir::Intrinsic op, const ir::ExprPtr& value, std::vector<int> axes,
+                          bool keep, SourceRange range);
+  // ---- lower_moments.cpp: var, std, var_mean and std_mean of a tile value (the function or
+  // the method; `receiver` is the value for both). Null when `name` is none of them.
+  ir::ExprPtr lower_moments(std::string_view name, const ir::ExprPtr& receiver,
+                            const CallArgs& args);
   ir::ExprPtr make_unsqueeze(const ir::ExprPtr& value, int dim, SourceRange range);
   ir::ExprPtr make_permute(const ir::ExprPtr& value, const std::vector<int>& order,
                            SourceRange range);

@@ -209,13 +209,35 @@ ExprPtr KernelLowering::lower_qualified_call(const std::string& name, const Call
   }
   if (name == "torch.add" || name == "torch.sub" || name == "torch.mul" || name == "torch.div" ||
       name == "torch.pow") {
-    check_arity(args, shown, 2, 2, {});
+    const bool scaled = name == "torch.add" || name == "torch.sub";
+    if (scaled) {
+      check_arity(args, shown, 2, 2, {"alpha"});
+    } else {
+      check_arity(args, shown, 2, 2, {});
+    }
     const ir::BinaryOp op = name == "torch.add"   ? ir::BinaryOp::kAdd
                             : name == "torch.sub" ? ir::BinaryOp::kSub
                             : name == "torch.mul" ? ir::BinaryOp::kMul
                             : name == "torch.div" ? ir::BinaryOp::kDiv
                                                   : ir::BinaryOp::kPow;
-    return make_binary(op, lower_expr(args.positional[0]), lower_expr(args.positional[1]), range);
+    ExprPtr other = lower_expr(args.positional[1]);
+    // `torch.add(a, b, alpha=s)` is a + s * b (and sub a - s * b), as PyTorch defines it.
+    if (const SyntaxNode alpha = scaled ? args.keyword("alpha") : SyntaxNode()) {
+      other = make_binary(ir::BinaryOp::kMul, lower_expr(alpha), std::move(other), range);
+    }
+    return make_binary(op, lower_expr(args.positional[0]), std::move(other), range);
+  }
+  if (name == "torch.lerp") {
+    // start + weight * (end - start), PyTorch's definition (its kernels pick between this and
+    // an end-anchored form for accuracy near weight 1; the difference is rounding).
+    check_arity(args, shown, 3, 3, {});
+    ExprPtr start = lower_expr(args.positional[0]);
+    ExprPtr end = lower_expr(args.positional[1]);
+    ExprPtr weight = lower_expr(args.positional[2]);
+    ExprPtr step = make_binary(ir::BinaryOp::kSub, std::move(end), start, range);
+    return make_binary(ir::BinaryOp::kAdd, start,
+                       make_binary(ir::BinaryOp::kMul, std::move(weight), std::move(step), range),
+                       range);
   }
   if (name == "torch.full_like" || name == "torch.zeros_like" || name == "torch.ones_like" ||
       name == "torch.empty_like") {

@@ -162,6 +162,16 @@ bool KernelLowering::bool_argument(const SyntaxNode& node, std::string_view mess
 
 ExprPtr KernelLowering::make_reduction(Intrinsic op, const ExprPtr& value, const SyntaxNode& dim,
                                        const SyntaxNode& keepdim, SourceRange range) {
+  if (keepdim && !dim) {
+    fail(DiagnosticKind::kBadArgument, keepdim.parent().range(),
+         fmt::format("`{}` takes `keepdim` only together with `dim`", ir::intrinsic_name(op)));
+  }
+  return reduce_axes(op, value, reduced_axes(op, value, dim, range),
+                     bool_argument(keepdim, "`keepdim` must be True or False"), range);
+}
+
+std::vector<int> KernelLowering::reduced_axes(Intrinsic op, const ExprPtr& value,
+                                              const SyntaxNode& dim, SourceRange range) {
   if (value->type.kind != TypeKind::kTileTensor) {
     fail(DiagnosticKind::kTypeMismatch, value->range,
          fmt::format("`{}` needs a tile of values", ir::intrinsic_name(op)));
@@ -173,10 +183,6 @@ ExprPtr KernelLowering::make_reduction(Intrinsic op, const ExprPtr& value, const
     if (op == Intrinsic::kArgmax || op == Intrinsic::kArgmin) {
       unsupported(range, fmt::format("`{}` without `dim` (an index into the flattened tile)",
                                      ir::intrinsic_name(op)));
-    }
-    if (keepdim) {
-      fail(DiagnosticKind::kBadArgument, keepdim.parent().range(),
-           fmt::format("`{}` takes `keepdim` only together with `dim`", ir::intrinsic_name(op)));
     }
     if (rank < 0)
       unsupported(range, "a reduction of a tile whose rank is only known at trace time");
@@ -198,7 +204,11 @@ ExprPtr KernelLowering::make_reduction(Intrinsic op, const ExprPtr& value, const
   } else {
     axes.push_back(dim_argument(rank, dim));
   }
-  const bool keep = bool_argument(keepdim, "`keepdim` must be True or False");
+  return axes;
+}
+
+ExprPtr KernelLowering::reduce_axes(Intrinsic op, const ExprPtr& value, std::vector<int> axes,
+                                    bool keep, SourceRange range) {
   if (op == Intrinsic::kMean && value->type.dtype && !ir::is_floating(*value->type.dtype)) {
     fail(DiagnosticKind::kTypeMismatch, range, "`mean` needs floating-point values");
   }
@@ -249,6 +259,7 @@ ExprPtr KernelLowering::lower_tile_method(const ExprPtr& receiver, std::string_v
                                           const CallArgs& args) {
   const SourceRange range = args.call.range();
   const std::string shown = fmt::format(".{}()", method);
+  if (ExprPtr moments = lower_moments(method, receiver, args)) return moments;
   if (auto op = reduction_function(method)) {
     check_arity(args, shown, 0, 2, {"dim", "keepdim"});
     return make_reduction(*op, receiver, argument(args, 0, "dim"), argument(args, 1, "keepdim"),
@@ -513,7 +524,9 @@ ExprPtr KernelLowering::lower_tile_function(const std::string& name, const CallA
   if (from_torch && !functional &&
       (reduction_function(short_name) || short_name == "max" || short_name == "min" ||
        short_name == "unsqueeze" || short_name == "squeeze" || short_name == "transpose" ||
-       short_name == "permute" || short_name == "clamp" || short_name == "clip")) {
+       short_name == "permute" || short_name == "clamp" || short_name == "clip" ||
+       short_name == "var" || short_name == "std" || short_name == "var_mean" ||
+       short_name == "std_mean")) {
     // torch.sum(x, dim) is x.sum(dim): hand the rest of the arguments to the method.
     if (args.positional.empty()) check_arity(args, shown, 1, 3, {});
     CallArgs rest = args;
