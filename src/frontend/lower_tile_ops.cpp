@@ -547,6 +547,7 @@ ExprPtr KernelLowering::lower_tile_function(const std::string& name, const CallA
     rest.positional.erase(rest.positional.begin());
     return lower_tile_method(lower_expr(args.positional[0]), short_name, rest);
   }
+  if (name == "torch.stack") return make_stack(args, shown);
   if (name == "helion.language.arange") {
     // torch.arange in the kernel's index dtype (int32 on TPU). The length must name a
     // dimension (a tile's block size, a tensor's size, 1): the result is a tile of that shape.
@@ -689,6 +690,50 @@ ExprPtr KernelLowering::lower_tile_attribute(const ExprPtr& base, std::string_vi
        fmt::format("a tile has no attribute `{}`; it has `index`, `begin`, `end`, "
                    "`block_size`, `id` and `count`",
                    attr));
+}
+
+ExprPtr KernelLowering::make_stack(const CallArgs& args, std::string_view shown) {
+  // torch.stack([a, b, ...], dim): tile values of one shape along a new axis of their count
+  // (a literal size, or a unit axis for one value), as jnp.stack.
+  const SourceRange range = args.call.range();
+  if (!in_device()) unsupported(range, fmt::format("`{}` in host code", shown));
+  check_arity(args, shown, 1, 2, {"tensors", "dim"});
+  const SyntaxNode list = argument(args, 0, "tensors");
+  if (list.type() != "list" && list.type() != "tuple") {
+    fail(DiagnosticKind::kUnsupported, list.range(),
+         fmt::format("`{}` takes a list or tuple of tile values written out here", shown));
+  }
+  std::vector<ExprPtr> values;
+  for (const SyntaxNode& entry : list.named_children()) values.push_back(lower_expr(entry));
+  if (values.empty()) {
+    fail(DiagnosticKind::kBadArgument, list.range(), fmt::format("`{}` of no values", shown));
+  }
+  Type type = values.front()->type;
+  for (const ExprPtr& value : values) {
+    if (value->type.kind != TypeKind::kTileTensor || value->type.tile_rank() < 0) {
+      fail(DiagnosticKind::kTypeMismatch, value->range,
+           fmt::format("`{}` takes tile values of a known rank", shown));
+    }
+    if (value->type.dims != values.front()->type.dims) {
+      fail(DiagnosticKind::kShapeMismatch, value->range,
+           fmt::format("`{}` takes values of one shape: {} and {} differ", shown,
+                       dims_to_string(kernel_, values.front()->type.dims),
+                       dims_to_string(kernel_, value->type.dims)));
+    }
+    type = combine_types(*values.front(), *value, ArithKind::kArithmetic, range);
+  }
+  const int rank = values.front()->type.tile_rank();
+  const SyntaxNode dim_node = argument(args, 1, "dim");
+  const int axis = dim_node ? dim_argument(rank, dim_node, 1) : 0;
+  std::vector<Dim> dims = values.front()->type.dims;
+  const int64_t count = static_cast<int64_t>(values.size());
+  dims.insert(dims.begin() + axis, count == 1 ? Dim::unit() : Dim::literal(count));
+  std::vector<Type> element_types;
+  for (const ExprPtr& value : values) element_types.push_back(value->type);
+  ExprPtr stacked = ir::TupleExpr::make(std::move(values), Type::tuple(std::move(element_types)),
+                                        list.range());
+  return ir::Call::make(Intrinsic::kStack, {std::move(stacked), ir::IntImm::make(axis, range)},
+                        Type::tile_tensor(std::move(dims), type.dtype), range);
 }
 
 }  // namespace helionc::frontend

@@ -281,6 +281,13 @@ struct PaddingFacts::State {
       }
       case Intrinsic::kWhere:
         return meet(arg(1), arg(2));
+      case Intrinsic::kStack: {
+        Range all = kFiniteRange;
+        for (const ir::ExprPtr& value : call->args[0]->as<ir::TupleExpr>()->elements) {
+          all = meet(all, range(*value));
+        }
+        return all;
+      }
       case Intrinsic::kDot:
         return arg(0).finite() && arg(2).finite() ? kFiniteRange : kUnknownRange;
       default:
@@ -424,6 +431,19 @@ struct PaddingFacts::State {
         const Pad b = arg(2);
         if (a == b) return a;
         return finite_pad(a) && finite_pad(b) ? Pad::kFinite : Pad::kGarbage;
+      }
+      case Intrinsic::kStack: {
+        // The stacked values keep their padding; the result has one kind only if all agree.
+        const auto& values = call->args[0]->as<ir::TupleExpr>()->elements;
+        const Pad first = pad(*values.front(), t);
+        bool same = true;
+        bool finite = true;
+        for (const ir::ExprPtr& value : values) {
+          const Pad p = pad(*value, t);
+          same = same && p == first;
+          finite = finite && finite_pad(p);
+        }
+        return same ? first : finite ? Pad::kFinite : Pad::kGarbage;
       }
       case Intrinsic::kSum:
       case Intrinsic::kMean:

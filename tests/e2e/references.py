@@ -950,6 +950,17 @@ def ref_blend_norm(x, y, w, eps):
     return out.astype(x.dtype), spread.astype(np.float32)
 
 
+# --- stacked_planes.py: torch.stack of tile values along a new leading or middle axis --------
+
+
+def ref_stacked_planes(a, b, c):
+    planes = np.stack([a, b, c])
+    x, y, z = f64(a), f64(b), f64(c)
+    # x + y and x * z round to the inputs' dtype first (bf16 arithmetic), then widen.
+    pairs = np.stack([(x + y).astype(a.dtype), (x * z).astype(a.dtype)], axis=1)
+    return planes, pairs.astype(np.float32)
+
+
 # --- head_projection.py: hl.dot of a 2-D tile with a 3-D one (broadcast over the batch) --------
 
 
@@ -1984,6 +1995,14 @@ SAMPLES: tuple[SampleSpec, ...] = (
         scalars=({}, {"spread": 2.0}),
         extra_shapes=("x=1x1x1:f32", "x=2x9x129:bf16"),
         tolerance=SUM_TOLERANCE,
+    ),
+    SampleSpec(
+        name="stacked_planes",
+        kernel="stacked_planes",
+        configs={"b8x128": (8, 128), "b16x256": (16, 256)},
+        reference=ref_stacked_planes,
+        extra_shapes=("a=1x1:f32,b=1x1:f32,c=1x1:f32",),
+        tolerance={BFLOAT16: (1e-2, 2e-2)},
     ),
     SampleSpec(
         name="blend_norm",

@@ -500,6 +500,7 @@ PyExpr ExprWriter::call(const ir::Call& node) {
     case Intrinsic::kReshape:
     case Intrinsic::kSwapAxes:
     case Intrinsic::kBroadcastTo:
+    case Intrinsic::kStack:
     case Intrinsic::kFull:
       return shape_op(node);
     default:
@@ -579,6 +580,14 @@ PyExpr ExprWriter::shape_op(const ir::Call& node) {
       return py_call("jnp.transpose", {text(args[0]), text(args[1])});
     case Intrinsic::kSwapAxes:
       return py_call("jnp.swapaxes", {text(args[0]), text(args[1]), text(args[2])});
+    case Intrinsic::kStack: {
+      std::vector<std::string> values;
+      for (const ir::ExprPtr& value : args[0]->as<ir::TupleExpr>()->elements) {
+        values.push_back(text(value));
+      }
+      return py_call("jnp.stack", {pallas::py_tuple(values),
+                                   fmt::format("axis={}", ir::int_literal(*args[1], 0))});
+    }
     case Intrinsic::kReshape: {
       const PyExpr value = print(args[0]);
       if (const auto* tuple = args[1]->as<ir::TupleExpr>()) {
