@@ -62,10 +62,10 @@ ExprPtr KernelLowering::lower_moments(std::string_view name, const ExprPtr& rece
 
   const ExprPtr centre = reduce_axes(Intrinsic::kMean, receiver, axes, /*keep=*/true, range);
   const ExprPtr deviations = make_binary(ir::BinaryOp::kSub, receiver, centre, range);
-  ExprPtr spread = reduce_axes(Intrinsic::kMean,
-                               make_binary(ir::BinaryOp::kPow, deviations,
-                                           ir::IntImm::make(2, range), range),
-                               axes, keep, range);
+  ExprPtr spread =
+      reduce_axes(Intrinsic::kMean,
+                  make_binary(ir::BinaryOp::kPow, deviations, ir::IntImm::make(2, range), range),
+                  axes, keep, range);
   if (correction != 0) {
     // n / (n - correction), n the product of the reduced axes' sizes.
     ExprPtr count;
@@ -74,9 +74,10 @@ ExprPtr KernelLowering::lower_moments(std::string_view name, const ExprPtr& rece
       ExprPtr size;
       switch (reduced.kind) {
         case Dim::Kind::kFull:
-          size = ir::Call::make(Intrinsic::kSize,
-                                {ref(reduced.binding, range), ir::IntImm::make(reduced.axis, range)},
-                                Type::scalar(TypeKind::kInt), range);
+          size =
+              ir::Call::make(Intrinsic::kSize,
+                             {ref(reduced.binding, range), ir::IntImm::make(reduced.axis, range)},
+                             Type::scalar(TypeKind::kInt), range);
           break;
         case Dim::Kind::kLiteral:
           size = ir::IntImm::make(reduced.extent, range);

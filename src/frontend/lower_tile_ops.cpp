@@ -730,8 +730,8 @@ ExprPtr KernelLowering::make_stack(const CallArgs& args, std::string_view shown)
   dims.insert(dims.begin() + axis, count == 1 ? Dim::unit() : Dim::literal(count));
   std::vector<Type> element_types;
   for (const ExprPtr& value : values) element_types.push_back(value->type);
-  ExprPtr stacked = ir::TupleExpr::make(std::move(values), Type::tuple(std::move(element_types)),
-                                        list.range());
+  ExprPtr stacked =
+      ir::TupleExpr::make(std::move(values), Type::tuple(std::move(element_types)), list.range());
   return ir::Call::make(Intrinsic::kStack, {std::move(stacked), ir::IntImm::make(axis, range)},
                         Type::tile_tensor(std::move(dims), type.dtype), range);
 }
