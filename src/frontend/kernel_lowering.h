@@ -292,6 +292,7 @@ class KernelLowering {
                             const CallArgs& args);
   ir::ExprPtr make_unsqueeze(const ir::ExprPtr& value, int dim, SourceRange range);
   ir::ExprPtr make_stack(const CallArgs& args, std::string_view shown);
+  ir::ExprPtr make_take_along(const CallArgs& args, std::string_view shown);
   ir::ExprPtr make_permute(const ir::ExprPtr& value, const std::vector<int>& order,
                            SourceRange range);
   // A static dimension argument of a tile op, made non-negative (`rank_extra` allows one past

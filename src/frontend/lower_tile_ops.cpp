@@ -548,6 +548,7 @@ ExprPtr KernelLowering::lower_tile_function(const std::string& name, const CallA
     return lower_tile_method(lower_expr(args.positional[0]), short_name, rest);
   }
   if (name == "torch.stack") return make_stack(args, shown);
+  if (name == "torch.gather") return make_take_along(args, shown);
   if (name == "helion.language.arange") {
     // torch.arange in the kernel's index dtype (int32 on TPU). The length must name a
     // dimension (a tile's block size, a tensor's size, 1): the result is a tile of that shape.
@@ -734,6 +735,54 @@ ExprPtr KernelLowering::make_stack(const CallArgs& args, std::string_view shown)
       ir::TupleExpr::make(std::move(values), Type::tuple(std::move(element_types)), list.range());
   return ir::Call::make(Intrinsic::kStack, {std::move(stacked), ir::IntImm::make(axis, range)},
                         Type::tile_tensor(std::move(dims), type.dtype), range);
+}
+
+ExprPtr KernelLowering::make_take_along(const CallArgs& args, std::string_view shown) {
+  // torch.gather(value, dim, indices) of tile values: the indices are positions along `dim`
+  // of the whole tensor axis the value holds there (`x[rows, :]`), so that axis must be whole
+  // in the value; along the other axes the two have one shape, which is the result's.
+  const SourceRange range = args.call.range();
+  if (!in_device()) unsupported(range, fmt::format("`{}` in host code", shown));
+  check_arity(args, shown, 3, 3, {"input", "dim", "index", "sparse_grad"});
+  const ExprPtr value = lower_expr(argument(args, 0, "input"));
+  const ExprPtr indices = lower_expr(argument(args, 2, "index"));
+  for (const ExprPtr& operand : {value, indices}) {
+    if (operand->type.kind != TypeKind::kTileTensor || operand->type.tile_rank() < 0) {
+      fail(DiagnosticKind::kTypeMismatch, operand->range,
+           fmt::format("`{}` takes tile values of a known rank", shown));
+    }
+  }
+  if (indices->type.dtype && !ir::is_integral(*indices->type.dtype)) {
+    fail(DiagnosticKind::kTypeMismatch, indices->range,
+         fmt::format("`{}` takes integer indices, not {}", shown,
+                     ir::dtype_name(*indices->type.dtype)));
+  }
+  const int rank = value->type.tile_rank();
+  if (indices->type.tile_rank() != rank) {
+    fail(DiagnosticKind::kRankMismatch, indices->range,
+         fmt::format("`{}` takes indices of the value's rank ({})", shown, rank));
+  }
+  const int axis = dim_argument(rank, argument(args, 1, "dim"));
+  const Dim& gathered = value->type.dims[static_cast<size_t>(axis)];
+  if (gathered.kind != Dim::Kind::kFull && gathered.kind != Dim::Kind::kLiteral) {
+    fail(DiagnosticKind::kUnsupported, value->range,
+         fmt::format("`{}` along dimension {} of a value that does not hold that whole tensor "
+                     "axis ({}) is not supported yet: the indices are positions along the whole "
+                     "axis; index it with `:`",
+                     shown, axis, dims_to_string(kernel_, value->type.dims)));
+  }
+  for (int d = 0; d < rank; ++d) {
+    if (d != axis && value->type.dims[static_cast<size_t>(d)] !=
+                         indices->type.dims[static_cast<size_t>(d)]) {
+      fail(DiagnosticKind::kShapeMismatch, range,
+           fmt::format("`{}` takes a value and indices of one shape along the other dimensions: "
+                       "{} and {} differ in dimension {}",
+                       shown, dims_to_string(kernel_, value->type.dims),
+                       dims_to_string(kernel_, indices->type.dims), d));
+    }
+  }
+  return ir::Call::make(Intrinsic::kTakeAlong, {value, indices, ir::IntImm::make(axis, range)},
+                        Type::tile_tensor(indices->type.dims, value->type.dtype), range);
 }
 
 }  // namespace helionc::frontend

@@ -281,6 +281,8 @@ struct PaddingFacts::State {
       }
       case Intrinsic::kWhere:
         return meet(arg(1), arg(2));
+      case Intrinsic::kTakeAlong:  // elements of the value
+        return arg(0);
       case Intrinsic::kStack: {
         Range all = kFiniteRange;
         for (const ir::ExprPtr& value : call->args[0]->as<ir::TupleExpr>()->elements) {

@@ -961,6 +961,13 @@ def ref_stacked_planes(a, b, c):
     return planes, pairs.astype(np.float32)
 
 
+# --- row_pick.py: torch.gather of tile values along the lane axis -----------------------------
+
+
+def ref_row_pick(x, index, scale):
+    return ((scale * np.take_along_axis(f64(x), index, axis=1)).astype(np.float32),)
+
+
 # --- head_projection.py: hl.dot of a 2-D tile with a 3-D one (broadcast over the batch) --------
 
 
@@ -2003,6 +2010,15 @@ SAMPLES: tuple[SampleSpec, ...] = (
         reference=ref_stacked_planes,
         extra_shapes=("a=1x1:f32,b=1x1:f32,c=1x1:f32",),
         tolerance={BFLOAT16: (1e-2, 2e-2)},
+    ),
+    SampleSpec(
+        name="row_pick",
+        kernel="row_pick",
+        configs={"b8x128": (8, 128), "b16x256": (16, 256)},
+        reference=ref_row_pick,
+        inputs={"x": remember_shape("x"), "index": indices_below("x", 1)},
+        scalars=({}, {"scale": -0.5}),
+        extra_shapes=("x=1x1:f32,index=1x1:i32", "x=3x5:f32,index=3x2:i32"),
     ),
     SampleSpec(
         name="blend_norm",
