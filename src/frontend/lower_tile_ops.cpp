@@ -772,8 +772,8 @@ ExprPtr KernelLowering::make_take_along(const CallArgs& args, std::string_view s
                      shown, axis, dims_to_string(kernel_, value->type.dims)));
   }
   for (int d = 0; d < rank; ++d) {
-    if (d != axis && value->type.dims[static_cast<size_t>(d)] !=
-                         indices->type.dims[static_cast<size_t>(d)]) {
+    if (d != axis &&
+        value->type.dims[static_cast<size_t>(d)] != indices->type.dims[static_cast<size_t>(d)]) {
       fail(DiagnosticKind::kShapeMismatch, range,
            fmt::format("`{}` takes a value and indices of one shape along the other dimensions: "
                        "{} and {} differ in dimension {}",

@@ -385,8 +385,8 @@ PyExpr ExprPrinter::call(const ir::Call& node) {
     case Intrinsic::kTakeAlong:
       // The indices of a partial block's padding may be anything, which only changes padding.
       imports_.helpers.insert("take_along");
-      return py_call("_take_along", {text(args[0]), text(args[1]),
-                                     std::to_string(ir::int_literal(*args[2], 0))});
+      return py_call("_take_along",
+                     {text(args[0]), text(args[1]), std::to_string(ir::int_literal(*args[2], 0))});
     case Intrinsic::kWindow:
       return window(node);
     default:

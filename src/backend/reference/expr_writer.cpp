@@ -504,9 +504,8 @@ PyExpr ExprWriter::call(const ir::Call& node) {
     case Intrinsic::kFull:
       return shape_op(node);
     case Intrinsic::kTakeAlong:
-      return py_call("jnp.take_along_axis",
-                     {text(args[0]), text(args[1]),
-                      fmt::format("axis={}", ir::int_literal(*args[2], 0))});
+      return py_call("jnp.take_along_axis", {text(args[0]), text(args[1]),
+                                             fmt::format("axis={}", ir::int_literal(*args[2], 0))});
     default:
       break;
   }
