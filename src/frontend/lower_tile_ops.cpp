@@ -374,7 +374,8 @@ ExprPtr KernelLowering::lower_tile_method(const ExprPtr& receiver, std::string_v
       }
       target = other->type.dims;
     } else {
-      // Entries are tiles, 1, or -1 (keep the dimension), matched right-aligned as in torch.
+      // Entries are sizes that name a dimension (size_dim: tiles, block sizes, tensor sizes,
+      // numbers) or -1 (keep the dimension), matched right-aligned as in torch.
       std::vector<SyntaxNode> sizes = args.positional;
       if (sizes.size() == 1 && (sizes[0].type() == "list" || sizes[0].type() == "tuple")) {
         sizes = sizes[0].named_children();
@@ -384,18 +385,17 @@ ExprPtr KernelLowering::lower_tile_method(const ExprPtr& receiver, std::string_v
         fail(DiagnosticKind::kRankMismatch, range, "`expand` cannot drop dimensions");
       }
       for (size_t i = 0; i < sizes.size(); ++i) {
-        ExprPtr size = lower_expr(sizes[i]);
+        ExprPtr size = resolve_host_size(lower_expr(sizes[i]));
         const auto* imm = size->as<ir::IntImm>();
         const size_t offset = sizes.size() - dims.size();
         if (imm && imm->value == -1 && i >= offset) {
           target.push_back(dims[i - offset]);
-        } else if (imm && imm->value == 1) {
-          target.push_back(Dim::unit());
-        } else if (size->type.kind == TypeKind::kTile && size->type.tile_dims.size() == 1 &&
-                   !size->type.variadic) {
-          target.push_back(Dim::tile(size->type.tile_dims[0]));
+        } else if (const std::optional<Dim> dim = size_dim(kernel_, size)) {
+          target.push_back(*dim);
         } else {
-          unsupported(sizes[i].range(), "an `expand` size other than a tile, 1 or -1");
+          unsupported(sizes[i].range(),
+                      "an `expand` size other than a tile, `tile.block_size`, a tensor's "
+                      "`size(d)`, a number or -1");
         }
       }
     }

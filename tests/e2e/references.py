@@ -968,6 +968,14 @@ def ref_row_pick(x, index, scale):
     return ((scale * np.take_along_axis(f64(x), index, axis=1)).astype(np.float32),)
 
 
+# --- row_gate.py: a per-row mask expanded to the block (view/expand with block sizes) ---------
+
+
+def ref_row_gate(x, bias):
+    gated = np.where(x[:, :1] > 0, f64(x), 0.0)
+    return ((gated + f64(bias)).astype(x.dtype),)
+
+
 # --- head_projection.py: hl.dot of a 2-D tile with a 3-D one (broadcast over the batch) --------
 
 
@@ -2019,6 +2027,14 @@ SAMPLES: tuple[SampleSpec, ...] = (
         inputs={"x": remember_shape("x"), "index": indices_below("x", 1)},
         scalars=({}, {"scale": -0.5}),
         extra_shapes=("x=1x1:f32,index=1x1:i32", "x=3x5:f32,index=3x2:i32"),
+    ),
+    SampleSpec(
+        name="row_gate",
+        kernel="row_gate",
+        configs={"b8x128": (8, 128), "b16x256": (16, 256)},
+        reference=ref_row_gate,
+        extra_shapes=("x=1x1:f32,bias=1:f32",),
+        tolerance={BFLOAT16: (1e-2, 2e-2)},
     ),
     SampleSpec(
         name="blend_norm",
