@@ -42,14 +42,19 @@ void KernelLowering::require_size(const SizeAgreement& agreement, SourceRange ra
                                         Type::scalar(TypeKind::kBool), range);
   // The names are identifiers and the rest is plain text: a valid Python literal as spelled.
   const std::string text =
-      at_least ? fmt::format(
-                     "{}.size({}) must be at least {}: the kernel reads that axis up to "
-                     "there; it is ",
-                     tensor.name, full.axis, agreement.literal.extent)
-               : fmt::format(
-                     "{}.size({}) must be {}: the kernel combines that axis here with a "
-                     "size written as the number {} (Helion specializes shapes); it is ",
-                     tensor.name, full.axis, agreement.literal.extent, agreement.literal.extent);
+      agreement.broadcast_tile >= 0
+          ? fmt::format(
+                "{}.size({}) must be 1: the kernel broadcasts that whole axis against the "
+                "blocks of `{}` (PyTorch broadcasts only an axis of length 1); it is ",
+                tensor.name, full.axis, kernel_.tile_dims[agreement.broadcast_tile].name)
+      : at_least ? fmt::format(
+                       "{}.size({}) must be at least {}: the kernel reads that axis up to "
+                       "there; it is ",
+                       tensor.name, full.axis, agreement.literal.extent)
+                 : fmt::format(
+                       "{}.size({}) must be {}: the kernel combines that axis here with a "
+                       "size written as the number {} (Helion specializes shapes); it is ",
+                       tensor.name, full.axis, agreement.literal.extent, agreement.literal.extent);
   ir::ExprPtr message = ir::StringImm::make(fmt::format("\"{}\"", text), range);
   pending_size_checks_.push_back(
       ir::Assert::make(std::move(equal), std::move(message), range, /*implied=*/true));

@@ -64,6 +64,14 @@ std::optional<std::vector<Dim>> broadcast_dims(const std::vector<Dim>& a, const 
     } else if (const auto agreement = literal_meets_full(*da, *db)) {
       result[i] = agreement->literal;
       if (agreements) agreements->push_back(*agreement);
+    } else if (agreements && (da->kind == Dim::Kind::kFull) != (db->kind == Dim::Kind::kFull) &&
+               (da->kind == Dim::Kind::kTile || db->kind == Dim::Kind::kTile)) {
+      // A whole axis against a tile's block: a size-1 axis broadcasting (checked at trace
+      // time; only a caller that collects agreements can check it).
+      const Dim& full = da->kind == Dim::Kind::kFull ? *da : *db;
+      const Dim& tile = da->kind == Dim::Kind::kTile ? *da : *db;
+      result[i] = tile;
+      agreements->push_back(SizeAgreement{Dim::literal(1), full, tile.tile_dim});
     } else {
       return std::nullopt;
     }

@@ -14,9 +14,13 @@ enum class ArithKind { kArithmetic, kTrueDivide, kComparison, kLogical, kBitwise
 
 // A literal size and the tensor axis it met in a broadcast (or a store, or a carry): they must
 // be equal, which only the call's shapes tell (KernelLowering::unify_dims checks it then).
+// Or a whole axis that met a tile's block in arithmetic (`x[t0, t1] * m[t0, :]`): PyTorch
+// broadcasts it only when its length is 1, which `literal` then is (as Dim::literal(1)) and
+// `broadcast_tile` names the tile.
 struct SizeAgreement {
   ir::Dim literal;  // Dim::Kind::kLiteral
   ir::Dim full;     // Dim::Kind::kFull
+  int broadcast_tile = -1;
 };
 
 // The broadcast of two tile-tensor shapes, or nullopt when they are incompatible. A static

@@ -42,3 +42,13 @@ def test_a_literal_size_must_match_the_axis_it_meets(helionc, function):
     for heads in (1, 3):
         with pytest.raises(ValueError, match=r"x\.size\(1\) must be 2: .*; it is " + str(heads)):
             getattr(module, function)(_x((8, heads, 128)), **kwargs)
+
+
+@pytest.mark.parametrize("function", ["row_gate", "reference_row_gate"])
+def test_a_whole_axis_broadcasts_against_a_tile_only_at_length_1(helionc, function):
+    # scale[tile_m, :] times a [tile_m, tile_n] block: PyTorch broadcasts scale's axis 1 only
+    # when it has length 1; any other length is the module's clear error.
+    module = helionc.module("row_gate", "row_gate", "b8x128", (8, 128))
+    kwargs = {"interpret": True} if not function.startswith("reference_") else {}
+    with pytest.raises(ValueError, match=r"scale\.size\(1\) must be 1: .*tile_n.*; it is 256"):
+        getattr(module, function)(_x((16, 256)), _x((256,)), _x((16, 256)), **kwargs)
