@@ -208,6 +208,7 @@ ExprPtr KernelLowering::make_reduction(Intrinsic op, const ExprPtr& value, const
   std::sort(axes.rbegin(), axes.rend());
   ExprPtr result = value;
   for (const int axis : axes) {
+    result = mask_jagged_reduction(op, result, axis, range);
     std::vector<Dim> dims = result->type.dims;
     if (keep) {
       dims[axis] = Dim::unit();
