@@ -75,6 +75,7 @@ std::vector<int> KernelLowering::lower_jagged_tile_spec(const SyntaxNode& call) 
       Type::tile_tensor({}, ir::ScalarType::kInt32), range);
   const int dim = new_tile_dim(fmt::format("tile_{}", kernel_.tile_dims.size()), nullptr,
                                std::move(extent), ir::BlockSource{}, false, range);
+  kernel_.tile_dims[static_cast<size_t>(dim)].jagged = true;
   jagged_lengths_[dim] = std::move(lengths);
   return {dim};
 }
@@ -172,10 +173,11 @@ ExprPtr KernelLowering::mask_jagged_reduction(Intrinsic op, ExprPtr value, int a
   const Dim& dim = value->type.dims[static_cast<size_t>(axis)];
   if (dim.kind != Dim::Kind::kTile || !jagged_lengths_.count(dim.tile_dim)) return value;
   if (op != Intrinsic::kSum) {
-    unsupported(range, fmt::format("`{}` along the jagged tile `{}` (only `sum` masks each row's "
-                                   "own length); mask the values with `torch.where` and reduce "
-                                   "with `sum`",
-                                   ir::intrinsic_name(op), kernel_.tile_dims[dim.tile_dim].name));
+    fail(DiagnosticKind::kUnsupported, range,
+         fmt::format("`{}` along the jagged tile `{}` is not supported yet (only `sum` keeps to "
+                     "each row's own length); select the row's elements with `torch.where` "
+                     "first and reduce over a tile of `hl.tile`",
+                     ir::intrinsic_name(op), kernel_.tile_dims[dim.tile_dim].name));
   }
   ExprPtr mask = jagged_mask(value->type.dims, dim.tile_dim, range);
   ExprPtr zero = ir::Call::make(Intrinsic::kFullLike,
