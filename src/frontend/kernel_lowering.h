@@ -388,8 +388,8 @@ class KernelLowering {
   // `tile_k.index < lengths` laid out along `dims` (which must hold the lengths' tiles).
   ir::ExprPtr jagged_mask(const std::vector<ir::Dim>& dims, int jagged_dim, SourceRange range);
   std::vector<int> jagged_dims_of(const std::vector<ir::Dim>& dims) const;
-  // A load reads 0 past each row's length; a store keeps the old elements there; a sum along
-  // a jagged axis adds each row's own elements only (other reductions are refused).
+  // A load reads 0 past each row's length; a store keeps the old elements there; a sum, prod,
+  // amax or amin along a jagged axis reduces each row's own elements only (others: refused).
   ir::ExprPtr mask_jagged_load(ir::ExprPtr load);
   ir::ExprPtr mask_jagged_store(const ir::ExprPtr& tensor, const ir::Index& index,
                                 const std::vector<ir::Dim>& dims, ir::ExprPtr value,

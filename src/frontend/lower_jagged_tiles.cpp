@@ -10,8 +10,8 @@
 //     through indices past a row's end, which may point into the next row or past the array,
 //     reads 0 too),
 //   * a store whose block has tile_k's axis keeps the old elements there,
-//   * a sum along tile_k's axis adds only the row's own elements (so `exp(x).sum(...)`, whose
-//     masked zeros became ones, is still right).
+//   * a sum (prod, amax, amin) along tile_k's axis reduces only the row's own elements (so
+//     `exp(x).sum(...)`, whose masked zeros became ones, is still right).
 // Scalar prefetch of per-block bounds would skip the masked work but needs the lengths on the
 // host before the launch; the mask keeps the lengths a device value like any other.
 // The masks are ordinary IR (compares and selects), so the strategies and the reference
@@ -19,6 +19,9 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cmath>
+#include <optional>
+#include <utility>
 
 #include "frontend/kernel_lowering.h"
 
@@ -172,20 +175,51 @@ ExprPtr KernelLowering::mask_jagged_reduction(Intrinsic op, ExprPtr value, int a
                                               SourceRange range) {
   const Dim& dim = value->type.dims[static_cast<size_t>(axis)];
   if (dim.kind != Dim::Kind::kTile || !jagged_lengths_.count(dim.tile_dim)) return value;
-  if (op != Intrinsic::kSum) {
+  // The elements past a row's length become the reduction's identity: 0 for `sum`, 1 for
+  // `prod`, the lowest (highest) value for `amax` (`amin`): -inf (inf) for floats and for a
+  // dtype known only at trace time (jnp.full_like saturates it to an integer dtype's bound),
+  // the bound itself for a known integer dtype.
+  ExprPtr fill;
+  const auto full = [&](ExprPtr constant) {
+    return ir::Call::make(Intrinsic::kFullLike,
+                          {value, std::move(constant), ir::NoneImm::make(range)}, value->type,
+                          range);
+  };
+  if (op == Intrinsic::kSum || op == Intrinsic::kProd) {
+    fill = full(ir::IntImm::make(op == Intrinsic::kSum ? 0 : 1, range));
+  } else if (op == Intrinsic::kAmax || op == Intrinsic::kAmin) {
+    const bool lowest = op == Intrinsic::kAmax;
+    const std::optional<ir::ScalarType> dtype = value->type.dtype;
+    if (dtype && !ir::is_floating(*dtype)) {
+      const auto bound = [&]() -> std::pair<int64_t, int64_t> {
+        switch (*dtype) {
+          case ir::ScalarType::kBool:
+          case ir::ScalarType::kUInt8:
+            return {0, *dtype == ir::ScalarType::kBool ? 1 : 255};
+          case ir::ScalarType::kInt8:
+            return {-128, 127};
+          case ir::ScalarType::kInt16:
+            return {-32768, 32767};
+          default:
+            return {-2147483648LL, 2147483647LL};
+        }
+      }();
+      fill = full(ir::IntImm::make(lowest ? bound.first : bound.second, range));
+    } else {
+      fill = full(ir::FloatImm::make(lowest ? -HUGE_VAL : HUGE_VAL,
+                                     lowest ? "float('-inf')" : "float('inf')", range));
+    }
+  } else {
     fail(DiagnosticKind::kUnsupported, range,
-         fmt::format("`{}` along the jagged tile `{}` is not supported yet (only `sum` keeps to "
-                     "each row's own length); select the row's elements with `torch.where` "
-                     "first and reduce over a tile of `hl.tile`",
+         fmt::format("`{}` along the jagged tile `{}` is not supported yet (the masked elements "
+                     "would count); use `sum`, `prod`, `amax` or `amin` (a mean is the sum "
+                     "divided by the lengths)",
                      ir::intrinsic_name(op), kernel_.tile_dims[dim.tile_dim].name));
   }
   ExprPtr mask = jagged_mask(value->type.dims, dim.tile_dim, range);
-  ExprPtr zero = ir::Call::make(Intrinsic::kFullLike,
-                                {value, ir::IntImm::make(0, range), ir::NoneImm::make(range)},
-                                value->type, range);
   Type type = combine_types(*mask, *value, ArithKind::kComparison, range);
   type.dtype = value->type.dtype;
-  return ir::Call::make(Intrinsic::kWhere, {std::move(mask), value, std::move(zero)},
+  return ir::Call::make(Intrinsic::kWhere, {std::move(mask), value, std::move(fill)},
                         std::move(type), range);
 }
 
