@@ -46,10 +46,10 @@ std::vector<int> KernelLowering::lower_jagged_tile_spec(const SyntaxNode& call) 
   const SyntaxNode arg = args.positional[0];
   ExprPtr lengths = lower_expr(arg);
   const Type& type = lengths->type;
-  const bool tiles_only =
-      type.kind == TypeKind::kTileTensor && !type.variadic && type.tile_rank() >= 1 &&
-      std::all_of(type.dims.begin(), type.dims.end(),
-                  [](const Dim& dim) { return dim.kind == Dim::Kind::kTile; });
+  const bool tiles_only = type.kind == TypeKind::kTileTensor && !type.variadic &&
+                          type.tile_rank() >= 1 &&
+                          std::all_of(type.dims.begin(), type.dims.end(),
+                                      [](const Dim& dim) { return dim.kind == Dim::Kind::kTile; });
   if (!tiles_only) {
     fail(DiagnosticKind::kTypeMismatch, arg.range(),
          fmt::format("`hl.jagged_tile` takes a tile of lengths whose every axis is an enclosing "
@@ -73,9 +73,9 @@ std::vector<int> KernelLowering::lower_jagged_tile_spec(const SyntaxNode& call) 
         Intrinsic::kAmax, {longest, ir::IntImm::make(axis, range), ir::BoolImm::make(false, range)},
         Type::tile_tensor(std::move(dims), type.dtype), range);
   }
-  ExprPtr extent = ir::Call::make(
-      Intrinsic::kCast, {longest, ir::DtypeImm::make(ir::ScalarType::kInt32, range)},
-      Type::tile_tensor({}, ir::ScalarType::kInt32), range);
+  ExprPtr extent =
+      ir::Call::make(Intrinsic::kCast, {longest, ir::DtypeImm::make(ir::ScalarType::kInt32, range)},
+                     Type::tile_tensor({}, ir::ScalarType::kInt32), range);
   const int dim = new_tile_dim(fmt::format("tile_{}", kernel_.tile_dims.size()), nullptr,
                                std::move(extent), ir::BlockSource{}, false, range);
   kernel_.tile_dims[static_cast<size_t>(dim)].jagged = true;
@@ -110,9 +110,9 @@ ExprPtr KernelLowering::jagged_mask(const std::vector<Dim>& dims, int jagged_dim
     parent_positions.push_back(at);
   }
   // `tile_k.index` and the lengths, each with unit axes where the other dims are.
-  ExprPtr index = ir::TileAttr::make(
-      jagged_dim, ir::TileAttrKind::kIndex,
-      Type::tile_tensor({Dim::tile(jagged_dim)}, ir::ScalarType::kInt32), range);
+  ExprPtr index =
+      ir::TileAttr::make(jagged_dim, ir::TileAttrKind::kIndex,
+                         Type::tile_tensor({Dim::tile(jagged_dim)}, ir::ScalarType::kInt32), range);
   const int at = position(jagged_dim);
   for (int axis = 0; axis < at; ++axis) index = make_unsqueeze(index, 0, range);
   while (index->type.dims.size() < dims.size()) {
@@ -161,8 +161,8 @@ ExprPtr KernelLowering::mask_jagged_store(const ExprPtr& tensor, const ir::Index
   for (const int dim : jagged_dims_of(dims)) {
     ExprPtr mask = jagged_mask(dims, dim, range);
     ExprPtr old = ir::Load::make(
-        tensor, index, Type::tile_tensor(dims, binding(tensor->as<ir::VarRef>()->binding).type.dtype),
-        range);
+        tensor, index,
+        Type::tile_tensor(dims, binding(tensor->as<ir::VarRef>()->binding).type.dtype), range);
     Type type = combine_types(*mask, *old, ArithKind::kComparison, range);
     type.dtype = value->type.kind == TypeKind::kTileTensor ? value->type.dtype : old->type.dtype;
     value = ir::Call::make(Intrinsic::kWhere, {std::move(mask), std::move(value), std::move(old)},
