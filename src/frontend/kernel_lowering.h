@@ -392,6 +392,21 @@ class KernelLowering {
   int new_tile_dim(std::string name, ir::ExprPtr begin, ir::ExprPtr end, ir::BlockSource block,
                    bool variadic, SourceRange range);
   void name_tile_dims(const SyntaxNode& target, const std::vector<int>& dims);
+
+  // ---- lower_jagged_tiles.cpp: `hl.jagged_tile(lengths)`, a loop to the longest row of the
+  // enclosing block with each row masked past its own length
+  std::vector<int> lower_jagged_tile_spec(const SyntaxNode& call);
+  // `tile_k.index < lengths` laid out along `dims` (which must hold the lengths' tiles).
+  ir::ExprPtr jagged_mask(const std::vector<ir::Dim>& dims, int jagged_dim, SourceRange range);
+  std::vector<int> jagged_dims_of(const std::vector<ir::Dim>& dims) const;
+  // A load reads 0 past each row's length; a store keeps the old elements there; a sum, prod,
+  // amax or amin along a jagged axis reduces each row's own elements only (others: refused).
+  ir::ExprPtr mask_jagged_load(ir::ExprPtr load);
+  ir::ExprPtr mask_jagged_store(const ir::ExprPtr& tensor, const ir::Index& index,
+                                const std::vector<ir::Dim>& dims, ir::ExprPtr value,
+                                SourceRange range);
+  ir::ExprPtr mask_jagged_reduction(ir::Intrinsic op, ir::ExprPtr value, int axis,
+                                    SourceRange range);
   // `for a, b in hl.tile(x.size())`: x's rank, when it is not known yet, is `rank`.
   void state_rank_of_tiled_shape(const SyntaxNode& call, size_t rank, SourceRange evidence);
 
@@ -428,6 +443,7 @@ class KernelLowering {
   // Bindings made by hl.register_block_size -> their tunable index.
   std::map<int, int> registered_block_sizes_;
   // Host ints bound to an expression (`n = x.size(1)`): what a shape entry `n` stands for.
+  std::map<int, ir::ExprPtr> jagged_lengths_;  // jagged tile dim -> its lengths tile
   std::map<int, ir::ExprPtr> host_sizes_;
   // Implied checks of literal sizes (lower_literal_sizes.cpp) waiting for their launch, and
   // the (tensor, axis, size) triples already checked.

@@ -211,9 +211,9 @@ ExprPtr KernelLowering::lower_subscript(const SyntaxNode& node) {
     if (!var) unsupported(base_node.range(), "indexing this expression");
     std::vector<ir::Dim> dims;
     ir::Index index = lower_index(var->binding, node, &dims);
-    return ir::Load::make(base, std::move(index),
-                          Type::tile_tensor(std::move(dims), binding(var->binding).type.dtype),
-                          node.range());
+    return mask_jagged_load(ir::Load::make(
+        base, std::move(index),
+        Type::tile_tensor(std::move(dims), binding(var->binding).type.dtype), node.range()));
   }
   if (type.kind == TypeKind::kTileTensor) return lower_tile_subscript(base, node);
   fail(DiagnosticKind::kTypeMismatch, node.range(),

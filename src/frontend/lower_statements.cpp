@@ -321,6 +321,7 @@ void KernelLowering::append_store(ir::ExprPtr tensor, ir::Index index,
                      ir::type_to_string(value_type)));
   }
   note_param_write(tensor->as<ir::VarRef>()->binding);
+  value = mask_jagged_store(tensor, index, dims, std::move(value), range);
   out.push_back(ir::Store::make(std::move(tensor), std::move(index), std::move(value), range));
 }
 

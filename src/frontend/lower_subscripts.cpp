@@ -179,8 +179,8 @@ ExprPtr KernelLowering::lower_hl_load(const CallArgs& args) {
   std::vector<ir::Dim> dims;
   ir::Index index = lower_index_items(var->binding, index_list(args.positional[1]),
                                       args.positional[1].range(), &dims);
-  ExprPtr load = ir::Load::make(tensor, std::move(index),
-                                Type::tile_tensor(dims, binding(var->binding).type.dtype), range);
+  ExprPtr load = mask_jagged_load(ir::Load::make(
+      tensor, std::move(index), Type::tile_tensor(dims, binding(var->binding).type.dtype), range));
   const SyntaxNode mask_node = args.keyword("extra_mask");
   if (!mask_node || mask_node.type() == "none") return load;
   // Masked-off elements read as 0: a select after the load (the block is in VMEM already).

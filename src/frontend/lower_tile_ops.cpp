@@ -218,6 +218,7 @@ ExprPtr KernelLowering::reduce_axes(Intrinsic op, const ExprPtr& value, std::vec
   std::sort(axes.rbegin(), axes.rend());
   ExprPtr result = value;
   for (const int axis : axes) {
+    result = mask_jagged_reduction(op, result, axis, range);
     std::vector<Dim> dims = result->type.dims;
     if (keep) {
       dims[axis] = Dim::unit();

@@ -35,7 +35,8 @@ void KernelLowering::lower_for(const SyntaxNode& node, ir::Block& out) {
     callee = imports_.qualified_name(iterable.child_by_field("function"));
   const bool is_tile = callee == "helion.language.tile";
   const bool is_grid = callee == "helion.language.grid";
-  if (!is_tile && !is_grid) {
+  const bool is_jagged = callee == "helion.language.jagged_tile";
+  if (!is_tile && !is_grid && !is_jagged) {
     if (callee == "helion.language.static_range") {
       return lower_static_range(node, out, "hl.static_range");
     }
@@ -56,13 +57,16 @@ void KernelLowering::lower_for(const SyntaxNode& node, ir::Block& out) {
   }
   if (node.child_by_field("alternative")) unsupported(node.range(), "`for ... else`");
 
-  if (target.type() == "pattern_list" || target.type() == "tuple_pattern") {
+  if (is_jagged) {
+    // One dimension, without `block_size=`: nothing to state about ranks.
+  } else if (target.type() == "pattern_list" || target.type() == "tuple_pattern") {
     state_rank_of_tiled_shape(iterable, target.named_children().size(), target.range());
   } else if (const SyntaxNode block = split_args(iterable).keyword("block_size");
              block && (block.type() == "list" || block.type() == "tuple")) {
     state_rank_of_tiled_shape(iterable, block.named_children().size(), block.range());
   }
-  const std::vector<int> dims = lower_tile_spec(iterable, is_grid);
+  const std::vector<int> dims =
+      is_jagged ? lower_jagged_tile_spec(iterable) : lower_tile_spec(iterable, is_grid);
   name_tile_dims(target, dims);
   // `for index in hl.grid(x.size())`: one element per step, any rank. Its body may only index
   // with `index` alone and compute elementwise, so it runs as `hl.tile(x.size())` does, a

@@ -338,6 +338,9 @@ struct TileDim {
   ExprPtr extent;    // int (or shape for variadic)
   BlockSource block;
   bool variadic = false;
+  // `hl.jagged_tile(lengths)`: `extent` is the longest row of the enclosing block, and the
+  // frontend masks each row past its own length (frontend/lower_jagged_tiles.cpp).
+  bool jagged = false;
   SourceRange range;
 };
 

@@ -67,16 +67,24 @@ void record_tile_uses(const ir::Kernel& kernel, const ShapeFacts& facts, Launch&
   }
   // A loop bounded in the kernel that tiles no operand (a loop over the rows of a loaded block,
   // `hl.tile(outer.end - outer.begin)`, indexing its window) is sized on the host by the
-  // enclosing loop's axis, which bounds it: its extent is at most that loop's block.
+  // enclosing loop's axis, which bounds it: its extent is at most that loop's block. (A
+  // jagged tile whose indices only offset a gather has no host bound at all; the nearest
+  // enclosing loop with an axis stands in for it in the resource estimates, and its masks do
+  // not depend on it.)
   for (GridDim& grid : launch.grid) {
     if (launch.variadic || grid.size_binding >= 0 || grid.inner_loop < 0) continue;
     if (!ir::bounds_in_kernel(kernel, kernel.tile_dims[grid.tile_dim])) continue;
-    const int parent = launch.inner_loops[static_cast<size_t>(grid.inner_loop)].parent;
-    for (const GridDim& outer : launch.grid) {
-      if (outer.inner_loop == parent && outer.size_binding >= 0) {
-        grid.size_binding = outer.size_binding;
-        grid.size_axis = outer.size_axis;
+    int parent = launch.inner_loops[static_cast<size_t>(grid.inner_loop)].parent;
+    const bool jagged = kernel.tile_dims[grid.tile_dim].jagged;
+    while (grid.size_binding < 0) {
+      for (const GridDim& outer : launch.grid) {
+        if (outer.inner_loop == parent && outer.size_binding >= 0) {
+          grid.size_binding = outer.size_binding;
+          grid.size_axis = outer.size_axis;
+        }
       }
+      if (!jagged || parent < 0) break;
+      parent = launch.inner_loops[static_cast<size_t>(parent)].parent;
     }
   }
   // A lane dimension is flat (a 1-D tile) when every block it indexes is one row high.

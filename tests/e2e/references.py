@@ -211,6 +211,39 @@ def ref_jagged_row_sum(x, offsets):
 
 
 
+def ref_jagged_exp_sum(x, lengths):
+    # jagged_exp_sum.py: float32 sums of exp over the first lengths[b] rows of batch b
+    return (np.stack([np.exp(f64(x)[i, :n]).sum(axis=0) for i, n in enumerate(lengths)])
+            .astype(np.float32),)
+
+
+def negative(rng, shape, dtype):
+    """Values in [-9, -1): a masked-out 0 would beat every one of them (jagged_row_max)."""
+    return rng.uniform(-9.0, -1.0, size=shape).astype(np.float32).astype(dtype)
+
+
+def ref_jagged_row_max(x, lengths):
+    # jagged_row_max.py: the largest of the first lengths[b] elements of row b, 0 when empty
+    return (np.array([f64(x)[i, :n].max() if n else 0.0 for i, n in enumerate(lengths)])
+            .astype(np.float32),)
+
+
+def ref_jagged_gather_sum(x, offsets):
+    # jagged_gather_sum.py: float32 sums of each segment of a 1-D x; an empty one sums to 0
+    return (np.array([f64(x)[offsets[g]:offsets[g + 1]].sum()
+                      for g in range(len(offsets) - 1)]).astype(np.float32),)
+
+
+def ref_jagged_center(x, offsets):
+    # jagged_center.py: each segment minus its mean (in float32), in x's dtype
+    out = f64(x).copy()
+    for g in range(len(offsets) - 1):
+        segment = slice(offsets[g], offsets[g + 1])
+        if offsets[g + 1] > offsets[g]:
+            out[segment] -= f64(x)[segment].astype(np.float32).mean(dtype=np.float64)
+    return (out.astype(x.dtype),)
+
+
 def ref_grid_elements(x, y):
     # grid_elements.py: out starts at one; each step adds 2 * x[i] + y[n - 1 - i] to out[i]
     dtype = torch_promote(x.dtype, y.dtype)
@@ -1578,6 +1611,59 @@ SAMPLES: tuple[SampleSpec, ...] = (
         refused_loop_types=(("grid",),),
         inner_dims=((0, "x", 0),),
         notes="loop bounds read from a tensor; a masked sum per segment",
+    ),
+    SampleSpec(
+        name="jagged_exp_sum",
+        kernel="jagged_exp_sum",
+        eager_reference=True,
+        configs={"b8k8": (8, 8), "b8k16": (8, 16)},
+        reference=ref_jagged_exp_sum,
+        inputs={"x": remember_shape("x"), "lengths": lengths_below("x", 1)},
+        extra_shapes=("x=3x5x7:f32,lengths=3:i32",),
+        tolerance=SUM_TOLERANCE,
+        loop_types=(("unroll",), ("emit_pipeline",), ("fori_loop",)),
+        refused_loop_types=(("grid",),),
+        inner_dims=((1, "x", 1),),
+        notes="hl.jagged_tile over a dense backing array: loads and the sum masked per row",
+    ),
+    SampleSpec(
+        name="jagged_row_max",
+        kernel="jagged_row_max",
+        eager_reference=True,
+        configs={"b8k128": (8, 128), "b16k256": (16, 256)},
+        reference=ref_jagged_row_max,
+        inputs={"x": remember_shape("x", negative), "lengths": lengths_below("x", 1)},
+        extra_shapes=("x=3x5:f32,lengths=3:i32",),
+        loop_types=(("unroll",), ("emit_pipeline",), ("fori_loop",)),
+        refused_loop_types=(("grid",),),
+        inner_dims=((1, "x", 1),),
+        notes="a max along hl.jagged_tile: the elements past a row's end never win",
+    ),
+    SampleSpec(
+        name="jagged_gather_sum",
+        kernel="jagged_gather_sum",
+        eager_reference=True,
+        configs={"b8k8": (8, 8), "b16k16": (16, 16)},
+        reference=ref_jagged_gather_sum,
+        inputs={"x": remember_shape("x"), "offsets": segment_offsets("x", 0)},
+        extra_shapes=("x=1:f32,offsets=2:i32",),
+        tolerance=SUM_TOLERANCE,
+        loop_types=(("unroll",),),
+        refused_loop_types=(("grid",), ("fori_loop",), ("emit_pipeline",)),
+        notes="hl.jagged_tile gathering each row's segment through offsets",
+    ),
+    SampleSpec(
+        name="jagged_center",
+        kernel="jagged_center",
+        eager_reference=True,
+        configs={"b8k8": (8, 8, 8), "b16k16": (16, 16, 8)},
+        reference=ref_jagged_center,
+        inputs={"x": remember_shape("x"), "offsets": segment_offsets("x", 0)},
+        extra_shapes=("x=1:f32,offsets=2:i32",),
+        tolerance=SUM_TOLERANCE,
+        loop_types=(("unroll", "unroll"),),
+        refused_loop_types=(("grid", "grid"), ("fori_loop", "fori_loop")),
+        notes="hl.jagged_tile scattering through offsets: the store masked per row",
     ),
     SampleSpec(
         name="grid_elements",
