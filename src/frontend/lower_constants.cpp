@@ -45,7 +45,7 @@ ir::ExprPtr KernelLowering::lower_module_constant(const SyntaxNode& node) {
   const SourceRange body = syntax_.function.child_by_field("body").range();
   const bool in_body = node.range().begin >= body.begin && node.range().end <= body.end;
   const SyntaxNode value =
-      constants_.lookup(node.text(), in_body ? UINT32_MAX : node.range().begin);
+      constants_.lookup(node.text(), in_body ? ModuleConstants::kFromBody : node.range().begin);
   if (!value) return nullptr;
   if (!constant_expression(value, imports_)) {
     diags_

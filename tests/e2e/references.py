@@ -90,6 +90,14 @@ def ref_add(x, y):
     return ((a + b).astype(dtype),)
 
 
+# --- local_config.py: a kernel inside a function, reading the function's config and SCALE --
+
+
+def ref_local_scale_add(x, y):
+    # The function's SCALE (0.25), not the module's (4.0); a Python float keeps x's dtype.
+    return ((0.25 * f64(x) + f64(y)).astype(x.dtype),)
+
+
 # --- add_scaled.py: float scalars with defaults ----------------------------------------------
 
 
@@ -1016,6 +1024,14 @@ SAMPLES: tuple[SampleSpec, ...] = (
             "x=2x3x16x256:f32,y=256:f32",
             "x=64x256:bf16,y=64x256:f16",
         ),
+    ),
+    SampleSpec(
+        name="local_config",
+        kernel="scale_add",
+        # the no-config default is the decorator's cfg, (16, 128)
+        configs={"b8x128": (8, 128), "b32x256": (32, 256)},
+        reference=ref_local_scale_add,
+        extra_shapes=("x=7x5:f32,y=7x5:f32", "x=1x129:bf16,y=1x129:bf16"),
     ),
     SampleSpec(
         name="add_scaled",
