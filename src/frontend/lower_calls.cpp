@@ -74,6 +74,10 @@ ExprPtr KernelLowering::lower_call(const SyntaxNode& node) {
     if (auto it = scope_.find(callee.text()); it != scope_.end() && lambdas_.count(it->second)) {
       return inline_lambda(it->second, args);
     }
+    // A helper body sees no kernel local (check_lambda_callee reported one by that name).
+    if (!scope_.count(callee.text()) || !lambda_frames_.empty()) {
+      if (ExprPtr inlined = lower_helper_call(callee.text(), args)) return inlined;
+    }
     if (!scope_.count(callee.text())) return lower_builtin_call(callee.text(), args);
   }
   fail(DiagnosticKind::kUnknownFunction, callee.range(),
@@ -327,7 +331,7 @@ ExprPtr KernelLowering::lower_qualified_call(const std::string& name, const Call
   }
   fail(DiagnosticKind::kUnknownFunction, args.call.child_by_field("function").range(),
        fmt::format("calling `{}` from a kernel is not supported; only torch, hl and math "
-                   "functions are",
+                   "functions are, and plain functions of this file (inlined)",
                    shown));
 }
 
@@ -485,13 +489,19 @@ ExprPtr KernelLowering::lower_builtin_call(std::string_view name, const CallArgs
     return ir::FloatImm::make(value, fmt::format("float({})", text), range);
   }
   if (ExprPtr value = lower_static_builtin(name, args)) return value;
+  if (name == "breakpoint") {
+    fail(DiagnosticKind::kUnsupported, range,
+         "`breakpoint()` in a kernel is not possible: the kernel runs as a compiled JAX module, "
+         "with no Python frame of it to stop in; debug the module's `reference_<kernel>` "
+         "(plain jnp) instead");
+  }
   if (name == "range" || name == "len" || name == "print" || name == "min" || name == "max" ||
       name == "abs" || name == "int" || name == "float" || name == "bool") {
     unsupported(range, fmt::format("the builtin `{}` in a kernel", name));
   }
   fail(DiagnosticKind::kUnknownFunction, args.call.child_by_field("function").range(),
        fmt::format("calling `{}` from a kernel is not supported; only torch, hl and math "
-                   "functions are",
+                   "functions are, and plain functions of this file (inlined)",
                    name));
 }
 

@@ -67,6 +67,10 @@ void ModuleConstants::Scope::add_statement(const parse::SyntaxNode& stmt) {
       return;
     }
   }
+  if (stmt.type() == "function_definition") {
+    functions[std::string(stmt.child_by_field("name").text())].push_back(stmt);
+    return;
+  }
   if (stmt.type() == "import_statement" || stmt.type() == "import_from_statement") {
     for (const parse::SyntaxNode& name : stmt.children_by_field("name")) {
       const parse::SyntaxNode local =
@@ -81,7 +85,7 @@ void ModuleConstants::Scope::add_statement(const parse::SyntaxNode& stmt) {
 }
 
 parse::SyntaxNode ModuleConstants::Scope::lookup(std::string_view name, uint32_t before) const {
-  if (bound_otherwise.count(name)) return {};
+  if (bound_otherwise.count(name) || functions.count(name)) return {};
   const auto it = assignments.find(name);
   if (it == assignments.end()) return {};
   if (is_function) {
@@ -131,6 +135,22 @@ parse::SyntaxNode ModuleConstants::lookup(std::string_view name, uint32_t before
     if (scope->binds(name)) return scope->lookup(name, before);
   }
   return {};
+}
+
+std::optional<ModuleConstants::Helper> ModuleConstants::helper(std::string_view name) const {
+  for (size_t depth = scopes_.size(); depth-- > 0;) {
+    const Scope& scope = scopes_[depth];
+    if (!scope.binds(name)) continue;
+    const auto it = scope.functions.find(name);
+    if (it == scope.functions.end() || it->second.size() != 1 || scope.assignments.count(name) ||
+        scope.bound_otherwise.count(name)) {
+      return std::nullopt;
+    }
+    auto seen = std::make_shared<ModuleConstants>();
+    seen->scopes_.assign(scopes_.begin(), scopes_.begin() + static_cast<long>(depth) + 1);
+    return Helper{it->second.front(), std::move(seen)};
+  }
+  return std::nullopt;
 }
 
 }  // namespace helionc::frontend

@@ -9,6 +9,8 @@
 #pragma once
 
 #include <map>
+#include <memory>
+#include <optional>
 #include <set>
 #include <string>
 #include <string_view>
@@ -36,17 +38,27 @@ class ModuleConstants {
   // bound otherwise there.
   parse::SyntaxNode lookup(std::string_view name, uint32_t before) const;
 
+  // A helper function a kernel may call: a plain `def name(...)` of the innermost scope that
+  // binds `name`, its only binding there; with the scopes its own body sees (the one it is
+  // defined in and those around it).
+  struct Helper {
+    parse::SyntaxNode function;
+    std::shared_ptr<const ModuleConstants> scope;
+  };
+  std::optional<Helper> helper(std::string_view name) const;
+
  private:
   struct Scope {
     std::map<std::string, std::vector<parse::SyntaxNode>, std::less<>> assignments;
     std::set<std::string, std::less<>> bound_otherwise;
+    std::map<std::string, std::vector<parse::SyntaxNode>, std::less<>> functions;  // plain defs
     // A function scope: the kernel's start; its names are read as they stand there.
     bool is_function = false;
     uint32_t kernel_begin = 0;
 
     void add_statement(const parse::SyntaxNode& stmt);
     bool binds(std::string_view name) const {
-      return bound_otherwise.count(name) || assignments.count(name);
+      return bound_otherwise.count(name) || assignments.count(name) || functions.count(name);
     }
     parse::SyntaxNode lookup(std::string_view name, uint32_t before) const;
   };

@@ -98,6 +98,17 @@ def ref_local_scale_add(x, y):
     return ((0.25 * f64(x) + f64(y)).astype(x.dtype),)
 
 
+# --- helper_calls.py: helper functions of the file, inlined at each call ----------------------
+
+
+def ref_helper_gelu(x, bias):
+    def gelu(v):
+        return 0.5 * v * (1.0 + np.tanh(math.sqrt(2.0 / math.pi) * (v + 0.044715 * v**3)))
+
+    v = f64(x)
+    return (((gelu(v + f64(bias)[None, :]) + 0.5) - (gelu(v) - 2.0)).astype(x.dtype),)
+
+
 # --- add_scaled.py: float scalars with defaults ----------------------------------------------
 
 
@@ -1032,6 +1043,13 @@ SAMPLES: tuple[SampleSpec, ...] = (
         configs={"b8x128": (8, 128), "b32x256": (32, 256)},
         reference=ref_local_scale_add,
         extra_shapes=("x=7x5:f32,y=7x5:f32", "x=1x129:bf16,y=1x129:bf16"),
+    ),
+    SampleSpec(
+        name="helper_calls",
+        kernel="helper_gelu",
+        configs={"b8x128": (8, 128), "b32x256": (32, 256)},
+        reference=ref_helper_gelu,
+        extra_shapes=("x=7x5:f32,bias=5:f32", "x=1x129:f32,bias=129:f32"),
     ),
     SampleSpec(
         name="add_scaled",
