@@ -109,6 +109,15 @@ def ref_helper_gelu(x, bias):
     return (((gelu(v + f64(bias)[None, :]) + 0.5) - (gelu(v) - 2.0)).astype(x.dtype),)
 
 
+# --- dtype_branch.py: dtype tests in host code --------------------------------------------------
+
+
+def ref_dtype_add(x, y):
+    # bfloat16 adds in (and returns) float32; other dtypes keep theirs.
+    acc = np.float32 if x.dtype == BFLOAT16 else x.dtype
+    return ((f64(x) + f64(y)).astype(acc),)
+
+
 # --- add_scaled.py: float scalars with defaults ----------------------------------------------
 
 
@@ -1050,6 +1059,13 @@ SAMPLES: tuple[SampleSpec, ...] = (
         configs={"b8x128": (8, 128), "b32x256": (32, 256)},
         reference=ref_helper_gelu,
         extra_shapes=("x=7x5:f32,bias=5:f32", "x=1x129:f32,bias=129:f32"),
+    ),
+    SampleSpec(
+        name="dtype_branch",
+        kernel="dtype_add",
+        configs={"b8x128": (8, 128), "b32x512": (32, 512)},
+        reference=ref_dtype_add,
+        extra_shapes=("x=1x1:f32,y=1x1:f32", "x=9x129:bf16,y=9x129:bf16"),
     ),
     SampleSpec(
         name="add_scaled",
