@@ -466,6 +466,20 @@ ExprPtr KernelLowering::lower_static_builtin(std::string_view name, const CallAr
     // Python's int() of a float truncates toward zero, as math.trunc does.
     return ir::Call::make(Intrinsic::kTrunc, {value}, Type::scalar(TypeKind::kInt), range);
   }
+  if (name == "float" && args.positional.size() == 1 && args.keywords.empty()) {
+    ExprPtr value = lower_expr(args.positional[0]);
+    if (!is_number(value) || ir::reads_kernel_values(kernel_, value)) {
+      unsupported(range, "`float` of values computed in device code or tensors (use `.to(...)`)");
+    }
+    if (value->type.kind == TypeKind::kFloat) return value;
+    if (const auto* imm = value->as<ir::IntImm>()) {
+      return ir::FloatImm::make(static_cast<double>(imm->value), fmt::format("{}.0", imm->value),
+                                range);
+    }
+    // `float(n)` of a size known while JAX traces: Python's `n * 1.0` converts n the same way.
+    return make_binary(ir::BinaryOp::kMul, std::move(value), ir::FloatImm::make(1.0, "1.0", range),
+                       range);
+  }
   return nullptr;
 }
 

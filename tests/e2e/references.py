@@ -118,6 +118,14 @@ def ref_dtype_add(x, y):
     return ((f64(x) + f64(y)).astype(acc),)
 
 
+# --- float_size.py: float(n) of sizes ------------------------------------------------------------
+
+
+def ref_row_mean_scaled(x):
+    m, n = x.shape
+    return ((f64(x).sum(-1) / n / m).astype(np.float32),)
+
+
 # --- add_scaled.py: float scalars with defaults ----------------------------------------------
 
 
@@ -1066,6 +1074,14 @@ SAMPLES: tuple[SampleSpec, ...] = (
         configs={"b8x128": (8, 128), "b32x512": (32, 512)},
         reference=ref_dtype_add,
         extra_shapes=("x=1x1:f32,y=1x1:f32", "x=9x129:bf16,y=9x129:bf16"),
+    ),
+    SampleSpec(
+        name="float_size",
+        kernel="row_mean_scaled",
+        configs={"b8": (8,), "b32": (32,)},
+        reference=ref_row_mean_scaled,
+        extra_shapes=("x=1x1:f32", "x=9x129:f32"),
+        tolerance=SUM_TOLERANCE,
     ),
     SampleSpec(
         name="add_scaled",
