@@ -8,7 +8,11 @@ read with `git show REV:PATH`). Every function decorated with `helion.kernel`, `
 `helion.aot_kernel` in `examples/*.py` and `test/*.py`, at any nesting depth, is written to a
 file of its own in a temporary directory: the module's top-level imports, assignments and
 helper functions (not its classes, its other kernels or its `__main__` block), then the kernel,
-dedented. helionc compiles each file; a kernel counts as compiled when helionc exits 0. The
+dedented; a kernel defined inside a function (a test method, a kernel factory) comes with the
+outermost such function, dedented and unchanged, so that the names the kernel reads from it
+(`cfg = helion.Config(...)` before the `def`) are there as in Helion. helionc compiles each
+file with `--kernel NAME` (helpers may define kernels of their own, which are then left out when
+they share the name); a kernel counts as compiled when helionc exits 0. The
 first error of each failing kernel is tallied, with quoted names blanked so that one feature
 gathers one line. Nothing is written outside the temporary directory.
 """
@@ -60,6 +64,16 @@ def segment(lines: list[str], node: ast.AST) -> str:
     return textwrap.dedent("".join(lines[first - 1:node.end_lineno])) + "\n"
 
 
+def outermost_function(node: ast.AST, parents: dict[ast.AST, ast.AST]) -> ast.AST | None:
+    """The outermost function around `node` (a class is no scope for its methods' bodies)."""
+    found = None
+    while node in parents:
+        node = parents[node]
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            found = node
+    return found
+
+
 def kernel_files(source: str) -> list[tuple[str, str]]:
     """(kernel name, standalone file text) for every kernel of one module."""
     try:
@@ -75,10 +89,19 @@ def kernel_files(source: str) -> list[tuple[str, str]]:
             continue
         if isinstance(stmt, (ast.Import, ast.ImportFrom, ast.Assign, ast.AnnAssign,
                              ast.FunctionDef, ast.If, ast.Try)):
-            prelude.append(segment(lines, stmt))
-    head = "".join(prelude)
-    return [(node.name, head + "\n\n" + segment(lines, node))
-            for node in ast.walk(tree) if is_kernel(node)]
+            kernels = {node.name for node in ast.walk(stmt) if is_kernel(node)}
+            prelude.append((kernels, segment(lines, stmt)))
+    parents = {child: node for node in ast.walk(tree) for child in ast.iter_child_nodes(node)}
+    files = []
+    for node in ast.walk(tree):
+        if not is_kernel(node):
+            continue
+        # Helpers defining a kernel of the same name (a kernel factory, the function around
+        # this kernel) are left out: `--kernel NAME` would compile theirs too.
+        head = "".join(text for kernels, text in prelude if node.name not in kernels)
+        scope = outermost_function(node, parents)
+        files.append((node.name, head + "\n\n" + segment(lines, scope or node)))
+    return files
 
 
 ERROR = re.compile(r"^[^\n:]*:\d+:\d+: error: (.*)$", re.M)
@@ -92,8 +115,10 @@ def first_error(stderr: str, keep_names: bool) -> str:
     return text[:150]
 
 
-def compile_one(helionc: str, path: str, keep_names: bool) -> tuple[int, str]:
-    result = subprocess.run([helionc, path, "-o", path + ".out.py", "--color", "never"],
+def compile_one(helionc: str, path: str, kernel: str, keep_names: bool) -> tuple[int, str]:
+    # By name: helpers of the prelude and the function around a kernel may define others.
+    result = subprocess.run([helionc, path, "-o", path + ".out.py", "--color", "never",
+                             "--kernel", kernel],
                             capture_output=True, text=True, timeout=60)
     return result.returncode, "" if result.returncode == 0 else first_error(result.stderr,
                                                                             keep_names)
@@ -132,8 +157,8 @@ def main() -> int:
                     out.write(text)
                 jobs.append((path, name, file))
         with concurrent.futures.ThreadPoolExecutor(args.jobs) as pool:
-            results = pool.map(lambda job: compile_one(args.helionc, job[2], args.keep_names),
-                               jobs)
+            results = pool.map(
+                lambda job: compile_one(args.helionc, job[2], job[1], args.keep_names), jobs)
             for (path, name, _), (rc, error) in zip(jobs, results):
                 per_file[path][1] += 1
                 if rc == 0:

@@ -41,9 +41,10 @@ constexpr std::array<std::string_view, 22> kGpuOnlyKeys = {"num_warps",
 
 void KernelLowering::not_a_module_config(const SyntaxNode& name, std::string_view what) {
   fail(DiagnosticKind::kBadArgument, name.range(),
-       fmt::format("`{}` must name {} assigned at the top level of this file before the kernel "
-                   "(helionc reads a config given by name there; a local variable of an "
-                   "enclosing function is not in the file it compiles)",
+       fmt::format("`{}` must name {} assigned before the kernel at the top level of this "
+                   "file or of the function around the kernel (helionc reads names in a config "
+                   "there; a parameter, or a name bound in a loop, `if`, `with` or `try`, "
+                   "has its value only at run time)",
                    name.text(), what));
 }
 
@@ -91,7 +92,10 @@ ir::BuiltinConfig KernelLowering::lower_builtin_config(const SyntaxNode& call) {
     if (!imm) fail(DiagnosticKind::kBadArgument, node.range(), "expected an integer constant");
     return imm->value;
   };
-  const auto integers = [&](const SyntaxNode& node) {
+  const auto integers = [&](const SyntaxNode& given) {
+    // `block_sizes=BLOCKS`: read where the config stands, as the config itself.
+    const SyntaxNode node = resolve_module_name(given);
+    if (node.type() == "identifier") not_a_module_config(node, "a list of integers");
     if (node.type() != "list" && node.type() != "tuple") {
       fail(DiagnosticKind::kBadArgument, node.range(), "expected a list of integers");
     }
@@ -105,7 +109,7 @@ ir::BuiltinConfig KernelLowering::lower_builtin_config(const SyntaxNode& call) {
       config.block_sizes = integers(value);
       for (size_t i = 0; i < config.block_sizes.size(); ++i) {
         if (config.block_sizes[i] <= 0) {
-          fail(DiagnosticKind::kBadArgument, value.named_children()[i].range(),
+          fail(DiagnosticKind::kBadArgument, resolve_module_name(value).named_children()[i].range(),
                "a block size must be positive");
         }
       }

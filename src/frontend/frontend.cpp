@@ -36,7 +36,12 @@ ir::Module lower_file(const parse::SyntaxTree& tree, const FrontendOptions& opti
     const std::string_view name = kernel.function.child_by_field("name").text();
     if (options.kernel_name && name != *options.kernel_name) continue;
     found = true;
-    if (auto lowered = KernelLowering(kernel, imports, constants, diags).run()) {
+    // A kernel nested in a function also reads that function's names.
+    const ModuleConstants scoped =
+        kernel.enclosing_functions.empty()
+            ? constants
+            : constants.enclosed_by(kernel.enclosing_functions, kernel.decorated.range().begin);
+    if (auto lowered = KernelLowering(kernel, imports, scoped, diags).run()) {
       module.kernels.push_back(std::move(*lowered));
     }
   }

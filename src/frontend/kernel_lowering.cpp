@@ -23,7 +23,7 @@ KernelLowering::KernelLowering(const KernelSyntax& syntax, const ImportTable& im
                                const ModuleConstants& constants, DiagnosticEngine& diags)
     : syntax_(syntax),
       imports_(imports),
-      constants_(constants),
+      constants_(&constants),
       diags_(diags),
       file_(*syntax.function.range().file) {}
 

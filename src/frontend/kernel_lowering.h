@@ -231,6 +231,19 @@ class KernelLowering {
   // Reports a call `f(...)` of a plain name inside an inlined lambda body unless `f` is a builtin.
   void check_lambda_callee(const SyntaxNode& callee);
 
+  // ---- lower_helpers.cpp: calls of helper functions of the kernel's file, inlined.
+  struct LambdaFrame;
+  // The inlined call `name(...)`, or null when no helper of that name is in scope.
+  ir::ExprPtr lower_helper_call(std::string_view name, const CallArgs& args);
+  ir::ExprPtr inline_helper(const SyntaxNode& function, const ModuleConstants& scope,
+                            LambdaFrame frame,
+                            const std::vector<std::pair<SyntaxNode, SyntaxNode>>& params,
+                            const CallArgs& args);
+  // Inside an inlined helper: a free name of its body (a constant of its scopes), or an error.
+  ir::ExprPtr helper_free_name(const SyntaxNode& identifier, const LambdaFrame& frame);
+  [[noreturn]] void helper_unsupported(const SyntaxNode& where, std::string what,
+                                       const LambdaFrame& frame);
+
   // ---- lower_tile_ops.cpp: reductions, normalisations, shape ops and creation on tiles,
   // tile attributes. Each returns null when `name` is not one of its functions.
   ir::ExprPtr lower_tile_method(const ir::ExprPtr& receiver, std::string_view method,
@@ -429,7 +442,9 @@ class KernelLowering {
 
   const KernelSyntax& syntax_;
   const ImportTable& imports_;
-  const ModuleConstants& constants_;
+  // The names the code being lowered sees around it: the kernel's scopes, or an inlined
+  // helper's while its body is lowered.
+  const ModuleConstants* constants_;
   static constexpr int kMaxConstantDepth = 64;  // `A = B`, `B = C`, ... chains
   int constant_depth_ = 0;
   DiagnosticEngine& diags_;
@@ -474,6 +489,8 @@ class KernelLowering {
     std::string callable;
     SourceRange call;
     std::map<std::string, ir::ExprPtr, std::less<>> arguments;
+    // A helper function's body (lower_helpers.cpp), which sees the names of its own scopes.
+    SyntaxNode helper{};
   };
   std::vector<LambdaFrame> lambda_frames_;
   int device_depth_ = 0;

@@ -74,6 +74,10 @@ ExprPtr KernelLowering::lower_call(const SyntaxNode& node) {
     if (auto it = scope_.find(callee.text()); it != scope_.end() && lambdas_.count(it->second)) {
       return inline_lambda(it->second, args);
     }
+    // A helper body sees no kernel local (check_lambda_callee reported one by that name).
+    if (!scope_.count(callee.text()) || !lambda_frames_.empty()) {
+      if (ExprPtr inlined = lower_helper_call(callee.text(), args)) return inlined;
+    }
     if (!scope_.count(callee.text())) return lower_builtin_call(callee.text(), args);
   }
   fail(DiagnosticKind::kUnknownFunction, callee.range(),
@@ -349,7 +353,7 @@ ExprPtr KernelLowering::lower_qualified_call(const std::string& name, const Call
   }
   fail(DiagnosticKind::kUnknownFunction, args.call.child_by_field("function").range(),
        fmt::format("calling `{}` from a kernel is not supported; only torch, hl and math "
-                   "functions are",
+                   "functions are, and plain functions of this file (inlined)",
                    shown));
 }
 
@@ -484,6 +488,20 @@ ExprPtr KernelLowering::lower_static_builtin(std::string_view name, const CallAr
     // Python's int() of a float truncates toward zero, as math.trunc does.
     return ir::Call::make(Intrinsic::kTrunc, {value}, Type::scalar(TypeKind::kInt), range);
   }
+  if (name == "float" && args.positional.size() == 1 && args.keywords.empty()) {
+    ExprPtr value = lower_expr(args.positional[0]);
+    if (!is_number(value) || ir::reads_kernel_values(kernel_, value)) {
+      unsupported(range, "`float` of values computed in device code or tensors (use `.to(...)`)");
+    }
+    if (value->type.kind == TypeKind::kFloat) return value;
+    if (const auto* imm = value->as<ir::IntImm>()) {
+      return ir::FloatImm::make(static_cast<double>(imm->value), fmt::format("{}.0", imm->value),
+                                range);
+    }
+    // `float(n)` of a size known while JAX traces: Python's `n * 1.0` converts n the same way.
+    return make_binary(ir::BinaryOp::kMul, std::move(value), ir::FloatImm::make(1.0, "1.0", range),
+                       range);
+  }
   return nullptr;
 }
 
@@ -507,13 +525,19 @@ ExprPtr KernelLowering::lower_builtin_call(std::string_view name, const CallArgs
     return ir::FloatImm::make(value, fmt::format("float({})", text), range);
   }
   if (ExprPtr value = lower_static_builtin(name, args)) return value;
+  if (name == "breakpoint") {
+    fail(DiagnosticKind::kUnsupported, range,
+         "`breakpoint()` in a kernel is not possible: the kernel runs as a compiled JAX module, "
+         "with no Python frame of it to stop in; debug the module's `reference_<kernel>` "
+         "(plain jnp) instead");
+  }
   if (name == "range" || name == "len" || name == "print" || name == "min" || name == "max" ||
       name == "abs" || name == "int" || name == "float" || name == "bool") {
     unsupported(range, fmt::format("the builtin `{}` in a kernel", name));
   }
   fail(DiagnosticKind::kUnknownFunction, args.call.child_by_field("function").range(),
        fmt::format("calling `{}` from a kernel is not supported; only torch, hl and math "
-                   "functions are",
+                   "functions are, and plain functions of this file (inlined)",
                    name));
 }
 

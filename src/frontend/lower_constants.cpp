@@ -43,9 +43,10 @@ ir::ExprPtr KernelLowering::lower_module_constant(const SyntaxNode& node) {
   // The body runs after the whole module; the decorator, and a constant's own value, are
   // evaluated where they stand.
   const SourceRange body = syntax_.function.child_by_field("body").range();
-  const bool in_body = node.range().begin >= body.begin && node.range().end <= body.end;
+  const bool in_body = (node.range().begin >= body.begin && node.range().end <= body.end) ||
+                       (!lambda_frames_.empty() && lambda_frames_.back().helper);
   const SyntaxNode value =
-      constants_.lookup(node.text(), in_body ? UINT32_MAX : node.range().begin);
+      constants_->lookup(node.text(), in_body ? ModuleConstants::kFromBody : node.range().begin);
   if (!value) return nullptr;
   if (!constant_expression(value, imports_)) {
     diags_
@@ -90,7 +91,7 @@ SyntaxNode KernelLowering::resolve_module_name(const SyntaxNode& node) const {
   // `CONFIGS = [A, B]` read where the list stands: each name is the value assigned before it.
   SyntaxNode current = node;
   for (int depth = 0; current.type() == "identifier" && depth < kMaxConstantDepth; ++depth) {
-    const SyntaxNode value = constants_.lookup(current.text(), current.range().begin);
+    const SyntaxNode value = constants_->lookup(current.text(), current.range().begin);
     if (!value) return current;
     current = value;
   }

@@ -401,8 +401,14 @@ ExprPtr KernelLowering::lower_comparison(const SyntaxNode& node) {
     if (lhs->type.kind == TypeKind::kNone || rhs->type.kind == TypeKind::kNone) {
       unsupported(range, "comparing with `None` (use `is None`)");
     }
-    if (lhs->type.kind == TypeKind::kShape && rhs->type.kind == TypeKind::kShape &&
-        (*op == ir::CompareOp::kEq || *op == ir::CompareOp::kNe)) {
+    const bool equality = *op == ir::CompareOp::kEq || *op == ir::CompareOp::kNe;
+    if (lhs->type.kind == TypeKind::kDtype && rhs->type.kind == TypeKind::kDtype && equality) {
+      // `x.dtype == torch.int8`, `x.dtype == y.dtype`: settled while JAX traces (an assert's
+      // condition, a static `if`).
+      return ir::Compare::make(*op, std::move(lhs), std::move(rhs), Type::scalar(TypeKind::kBool),
+                               range);
+    }
+    if (lhs->type.kind == TypeKind::kShape && rhs->type.kind == TypeKind::kShape && equality) {
       // `a.shape == b.shape` (an assert's): tuples of sizes, compared while JAX traces.
       return ir::Compare::make(*op, std::move(lhs), std::move(rhs), Type::scalar(TypeKind::kBool),
                                range);

@@ -109,6 +109,7 @@ ExprPtr KernelLowering::lambda_name(const SyntaxNode& identifier) {
   const std::string_view name = identifier.text();
   if (auto it = frame.arguments.find(name); it != frame.arguments.end()) return it->second;
   if (imports_.qualified_name(identifier)) return nullptr;  // a module: reported as one
+  if (frame.helper) return helper_free_name(identifier, frame);
   Diagnostic& diag =
       scope_.count(name)
           ? diags_.error(DiagnosticKind::kUndefinedName, identifier.range(),
@@ -129,10 +130,13 @@ ExprPtr KernelLowering::lambda_name(const SyntaxNode& identifier) {
 void KernelLowering::check_lambda_callee(const SyntaxNode& callee) {
   if (lambda_frames_.empty()) return;
   const std::string_view name = callee.text();
-  if (lambda_frames_.back().arguments.count(name)) {
-    unsupported(callee.range(), "calling a lambda's argument");
+  const LambdaFrame& frame = lambda_frames_.back();
+  if (frame.arguments.count(name)) {
+    unsupported(callee.range(),
+                frame.helper ? "calling a helper's argument" : "calling a lambda's argument");
   }
-  if (scope_.count(name)) lambda_name(callee);  // reports the free variable
+  if (frame.helper && constants_->helper(name)) return;  // a helper calling a helper
+  if (scope_.count(name)) lambda_name(callee);           // reports the free variable
 }
 
 }  // namespace helionc::frontend

@@ -92,6 +92,8 @@ class DiagnosticEngine {
   // die before rendering (a config file that failed to load) hands it to the engine here.
   void keep_alive(std::shared_ptr<const SourceFile> file);
   const std::vector<Diagnostic>& diagnostics() const { return diagnostics_; }
+  // A recorded diagnostic, to attach a note found later (where inlined code was called from).
+  Diagnostic& recorded(size_t index) { return diagnostics_.at(index); }
   const DiagnosticOptions& options() const { return options_; }
 
   // Renders everything recorded so far (text or JSON per the options).

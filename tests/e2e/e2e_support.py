@@ -187,10 +187,12 @@ def _is_kernel_decorator(node: ast.expr) -> bool:
 
 
 def kernels_in(path: pathlib.Path) -> list[KernelSignature]:
-    """The `@helion.kernel`/`@helion.jit` functions of a sample, in file order."""
+    """The `@helion.kernel`/`@helion.jit` functions of a sample, in file order (at the top level
+    or, as helionc finds them too, inside functions)."""
     tree = ast.parse(path.read_text(), filename=str(path))
     found = []
-    for node in tree.body:
+    for node in sorted((n for n in ast.walk(tree) if isinstance(n, ast.FunctionDef)),
+                       key=lambda n: n.lineno):
         if isinstance(node, ast.FunctionDef) and any(_is_kernel_decorator(d) for d in node.decorator_list):
             args = node.args.args
             with_defaults = list(zip(args[len(args) - len(node.args.defaults):], node.args.defaults))

@@ -90,6 +90,42 @@ def ref_add(x, y):
     return ((a + b).astype(dtype),)
 
 
+# --- local_config.py: a kernel inside a function, reading the function's config and SCALE --
+
+
+def ref_local_scale_add(x, y):
+    # The function's SCALE (0.25), not the module's (4.0); a Python float keeps x's dtype.
+    return ((0.25 * f64(x) + f64(y)).astype(x.dtype),)
+
+
+# --- helper_calls.py: helper functions of the file, inlined at each call ----------------------
+
+
+def ref_helper_gelu(x, bias):
+    def gelu(v):
+        return 0.5 * v * (1.0 + np.tanh(math.sqrt(2.0 / math.pi) * (v + 0.044715 * v**3)))
+
+    v = f64(x)
+    return (((gelu(v + f64(bias)[None, :]) + 0.5) - (gelu(v) - 2.0)).astype(x.dtype),)
+
+
+# --- dtype_branch.py: dtype tests in host code --------------------------------------------------
+
+
+def ref_dtype_add(x, y):
+    # bfloat16 adds in (and returns) float32; other dtypes keep theirs.
+    acc = np.float32 if x.dtype == BFLOAT16 else x.dtype
+    return ((f64(x) + f64(y)).astype(acc),)
+
+
+# --- float_size.py: float(n) of sizes ------------------------------------------------------------
+
+
+def ref_row_mean_scaled(x):
+    m, n = x.shape
+    return ((f64(x).sum(-1) / n / m).astype(np.float32),)
+
+
 # --- add_scaled.py: float scalars with defaults ----------------------------------------------
 
 
@@ -1087,6 +1123,36 @@ SAMPLES: tuple[SampleSpec, ...] = (
             "x=2x3x16x256:f32,y=256:f32",
             "x=64x256:bf16,y=64x256:f16",
         ),
+    ),
+    SampleSpec(
+        name="local_config",
+        kernel="scale_add",
+        # the no-config default is the decorator's cfg, (16, 128)
+        configs={"b8x128": (8, 128), "b32x256": (32, 256)},
+        reference=ref_local_scale_add,
+        extra_shapes=("x=7x5:f32,y=7x5:f32", "x=1x129:bf16,y=1x129:bf16"),
+    ),
+    SampleSpec(
+        name="helper_calls",
+        kernel="helper_gelu",
+        configs={"b8x128": (8, 128), "b32x256": (32, 256)},
+        reference=ref_helper_gelu,
+        extra_shapes=("x=7x5:f32,bias=5:f32", "x=1x129:f32,bias=129:f32"),
+    ),
+    SampleSpec(
+        name="dtype_branch",
+        kernel="dtype_add",
+        configs={"b8x128": (8, 128), "b32x512": (32, 512)},
+        reference=ref_dtype_add,
+        extra_shapes=("x=1x1:f32,y=1x1:f32", "x=9x129:bf16,y=9x129:bf16"),
+    ),
+    SampleSpec(
+        name="float_size",
+        kernel="row_mean_scaled",
+        configs={"b8": (8,), "b32": (32,)},
+        reference=ref_row_mean_scaled,
+        extra_shapes=("x=1x1:f32", "x=9x129:f32"),
+        tolerance=SUM_TOLERANCE,
     ),
     SampleSpec(
         name="add_scaled",

@@ -82,3 +82,58 @@ BLOCK = 64
   CHECK(config.block_sizes == std::vector<int64_t>{32});
   CHECK(config.pallas_loop_type_for_all);
 }
+
+TEST_CASE("a kernel inside a function reads the function's names before its def") {
+  auto result = lower(R"(BLOCK = 8
+SCALE = 4.0
+def make(flag):
+    BLOCK = 32
+    cfg = helion.Config(block_sizes=[BLOCK])
+    SCALE = 0.5
+    @helion.kernel(config=cfg)
+    def k(x: torch.Tensor) -> torch.Tensor:
+        out = torch.empty_like(x)
+        for tile in hl.tile(x.size(0)):
+            out[tile] = x[tile] * SCALE
+        return out
+    return k
+)");
+  INFO(result->errors());
+  REQUIRE_FALSE(result->diags.has_errors());
+  REQUIRE(result->module.kernels.size() == 1);
+  CHECK(result->module.kernels[0].builtin_configs.at(0).block_sizes == std::vector<int64_t>{32});
+  CHECK(contains(result->ir(), "* 0.5"));
+  CHECK_FALSE(contains(result->ir(), "* 4.0"));
+}
+
+TEST_CASE("a function's name with no one value hides the module's and is not read") {
+  // Assigned again after the def: the body sees whichever value holds when k is called.
+  auto again = lower(R"(SCALE = 4.0
+def make():
+    SCALE = 0.5
+    @helion.kernel()
+    def k(x: torch.Tensor) -> torch.Tensor:
+        out = torch.empty_like(x)
+        for tile in hl.tile(x.size(0)):
+            out[tile] = x[tile] * SCALE
+        return out
+    SCALE = 2.0
+    return k
+)");
+  CHECK(again->diags.has_errors());
+  CHECK(contains(again->errors(), "`SCALE`"));
+  CHECK_FALSE(contains(again->ir(), "* 4.0"));
+
+  // A parameter of the function: known only when it runs.
+  auto param = lower(R"(CONFIG = helion.Config(block_sizes=[8])
+def make(CONFIG):
+    @helion.kernel(config=CONFIG)
+    def k(x: torch.Tensor) -> torch.Tensor:
+        out = torch.empty_like(x)
+        for tile in hl.tile(x.size(0)):
+            out[tile] = x[tile]
+        return out
+    return k
+)");
+  CHECK(contains(param->errors(), "a parameter"));
+}
