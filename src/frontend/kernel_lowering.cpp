@@ -109,6 +109,11 @@ std::optional<Type> type_from_annotation(std::string_view text) {
       compact == "Tuple[int,...]" || compact == "Sequence[int]") {
     return Type::shape(-1);
   }
+  // Static values of the trace, as numbers are (README "Parameters"): a dtype (`jnp.float32`),
+  // a string, a device the module ignores.
+  if (compact == "torch.dtype") return Type::dtype_value();
+  if (compact == "torch.device") return Type::scalar(TypeKind::kDevice);
+  if (compact == "str") return Type::scalar(TypeKind::kString);
   if (text == "float") return Type::scalar(TypeKind::kFloat);
   if (text == "int") return Type::scalar(TypeKind::kInt);
   if (text == "bool") return Type::scalar(TypeKind::kBool);
@@ -177,8 +182,8 @@ void KernelLowering::lower_params() {
       if (!type) {
         fail(DiagnosticKind::kUnsupported, annotation.range(),
              fmt::format("parameter type `{}` is not supported; use `torch.Tensor`, "
-                         "`torch.Tensor | None`, `int`, `float`, `bool`, `list[int]` or "
-                         "`hl.constexpr`",
+                         "`torch.Tensor | None`, `int`, `float`, `bool`, `str`, `list[int]`, "
+                         "`torch.dtype`, `torch.device` or `hl.constexpr`",
                          annotation.text()));
       }
       // An int default may stand for a float (`eps: float = 1`), nothing else converts.

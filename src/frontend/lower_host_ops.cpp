@@ -96,6 +96,18 @@ ExprPtr KernelLowering::lower_host_method(const ExprPtr& receiver, std::string_v
     }
     return make_host_view(Intrinsic::kReshape, receiver, shape, shape->type.rank, range);
   }
+  if (method == "view_as" || method == "reshape_as") {
+    check_arity(args, shown, 1, 1, {});
+    ExprPtr other = lower_expr(args.positional[0]);
+    if (other->type.kind != TypeKind::kTensor) {
+      fail(DiagnosticKind::kTypeMismatch, args.positional[0].range(),
+           fmt::format("`{}` takes a tensor, not `{}`", shown, ir::type_to_string(other->type)));
+    }
+    const int other_rank = other->type.rank_known() ? other->type.rank : -1;
+    ExprPtr shape =
+        ir::Call::make(Intrinsic::kShapeOf, {other}, Type::shape(other_rank), other->range);
+    return make_host_view(Intrinsic::kReshape, receiver, std::move(shape), other_rank, range);
+  }
   if (method == "flatten") {
     check_arity(args, shown, 0, 2, {"start_dim", "end_dim"});
     need_rank();
@@ -196,11 +208,37 @@ ExprPtr KernelLowering::lower_host_method(const ExprPtr& receiver, std::string_v
     return ir::Call::make(*op, {receiver, dim, ir::BoolImm::make(keep, range)},
                           Type::tensor(result_rank, dtype), range);
   }
-  if (method == "to" || method == "type" || method == "float" || method == "half" ||
-      method == "bfloat16" || method == "int" || method == "bool") {
-    return nullptr;  // the shared cast handling in lower_method_call takes these
+  return nullptr;  // casts (`.to()`, `.float()`) are lower_cast_method's
+}
+
+// `x.stride(d)`: JAX arrays are row-major and have no strides, so a tensor's strides are those
+// PyTorch gives a contiguous tensor of its shape (the innermost is 1).
+ExprPtr KernelLowering::lower_stride(const ExprPtr& receiver, const SyntaxNode& receiver_node,
+                                     const CallArgs& args) {
+  const SourceRange range = args.call.range();
+  check_arity(args, ".stride()", 0, 1, {"dim"});
+  if (in_device()) {
+    unsupported(range, "`.stride()` inside a tile loop (read it into a name before the loop)");
   }
-  return nullptr;
+  const int rank = receiver->type.rank_known() ? receiver->type.rank : -1;
+  const SyntaxNode dim_node = argument(args, 0, "dim");
+  if (!dim_node) {
+    return ir::Call::make(Intrinsic::kStride, {receiver, ir::NoneImm::make(range)},
+                          Type::shape(rank), range);
+  }
+  ExprPtr axis = lower_expr(dim_node);
+  const auto* imm = axis->as<ir::IntImm>();
+  if (!imm) unsupported(axis->range, "`stride()` with a computed dimension");
+  int64_t value = imm->value;
+  if (rank >= 0 && (value >= rank || value < -rank)) {
+    fail(DiagnosticKind::kRankMismatch, axis->range,
+         fmt::format("dimension {} is out of range for `{}` with {} dimension{}", value,
+                     receiver_node.text(), rank, rank == 1 ? "" : "s"));
+  }
+  if (rank >= 0 && value < 0) value += rank;
+  if (value == -1 || (rank >= 0 && value == rank - 1)) return ir::IntImm::make(1, range);
+  return ir::Call::make(Intrinsic::kStride, {receiver, ir::IntImm::make(value, axis->range)},
+                        Type::scalar(TypeKind::kInt), range);
 }
 
 void KernelLowering::write_back_views(const ir::Block& launch_body, ir::Block& out) {

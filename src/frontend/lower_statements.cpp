@@ -170,15 +170,17 @@ void KernelLowering::bind_targets(const SyntaxNode& target, const ir::ExprPtr& v
   }
   if (type.rank < 0 && type.kind == TypeKind::kShape) {
     // `m, n = x.size()` is how most kernels state a tensor's rank.
+    // So does `s0, s1 = x.stride()`.
     const auto* shape_of = value->as<ir::Call>();
-    const auto* tensor = shape_of && shape_of->op == ir::Intrinsic::kShapeOf
-                             ? shape_of->args[0]->as<ir::VarRef>()
-                             : nullptr;
+    const bool per_axis = shape_of && (shape_of->op == ir::Intrinsic::kShapeOf ||
+                                       shape_of->op == ir::Intrinsic::kStride);
+    const auto* tensor = per_axis ? shape_of->args[0]->as<ir::VarRef>() : nullptr;
     if (tensor) {
       refine_rank(tensor->binding, static_cast<int>(names.size()), range);
-      const ir::ExprPtr refined =
-          ir::Call::make(ir::Intrinsic::kShapeOf, {ref(tensor->binding, shape_of->args[0]->range)},
-                         Type::shape(static_cast<int>(names.size())), value->range);
+      std::vector<ir::ExprPtr> args = shape_of->args;
+      args[0] = ref(tensor->binding, shape_of->args[0]->range);
+      const ir::ExprPtr refined = ir::Call::make(
+          shape_of->op, std::move(args), Type::shape(static_cast<int>(names.size())), value->range);
       return bind_targets(target, refined, range, out);
     }
   }

@@ -970,6 +970,27 @@ def ref_device_constructors(x, y):
     return ((3 * f64(x) + f64(y)).astype(np.float32),)
 
 
+# --- host_arithmetic.py: host arithmetic on whole tensors, `.stride()` --------------------------
+
+
+def ref_host_arithmetic(x, y):
+    # x.stride(0) of a contiguous array: the product of the later sizes (1 for a vector).
+    row_stride = int(np.prod(x.shape[1:]))
+    vx, vy = f64(x), f64(y)
+    return (((vx - 1.0) * vy + 2.0 * (vy + row_stride) + vx).astype(x.dtype),)
+
+
+# --- static_params.py: str, torch.dtype and torch.device parameters; view_as; .stride() ---------
+
+
+def ref_static_params(x, flat_y, mode="add", acc_dtype=np.float32, device=None):
+    dtype = np.dtype(acc_dtype)
+    a = f64(x.astype(dtype))
+    y = f64(flat_y.reshape(x.shape).astype(dtype))
+    row_stride = x.shape[1]
+    return ((a + y if mode == "add" else a * y + row_stride).astype(dtype),)
+
+
 SAMPLES: tuple[SampleSpec, ...] = (
     SampleSpec(
         name="live_row_if",
@@ -1972,6 +1993,27 @@ SAMPLES: tuple[SampleSpec, ...] = (
         scalars=({}, {"spread": 2.0}),
         extra_shapes=("x=1x1x1:f32", "x=2x9x129:bf16"),
         tolerance=SUM_TOLERANCE,
+    ),
+    SampleSpec(
+        name="host_arithmetic",
+        kernel="host_arithmetic",
+        configs={"b8x128": (8, 128), "b32x256": (32, 256)},
+        reference=ref_host_arithmetic,
+        extra_shapes=("x=1:f32,y=1:f32", "x=7x5:f32,y=7x5:f32", "x=9x129:bf16,y=9x129:bf16"),
+        notes="host arithmetic on whole tensors; contiguous strides",
+    ),
+    SampleSpec(
+        name="static_params",
+        kernel="static_params",
+        configs={"b8x128": (8, 128), "b32x256": (32, 256)},
+        reference=ref_static_params,
+        scalars=(
+            {},
+            {"mode": "mul"},
+            {"mode": "mul", "acc_dtype": BFLOAT16},
+        ),
+        extra_shapes=("x=1x1:f32,flat_y=1:f32", "x=9x129:bf16,flat_y=1161:bf16"),
+        notes="str, dtype and device parameters",
     ),
 )
 

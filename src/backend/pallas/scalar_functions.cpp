@@ -1,5 +1,7 @@
 #include "backend/pallas/scalar_functions.h"
 
+#include <fmt/format.h>
+
 namespace helionc::backend::pallas {
 
 std::string_view scalar_function(ir::Intrinsic op) {
@@ -55,6 +57,14 @@ std::string_view scalar_function(ir::Intrinsic op) {
     default:
       return {};
   }
+}
+
+std::string contiguous_stride_text(const std::string& array, std::optional<int64_t> axis) {
+  if (axis) {
+    return fmt::format("math.prod(max(s, 1) for s in {}.shape[{}:])", array, *axis + 1);
+  }
+  return fmt::format(
+      "tuple(math.prod(max(s, 1) for s in {0}.shape[i + 1:]) for i in range({0}.ndim))", array);
 }
 
 }  // namespace helionc::backend::pallas
