@@ -8,6 +8,22 @@
 
 namespace helionc::frontend {
 
+namespace {
+
+// Whether a tile loop sits among the statements (top level, or under a host `if`).
+bool has_device_loop(const ir::Block& block) {
+  for (const ir::StmtPtr& stmt : block) {
+    if (stmt->kind == ir::StmtKind::kTileLoop) return true;
+    if (const auto* branch = stmt->as<ir::If>();
+        branch && (has_device_loop(branch->then_body) || has_device_loop(branch->else_body))) {
+      return true;
+    }
+  }
+  return false;
+}
+
+}  // namespace
+
 using ir::Binding;
 using ir::Type;
 using ir::TypeKind;
@@ -40,6 +56,14 @@ std::optional<ir::Kernel> KernelLowering::run() {
   }
   kernel_.body = lower_block(syntax_.function.child_by_field("body"));
   if (failed_) return std::nullopt;
+  if (!has_device_loop(kernel_.body)) {
+    // Helion refuses such a kernel too (NoDeviceLoopsInKernel): it would launch nothing.
+    diags_.error(DiagnosticKind::kUnsupported, kernel_.name_range,
+                 fmt::format("kernel `{}` has no `hl.tile` or `hl.grid` loop, so it runs no "
+                             "device code; write the host code as a plain function",
+                             kernel_.name));
+    return std::nullopt;
+  }
   resolve_shape_splats();
   if (failed_) return std::nullopt;
   return_updated_params();
