@@ -298,6 +298,7 @@ class KernelLowering {
   // when `method` is not one of them.
   ir::ExprPtr lower_cast_method(const ir::ExprPtr& receiver, std::string_view method,
                                 const CallArgs& args);
+  ir::ExprPtr lower_host_index(const ir::ExprPtr& tensor, const SyntaxNode& subscript);
   ir::ExprPtr lower_stride(const ir::ExprPtr& receiver, const SyntaxNode& receiver_node,
                            const CallArgs& args);
   ir::ExprPtr lower_host_method(const ir::ExprPtr& receiver, std::string_view method,
@@ -420,6 +421,8 @@ class KernelLowering {
   std::map<int, SourceRange> closed_;              // device bindings whose loop has ended
   // Host views: view binding -> (viewed binding, the view expression).
   std::map<int, std::pair<int, ir::ExprPtr>> views_;
+  // Host bindings of `x[...]` (lower_host_index): copies in the module, never stored into.
+  std::map<int, ir::ExprPtr> host_indexed_;
   // Bindings made by hl.register_block_size -> their tunable index.
   std::map<int, int> registered_block_sizes_;
   // Host ints bound to an expression (`n = x.size(1)`): what a shape entry `n` stands for.

@@ -207,9 +207,7 @@ ExprPtr KernelLowering::lower_subscript(const SyntaxNode& node) {
     return ir::TupleGet::make(base, static_cast<int>(i), std::move(element), node.range());
   }
   if (type.kind == TypeKind::kTensor) {
-    if (!in_device()) {
-      unsupported(node.range(), "indexing a tensor in host code (outside `hl.tile` loops)");
-    }
+    if (!in_device()) return lower_host_index(base, node);
     const auto* var = base->as<ir::VarRef>();
     if (!var) unsupported(base_node.range(), "indexing this expression");
     std::vector<ir::Dim> dims;

@@ -141,6 +141,9 @@ void KernelLowering::bind_targets(const SyntaxNode& target, const ir::ExprPtr& v
          call->op == ir::Intrinsic::kSqueeze)) {
       if (const auto* base = call->args[0]->as<ir::VarRef>()) views_[id] = {base->binding, value};
     }
+    if (const auto* call = value->as<ir::Call>(); call && call->op == ir::Intrinsic::kHostIndex) {
+      host_indexed_[id] = call->args[0];
+    }
     return;
   }
   if (target.type() != "pattern_list" && target.type() != "tuple_pattern" &&
@@ -298,6 +301,13 @@ void KernelLowering::lower_store(const SyntaxNode& target, ir::ExprPtr value, So
   }
   if (binding(var->binding).origin == Binding::Origin::kDevice) {
     unsupported(base.range(), "storing into a tensor created in device code");
+  }
+  if (host_indexed_.count(var->binding)) {
+    // PyTorch's `x[:2, :4]` is a view a store would write through; jnp's is a copy.
+    unsupported(base.range(),
+                fmt::format("storing into `{}`, a part of a tensor indexed in host code (store "
+                            "into the tensor itself, offsetting the tile's indices)",
+                            base.text()));
   }
   std::vector<ir::Dim> dims;
   ir::Index index = lower_index(var->binding, target, &dims);

@@ -980,6 +980,13 @@ def ref_host_arithmetic(x, y):
     return (((vx - 1.0) * vy + 2.0 * (vy + row_stride) + vx).astype(x.dtype),)
 
 
+# --- host_gather.py: indexing whole tensors in host code ----------------------------------------
+
+
+def ref_host_gather(x, idx):
+    return ((f64(x)[idx][:, :-1] + 1.0).astype(x.dtype),)
+
+
 # --- static_params.py: str, torch.dtype and torch.device parameters; view_as; .stride() ---------
 
 
@@ -2001,6 +2008,15 @@ SAMPLES: tuple[SampleSpec, ...] = (
         reference=ref_host_arithmetic,
         extra_shapes=("x=1:f32,y=1:f32", "x=7x5:f32,y=7x5:f32", "x=9x129:bf16,y=9x129:bf16"),
         notes="host arithmetic on whole tensors; contiguous strides",
+    ),
+    SampleSpec(
+        name="host_gather",
+        kernel="host_gather",
+        configs={"b8x128": (8, 128), "b32x256": (32, 256)},
+        reference=ref_host_gather,
+        inputs={"x": remember_shape("x"), "idx": indices_below("x", 0)},
+        extra_shapes=("x=1x2:f32,idx=1:i32", "x=20x136:f32,idx=3x5:i32"),
+        notes="host-code gather and slice",
     ),
     SampleSpec(
         name="static_params",

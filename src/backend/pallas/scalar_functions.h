@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -19,5 +20,10 @@ std::string_view scalar_function(ir::Intrinsic op);
 // (`array` is its printed name): the strides of a row-major array of that shape, with PyTorch's
 // rule that an axis of size 0 counts as 1. Uses `math.prod`.
 std::string contiguous_stride_text(const std::string& array, std::optional<int64_t> axis);
+
+// A host-code index of a whole array (Intrinsic::kHostIndex) as Python: `x[idx]`,
+// `x[:, :-1]`; `array` is the indexed array's text, `text` prints one argument.
+std::string host_index_text(const ir::Call& call, const std::string& array,
+                            const std::function<std::string(const ir::ExprPtr&)>& text);
 
 }  // namespace helionc::backend::pallas
