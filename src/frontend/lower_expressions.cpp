@@ -166,6 +166,20 @@ ExprPtr KernelLowering::lower_attribute(const SyntaxNode& node) {
       return ir::Call::make(ir::Intrinsic::kNdim, {base}, Type::scalar(TypeKind::kInt),
                             node.range());
     }
+    if (type.kind == TypeKind::kTensor && attr == "T") {
+      // PyTorch's `.T` reverses the axes (a view): the permutation, written back on stores.
+      if (!type.rank_known()) {
+        unsupported(node.range(), "`.T` of a tensor whose rank is only known at trace time");
+      }
+      std::vector<ExprPtr> order;
+      for (int axis = type.rank - 1; axis >= 0; --axis) {
+        order.push_back(ir::IntImm::make(axis, node.range()));
+      }
+      return make_host_view(
+          ir::Intrinsic::kPermute, base,
+          ir::TupleExpr::make(std::move(order), Type::shape(type.rank), node.range()), type.rank,
+          node.range());
+    }
     if (type.kind == TypeKind::kTensor && attr == "device") {
       // JAX places arrays itself: a device is only passed along (`device = x.device`,
       // `.to(device)`, `device=` of an allocation), which changes nothing; the module writes

@@ -987,13 +987,13 @@ def ref_host_gather(x, idx):
     return ((f64(x)[idx][:, :-1] + 1.0).astype(x.dtype),)
 
 
-# --- static_params.py: str, torch.dtype and torch.device parameters; view_as; .stride() ---------
+# --- static_params.py: str, torch.dtype and torch.device parameters; view_as, .T; .stride() ---
 
 
 def ref_static_params(x, flat_y, mode="add", acc_dtype=np.float32, device=None):
     dtype = np.dtype(acc_dtype)
     a = f64(x.astype(dtype))
-    y = f64(flat_y.reshape(x.shape).astype(dtype))
+    y = f64(flat_y.reshape(x.shape[::-1]).T.astype(dtype))
     row_stride = x.shape[1]
     return ((a + y if mode == "add" else a * y + row_stride).astype(dtype),)
 
