@@ -8,6 +8,22 @@
 
 namespace helionc::frontend {
 
+namespace {
+
+// Whether a tile loop sits among the statements (top level, or under a host `if`).
+bool has_device_loop(const ir::Block& block) {
+  for (const ir::StmtPtr& stmt : block) {
+    if (stmt->kind == ir::StmtKind::kTileLoop) return true;
+    if (const auto* branch = stmt->as<ir::If>();
+        branch && (has_device_loop(branch->then_body) || has_device_loop(branch->else_body))) {
+      return true;
+    }
+  }
+  return false;
+}
+
+}  // namespace
+
 using ir::Binding;
 using ir::Type;
 using ir::TypeKind;
@@ -40,6 +56,14 @@ std::optional<ir::Kernel> KernelLowering::run() {
   }
   kernel_.body = lower_block(syntax_.function.child_by_field("body"));
   if (failed_) return std::nullopt;
+  if (!has_device_loop(kernel_.body)) {
+    // Helion refuses such a kernel too (NoDeviceLoopsInKernel): it would launch nothing.
+    diags_.error(DiagnosticKind::kUnsupported, kernel_.name_range,
+                 fmt::format("kernel `{}` has no `hl.tile` or `hl.grid` loop, so it runs no "
+                             "device code; write the host code as a plain function",
+                             kernel_.name));
+    return std::nullopt;
+  }
   resolve_shape_splats();
   if (failed_) return std::nullopt;
   return_updated_params();
@@ -109,6 +133,11 @@ std::optional<Type> type_from_annotation(std::string_view text) {
       compact == "Tuple[int,...]" || compact == "Sequence[int]") {
     return Type::shape(-1);
   }
+  // Static values of the trace, as numbers are (README "Parameters"): a dtype (`jnp.float32`),
+  // a string, a device the module ignores.
+  if (compact == "torch.dtype") return Type::dtype_value();
+  if (compact == "torch.device") return Type::scalar(TypeKind::kDevice);
+  if (compact == "str") return Type::scalar(TypeKind::kString);
   if (text == "float") return Type::scalar(TypeKind::kFloat);
   if (text == "int") return Type::scalar(TypeKind::kInt);
   if (text == "bool") return Type::scalar(TypeKind::kBool);
@@ -177,8 +206,8 @@ void KernelLowering::lower_params() {
       if (!type) {
         fail(DiagnosticKind::kUnsupported, annotation.range(),
              fmt::format("parameter type `{}` is not supported; use `torch.Tensor`, "
-                         "`torch.Tensor | None`, `int`, `float`, `bool`, `list[int]` or "
-                         "`hl.constexpr`",
+                         "`torch.Tensor | None`, `int`, `float`, `bool`, `str`, `list[int]`, "
+                         "`torch.dtype`, `torch.device` or `hl.constexpr`",
                          annotation.text()));
       }
       // An int default may stand for a float (`eps: float = 1`), nothing else converts.

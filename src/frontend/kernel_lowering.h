@@ -156,6 +156,8 @@ class KernelLowering {
   ir::ExprPtr make_compare(ir::CompareOp op, ir::ExprPtr lhs, ir::ExprPtr rhs, SourceRange range);
   // The type of an elementwise combination of `a` and `b`, or an error at `range`.
   ir::Type combine_types(const ir::Expr& a, const ir::Expr& b, ArithKind kind, SourceRange range);
+  // The type of host arithmetic on whole tensors (and scalars): broadcast rank, promoted dtype.
+  static ir::Type host_array_type(const ir::Type& a, const ir::Type& b, ArithKind kind);
 
   // ---- lower_literal_sizes.cpp
   // broadcast_dims, with the trace-time check of every literal size that meets a tensor's axis
@@ -318,6 +320,11 @@ class KernelLowering {
   // ---- lower_host_ops.cpp: views (reshape, view, flatten, transpose, permute, unsqueeze,
   // squeeze, contiguous), reductions and casts of whole tensors in host code. Returns null
   // when `method` is not one of them.
+  ir::ExprPtr lower_cast_method(const ir::ExprPtr& receiver, std::string_view method,
+                                const CallArgs& args);
+  ir::ExprPtr lower_host_index(const ir::ExprPtr& tensor, const SyntaxNode& subscript);
+  ir::ExprPtr lower_stride(const ir::ExprPtr& receiver, const SyntaxNode& receiver_node,
+                           const CallArgs& args);
   ir::ExprPtr lower_host_method(const ir::ExprPtr& receiver, std::string_view method,
                                 const CallArgs& args);
   // `x.method(...)` for a tensor or a tile value; null when neither knows `method`.
@@ -455,6 +462,8 @@ class KernelLowering {
   std::map<int, SourceRange> closed_;              // device bindings whose loop has ended
   // Host views: view binding -> (viewed binding, the view expression).
   std::map<int, std::pair<int, ir::ExprPtr>> views_;
+  // Host bindings of `x[...]` (lower_host_index): copies in the module, never stored into.
+  std::map<int, ir::ExprPtr> host_indexed_;
   // Bindings made by hl.register_block_size -> their tunable index.
   std::map<int, int> registered_block_sizes_;
   // Host ints bound to an expression (`n = x.size(1)`): what a shape entry `n` stands for.

@@ -330,7 +330,15 @@ ExprPtr KernelLowering::lower_qualified_call(const std::string& name, const Call
     // Sizes are static while JAX traces the generated module: specialising changes nothing.
     check_arity(args, shown, 1, 1, {});
     ExprPtr value = lower_expr(args.positional[0]);
-    if (value->type.kind != TypeKind::kInt && value->type.kind != TypeKind::kShape) {
+    // Also a tuple of them (`hl.specialize((x.stride(0), x.stride(1)))`).
+    const auto is_size = [](const Type& type) {
+      return type.kind == TypeKind::kInt || type.kind == TypeKind::kShape;
+    };
+    const bool sizes =
+        value->type.kind == TypeKind::kTuple &&
+        std::all_of(value->type.elements.begin(), value->type.elements.end(),
+                    [&](const Type& element) { return element.kind == TypeKind::kInt; });
+    if (!is_size(value->type) && !sizes) {
       fail(DiagnosticKind::kTypeMismatch, value->range, "`hl.specialize` takes a size");
     }
     return value;
@@ -392,12 +400,16 @@ ExprPtr KernelLowering::lower_method_call(const SyntaxNode& receiver_node, std::
       check_arity(args, shown, 0, 0, {});
       return ir::Call::make(Intrinsic::kNumel, {receiver}, Type::scalar(TypeKind::kInt), range);
     }
+    if (method == "stride") return lower_stride(receiver, receiver_node, args);
     if (method == "new_empty" || method == "new_zeros" || method == "new_full" ||
         method == "new_ones") {
       fail(DiagnosticKind::kUnsupported, range,
            fmt::format("`{}` must be assigned directly to a name", shown));
     }
     if (ExprPtr result = lower_host_method(receiver, method, args)) return result;
+    if (!in_device()) {
+      if (ExprPtr cast = lower_cast_method(receiver, method, args)) return cast;
+    }
     unsupported(range, fmt::format("the tensor method `{}` in host code", shown));
   }
   // Tile tensors.
@@ -407,14 +419,32 @@ ExprPtr KernelLowering::lower_method_call(const SyntaxNode& receiver_node, std::
     check_arity(args, shown, 0, 0, {});
     return make_math(fn->op, receiver, range);
   }
+  if (ExprPtr cast = lower_cast_method(receiver, method, args)) return cast;
+  unsupported(range, fmt::format("the tile method `{}`", shown));
+}
+
+// `.to(dtype)`, `.float()` & co. on a tile or (in host code) a whole tensor; null for other
+// methods.
+ExprPtr KernelLowering::lower_cast_method(const ExprPtr& receiver, std::string_view method,
+                                          const CallArgs& args) {
+  const SourceRange range = args.call.range();
+  const std::string shown = fmt::format(".{}()", method);
   if (method == "to" || method == "type") {
-    check_arity(args, shown, 0, 1, {"dtype"});
+    check_arity(args, shown, 0, 1, {"dtype", "device"});
     const SyntaxNode dtype_node =
         args.positional.empty() ? args.keyword("dtype") : args.positional[0];
     if (!dtype_node) {
+      // `.to(device=...)` alone moves nothing: JAX places arrays itself.
+      if (args.keyword("device")) return receiver;
       fail(DiagnosticKind::kWrongArity, range, fmt::format("`{}` needs a dtype", shown));
     }
-    return make_cast(receiver, lower_dtype_expr(dtype_node), range);
+    ExprPtr target = lower_expr(dtype_node);
+    if (target->type.kind == TypeKind::kDevice) return receiver;  // `x.to(device)`
+    if (target->type.kind != TypeKind::kDtype) {
+      fail(DiagnosticKind::kTypeMismatch, dtype_node.range(),
+           fmt::format("expected a dtype such as `torch.float32`, not `{}`", dtype_node.text()));
+    }
+    return make_cast(receiver, std::move(target), range);
   }
   if (method == "long") {  // as `.to(torch.int64)`: int32 (lower_expressions.cpp)
     check_arity(args, shown, 0, 0, {});
@@ -429,7 +459,7 @@ ExprPtr KernelLowering::lower_method_call(const SyntaxNode& receiver_node, std::
     check_arity(args, shown, 0, 0, {});
     return make_cast(receiver, ir::DtypeImm::make(*dtype, range), range);
   }
-  unsupported(range, fmt::format("the tile method `{}`", shown));
+  return nullptr;
 }
 
 ExprPtr KernelLowering::lower_static_builtin(std::string_view name, const CallArgs& args) {

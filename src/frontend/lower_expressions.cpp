@@ -166,9 +166,26 @@ ExprPtr KernelLowering::lower_attribute(const SyntaxNode& node) {
       return ir::Call::make(ir::Intrinsic::kNdim, {base}, Type::scalar(TypeKind::kInt),
                             node.range());
     }
+    if (type.kind == TypeKind::kTensor && attr == "T") {
+      // PyTorch's `.T` reverses the axes (a view): the permutation, written back on stores.
+      if (!type.rank_known()) {
+        unsupported(node.range(), "`.T` of a tensor whose rank is only known at trace time");
+      }
+      std::vector<ExprPtr> order;
+      for (int axis = type.rank - 1; axis >= 0; --axis) {
+        order.push_back(ir::IntImm::make(axis, node.range()));
+      }
+      return make_host_view(
+          ir::Intrinsic::kPermute, base,
+          ir::TupleExpr::make(std::move(order), Type::shape(type.rank), node.range()), type.rank,
+          node.range());
+    }
     if (type.kind == TypeKind::kTensor && attr == "device") {
-      fail(DiagnosticKind::kUnsupported, node.range(),
-           "`.device` is only understood as the `device=` argument of an allocation");
+      // JAX places arrays itself: a device is only passed along (`device = x.device`,
+      // `.to(device)`, `device=` of an allocation), which changes nothing; the module writes
+      // None, JAX's default placement.
+      return std::make_shared<ir::NoneImm>(ir::ExprKind::kNoneImm, Type::scalar(TypeKind::kDevice),
+                                           node.range());
     }
     unsupported(node.range(), fmt::format("the tensor attribute `.{}`", attr));
   }
@@ -204,9 +221,7 @@ ExprPtr KernelLowering::lower_subscript(const SyntaxNode& node) {
     return ir::TupleGet::make(base, static_cast<int>(i), std::move(element), node.range());
   }
   if (type.kind == TypeKind::kTensor) {
-    if (!in_device()) {
-      unsupported(node.range(), "indexing a tensor in host code (outside `hl.tile` loops)");
-    }
+    if (!in_device()) return lower_host_index(base, node);
     const auto* var = base->as<ir::VarRef>();
     if (!var) unsupported(base_node.range(), "indexing this expression");
     std::vector<ir::Dim> dims;
@@ -260,7 +275,14 @@ Type KernelLowering::combine_types(const ir::Expr& a, const ir::Expr& b, ArithKi
       fail(DiagnosticKind::kTypeMismatch, range,
            "a whole tensor cannot be combined with a tile; index it with the loop's tiles");
     }
-    unsupported(range, "arithmetic on whole tensors in host code");
+    if (in_device()) {
+      fail(DiagnosticKind::kTypeMismatch, range,
+           "a whole tensor cannot be used in arithmetic inside a tile loop; index it with the "
+           "loop's tiles");
+    }
+    // Host code on whole arrays (`return out0 + out1`): jnp broadcasting and promotion, which
+    // agree with PyTorch's for the dtypes a TPU has.
+    return host_array_type(ta, tb, kind);
   }
   const auto dtype = result_dtype(ta, tb, kind);
   if (ta.kind == TypeKind::kTileTensor || tb.kind == TypeKind::kTileTensor) {
@@ -287,6 +309,17 @@ Type KernelLowering::combine_types(const ir::Expr& a, const ir::Expr& b, ArithKi
     return Type::scalar(TypeKind::kBool);
   }
   return Type::scalar(TypeKind::kInt);
+}
+
+Type KernelLowering::host_array_type(const Type& a, const Type& b, ArithKind kind) {
+  int rank = -1;
+  const bool ranks_known = (a.kind != TypeKind::kTensor || a.rank_known()) &&
+                           (b.kind != TypeKind::kTensor || b.rank_known());
+  if (ranks_known) {
+    rank = std::max(a.kind == TypeKind::kTensor ? a.rank : 0,
+                    b.kind == TypeKind::kTensor ? b.rank : 0);
+  }
+  return Type::tensor(rank, result_dtype(a, b, kind));
 }
 
 ExprPtr KernelLowering::make_binary(ir::BinaryOp op, ExprPtr lhs, ExprPtr rhs, SourceRange range) {
@@ -316,6 +349,16 @@ ExprPtr KernelLowering::make_binary(ir::BinaryOp op, ExprPtr lhs, ExprPtr rhs, S
 
 ExprPtr KernelLowering::make_compare(ir::CompareOp op, ExprPtr lhs, ExprPtr rhs,
                                      SourceRange range) {
+  if (lhs->type.kind == TypeKind::kString || rhs->type.kind == TypeKind::kString) {
+    // A `str` parameter against a literal (`mode == "add"`): decided while JAX traces.
+    const bool equality = op == ir::CompareOp::kEq || op == ir::CompareOp::kNe;
+    if (!equality || lhs->type.kind != rhs->type.kind) {
+      fail(DiagnosticKind::kTypeMismatch, range,
+           "a string can only be compared with `==` or `!=` to another string");
+    }
+    return ir::Compare::make(op, std::move(lhs), std::move(rhs), Type::scalar(TypeKind::kBool),
+                             range);
+  }
   Type type = combine_types(*lhs, *rhs, ArithKind::kComparison, range);
   if (type.kind == TypeKind::kTileTensor) type.dtype = ir::ScalarType::kBool;
   return ir::Compare::make(op, std::move(lhs), std::move(rhs), std::move(type), range);
@@ -336,13 +379,14 @@ ExprPtr KernelLowering::lower_binary(const SyntaxNode& node) {
 
 ExprPtr KernelLowering::lower_unary(const SyntaxNode& node) {
   ExprPtr operand = lower_expr(node.child_by_field("argument"));
-  if (!is_value(operand->type) || operand->type.kind == TypeKind::kTensor) {
+  // A whole tensor only in host code (`-x` before a launch), as in binary arithmetic.
+  if (!is_value(operand->type) || (operand->type.kind == TypeKind::kTensor && in_device())) {
     fail(DiagnosticKind::kTypeMismatch, operand->range,
          fmt::format("a value of type `{}` cannot be used in arithmetic",
                      ir::type_to_string(operand->type)));
   }
   if (node.type() == "not_operator") {
-    if (operand->type.kind == TypeKind::kTileTensor) {
+    if (operand->type.is_array()) {
       fail(DiagnosticKind::kDataDependentControl, node.range(),
            "`not` needs a single truth value; use `~` on boolean tiles");
     }

@@ -96,6 +96,18 @@ ExprPtr KernelLowering::lower_host_method(const ExprPtr& receiver, std::string_v
     }
     return make_host_view(Intrinsic::kReshape, receiver, shape, shape->type.rank, range);
   }
+  if (method == "view_as" || method == "reshape_as") {
+    check_arity(args, shown, 1, 1, {});
+    ExprPtr other = lower_expr(args.positional[0]);
+    if (other->type.kind != TypeKind::kTensor) {
+      fail(DiagnosticKind::kTypeMismatch, args.positional[0].range(),
+           fmt::format("`{}` takes a tensor, not `{}`", shown, ir::type_to_string(other->type)));
+    }
+    const int other_rank = other->type.rank_known() ? other->type.rank : -1;
+    ExprPtr shape =
+        ir::Call::make(Intrinsic::kShapeOf, {other}, Type::shape(other_rank), other->range);
+    return make_host_view(Intrinsic::kReshape, receiver, std::move(shape), other_rank, range);
+  }
   if (method == "flatten") {
     check_arity(args, shown, 0, 2, {"start_dim", "end_dim"});
     need_rank();
@@ -196,11 +208,111 @@ ExprPtr KernelLowering::lower_host_method(const ExprPtr& receiver, std::string_v
     return ir::Call::make(*op, {receiver, dim, ir::BoolImm::make(keep, range)},
                           Type::tensor(result_rank, dtype), range);
   }
-  if (method == "to" || method == "type" || method == "float" || method == "half" ||
-      method == "bfloat16" || method == "int" || method == "bool") {
-    return nullptr;  // the shared cast handling in lower_method_call takes these
+  return nullptr;  // casts (`.to()`, `.float()`) are lower_cast_method's
+}
+
+// `x[idx]`, `x[:, :-1]`, `x[0]`, `x[None]` in host code: a jnp index of the whole array (a
+// copy, as a gather is in PyTorch; stores into the result are refused in lower_store, since a
+// slice would be PyTorch's view of the tensor). Static ints and slice bounds, integer arrays.
+ExprPtr KernelLowering::lower_host_index(const ExprPtr& tensor, const SyntaxNode& subscript) {
+  const SourceRange range = subscript.range();
+  const Type& type = tensor->type;
+  std::vector<ExprPtr> args = {tensor};
+  int rank_change = 0;  // the result's rank minus the tensor's
+  int axes_used = 0;
+  bool rank_known = type.rank_known();
+  const auto static_int = [&](const SyntaxNode& node) -> ExprPtr {
+    if (!node) return ir::NoneImm::make(range);
+    ExprPtr value = lower_expr(node);
+    if (value->type.kind != TypeKind::kInt || ir::reads_kernel_values(kernel_, value)) {
+      fail(DiagnosticKind::kTypeMismatch, node.range(), "a slice bound must be an integer");
+    }
+    return value;
+  };
+  for (const SyntaxNode& item : subscript.children_by_field("subscript")) {
+    if (item.type() == "slice") {
+      // tree-sitter's slice has no fields: `start : stop : step`, each optional.
+      SyntaxNode parts[3];
+      int colons = 0;
+      for (const SyntaxNode& child : item.children()) {
+        if (child.text() == ":") {
+          ++colons;
+        } else if (colons < 3 && child.is_named() && child.type() != "comment") {
+          parts[colons] = child;
+        }
+      }
+      std::vector<ExprPtr> bounds = {static_int(parts[0]), static_int(parts[1]),
+                                     static_int(parts[2])};
+      std::vector<Type> types;
+      for (const ExprPtr& bound : bounds) types.push_back(bound->type);
+      args.push_back(
+          ir::TupleExpr::make(std::move(bounds), Type::tuple(std::move(types)), item.range()));
+      ++axes_used;
+      continue;
+    }
+    if (item.type() == "ellipsis") unsupported(item.range(), "`...` in a host-code index");
+    ExprPtr value = lower_expr(item);
+    if (value->type.kind == TypeKind::kNone) {
+      ++rank_change;
+    } else if (value->type.kind == TypeKind::kInt && !ir::reads_kernel_values(kernel_, value)) {
+      --rank_change;
+      ++axes_used;
+    } else if (value->type.kind == TypeKind::kTensor &&
+               (!value->type.dtype || (!ir::is_floating(*value->type.dtype) &&
+                                       *value->type.dtype != ir::ScalarType::kBool))) {
+      // A gather along this axis: the index array's axes replace it.
+      if (value->type.rank_known()) {
+        rank_change += value->type.rank - 1;
+      } else {
+        rank_known = false;
+      }
+      ++axes_used;
+    } else {
+      fail(DiagnosticKind::kTypeMismatch, item.range(),
+           fmt::format("a host-code index must be an int, a slice, None or an integer tensor, "
+                       "not `{}`",
+                       ir::type_to_string(value->type)));
+    }
+    args.push_back(std::move(value));
   }
-  return nullptr;
+  if (type.rank_known() && axes_used > type.rank) {
+    fail(DiagnosticKind::kRankMismatch, range,
+         fmt::format("{} indices for a tensor of {} dimension{}", axes_used, type.rank,
+                     type.rank == 1 ? "" : "s"));
+  }
+  const int rank = rank_known ? type.rank + rank_change : -1;
+  return ir::Call::make(Intrinsic::kHostIndex, std::move(args), Type::tensor(rank, type.dtype),
+                        range);
+}
+
+// `x.stride(d)`: JAX arrays are row-major and have no strides, so a tensor's strides are those
+// PyTorch gives a contiguous tensor of its shape (the innermost is 1).
+ExprPtr KernelLowering::lower_stride(const ExprPtr& receiver, const SyntaxNode& receiver_node,
+                                     const CallArgs& args) {
+  const SourceRange range = args.call.range();
+  check_arity(args, ".stride()", 0, 1, {"dim"});
+  if (in_device()) {
+    unsupported(range, "`.stride()` inside a tile loop (read it into a name before the loop)");
+  }
+  const int rank = receiver->type.rank_known() ? receiver->type.rank : -1;
+  const SyntaxNode dim_node = argument(args, 0, "dim");
+  if (!dim_node) {
+    return ir::Call::make(Intrinsic::kStride, {receiver, ir::NoneImm::make(range)},
+                          Type::shape(rank), range);
+  }
+  ExprPtr axis = lower_expr(dim_node);
+  const auto* imm = axis->as<ir::IntImm>();
+  if (!imm) unsupported(axis->range, "`stride()` with a computed dimension");
+  int64_t value = imm->value;
+  if (rank >= 0 && (value >= rank || value < -rank)) {
+    fail(DiagnosticKind::kRankMismatch, axis->range,
+         fmt::format("dimension {} is out of range for `{}` with {} dimension{}", value,
+                     receiver_node.text(), rank, rank == 1 ? "" : "s"));
+  }
+  if (rank >= 0 && value < 0) value += rank;
+  if (value == -1 || (rank >= 0 && value == rank - 1)) return ir::IntImm::make(1, range);
+  return ir::Call::make(Intrinsic::kStride, {receiver, ir::IntImm::make(value, axis->range)},
+                        Type::scalar(TypeKind::kInt), range);
 }
 
 void KernelLowering::write_back_views(const ir::Block& launch_body, ir::Block& out) {

@@ -10,6 +10,8 @@
 // reuses the caller's buffer.
 #include <fmt/format.h>
 
+#include <algorithm>
+
 #include "frontend/kernel_lowering.h"
 #include "ir/mutator.h"
 
@@ -39,11 +41,22 @@ void KernelLowering::lower_return(const SyntaxNode& node, ir::Block& out) {
       values.push_back(lower_expr(value));
     }
   }
+  // Static values come back as they are (`return out, None, "done"`), a list or nested tuple
+  // as a tuple of them (README "Parameters and returns").
+  const auto returnable = [](const ir::Type& type, const auto& self) -> bool {
+    if (type.kind == TypeKind::kTuple) {
+      return std::all_of(type.elements.begin(), type.elements.end(),
+                         [&](const ir::Type& element) { return self(element, self); });
+    }
+    return type.kind == TypeKind::kTensor || type.is_scalar() || type.kind == TypeKind::kNone ||
+           type.kind == TypeKind::kString;
+  };
   for (const ir::ExprPtr& value : values) {
-    if (value->type.kind != TypeKind::kTensor && !value->type.is_scalar()) {
+    if (!returnable(value->type, returnable)) {
       fail(DiagnosticKind::kTypeMismatch, value->range,
-           fmt::format("a kernel can return tensors and scalars, not `{}`",
-                       ir::type_to_string(value->type)));
+           fmt::format(
+               "a kernel can return tensors, scalars, strings, None and tuples of them, not `{}`",
+               ir::type_to_string(value->type)));
     }
   }
   out.push_back(ir::Return::make(std::move(values), node.range(), tuple));

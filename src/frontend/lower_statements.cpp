@@ -141,6 +141,9 @@ void KernelLowering::bind_targets(const SyntaxNode& target, const ir::ExprPtr& v
          call->op == ir::Intrinsic::kSqueeze)) {
       if (const auto* base = call->args[0]->as<ir::VarRef>()) views_[id] = {base->binding, value};
     }
+    if (const auto* call = value->as<ir::Call>(); call && call->op == ir::Intrinsic::kHostIndex) {
+      host_indexed_[id] = call->args[0];
+    }
     return;
   }
   if (target.type() != "pattern_list" && target.type() != "tuple_pattern" &&
@@ -170,15 +173,17 @@ void KernelLowering::bind_targets(const SyntaxNode& target, const ir::ExprPtr& v
   }
   if (type.rank < 0 && type.kind == TypeKind::kShape) {
     // `m, n = x.size()` is how most kernels state a tensor's rank.
+    // So does `s0, s1 = x.stride()`.
     const auto* shape_of = value->as<ir::Call>();
-    const auto* tensor = shape_of && shape_of->op == ir::Intrinsic::kShapeOf
-                             ? shape_of->args[0]->as<ir::VarRef>()
-                             : nullptr;
+    const bool per_axis = shape_of && (shape_of->op == ir::Intrinsic::kShapeOf ||
+                                       shape_of->op == ir::Intrinsic::kStride);
+    const auto* tensor = per_axis ? shape_of->args[0]->as<ir::VarRef>() : nullptr;
     if (tensor) {
       refine_rank(tensor->binding, static_cast<int>(names.size()), range);
-      const ir::ExprPtr refined =
-          ir::Call::make(ir::Intrinsic::kShapeOf, {ref(tensor->binding, shape_of->args[0]->range)},
-                         Type::shape(static_cast<int>(names.size())), value->range);
+      std::vector<ir::ExprPtr> args = shape_of->args;
+      args[0] = ref(tensor->binding, shape_of->args[0]->range);
+      const ir::ExprPtr refined = ir::Call::make(
+          shape_of->op, std::move(args), Type::shape(static_cast<int>(names.size())), value->range);
       return bind_targets(target, refined, range, out);
     }
   }
@@ -296,6 +301,13 @@ void KernelLowering::lower_store(const SyntaxNode& target, ir::ExprPtr value, So
   }
   if (binding(var->binding).origin == Binding::Origin::kDevice) {
     unsupported(base.range(), "storing into a tensor created in device code");
+  }
+  if (host_indexed_.count(var->binding)) {
+    // PyTorch's `x[:2, :4]` is a view a store would write through; jnp's is a copy.
+    unsupported(base.range(),
+                fmt::format("storing into `{}`, a part of a tensor indexed in host code (store "
+                            "into the tensor itself, offsetting the tile's indices)",
+                            base.text()));
   }
   std::vector<ir::Dim> dims;
   ir::Index index = lower_index(var->binding, target, &dims);

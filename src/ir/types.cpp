@@ -86,6 +86,8 @@ std::string type_to_string(const Type& type) {
       return "float";
     case TypeKind::kDtype:
       return "dtype";
+    case TypeKind::kDevice:
+      return "device";
     case TypeKind::kTensor:
       return fmt::format("{}tensor<{} x {}>", type.optional ? "optional " : "",
                          type.variadic ? std::string("*") : std::to_string(type.rank),

@@ -20,6 +20,7 @@ enum class TypeKind {
   kInt,         // a static int (sizes), or an int32 scalar in device code (a grid index)
   kFloat,       // a static float
   kDtype,       // a dtype value (`x.dtype`, `torch.float32`)
+  kDevice,      // a `torch.device` parameter: JAX places arrays itself, so nothing reads it
   kTensor,      // a whole array in host code
   kTileTensor,  // a block of values in device code
   kTile,        // a tile loop variable (one or several tile dimensions)

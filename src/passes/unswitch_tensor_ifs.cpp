@@ -12,7 +12,8 @@ using ir::StmtPtr;
 
 bool is_query(ir::Intrinsic op) {
   return op == ir::Intrinsic::kSize || op == ir::Intrinsic::kShapeOf ||
-         op == ir::Intrinsic::kNumel || op == ir::Intrinsic::kNdim || op == ir::Intrinsic::kDtypeOf;
+         op == ir::Intrinsic::kNumel || op == ir::Intrinsic::kNdim ||
+         op == ir::Intrinsic::kDtypeOf || op == ir::Intrinsic::kStride;
 }
 
 // Whether a condition uses a tensor argument as a value (not just its sizes or dtype).

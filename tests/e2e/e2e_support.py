@@ -186,6 +186,15 @@ def _is_kernel_decorator(node: ast.expr) -> bool:
     )
 
 
+def _default_value(node: ast.expr):
+    """A parameter's default: a literal, or a dtype (`torch.float32`: the module's default is the
+    jnp scalar type of the same name)."""
+    if (isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id == "torch"
+            and node.attr in DTYPES):
+        return getattr(jax.numpy, node.attr)
+    return ast.literal_eval(node)
+
+
 def kernels_in(path: pathlib.Path) -> list[KernelSignature]:
     """The `@helion.kernel`/`@helion.jit` functions of a sample, in file order (at the top level
     or, as helionc finds them too, inside functions)."""
@@ -198,7 +207,7 @@ def kernels_in(path: pathlib.Path) -> list[KernelSignature]:
             with_defaults = list(zip(args[len(args) - len(node.args.defaults):], node.args.defaults))
             inlined = tuple(a.arg for a, d in with_defaults if isinstance(d, ast.Lambda))
             params = tuple(a.arg for a in args if a.arg not in inlined)
-            defaults = {a.arg: ast.literal_eval(d) for a, d in with_defaults if a.arg not in inlined}
+            defaults = {a.arg: _default_value(d) for a, d in with_defaults if a.arg not in inlined}
             annotations = {a.arg: ast.unparse(a.annotation) if a.annotation else "" for a in args}
             found.append(KernelSignature(node.name, params, defaults, annotations, inlined))
     return found

@@ -1077,6 +1077,34 @@ def ref_device_constructors(x, y):
     return ((3 * f64(x) + f64(y)).astype(np.float32),)
 
 
+# --- host_arithmetic.py: host arithmetic on whole tensors, `.stride()` --------------------------
+
+
+def ref_host_arithmetic(x, y):
+    # x.stride(0) of a contiguous array: the product of the later sizes (1 for a vector).
+    row_stride = int(np.prod(x.shape[1:]))
+    vx, vy = f64(x), f64(y)
+    return (((vx - 1.0) * vy + 2.0 * (vy + row_stride) + vx).astype(x.dtype),)
+
+
+# --- host_gather.py: indexing whole tensors in host code ----------------------------------------
+
+
+def ref_host_gather(x, idx):
+    return ((f64(x)[idx][:, :-1] + 1.0).astype(x.dtype),)
+
+
+# --- static_params.py: str, torch.dtype and torch.device parameters; view_as, .T; .stride() ---
+
+
+def ref_static_params(x, flat_y, mode="add", acc_dtype=np.float32, device=None):
+    dtype = np.dtype(acc_dtype)
+    a = f64(x.astype(dtype))
+    y = f64(flat_y.reshape(x.shape[::-1]).T.astype(dtype))
+    row_stride = x.shape[1]
+    return ((a + y if mode == "add" else a * y + row_stride).astype(dtype),)
+
+
 SAMPLES: tuple[SampleSpec, ...] = (
     SampleSpec(
         name="live_row_if",
@@ -2196,6 +2224,36 @@ SAMPLES: tuple[SampleSpec, ...] = (
         scalars=({}, {"w": 0.75, "eps": 1e-3}),
         extra_shapes=("x=1x2:f32,y=1x2:f32", "x=9x129:bf16,y=9x129:bf16"),
         tolerance={BFLOAT16: (2e-2, 5e-2), np.dtype(np.float32): (1e-4, 1e-3)},
+    ),
+    SampleSpec(
+        name="host_arithmetic",
+        kernel="host_arithmetic",
+        configs={"b8x128": (8, 128), "b32x256": (32, 256)},
+        reference=ref_host_arithmetic,
+        extra_shapes=("x=1:f32,y=1:f32", "x=7x5:f32,y=7x5:f32", "x=9x129:bf16,y=9x129:bf16"),
+        notes="host arithmetic on whole tensors; contiguous strides",
+    ),
+    SampleSpec(
+        name="host_gather",
+        kernel="host_gather",
+        configs={"b8x128": (8, 128), "b32x256": (32, 256)},
+        reference=ref_host_gather,
+        inputs={"x": remember_shape("x"), "idx": indices_below("x", 0)},
+        extra_shapes=("x=1x2:f32,idx=1:i32", "x=20x136:f32,idx=3x5:i32"),
+        notes="host-code gather and slice",
+    ),
+    SampleSpec(
+        name="static_params",
+        kernel="static_params",
+        configs={"b8x128": (8, 128), "b32x256": (32, 256)},
+        reference=ref_static_params,
+        scalars=(
+            {},
+            {"mode": "mul"},
+            {"mode": "mul", "acc_dtype": BFLOAT16},
+        ),
+        extra_shapes=("x=1x1:f32,flat_y=1:f32", "x=9x129:bf16,flat_y=1161:bf16"),
+        notes="str, dtype and device parameters",
     ),
 )
 

@@ -318,6 +318,15 @@ PyExpr ExprPrinter::call(const ir::Call& node) {
     }
     case Intrinsic::kLen:  // a list of sizes given as an argument
       return py_call("len", {print(args[0]).text});
+    case Intrinsic::kHostIndex:
+      return py_atom(host_index_text(node, py_primary(print(args[0])),
+                                     [&](const ir::ExprPtr& value) { return text(value); }));
+    case Intrinsic::kStride: {
+      imports_.math = true;
+      const auto* axis = args[1]->as<ir::IntImm>();
+      return py_atom(contiguous_stride_text(
+          py_primary(print(args[0])), axis ? std::optional<int64_t>(axis->value) : std::nullopt));
+    }
     case Intrinsic::kShapeSlice: {
       const auto bound = [&](const ir::ExprPtr& value) {
         return value->kind == ir::ExprKind::kNoneImm ? std::string() : text(value);

@@ -88,6 +88,7 @@ class HostPrinter {
       case ir::StmtKind::kLet: {
         const auto& let = *stmt.as<ir::Let>();
         if (declared_view(let)) return;
+        give_values(let.value, stmt);
         line(fmt::format("{} = {}", let_targets(kernel_, let), host_.text(let.value)), stmt);
         return;
       }
@@ -157,6 +158,7 @@ class HostPrinter {
       case ir::StmtKind::kReturn: {
         const auto& node = *stmt.as<ir::Return>();
         std::vector<std::string> values;
+        for (const ir::ExprPtr& value : node.values) give_values(value, stmt);
         for (const ir::ExprPtr& value : node.values) values.push_back(returned(value));
         // `return (out,)`: a tuple of one array, as the kernel returns it.
         if (node.tuple && values.size() == 1) values[0] = fmt::format("({},)", values[0]);
@@ -201,6 +203,33 @@ class HostPrinter {
     }
     host_.declared.insert(target);
     return true;
+  }
+
+  // Host arithmetic reads values (`return out0 + out1`): an array that holds none yet (an
+  // `empty` no launch wrote) gets zeros first, as a returned one does.
+  void give_values(const ir::ExprPtr& value, const ir::Stmt& stmt) {
+    std::set<int> read;
+    const auto operand = [&](const ir::ExprPtr& side) {
+      if (const auto* ref = side->as<ir::VarRef>(); ref && host_.declared.count(ref->binding)) {
+        read.insert(ref->binding);
+      }
+    };
+    ir::for_each_expr(value, [&](const ir::Expr& e) {
+      if (const auto* node = e.as<ir::Binary>()) {
+        operand(node->lhs);
+        operand(node->rhs);
+      } else if (const auto* node = e.as<ir::Compare>()) {
+        operand(node->lhs);
+        operand(node->rhs);
+      } else if (const auto* node = e.as<ir::Unary>()) {
+        operand(node->operand);
+      }
+    });
+    for (int binding : read) {
+      const std::string name = binding_name(kernel_, binding);
+      line(fmt::format("{} = jnp.zeros({}.shape, {}.dtype)", name, name, name), stmt);
+      host_.declared.erase(binding);
+    }
   }
 
   // Helion reads an axis of size 1 indexed by a tile (`bias[tile_m, tile_n]`, bias [1, n]) as

@@ -1,5 +1,9 @@
 #include "backend/pallas/scalar_functions.h"
 
+#include <fmt/format.h>
+
+#include <vector>
+
 namespace helionc::backend::pallas {
 
 std::string_view scalar_function(ir::Intrinsic op) {
@@ -55,6 +59,34 @@ std::string_view scalar_function(ir::Intrinsic op) {
     default:
       return {};
   }
+}
+
+std::string contiguous_stride_text(const std::string& array, std::optional<int64_t> axis) {
+  if (axis) {
+    return fmt::format("math.prod(max(s, 1) for s in {}.shape[{}:])", array, *axis + 1);
+  }
+  return fmt::format(
+      "tuple(math.prod(max(s, 1) for s in {0}.shape[i + 1:]) for i in range({0}.ndim))", array);
+}
+
+std::string host_index_text(const ir::Call& call, const std::string& array,
+                            const std::function<std::string(const ir::ExprPtr&)>& text) {
+  const auto bound = [&](const ir::ExprPtr& value) {
+    return value->kind == ir::ExprKind::kNoneImm ? std::string() : text(value);
+  };
+  std::vector<std::string> items;
+  for (size_t i = 1; i < call.args.size(); ++i) {
+    const auto* slice = call.args[i]->as<ir::TupleExpr>();
+    if (slice == nullptr) {
+      items.push_back(text(call.args[i]));
+      continue;
+    }
+    const auto& parts = slice->elements;  // start, stop, step
+    std::string item = bound(parts[0]) + ":" + bound(parts[1]);
+    if (parts[2]->kind != ir::ExprKind::kNoneImm) item += ":" + text(parts[2]);
+    items.push_back(std::move(item));
+  }
+  return fmt::format("{}[{}]", array, fmt::join(items, ", "));
 }
 
 }  // namespace helionc::backend::pallas

@@ -3,6 +3,10 @@
 // printers, which both print host code the same way.
 #pragma once
 
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <string>
 #include <string_view>
 
 #include "ir/nodes.h"
@@ -11,5 +15,15 @@ namespace helionc::backend::pallas {
 
 // "math.exp", "abs", ...; empty when the intrinsic has no such spelling.
 std::string_view scalar_function(ir::Intrinsic op);
+
+// `x.stride(axis)` (`x.stride()` without one) as Python on the array's shape
+// (`array` is its printed name): the strides of a row-major array of that shape, with PyTorch's
+// rule that an axis of size 0 counts as 1. Uses `math.prod`.
+std::string contiguous_stride_text(const std::string& array, std::optional<int64_t> axis);
+
+// A host-code index of a whole array (Intrinsic::kHostIndex) as Python: `x[idx]`,
+// `x[:, :-1]`; `array` is the indexed array's text, `text` prints one argument.
+std::string host_index_text(const ir::Call& call, const std::string& array,
+                            const std::function<std::string(const ir::ExprPtr&)>& text);
 
 }  // namespace helionc::backend::pallas

@@ -9,6 +9,8 @@
 namespace helionc::backend::reference {
 
 using ir::Intrinsic;
+using pallas::contiguous_stride_text;
+using pallas::host_index_text;
 using pallas::Prec;
 using pallas::py_atom;
 using pallas::py_binary;
@@ -448,6 +450,15 @@ PyExpr ExprWriter::call(const ir::Call& node) {
       return py_atom(py_primary(print(args[0])) + ".ndim");
     case Intrinsic::kLen:  // a list of sizes given as an argument
       return py_call("len", {print(args[0]).text});
+    case Intrinsic::kHostIndex:
+      return py_atom(host_index_text(node, py_primary(print(args[0])),
+                                     [&](const ir::ExprPtr& value) { return text(value); }));
+    case Intrinsic::kStride: {
+      state_.math = true;
+      const auto* axis = args[1]->as<ir::IntImm>();
+      return py_atom(contiguous_stride_text(
+          py_primary(print(args[0])), axis ? std::optional<int64_t>(axis->value) : std::nullopt));
+    }
     case Intrinsic::kShapeSlice: {  // (shape, start-or-None, stop-or-None)
       const auto bound = [&](const ir::ExprPtr& value) {
         return value->kind == ir::ExprKind::kNoneImm ? std::string() : text(value);

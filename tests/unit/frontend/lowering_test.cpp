@@ -51,19 +51,31 @@ def helper(x):
 
 @h.kernel
 def a(x: torch.Tensor) -> torch.Tensor:
-    return x
+    out = torch.empty_like(x)
+    for tile in hl.tile(x.size()):
+        out[tile] = x[tile]
+    return out
 
 @h.kernel(static_shapes=True)
 def b(x: torch.Tensor) -> torch.Tensor:
-    return x
+    out = torch.empty_like(x)
+    for tile in hl.tile(x.size()):
+        out[tile] = x[tile]
+    return out
 
 @h.jit
 def c(x: torch.Tensor) -> torch.Tensor:
-    return x
+    out = torch.empty_like(x)
+    for tile in hl.tile(x.size()):
+        out[tile] = x[tile]
+    return out
 
 @hk()
 def d(x: torch.Tensor) -> torch.Tensor:
-    return x
+    out = torch.empty_like(x)
+    for tile in hl.tile(x.size()):
+        out[tile] = x[tile]
+    return out
 
 if __name__ == "__main__":
     helper(1)
