@@ -39,6 +39,7 @@ std::optional<ir::Kernel> KernelLowering::run() {
     return std::nullopt;
   }
   kernel_.body = lower_block(syntax_.function.child_by_field("body"));
+  check_builtin_tunable_keys();
   if (failed_) return std::nullopt;
   resolve_shape_splats();
   if (failed_) return std::nullopt;

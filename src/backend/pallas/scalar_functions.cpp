@@ -57,4 +57,10 @@ std::string_view scalar_function(ir::Intrinsic op) {
   }
 }
 
+PyExpr next_power_of_2(const PyExpr& n) {
+  const PyExpr below = py_binary("-", n, py_atom("1"));
+  const PyExpr at_least_zero = py_call("max", {"0", below.text});
+  return py_binary("<<", py_atom("1"), py_atom(at_least_zero.text + ".bit_length()"));
+}
+
 }  // namespace helionc::backend::pallas

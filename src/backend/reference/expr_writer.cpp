@@ -483,6 +483,19 @@ PyExpr ExprWriter::call(const ir::Call& node) {
       return py_call("_ref_randn", arg_texts());
     case Intrinsic::kArange:
       return py_call("jnp.arange", {text(args[0]), "dtype=" + text(args[1])});
+    case Intrinsic::kNextPowerOf2:
+      return pallas::next_power_of_2(print(args[0]));
+    case Intrinsic::kTunable: {
+      // The reference has no config: a tunable takes its fragment's default (Helion's ref
+      // mode does the same when the config does not give it).
+      const auto* index = args[0]->as<ir::IntImm>();
+      if (index == nullptr) break;
+      const ir::UserTunable& tunable = state_.kernel.user_tunables[index->value];
+      if (tunable.kind == ir::UserTunable::Kind::kBoolean) {
+        return py_atom(tunable.default_value != 0 ? "True" : "False");
+      }
+      return py_atom(std::to_string(tunable.default_value));
+    }
     case Intrinsic::kWindow: {
       std::vector<std::string> window_args = {text(args[0]), text(args[1]), text(args[2]),
                                               text(args[3])};
