@@ -264,20 +264,6 @@ std::optional<int64_t> parse_tunable(const ScalarValue& value, const ir::UserTun
   return result;
 }
 
-std::string legal_values_text(const ir::UserTunable& tunable) {
-  switch (tunable.kind) {
-    case ir::UserTunable::Kind::kPowerOfTwo:
-      return fmt::format("a power of two from {} to {}", tunable.low, tunable.high);
-    case ir::UserTunable::Kind::kInteger:
-      return fmt::format("an integer from {} to {}", tunable.low, tunable.high);
-    case ir::UserTunable::Kind::kEnum:
-      return fmt::format("one of {}", fmt::join(tunable.choices, ", "));
-    case ir::UserTunable::Kind::kBoolean:
-      return "true or false";
-  }
-  return {};
-}
-
 // Every key of `config.tunables` (but `x-` extensions) names a tunable of the kernel and gives
 // it a value its fragment allows.
 bool check_user_tunables(const KernelConfig& config, const ir::Kernel& kernel,
@@ -299,8 +285,8 @@ bool check_user_tunables(const KernelConfig& config, const ir::Kernel& kernel,
     const std::optional<int64_t> parsed = parse_tunable(value, *tunable);
     if (!parsed || !tunable->allows(*parsed)) {
       diags.error(DiagnosticKind::kConfigSchema, range,
-                  fmt::format("tunable `{}` must be {}, not {}", key, legal_values_text(*tunable),
-                              value.text));
+                  fmt::format("tunable `{}` must be {}, not {}", key, tunable->describe_values(),
+                              value.is_string ? fmt::format("\"{}\"", value.text) : value.text));
       ok = false;
     }
   }

@@ -337,6 +337,7 @@ class KernelLowering {
   ir::ExprPtr lower_host_int_call(const std::string& name, const CallArgs& args);
   ir::ExprPtr lower_register_tunable(const CallArgs& args);
   int64_t int_constant(const SyntaxNode& node, std::string_view what);
+  std::string known_when(const ir::ExprPtr& value) const;
   // After the body: the decorator configs' other keys that name no tunable are warned about
   // and dropped; a tunable's value is checked against its fragment.
   void check_builtin_tunable_keys();

@@ -33,6 +33,15 @@ std::string_view fragment_class(const std::string& name) {
 
 }  // namespace
 
+// How a value that is not a trace-time scalar is described in a message.
+std::string KernelLowering::known_when(const ExprPtr& value) const {
+  if (value->type.is_scalar() && is_device_value(value)) {
+    return fmt::format("a value known only while the kernel runs (`{}`)",
+                       ir::type_to_string(value->type));
+  }
+  return fmt::format("`{}`", ir::type_to_string(value->type));
+}
+
 // An int constant written in the source (`16`, `-1`); fails otherwise.
 int64_t KernelLowering::int_constant(const SyntaxNode& node, std::string_view what) {
   const ExprPtr value = lower_expr(node);
@@ -116,7 +125,8 @@ ExprPtr KernelLowering::lower_register_tunable(const CallArgs& args) {
            "an `EnumFragment`'s choices must be a tuple written in the call");
     }
     for (const SyntaxNode& choice : choices.named_children()) {
-      const int64_t value = int_constant(choice, "a choice (helionc supports int choices)");
+      const int64_t value =
+          int_constant(choice, "an `EnumFragment`'s choice (helionc supports int choices)");
       if (std::find(tunable.choices.begin(), tunable.choices.end(), value) !=
           tunable.choices.end()) {
         fail(DiagnosticKind::kBadArgument, choice.range(),
@@ -154,8 +164,8 @@ ExprPtr KernelLowering::lower_host_int_call(const std::string& name, const CallA
     if (!value->type.is_scalar() || is_device_value(value)) {
       fail(DiagnosticKind::kTypeMismatch, value->range,
            fmt::format("`{}` takes a value known before the kernel runs (a host int, float or "
-                       "bool), not `{}`",
-                       shown, ir::type_to_string(value->type)));
+                       "bool), not {}",
+                       shown, known_when(value)));
     }
     return value;
   }
@@ -167,8 +177,8 @@ ExprPtr KernelLowering::lower_host_int_call(const std::string& name, const CallA
     values.push_back(lower_expr(arg));
     if (values.back()->type.kind != TypeKind::kInt || is_device_value(values.back())) {
       fail(DiagnosticKind::kTypeMismatch, arg.range(),
-           fmt::format("`{}` takes ints known before the kernel runs (sizes, constants), not `{}`",
-                       shown, ir::type_to_string(values.back()->type)));
+           fmt::format("`{}` takes ints known before the kernel runs (sizes, constants), not {}",
+                       shown, known_when(values.back())));
     }
   }
   if (cdiv) {
@@ -195,7 +205,8 @@ void KernelLowering::check_builtin_tunable_keys() {
       }
       if (!tunable->allows(value.first)) {
         diags_.error(DiagnosticKind::kBadArgument, value.second,
-                     fmt::format("{} is not a legal value of tunable `{}`", value.first, key));
+                     fmt::format("tunable `{}` must be {}, not {}", key,
+                                 tunable->describe_values(), value.first));
         failed_ = true;
       }
       ++it;

@@ -252,6 +252,25 @@ bool UserTunable::allows(int64_t value) const {
   return false;
 }
 
+std::string UserTunable::describe_values() const {
+  switch (kind) {
+    case Kind::kPowerOfTwo:
+      return "a power of two from " + std::to_string(low) + " to " + std::to_string(high);
+    case Kind::kInteger:
+      return "an integer from " + std::to_string(low) + " to " + std::to_string(high);
+    case Kind::kEnum: {
+      std::string text = "one of ";
+      for (size_t i = 0; i < choices.size(); ++i) {
+        text += (i == 0 ? "" : ", ") + std::to_string(choices[i]);
+      }
+      return text;
+    }
+    case Kind::kBoolean:
+      return "true or false";
+  }
+  return {};
+}
+
 std::vector<int64_t> UserTunable::legal_values() const {
   switch (kind) {
     case Kind::kPowerOfTwo: {

@@ -521,6 +521,8 @@ struct UserTunable {
   bool allows(int64_t value) const;
   // Every legal value in order (the search space; booleans: 0, 1).
   std::vector<int64_t> legal_values() const;
+  // "a power of two from 16 to 256", "one of 1, 2, 4", "true or false": for messages.
+  std::string describe_values() const;
 };
 
 struct Kernel {
