@@ -234,11 +234,10 @@ KernelConfig default_config(const ir::Kernel& kernel, const ConfigFile* config) 
       // Left only for `hl.register_tunable` keys, checked by the frontend.
       const auto tunable = std::find_if(kernel.user_tunables.begin(), kernel.user_tunables.end(),
                                         [&](const ir::UserTunable& t) { return t.name == key; });
-      const bool boolean = tunable != kernel.user_tunables.end() &&
-                           tunable->kind == ir::UserTunable::Kind::kBoolean;
-      result.tunables[key] = {boolean ? (value.first != 0 ? "true" : "false")
-                                      : std::to_string(value.first),
-                              false};
+      const bool boolean =
+          tunable != kernel.user_tunables.end() && tunable->kind == ir::UserTunable::Kind::kBoolean;
+      result.tunables[key] = {
+          boolean ? (value.first != 0 ? "true" : "false") : std::to_string(value.first), false};
       result.value_ranges[key] = value.second;
     }
     result.range = builtin.range;

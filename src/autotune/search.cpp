@@ -328,7 +328,8 @@ std::string KernelSearch::schedule_key(const Candidate& cand,
                     fmt::format("|{}", fmt::join(cand.config.pallas_load_buffer_count, ","));
   // A tunable may change what the kernel computes, not only its blocks: never the same
   // schedule as another value.
-  for (const auto& [name, value] : cand.config.tunables) key += fmt::format("|{}={}", name, value.text);
+  for (const auto& [name, value] : cand.config.tunables)
+    key += fmt::format("|{}={}", name, value.text);
   for (const Accounted& a : launches) {
     if (!a.resources) return "";
     const passes::LaunchResources& r = *a.resources;

@@ -20,8 +20,9 @@ namespace {
 
 // Helion's own config keys: a tunable may not take one of their names (Helion refuses it too).
 constexpr std::array<std::string_view, 8> kReservedKeys = {
-    "block_sizes",      "pallas_loop_type",     "pallas_load_buffer_count", "loop_orders",
-    "vmem_limit_bytes", "pallas_pre_broadcast", "num_warps",                "num_stages"};
+    "block_sizes", "pallas_loop_type", "pallas_load_buffer_count",
+    "loop_orders", "vmem_limit_bytes", "pallas_pre_broadcast",
+    "num_warps",   "num_stages"};
 
 // The fragment class a qualified name stands for ("helion.autotuner.PowerOfTwoFragment" and
 // "helion.autotuner.config_fragment.PowerOfTwoFragment" both give "PowerOfTwoFragment").
@@ -55,7 +56,8 @@ int64_t KernelLowering::int_constant(const SyntaxNode& node, std::string_view wh
 
 ExprPtr KernelLowering::lower_register_tunable(const CallArgs& args) {
   const SourceRange range = args.call.range();
-  if (in_device()) unsupported(range, "`hl.register_tunable` in device code (call it before the loops)");
+  if (in_device())
+    unsupported(range, "`hl.register_tunable` in device code (call it before the loops)");
   check_arity(args, "hl.register_tunable", 2, 2, {});
   const std::optional<std::string_view> name = plain_string(args.positional[0]);
   if (!name || name->empty()) {
@@ -101,8 +103,8 @@ ExprPtr KernelLowering::lower_register_tunable(const CallArgs& args) {
     const int64_t requested = given ? int_constant(given, "the fragment's default") : tunable.low;
     tunable.default_value = std::clamp(requested, tunable.low, std::max(tunable.low, tunable.high));
     const auto power_of_two = [](int64_t v) { return v > 0 && (v & (v - 1)) == 0; };
-    if (tunable.low > tunable.high || (pow2 && !(power_of_two(tunable.low) &&
-                                                 power_of_two(tunable.high)))) {
+    if (tunable.low > tunable.high ||
+        (pow2 && !(power_of_two(tunable.low) && power_of_two(tunable.high)))) {
       fail(DiagnosticKind::kBadArgument, fragment.range(),
            pow2 ? "a `PowerOfTwoFragment`'s bounds must be powers of two, low <= high"
                 : "an `IntegerFragment`'s low bound must not exceed its high bound");
@@ -143,7 +145,8 @@ ExprPtr KernelLowering::lower_register_tunable(const CallArgs& args) {
     check_arity(fargs, shown, 0, 0, {});
     tunable.default_value = 0;  // Helion's default: False
   } else {
-    unsupported(fragment.range(), fmt::format("`{}` as a tunable (it is not a single value)", kind));
+    unsupported(fragment.range(),
+                fmt::format("`{}` as a tunable (it is not a single value)", kind));
   }
   const auto index = static_cast<int64_t>(kernel_.user_tunables.size());
   const TypeKind type =
@@ -194,9 +197,8 @@ void KernelLowering::check_builtin_tunable_keys() {
   for (ir::BuiltinConfig& config : kernel_.builtin_configs) {
     for (auto it = config.other_keys.begin(); it != config.other_keys.end();) {
       const auto& [key, value] = *it;
-      const auto tunable =
-          std::find_if(kernel_.user_tunables.begin(), kernel_.user_tunables.end(),
-                       [&](const UserTunable& t) { return t.name == key; });
+      const auto tunable = std::find_if(kernel_.user_tunables.begin(), kernel_.user_tunables.end(),
+                                        [&](const UserTunable& t) { return t.name == key; });
       if (tunable == kernel_.user_tunables.end()) {
         diags_.warning(DiagnosticKind::kIgnoredKeyword, value.second,
                        fmt::format("unknown config key `{}` is ignored", key));
@@ -205,8 +207,8 @@ void KernelLowering::check_builtin_tunable_keys() {
       }
       if (!tunable->allows(value.first)) {
         diags_.error(DiagnosticKind::kBadArgument, value.second,
-                     fmt::format("tunable `{}` must be {}, not {}", key,
-                                 tunable->describe_values(), value.first));
+                     fmt::format("tunable `{}` must be {}, not {}", key, tunable->describe_values(),
+                                 value.first));
         failed_ = true;
       }
       ++it;

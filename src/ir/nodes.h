@@ -511,7 +511,7 @@ struct UserTunable {
   enum class Kind { kPowerOfTwo, kInteger, kEnum, kBoolean };
   std::string name;
   Kind kind = Kind::kInteger;
-  int64_t low = 0;               // kPowerOfTwo, kInteger: the inclusive range
+  int64_t low = 0;  // kPowerOfTwo, kInteger: the inclusive range
   int64_t high = 0;
   std::vector<int64_t> choices;  // kEnum, in the fragment's order
   int64_t default_value = 0;     // already clamped into the range, as Helion does

@@ -486,15 +486,20 @@ PyExpr ExprWriter::call(const ir::Call& node) {
     case Intrinsic::kNextPowerOf2:
       return pallas::next_power_of_2(print(args[0]));
     case Intrinsic::kTunable: {
-      // The reference has no config: a tunable takes its fragment's default (Helion's ref
-      // mode does the same when the config does not give it).
+      // The reference takes no config: a tunable has the value of the decorator's (first)
+      // config, else its fragment's default, as in Helion's ref mode.
       const auto* index = args[0]->as<ir::IntImm>();
       if (index == nullptr) break;
       const ir::UserTunable& tunable = state_.kernel.user_tunables[index->value];
-      if (tunable.kind == ir::UserTunable::Kind::kBoolean) {
-        return py_atom(tunable.default_value != 0 ? "True" : "False");
+      int64_t value = tunable.default_value;
+      if (!state_.kernel.builtin_configs.empty()) {
+        const auto& given = state_.kernel.builtin_configs.front().other_keys;
+        if (auto it = given.find(tunable.name); it != given.end()) value = it->second.first;
       }
-      return py_atom(std::to_string(tunable.default_value));
+      if (tunable.kind == ir::UserTunable::Kind::kBoolean) {
+        return py_atom(value != 0 ? "True" : "False");
+      }
+      return py_atom(std::to_string(value));
     }
     case Intrinsic::kWindow: {
       std::vector<std::string> window_args = {text(args[0]), text(args[1]), text(args[2]),
