@@ -232,8 +232,9 @@ KernelConfig default_config(const ir::Kernel& kernel, const ConfigFile* config) 
     result.pallas_pre_broadcast = builtin.pallas_pre_broadcast;
     for (const auto& [key, value] : builtin.other_keys) {
       // Left only for `hl.register_tunable` keys, checked by the frontend.
+      const std::string& name = key;  // a lambda cannot capture a structured binding (C++17)
       const auto tunable = std::find_if(kernel.user_tunables.begin(), kernel.user_tunables.end(),
-                                        [&](const ir::UserTunable& t) { return t.name == key; });
+                                        [&](const ir::UserTunable& t) { return t.name == name; });
       const bool boolean =
           tunable != kernel.user_tunables.end() && tunable->kind == ir::UserTunable::Kind::kBoolean;
       result.tunables[key] = {
@@ -270,8 +271,9 @@ bool check_user_tunables(const KernelConfig& config, const ir::Kernel& kernel,
   bool ok = true;
   for (const auto& [key, value] : config.tunables) {
     if (key.starts_with("x-")) continue;
+    const std::string& name = key;  // a lambda cannot capture a structured binding (C++17)
     const auto tunable = std::find_if(kernel.user_tunables.begin(), kernel.user_tunables.end(),
-                                      [&](const ir::UserTunable& t) { return t.name == key; });
+                                      [&](const ir::UserTunable& t) { return t.name == name; });
     const SourceRange range = value_range(config, key);
     if (tunable == kernel.user_tunables.end()) {
       diags.error(DiagnosticKind::kConfigSchema, range,

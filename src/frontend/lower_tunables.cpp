@@ -196,7 +196,8 @@ ExprPtr KernelLowering::lower_host_int_call(const std::string& name, const CallA
 void KernelLowering::check_builtin_tunable_keys() {
   for (ir::BuiltinConfig& config : kernel_.builtin_configs) {
     for (auto it = config.other_keys.begin(); it != config.other_keys.end();) {
-      const auto& [key, value] = *it;
+      const std::string& key = it->first;
+      const std::pair<int64_t, SourceRange>& value = it->second;
       const auto tunable = std::find_if(kernel_.user_tunables.begin(), kernel_.user_tunables.end(),
                                         [&](const UserTunable& t) { return t.name == key; });
       if (tunable == kernel_.user_tunables.end()) {
