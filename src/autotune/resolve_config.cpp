@@ -1,6 +1,7 @@
 #include "autotune/resolve_config.h"
 
 #include <algorithm>
+#include <charconv>
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
@@ -229,9 +230,76 @@ KernelConfig default_config(const ir::Kernel& kernel, const ConfigFile* config) 
     result.loop_orders = builtin.loop_orders;
     result.vmem_limit_bytes = builtin.vmem_limit_bytes;
     result.pallas_pre_broadcast = builtin.pallas_pre_broadcast;
+    for (const auto& [key, value] : builtin.other_keys) {
+      // Left only for `hl.register_tunable` keys, checked by the frontend.
+      const std::string& name = key;  // a lambda cannot capture a structured binding (C++17)
+      const auto tunable = std::find_if(kernel.user_tunables.begin(), kernel.user_tunables.end(),
+                                        [&](const ir::UserTunable& t) { return t.name == name; });
+      const bool boolean =
+          tunable != kernel.user_tunables.end() && tunable->kind == ir::UserTunable::Kind::kBoolean;
+      result.tunables[key] = {
+          boolean ? (value.first != 0 ? "true" : "false") : std::to_string(value.first), false};
+      result.value_ranges[key] = value.second;
+    }
     result.range = builtin.range;
   }
   return result;
+}
+
+namespace {
+
+// A tunable's value as written in a config (`8`, `true`), or nullopt when it is not an int (or,
+// for a boolean, not true/false).
+std::optional<int64_t> parse_tunable(const ScalarValue& value, const ir::UserTunable& tunable) {
+  if (value.is_string) return std::nullopt;
+  if (tunable.kind == ir::UserTunable::Kind::kBoolean) {
+    if (value.text == "true" || value.text == "True") return 1;
+    if (value.text == "false" || value.text == "False") return 0;
+    return std::nullopt;
+  }
+  int64_t result = 0;
+  const char* end = value.text.data() + value.text.size();
+  auto [ptr, ec] = std::from_chars(value.text.data(), end, result);
+  if (ec != std::errc() || ptr != end) return std::nullopt;
+  return result;
+}
+
+// Every key of `config.tunables` (but `x-` extensions) names a tunable of the kernel and gives
+// it a value its fragment allows.
+bool check_user_tunables(const KernelConfig& config, const ir::Kernel& kernel,
+                         DiagnosticEngine& diags) {
+  bool ok = true;
+  for (const auto& [key, value] : config.tunables) {
+    if (key.starts_with("x-")) continue;
+    const std::string& name = key;  // a lambda cannot capture a structured binding (C++17)
+    const auto tunable = std::find_if(kernel.user_tunables.begin(), kernel.user_tunables.end(),
+                                      [&](const ir::UserTunable& t) { return t.name == name; });
+    const SourceRange range = value_range(config, key);
+    if (tunable == kernel.user_tunables.end()) {
+      diags.error(DiagnosticKind::kConfigSchema, range,
+                  fmt::format("`{}` is not a tunable of kernel `{}` (no `hl.register_tunable` "
+                              "registers it)",
+                              key, kernel.name));
+      ok = false;
+      continue;
+    }
+    const std::optional<int64_t> parsed = parse_tunable(value, *tunable);
+    if (!parsed || !tunable->allows(*parsed)) {
+      diags.error(DiagnosticKind::kConfigSchema, range,
+                  fmt::format("tunable `{}` must be {}, not {}", key, tunable->describe_values(),
+                              value.is_string ? fmt::format("\"{}\"", value.text) : value.text));
+      ok = false;
+    }
+  }
+  return ok;
+}
+
+}  // namespace
+
+int64_t user_tunable_value(const KernelConfig& config, const ir::UserTunable& tunable) {
+  auto it = config.tunables.find(tunable.name);
+  if (it == config.tunables.end()) return tunable.default_value;
+  return parse_tunable(it->second, tunable).value_or(tunable.default_value);
 }
 
 SourceRange value_range(const KernelConfig& config, const std::string& key) {
@@ -247,6 +315,7 @@ std::optional<ResolvedConfig> resolve_config(const KernelConfig& config, const i
   ok = check_buffer_counts(config, kernel, plan, diags) && ok;
   ok = check_loop_orders(config, kernel, plan, diags) && ok;
   ok = check_pre_broadcast(config, diags) && ok;
+  ok = check_user_tunables(config, kernel, diags) && ok;
   std::optional<std::vector<LoopStrategy>> strategies =
       resolve_strategies(config, kernel, plan, diags);
   if (!ok || !strategies) return std::nullopt;

@@ -18,6 +18,10 @@ namespace helionc::autotune {
 // has one, else the decorator's first config, else all defaults (`config` may be null).
 KernelConfig default_config(const ir::Kernel& kernel, const ConfigFile* config);
 
+// The value `config` gives `hl.register_tunable` key `tunable` (checked by resolve_config), or
+// the fragment's default when it gives none; booleans are 0 or 1.
+int64_t user_tunable_value(const KernelConfig& config, const ir::UserTunable& tunable);
+
 // Where a key's value is in the file (the config's own range when the key is absent).
 SourceRange value_range(const KernelConfig& config, const std::string& key);
 

@@ -9,6 +9,7 @@
 #include <set>
 
 #include "autotune/legality.h"
+#include "autotune/resolve_config.h"
 #include "passes/launch_resources.h"
 #include "passes/legal_block.h"
 
@@ -33,15 +34,19 @@ int64_t next_pow2(int64_t n) {
 // One axis of the space: a tunable's block sizes, an inner loop's (strategy, buffers), or a
 // multi-dimensional launch's grid orders (`loop_orders`).
 struct KernelSearch::Coordinate {
-  enum class Kind { kBlock, kLoop, kOrder };
+  enum class Kind { kBlock, kLoop, kOrder, kUser };
   Kind kind = Kind::kBlock;
-  int index = -1;  // the tunable, the inner loop among the kernel's, or the loop_orders entry
-  std::vector<int64_t> blocks;
+  // The tunable, the inner loop among the kernel's, the loop_orders entry, or the
+  // `hl.register_tunable` key (Kernel::user_tunables)
+  int index = -1;
+  std::vector<int64_t> blocks;  // also a kUser key's values, its default first
+  bool boolean = false;         // kUser: printed true/false
   std::vector<std::pair<LoopStrategy, int64_t>> loops;  // buffers 0: the default
   std::vector<std::vector<int64_t>> orders;             // the first is the order as written
   size_t size() const {
     switch (kind) {
       case Kind::kBlock:
+      case Kind::kUser:
         return blocks.size();
       case Kind::kLoop:
         return loops.size();
@@ -51,7 +56,8 @@ struct KernelSearch::Coordinate {
     return 0;
   }
   std::string value(size_t i) const {
-    if (kind == Kind::kBlock) return std::to_string(blocks[i]);
+    if (kind == Kind::kUser && boolean) return blocks[i] != 0 ? "true" : "false";
+    if (kind == Kind::kBlock || kind == Kind::kUser) return std::to_string(blocks[i]);
     if (kind == Kind::kOrder) return fmt::format("[{}]", fmt::join(orders[i], ", "));
     const auto [strategy, buffers] = loops[i];
     std::string text(passes::loop_strategy_name(strategy));
@@ -196,6 +202,21 @@ std::vector<KernelSearch::Coordinate> KernelSearch::coordinates(
     } while (std::next_permutation(order.begin(), order.end()));
     coords.push_back(std::move(c));
   }
+  // `hl.register_tunable` keys: every value their fragment allows, the default first (point 0
+  // is the default config). The model sees them through the host values they feed (a block
+  // size computed from one, `helion.next_power_of_2(helion.cdiv(k, split_k))`).
+  for (size_t u = 0; u < kernel_.user_tunables.size(); ++u) {
+    const ir::UserTunable& tunable = kernel_.user_tunables[u];
+    Coordinate c;
+    c.kind = Coordinate::Kind::kUser;
+    c.index = static_cast<int>(u);
+    c.boolean = tunable.kind == ir::UserTunable::Kind::kBoolean;
+    c.blocks.push_back(tunable.default_value);
+    for (int64_t value : tunable.legal_values()) {
+      if (value != tunable.default_value) c.blocks.push_back(value);
+    }
+    coords.push_back(std::move(c));
+  }
   return coords;
 }
 
@@ -214,6 +235,8 @@ std::vector<CoordinateStats> KernelSearch::stats(const std::vector<Coordinate>& 
         if (passes::loop_order_entry(plan_, launch.index) != c.index) continue;
         for (int d : launch.tile_loop().tile_dims) dims.push_back(kernel_.tile_dims[d].name);
       }
+    } else if (c.kind == Coordinate::Kind::kUser) {
+      stats.name = kernel_.user_tunables[static_cast<size_t>(c.index)].name;
     } else if (c.kind == Coordinate::Kind::kBlock) {
       stats.name = fmt::format("block_sizes[{}]", c.index);
       for (const ir::TileDim& dim : kernel_.tile_dims) {
@@ -254,6 +277,11 @@ Candidate KernelSearch::candidate(const std::vector<Coordinate>& coords,
       cand.config.block_sizes[static_cast<size_t>(c.index)] = c.blocks[point[i]];
       continue;
     }
+    if (c.kind == Coordinate::Kind::kUser) {
+      cand.config.tunables[kernel_.user_tunables[static_cast<size_t>(c.index)].name] = {
+          c.value(point[i]), false};
+      continue;
+    }
     if (c.kind == Coordinate::Kind::kOrder) {
       orders.push_back(c.orders[point[i]]);
       custom_orders = custom_orders || point[i] != 0;
@@ -274,10 +302,21 @@ Candidate KernelSearch::candidate(const std::vector<Coordinate>& coords,
 std::vector<KernelSearch::Accounted> KernelSearch::account(const Candidate& cand,
                                                            const passes::HostValues& call) const {
   std::vector<Accounted> launches;
+  // The candidate's `hl.register_tunable` values, for the host values computed from them.
+  std::optional<passes::HostValues> tuned;
+  if (!kernel_.user_tunables.empty()) {
+    tuned.emplace(call);
+    std::vector<int64_t> values;
+    for (const ir::UserTunable& tunable : kernel_.user_tunables) {
+      values.push_back(user_tunable_value(cand.config, tunable));
+    }
+    tuned->set_tunable_values(std::move(values));
+  }
+  const passes::HostValues& values = tuned ? *tuned : call;
   for (const passes::Launch& launch : plan_.launches) {
-    if (!launch_runs(launch, call)) continue;
+    if (!launch_runs(launch, values)) continue;
     passes::LaunchChoices choices = launch_choices(cand.config, cand.strategies, plan_, launch);
-    Expected<passes::LaunchResources> r = passes::account_launch(kernel_, launch, call, choices);
+    Expected<passes::LaunchResources> r = passes::account_launch(kernel_, launch, values, choices);
     launches.push_back({&launch, std::move(choices), std::move(r)});
   }
   return launches;
@@ -287,6 +326,10 @@ std::string KernelSearch::schedule_key(const Candidate& cand,
                                        const std::vector<Accounted>& launches) {
   std::string key = strategy_text(cand.strategies) +
                     fmt::format("|{}", fmt::join(cand.config.pallas_load_buffer_count, ","));
+  // A tunable may change what the kernel computes, not only its blocks: never the same
+  // schedule as another value.
+  for (const auto& [name, value] : cand.config.tunables)
+    key += fmt::format("|{}={}", name, value.text);
   for (const Accounted& a : launches) {
     if (!a.resources) return "";
     const passes::LaunchResources& r = *a.resources;

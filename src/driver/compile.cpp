@@ -81,6 +81,18 @@ void check_builtin_vmem_limits(const ir::Module& module, const std::string& targ
   }
 }
 
+// The kernels' `hl.register_tunable` keys are config keys (each kernel's are checked against
+// its own by autotune::resolve_config).
+autotune::ConfigParseOptions config_parse_options(const ir::Module& module) {
+  autotune::ConfigParseOptions options;
+  for (const ir::Kernel& kernel : module.kernels) {
+    for (const ir::UserTunable& tunable : kernel.user_tunables) {
+      options.tunable_names.push_back(tunable.name);
+    }
+  }
+  return options;
+}
+
 // Matches each --config file to the kernel it names; unknown kernels are errors. Several files
 // for one kernel merge in command-line order (autotune::merge_config_file).
 std::vector<std::optional<autotune::ConfigFile>> load_configs(const DriverOptions& options,
@@ -89,7 +101,7 @@ std::vector<std::optional<autotune::ConfigFile>> load_configs(const DriverOption
                                                               DiagnosticEngine& diags) {
   std::vector<std::optional<autotune::ConfigFile>> configs(module.kernels.size());
   for (const std::string& path : options.configs) {
-    auto config = autotune::load_config_file(path, diags);
+    auto config = autotune::load_config_file(path, diags, config_parse_options(module));
     if (!config) continue;
     const auto kernel =
         std::find_if(module.kernels.begin(), module.kernels.end(),
@@ -275,7 +287,7 @@ std::optional<int> run_autotune(const DriverOptions& options,
   // The module uses the config as a later --config of that YAML would: read back from its text.
   auto file =
       std::make_shared<const SourceFile>(options.config_out.value_or("<autotune>"), tuned->yaml);
-  auto parsed = autotune::parse_config_text(file, diags);
+  auto parsed = autotune::parse_config_text(file, diags, config_parse_options(scheduled.module));
   HELIONC_CHECK(parsed.has_value(), "--autotune wrote a config it cannot read:\n" + diags.render());
   configs.assign(kernels.size(), std::nullopt);
   configs.front() = std::move(*parsed);

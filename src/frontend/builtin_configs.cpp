@@ -87,6 +87,10 @@ ir::BuiltinConfig KernelLowering::lower_builtin_config(const SyntaxNode& call) {
   ir::BuiltinConfig config;
   config.range = call.range();
   const auto integer = [&](const SyntaxNode& node) -> int64_t {
+    // `block_sizes=[BLOCK, BLOCK]` with `BLOCK` a local of the function around the kernel.
+    if (node.type() == "identifier" && !constants_.lookup(node.text(), node.range().begin)) {
+      not_a_module_config(node, "an int constant");
+    }
     const ir::ExprPtr value = lower_expr(node);
     const auto* imm = value->as<ir::IntImm>();
     if (!imm) fail(DiagnosticKind::kBadArgument, node.range(), "expected an integer constant");
@@ -144,6 +148,13 @@ ir::BuiltinConfig KernelLowering::lower_builtin_config(const SyntaxNode& call) {
     } else if (std::find(kGpuOnlyKeys.begin(), kGpuOnlyKeys.end(), key) != kGpuOnlyKeys.end()) {
       diags_.remark(arg.range(),
                     fmt::format("config key `{}` only applies to GPUs and is ignored", key));
+    } else if (value.type() == "integer" || value.type() == "true" || value.type() == "false") {
+      // Maybe an `hl.register_tunable` key: known once the body is lowered
+      // (check_builtin_tunable_keys warns about the others then).
+      config.other_keys[key] = {value.type() == "integer" ? integer(value)
+                                : value.type() == "true"  ? 1
+                                                          : 0,
+                                arg.range()};
     } else {
       diags_.warning(DiagnosticKind::kIgnoredKeyword, arg.range(),
                      fmt::format("unknown config key `{}` is ignored", key));

@@ -363,6 +363,16 @@ class KernelLowering {
   // `block_size=bs`, numbered where it is registered.
   void lower_register_block_size(const SyntaxNode& target, const SyntaxNode& call);
 
+  // ---- lower_tunables.cpp: `hl.register_tunable`, `hl.constexpr`, `helion.cdiv`,
+  // `helion.next_power_of_2` (null when `name` is none of them)
+  ir::ExprPtr lower_host_int_call(const std::string& name, const CallArgs& args);
+  ir::ExprPtr lower_register_tunable(const CallArgs& args);
+  int64_t int_constant(const SyntaxNode& node, std::string_view what);
+  std::string known_when(const ir::ExprPtr& value) const;
+  // After the body: the decorator configs' other keys that name no tunable are warned about
+  // and dropped; a tunable's value is checked against its fragment.
+  void check_builtin_tunable_keys();
+
   // ---- lower_scans.cpp: `hl.associative_scan`, `hl.reduce`, `torch.cumsum` & co. (null when
   // `name` is none of them)
   ir::ExprPtr lower_scan_call(const std::string& name, const CallArgs& args);

@@ -326,6 +326,7 @@ ExprPtr KernelLowering::lower_qualified_call(const std::string& name, const Call
                                    "whole right-hand side of an assignment)",
                                    shown));
   }
+  if (ExprPtr value = lower_host_int_call(name, args)) return value;
   if (is_helion(name, "specialize")) {
     // Sizes are static while JAX traces the generated module: specialising changes nothing.
     check_arity(args, shown, 1, 1, {});

@@ -1,5 +1,7 @@
 #include "ir/nodes.h"
 
+#include <algorithm>
+
 namespace helionc::ir {
 
 std::string_view intrinsic_name(Intrinsic op) {
@@ -234,6 +236,61 @@ StmtPtr Assert::make(ExprPtr condition, ExprPtr message, SourceRange range, bool
 }
 StmtPtr Return::make(std::vector<ExprPtr> values, SourceRange range, bool tuple) {
   return std::make_shared<Return>(std::move(values), range, tuple);
+}
+
+bool UserTunable::allows(int64_t value) const {
+  switch (kind) {
+    case Kind::kPowerOfTwo:
+      return value >= low && value <= high && value > 0 && (value & (value - 1)) == 0;
+    case Kind::kInteger:
+      return value >= low && value <= high;
+    case Kind::kEnum:
+      return std::find(choices.begin(), choices.end(), value) != choices.end();
+    case Kind::kBoolean:
+      return value == 0 || value == 1;
+  }
+  return false;
+}
+
+std::string UserTunable::describe_values() const {
+  switch (kind) {
+    case Kind::kPowerOfTwo:
+      return "a power of two from " + std::to_string(low) + " to " + std::to_string(high);
+    case Kind::kInteger:
+      return "an integer from " + std::to_string(low) + " to " + std::to_string(high);
+    case Kind::kEnum: {
+      std::string text = "one of ";
+      for (size_t i = 0; i < choices.size(); ++i) {
+        text += (i == 0 ? "" : ", ") + std::to_string(choices[i]);
+      }
+      return text;
+    }
+    case Kind::kBoolean:
+      return "true or false";
+  }
+  return {};
+}
+
+std::vector<int64_t> UserTunable::legal_values() const {
+  switch (kind) {
+    case Kind::kPowerOfTwo: {
+      std::vector<int64_t> values;
+      for (int64_t v = 1; v > 0 && v <= high; v *= 2) {
+        if (v >= low) values.push_back(v);
+      }
+      return values;
+    }
+    case Kind::kInteger: {
+      std::vector<int64_t> values;
+      for (int64_t v = low; v <= high; ++v) values.push_back(v);
+      return values;
+    }
+    case Kind::kEnum:
+      return choices;
+    case Kind::kBoolean:
+      return {0, 1};
+  }
+  return {};
 }
 
 }  // namespace helionc::ir

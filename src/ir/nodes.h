@@ -4,9 +4,11 @@
 #pragma once
 
 #include <cstdint>
+#include <map>
 #include <memory>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "ir/types.h"
@@ -487,6 +489,9 @@ struct BuiltinConfig {
   std::vector<std::vector<int64_t>> loop_orders;
   std::optional<int64_t> vmem_limit_bytes;
   std::optional<bool> pallas_pre_broadcast;
+  // Keys that are not Helion's config keys, with an int or bool literal value: the values of
+  // `hl.register_tunable` keys once the body is lowered (others are then warned about).
+  std::map<std::string, std::pair<int64_t, SourceRange>> other_keys;
   SourceRange range;
 };
 
@@ -499,6 +504,28 @@ struct SliceBounds {
   ExprPtr start;
   ExprPtr stop;
   SourceRange range;
+};
+
+// A config key of the kernel's own, from `name = hl.register_tunable("name", Fragment(...))`
+// (helion-subset.md §6): a host int (or bool) whose value the config gives, the fragment's
+// default otherwise. The fragments are Helion's: PowerOfTwoFragment(low, high[, default]),
+// IntegerFragment(low, high[, default]), EnumFragment((choices...)) of ints, BooleanFragment().
+struct UserTunable {
+  enum class Kind { kPowerOfTwo, kInteger, kEnum, kBoolean };
+  std::string name;
+  Kind kind = Kind::kInteger;
+  int64_t low = 0;  // kPowerOfTwo, kInteger: the inclusive range
+  int64_t high = 0;
+  std::vector<int64_t> choices;  // kEnum, in the fragment's order
+  int64_t default_value = 0;     // already clamped into the range, as Helion does
+  SourceRange range;             // the `hl.register_tunable(...)` call
+
+  // Whether the config may give `value` (booleans: 0 or 1).
+  bool allows(int64_t value) const;
+  // Every legal value in order (the search space; booleans: 0, 1).
+  std::vector<int64_t> legal_values() const;
+  // "a power of two from 16 to 256", "one of 1, 2, 4", "true or false": for messages.
+  std::string describe_values() const;
 };
 
 struct Kernel {
@@ -517,6 +544,8 @@ struct Kernel {
     ExprPtr max;
   };
   std::vector<BlockRange> tunable_block_ranges;
+  // `hl.register_tunable` keys, in order of registration (Intrinsic::kTunable indexes them).
+  std::vector<UserTunable> user_tunables;
   Block body;
   // Configs from the decorator, in order; the first is the module's default when no YAML
   // config is given.

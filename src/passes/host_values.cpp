@@ -1,5 +1,7 @@
 #include "passes/host_values.h"
 
+#include <limits>
+
 #include "support/checked_int.h"
 
 namespace helionc::passes {
@@ -144,6 +146,26 @@ std::optional<int64_t> HostValues::eval_int(const ir::ExprPtr& expr, int depth) 
     return shape_element(let->value, facts_.target_index(ref->binding), depth + 1);
   }
   if (const auto* call = expr->as<ir::Call>()) {
+    if (call->op == ir::Intrinsic::kTunable && call->args.size() == 1) {
+      const auto* index = call->args[0]->as<ir::IntImm>();
+      if (index == nullptr || index->value < 0 ||
+          static_cast<size_t>(index->value) >= kernel_.user_tunables.size()) {
+        return std::nullopt;
+      }
+      const auto i = static_cast<size_t>(index->value);
+      return i < tunable_values_.size() ? tunable_values_[i]
+                                        : kernel_.user_tunables[i].default_value;
+    }
+    if (call->op == ir::Intrinsic::kNextPowerOf2 && call->args.size() == 1) {
+      const std::optional<int64_t> n = eval_int(call->args[0], depth + 1);
+      if (!n) return std::nullopt;
+      int64_t power = 1;
+      while (power < *n) {
+        if (power > std::numeric_limits<int64_t>::max() / 2) return std::nullopt;
+        power *= 2;
+      }
+      return power;
+    }
     if (call->op == ir::Intrinsic::kSize && call->args.size() == 2) {
       const auto* tensor = call->args[0]->as<ir::VarRef>();
       const auto* axis = call->args[1]->as<ir::IntImm>();

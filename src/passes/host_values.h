@@ -33,6 +33,9 @@ class HostValues {
   std::optional<ir::ScalarType> dtype(int tensor_binding) const;
   // An optional tensor parameter (`torch.Tensor | None`) the call leaves out.
   bool absent_optional(int binding) const;
+  // The values of the kernel's `hl.register_tunable` keys under a config (by
+  // Kernel::user_tunables index); without them each takes its fragment's default.
+  void set_tunable_values(std::vector<int64_t> values) { tunable_values_ = std::move(values); }
 
  private:
   std::optional<int64_t> resolve(const SizeKey& key) const;
@@ -45,6 +48,7 @@ class HostValues {
   const ir::Kernel& kernel_;
   ShapeFacts facts_;
   std::map<int, ConcreteTensor> args_;
+  std::vector<int64_t> tunable_values_;
 };
 
 }  // namespace helionc::passes

@@ -89,6 +89,14 @@ class ConfigTables {
       text += fmt::format(", \"loop_orders\": {}", py_tuple(orders));
       loop_types_.loop_orders_given = true;
     }
+    for (const ir::UserTunable& tunable : kernel_.user_tunables) {
+      // Checked against the fragment by autotune::resolve_config.
+      const int64_t value = autotune::user_tunable_value(config, tunable);
+      text += fmt::format(", {}: {}", py_string(tunable.name),
+                          tunable.kind == ir::UserTunable::Kind::kBoolean
+                              ? (value != 0 ? "True" : "False")
+                              : std::to_string(value));
+    }
     if (config.vmem_limit_bytes) {
       // Passed to every launch's pltpu.CompilerParams (checked against the target's VMEM by
       // autotune::check_vmem_limit when the config is loaded).

@@ -398,6 +398,16 @@ PyExpr ExprPrinter::call(const ir::Call& node) {
                      {text(args[0]), text(args[1]), std::to_string(ir::int_literal(*args[2], 0))});
     case Intrinsic::kWindow:
       return window(node);
+    case Intrinsic::kNextPowerOf2:
+      return next_power_of_2(print(args[0]));
+    case Intrinsic::kTunable: {
+      const auto* index = args[0]->as<ir::IntImm>();
+      if (index == nullptr) break;
+      if (std::optional<PyExpr> value = context_.tunable(static_cast<int>(index->value))) {
+        return *value;
+      }
+      return unsupported(node, "a tunable's value here");
+    }
     default:
       break;
   }
@@ -451,6 +461,7 @@ std::optional<PyExpr> ExprContext::valid_count(const ir::Call& call, int axis) {
 
 std::optional<PyExpr> ExprContext::tile_attr(const ir::TileAttr& attr) { return std::nullopt; }
 std::optional<std::string> ExprContext::block_rows(int tile_dim) { return std::nullopt; }
+std::optional<PyExpr> ExprContext::tunable(int index) { return std::nullopt; }
 
 namespace {
 

@@ -50,6 +50,8 @@ class ExprContext {
   // `block, begin, extent` of a tile dimension's loop, for the trace-time check of a window's
   // rows (`_window(..., rows=...)`).
   virtual std::optional<std::string> block_rows(int tile_dim);
+  // The value of `hl.register_tunable` number `index` (host code: the config's entry).
+  virtual std::optional<PyExpr> tunable(int index);
 
   virtual PyExpr tensor_query(ir::Intrinsic op, const ir::VarRef& tensor,
                               const ir::ExprPtr& axis) = 0;

@@ -56,7 +56,7 @@ class HostPrinter {
     const bool loop_types =
         std::any_of(plan_.launches.begin(), plan_.launches.end(),
                     [](const auto& launch) { return !launch.inner_loops.empty(); });
-    if (kernel_.num_tunable_blocks > 0 || loop_types) {
+    if (kernel_.num_tunable_blocks > 0 || loop_types || !kernel_.user_tunables.empty()) {
       // Chosen by the arguments as passed, before any host code rebinds them (also without
       // tunable block sizes: the inner loops' strategies are config entries).
       config_ = host_.local("config");

@@ -34,6 +34,10 @@ PyExpr HostContext::tensor_query(ir::Intrinsic op, const ir::VarRef& tensor,
   }
 }
 
+std::optional<PyExpr> HostContext::tunable(int index) {
+  return py_atom(fmt::format("{}[{}]", config_name, py_string(kernel_.user_tunables[index].name)));
+}
+
 HostState::HostState(EmitContext& context, const ir::Kernel& kernel,
                      const passes::ShapeFacts& facts)
     : context(context),
@@ -61,6 +65,8 @@ HostState::HostState(EmitContext& context, const ir::Kernel& kernel,
       }
     }
   }
+  // `hl.register_tunable` values are read from the config the wrapper selects.
+  if (!kernel.user_tunables.empty()) host_context_.config_name = local("config");
 }
 
 std::string HostState::local(const std::string& base) {

@@ -21,6 +21,9 @@ class HostContext : public ExprContext {
   PyExpr var(const ir::VarRef& ref) override;
   PyExpr load(const ir::Load& load) override;
   PyExpr tensor_query(ir::Intrinsic op, const ir::VarRef& tensor, const ir::ExprPtr& axis) override;
+  std::optional<PyExpr> tunable(int index) override;
+  // The wrapper's config local (HostState::local("config")).
+  std::string config_name;
 
  private:
   const ir::Kernel& kernel_;

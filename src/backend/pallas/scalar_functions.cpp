@@ -89,4 +89,10 @@ std::string host_index_text(const ir::Call& call, const std::string& array,
   return fmt::format("{}[{}]", array, fmt::join(items, ", "));
 }
 
+PyExpr next_power_of_2(const PyExpr& n) {
+  const PyExpr below = py_binary("-", n, py_atom("1"));
+  const PyExpr at_least_zero = py_call("max", {"0", below.text});
+  return py_binary("<<", py_atom("1"), py_atom(at_least_zero.text + ".bit_length()"));
+}
+
 }  // namespace helionc::backend::pallas

@@ -9,6 +9,7 @@
 #include <string>
 #include <string_view>
 
+#include "backend/pallas/py_expr.h"
 #include "ir/nodes.h"
 
 namespace helionc::backend::pallas {
@@ -25,5 +26,9 @@ std::string contiguous_stride_text(const std::string& array, std::optional<int64
 // `x[:, :-1]`; `array` is the indexed array's text, `text` prints one argument.
 std::string host_index_text(const ir::Call& call, const std::string& array,
                             const std::function<std::string(const ir::ExprPtr&)>& text);
+
+// Helion's `next_power_of_2(n)` on a Python int: `1 << max(0, n - 1).bit_length()` (1 for
+// n <= 1).
+PyExpr next_power_of_2(const PyExpr& n);
 
 }  // namespace helionc::backend::pallas

@@ -494,6 +494,24 @@ PyExpr ExprWriter::call(const ir::Call& node) {
       return py_call("_ref_randn", arg_texts());
     case Intrinsic::kArange:
       return py_call("jnp.arange", {text(args[0]), "dtype=" + text(args[1])});
+    case Intrinsic::kNextPowerOf2:
+      return pallas::next_power_of_2(print(args[0]));
+    case Intrinsic::kTunable: {
+      // The reference takes no config: a tunable has the value of the decorator's (first)
+      // config, else its fragment's default, as in Helion's ref mode.
+      const auto* index = args[0]->as<ir::IntImm>();
+      if (index == nullptr) break;
+      const ir::UserTunable& tunable = state_.kernel.user_tunables[index->value];
+      int64_t value = tunable.default_value;
+      if (!state_.kernel.builtin_configs.empty()) {
+        const auto& given = state_.kernel.builtin_configs.front().other_keys;
+        if (auto it = given.find(tunable.name); it != given.end()) value = it->second.first;
+      }
+      if (tunable.kind == ir::UserTunable::Kind::kBoolean) {
+        return py_atom(value != 0 ? "True" : "False");
+      }
+      return py_atom(std::to_string(value));
+    }
     case Intrinsic::kWindow: {
       std::vector<std::string> window_args = {text(args[0]), text(args[1]), text(args[2]),
                                               text(args[3])};
