@@ -88,7 +88,7 @@ ir::BuiltinConfig KernelLowering::lower_builtin_config(const SyntaxNode& call) {
   config.range = call.range();
   const auto integer = [&](const SyntaxNode& node) -> int64_t {
     // `block_sizes=[BLOCK, BLOCK]` with `BLOCK` a local of the function around the kernel.
-    if (node.type() == "identifier" && !constants_.lookup(node.text(), node.range().begin)) {
+    if (node.type() == "identifier" && !constants_->lookup(node.text(), node.range().begin)) {
       not_a_module_config(node, "an int constant");
     }
     const ir::ExprPtr value = lower_expr(node);
