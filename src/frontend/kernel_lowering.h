@@ -307,6 +307,11 @@ class KernelLowering {
                             const CallArgs& args);
   ir::ExprPtr make_unsqueeze(const ir::ExprPtr& value, int dim, SourceRange range);
   ir::ExprPtr make_stack(const CallArgs& args, std::string_view shown);
+  // ---- lower_print.cpp: `print(...)` as a statement, in host or device code.
+  void lower_print(const SyntaxNode& call, ir::Block& out);
+  // Whether `callee` names Python's builtin `name`: no local, import or function of the file
+  // shadows it.
+  bool is_builtin(const SyntaxNode& callee, std::string_view name) const;
   ir::ExprPtr make_take_along(const CallArgs& args, std::string_view shown);
   ir::ExprPtr make_permute(const ir::ExprPtr& value, const std::vector<int>& order,
                            SourceRange range);

@@ -43,6 +43,9 @@ void KernelLowering::lower_statement(const SyntaxNode& stmt, ir::Block& out) {
       lower_atomic(inner, /*value_used=*/false, out);
       return;
     }
+    if (inner.type() == "call" && is_builtin(inner.child_by_field("function"), "print")) {
+      return lower_print(inner, out);
+    }
     if (inner.type() == "call" &&
         imports_.qualified_name(inner.child_by_field("function")) == "helion.language.specialize") {
       // `hl.specialize(x.size(1))` alone: Helion compiles the size in. The module is traced

@@ -1050,6 +1050,13 @@ def ref_row_gate(x, bias, scale):
     return ((f64(gated * scale.astype(x.dtype)) + f64(bias)).astype(x.dtype),)
 
 
+# --- debug_prints.py: print in host and device code (what it prints: test_print.py) ----------
+
+
+def ref_debug_prints(x, scale):
+    return ((f64(x) * scale).astype(x.dtype),)
+
+
 # --- head_projection.py: hl.dot of a 2-D tile with a 3-D one (broadcast over the batch) --------
 
 
@@ -2233,6 +2240,14 @@ SAMPLES: tuple[SampleSpec, ...] = (
         reference=ref_row_gate,
         extra_shapes=("x=1x1:f32,bias=1:f32,scale=1x1:f32",),
         tolerance={BFLOAT16: (2e-2, 5e-2)},
+    ),
+    SampleSpec(
+        name="debug_prints",
+        kernel="debug_prints",
+        configs={"b8": (8,), "b32": (32,)},
+        reference=ref_debug_prints,
+        extra_shapes=("x=1x1:f32",),
+        tolerance={BFLOAT16: (1e-2, 2e-2)},
     ),
     SampleSpec(
         name="blend_norm",

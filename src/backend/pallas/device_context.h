@@ -25,6 +25,7 @@ using passes::Launch;
 
 class DeviceContext final : public ExprContext {
  public:
+  bool in_kernel() const override { return true; }
   DeviceContext(EmitContext& context, const ir::Kernel& kernel, const passes::ShapeFacts& facts,
                 const Launch& launch, const LaunchNames& names,
                 const passes::LaunchSchedule& schedule, TileGeometry& geometry)

@@ -391,6 +391,17 @@ PyExpr ExprPrinter::call(const ir::Call& node) {
     case Intrinsic::kStack:
     case Intrinsic::kFull:
       return shape_op(node);
+    case Intrinsic::kPrint: {
+      // pl.debug_print lines in a kernel (helper_print.py.tmpl); Python's print on the host,
+      // which under `jax.jit` prints while JAX traces (arrays as tracers), as any JAX code's
+      // print does: jax.debug.print would print the values but cannot be exported for a TPU
+      // from another platform.
+      std::vector<std::string> parts;
+      for (const ir::ExprPtr& arg : args) parts.push_back(text(arg));
+      if (!context_.in_kernel()) return py_call("print", parts);
+      imports_.helpers.insert("print");
+      return py_call("_print", parts);
+    }
     case Intrinsic::kTakeAlong:
       // The indices of a partial block's padding may be anything, which only changes padding.
       imports_.helpers.insert("take_along");

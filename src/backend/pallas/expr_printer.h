@@ -30,6 +30,8 @@ class ExprContext {
   virtual PyExpr var(const ir::VarRef& ref) = 0;
   // `x[...]` in device code; the host has none.
   virtual PyExpr load(const ir::Load& load) = 0;
+  // Whether the expression is printed into a kernel body (device code).
+  virtual bool in_kernel() const { return false; }
   // `x.dtype`, `x.size(0)`, `x.size()`, `x.numel()`, `x.dim()` of the tensor `tensor`.
   // Device code only (the defaults report "not supported"):
   // the shape of a block of values of type `dims`, as a tuple (`(block_m, 128)`);

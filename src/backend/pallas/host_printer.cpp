@@ -89,6 +89,10 @@ class HostPrinter {
         const auto& let = *stmt.as<ir::Let>();
         if (declared_view(let)) return;
         give_values(let.value, stmt);
+        if (let.targets.empty()) {  // a statement for its effect (`print`)
+          line(host_.text(let.value), stmt);
+          return;
+        }
         line(fmt::format("{} = {}", let_targets(kernel_, let), host_.text(let.value)), stmt);
         return;
       }

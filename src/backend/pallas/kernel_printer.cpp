@@ -208,6 +208,10 @@ class KernelPrinter {
   // `target = value`, then the padding of its partial blocks replaced where the schedule says
   // (passes/plan_padding.h: one mask here serves the reductions and products that read it).
   void let(const ir::Let& let, const SourceRange& range) {
+    if (let.targets.empty()) {  // a statement for its effect (`print`)
+      body_->line(context_.with_where(exprs_.text(let.value), range));
+      return;
+    }
     const std::string target = let_targets(kernel_, let);
     body_->line(context_.with_where(fmt::format("{} = {}", target, exprs_.text(let.value)), range));
     if (let.unpack) return;

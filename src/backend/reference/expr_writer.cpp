@@ -532,6 +532,11 @@ PyExpr ExprWriter::call(const ir::Call& node) {
     case Intrinsic::kStack:
     case Intrinsic::kFull:
       return shape_op(node);
+    case Intrinsic::kPrint: {
+      std::vector<std::string> parts;
+      for (const ir::ExprPtr& arg : args) parts.push_back(text(arg));
+      return py_call("_ref_print", parts);
+    }
     case Intrinsic::kTakeAlong:
       return py_call("jnp.take_along_axis", {text(args[0]), text(args[1]),
                                              fmt::format("axis={}", ir::int_literal(*args[2], 0))});

@@ -103,6 +103,10 @@ class FunctionPrinter {
     switch (stmt.kind) {
       case ir::StmtKind::kLet: {
         const auto& let = *stmt.as<ir::Let>();
+        if (let.targets.empty()) {  // a statement for its effect (`print`)
+          line(expr_.text(let.value), stmt);
+          return;
+        }
         std::vector<std::string> names;
         for (int target : let.targets) names.push_back(state_.name(target));
         std::string targets = fmt::format("{}", fmt::join(names, ", "));

@@ -397,6 +397,19 @@ def _ref_window(value, axis, start, size, rows=0, where=""):
     return jax.lax.slice_in_dim(value, start, start + size, axis=axis)
 
 
+def _ref_print(*parts):
+    """`print(...)` of the kernel: texts as they are, values as `jax.debug.print` shows them
+    (when computed, under `jax.jit` too), separated by spaces."""
+    words, values = [], []
+    for part in parts:
+        if isinstance(part, str):
+            words.append(part.replace("{", "{{").replace("}", "}}"))
+        else:
+            words.append("{}")
+            values.append(part)
+    jax.debug.print(" ".join(words), *values)
+
+
 def _ref_tiles(begin, end, block_size):
     """The tiles of a loop whose block size the kernel fixes (`block_size=128`): that many
     indices each, the last one partial, numbered from 0."""
