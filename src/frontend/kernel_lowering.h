@@ -9,6 +9,7 @@
 // once, and nothing is ever silently dropped.
 #pragma once
 
+#include <array>
 #include <map>
 #include <optional>
 #include <set>
@@ -38,6 +39,9 @@ struct CallArgs {
 
   SyntaxNode keyword(std::string_view name) const;
 };
+
+// start, stop and step of a slice (KernelLowering::slice_parts).
+using SliceParts = std::array<parse::SyntaxNode, 3>;
 
 class KernelLowering {
  public:
@@ -128,7 +132,7 @@ class KernelLowering {
   std::vector<ir::ExprPtr> sequence_elements(const ir::ExprPtr& value, SourceRange range);
   ir::ExprPtr slice_sequence(const ir::ExprPtr& base, const SyntaxNode& slice);
   ir::ExprPtr slice_trace_time_shape(const ir::ExprPtr& base, const SyntaxNode& slice,
-                                     const SyntaxNode (&parts)[3]);
+                                     const SliceParts& parts);
   // A module-level constant (`_SCALE = 0.5`) read by name, or null when `node` names none.
   ir::ExprPtr lower_module_constant(const SyntaxNode& node);
   // `config=CONFIG`: the module-level value a name in the decorator stands for (the node
@@ -194,6 +198,9 @@ class KernelLowering {
   CallArgs split_args(const SyntaxNode& call);
   // The text of a plain one-line string literal (`"tanh"`, `'relaxed'`), or nullopt.
   static std::optional<std::string_view> plain_string(const SyntaxNode& node);
+  // A slice `start:stop:step` as its three parts, each null when absent (tree-sitter's slice
+  // has no fields).
+  static SliceParts slice_parts(const SyntaxNode& slice);
   // The entries of an index list of `hl.load`, `hl.store` or `hl.atomic_*`.
   static std::vector<SyntaxNode> index_list(const SyntaxNode& node);
   void check_arity(const CallArgs& args, std::string_view name, size_t min, size_t max,

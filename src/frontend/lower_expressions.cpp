@@ -516,16 +516,7 @@ std::vector<ExprPtr> KernelLowering::sequence_elements(const ExprPtr& value, Sou
 
 ExprPtr KernelLowering::slice_sequence(const ExprPtr& base, const SyntaxNode& slice) {
   // `x.shape[1:]`, `t[:2]`: static bounds, no step, on a shape or tuple of known length.
-  // tree-sitter's slice has no fields: `start : stop : step`, each optional.
-  SyntaxNode parts[3];
-  int colons = 0;
-  for (const SyntaxNode& child : slice.children()) {
-    if (child.text() == ":") {
-      ++colons;
-    } else if (colons < 3 && child.is_named() && child.type() != "comment") {
-      parts[colons] = child;
-    }
-  }
+  const SliceParts parts = slice_parts(slice);
   if (base->type.kind == TypeKind::kShape && base->type.rank < 0) {
     return slice_trace_time_shape(base, slice, parts);
   }
@@ -555,7 +546,7 @@ ExprPtr KernelLowering::slice_sequence(const ExprPtr& base, const SyntaxNode& sl
 // slice in the module (`q.shape[:-1]`), a shape of trace-time rank for host code (reshapes,
 // views, allocations); its elements are not known here. Literal bounds only, no step.
 ExprPtr KernelLowering::slice_trace_time_shape(const ExprPtr& base, const SyntaxNode& slice,
-                                               const SyntaxNode (&parts)[3]) {
+                                               const SliceParts& parts) {
   if (parts[2]) unsupported(slice.range(), "slicing a shape with a step");
   std::vector<ExprPtr> args = {base};
   for (int part = 0; part < 2; ++part) {

@@ -231,16 +231,7 @@ ExprPtr KernelLowering::lower_host_index(const ExprPtr& tensor, const SyntaxNode
   };
   for (const SyntaxNode& item : subscript.children_by_field("subscript")) {
     if (item.type() == "slice") {
-      // tree-sitter's slice has no fields: `start : stop : step`, each optional.
-      SyntaxNode parts[3];
-      int colons = 0;
-      for (const SyntaxNode& child : item.children()) {
-        if (child.text() == ":") {
-          ++colons;
-        } else if (colons < 3 && child.is_named() && child.type() != "comment") {
-          parts[colons] = child;
-        }
-      }
+      const SliceParts parts = slice_parts(item);
       std::vector<ExprPtr> bounds = {static_int(parts[0]), static_int(parts[1]),
                                      static_int(parts[2])};
       std::vector<Type> types;

@@ -39,11 +39,24 @@ bool KernelLowering::is_slice_call(const SyntaxNode& item) const {
          scope_.find("slice") == scope_.end();  // the builtin, not a local of that name
 }
 
+SliceParts KernelLowering::slice_parts(const SyntaxNode& slice) {
+  SliceParts parts;
+  int colons = 0;
+  for (const SyntaxNode& child : slice.children()) {
+    if (child.text() == ":") {
+      ++colons;
+    } else if (colons < 3 && child.is_named() && child.type() != "comment") {
+      parts[static_cast<size_t>(colons)] = child;
+    }
+  }
+  return parts;
+}
+
 ir::IndexItem KernelLowering::lower_tensor_slice(int tensor, int axis, const SyntaxNode& slice) {
   ir::IndexItem entry;
   entry.range = slice.range();
   entry.kind = ir::IndexItem::Kind::kFull;
-  SyntaxNode parts[3];  // start, stop, step; each optional
+  SliceParts parts;  // start, stop, step; each optional
   if (slice.type() == "call") {
     // `slice(stop)`, `slice(start, stop[, step])`, as in `hl.load(x, [tile, slice(None)])`.
     const CallArgs args = split_args(slice);
@@ -51,15 +64,7 @@ ir::IndexItem KernelLowering::lower_tensor_slice(int tensor, int axis, const Syn
     const size_t count = args.positional.size();
     for (size_t i = 0; i < count; ++i) parts[count == 1 ? 1 : i] = args.positional[i];
   } else {
-    // tree-sitter's slice has no fields: `start : stop : step`.
-    int colons = 0;
-    for (const SyntaxNode& child : slice.children()) {
-      if (child.text() == ":") {
-        ++colons;
-      } else if (colons < 3 && child.is_named() && child.type() != "comment") {
-        parts[colons] = child;
-      }
-    }
+    parts = slice_parts(slice);
   }
   ExprPtr bounds[3];
   for (int part = 0; part < 3; ++part) {

@@ -206,15 +206,7 @@ std::optional<KernelLowering::Window> KernelLowering::window_of(const SyntaxNode
     return window;
   };
   if (item.type() == "slice") {
-    SyntaxNode parts[3];
-    int colons = 0;
-    for (const SyntaxNode& child : item.children()) {
-      if (child.text() == ":") {
-        ++colons;
-      } else if (colons < 3 && child.is_named() && child.type() != "comment") {
-        parts[colons] = child;
-      }
-    }
+    const SliceParts parts = slice_parts(item);
     if (parts[2]) unsupported(parts[2].range(), "slicing a tile value with a step");
     if (std::optional<Window> tail = live_tail_window(parts[0], parts[1])) return tail;
     const auto bound = [&](const SyntaxNode& node) -> int64_t {
