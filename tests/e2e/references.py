@@ -1756,6 +1756,9 @@ SAMPLES: tuple[SampleSpec, ...] = (
         tolerance=SUM_TOLERANCE,
         loop_types=(("unroll",),),
         refused_loop_types=(("grid",), ("fori_loop",), ("emit_pipeline",)),
+        # A segment is at most x's length: calls whose x the blocks do not divide draw segments
+        # of lengths the inner block does not divide (the offsets are random).
+        inner_dims=((1, "x", 0),),
         notes="hl.jagged_tile gathering each row's segment through offsets",
     ),
     SampleSpec(
@@ -1769,6 +1772,7 @@ SAMPLES: tuple[SampleSpec, ...] = (
         tolerance=SUM_TOLERANCE,
         loop_types=(("unroll", "unroll"),),
         refused_loop_types=(("grid", "grid"), ("fori_loop", "fori_loop")),
+        inner_dims=((1, "x", 0), (2, "x", 0)),  # as jagged_gather_sum's
         notes="hl.jagged_tile scattering through offsets: the store masked per row",
     ),
     SampleSpec(
