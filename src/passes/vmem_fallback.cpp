@@ -1,5 +1,7 @@
 #include "passes/vmem_fallback.h"
 
+#include "ir/visitor.h"
+
 namespace helionc::passes {
 
 std::optional<std::vector<LoopStrategy>> vmem_fallback(const Launch& launch,
@@ -18,6 +20,36 @@ std::optional<std::vector<LoopStrategy>> vmem_fallback(const Launch& launch,
   }
   if (!changed) return std::nullopt;
   return fallback;
+}
+
+namespace {
+
+bool reads_block_numbering(const ir::Kernel& kernel) {
+  bool reads = false;
+  ir::for_each_expr(kernel.body, [&](const ir::Expr& expr) {
+    if (const auto* attr = expr.as<ir::TileAttr>()) {
+      reads |= attr->attr == ir::TileAttrKind::kId || attr->attr == ir::TileAttrKind::kCount;
+    }
+  });
+  return reads;
+}
+
+}  // namespace
+
+std::vector<int> shrinkable_blocks(const ir::Kernel& kernel, const Launch& launch) {
+  std::vector<int> positions;
+  if (launch.variadic || reads_block_numbering(kernel)) return positions;
+  for (size_t g = 0; g < launch.grid.size(); ++g) {
+    const ir::TileDim& dim = kernel.tile_dims[launch.grid[g].tile_dim];
+    if (dim.block.kind != ir::BlockSource::Kind::kTunable) continue;
+    const auto tunable = static_cast<size_t>(dim.block.tunable);
+    if (tunable < kernel.tunable_block_ranges.size() &&
+        kernel.tunable_block_ranges[tunable].min != nullptr) {
+      continue;
+    }
+    positions.push_back(static_cast<int>(g));
+  }
+  return positions;
 }
 
 }  // namespace helionc::passes

@@ -7,9 +7,12 @@
 //   `emit_pipeline`, `fori_loop` that applies to it (both stream blocks of the axis through a
 //   few VMEM buffers); the other loops keep their strategies.
 //
-// Only `unroll` needs VMEM that grows with the loop's extent; the other strategies hold blocks,
-// so a launch that does not fit under them has blocks (or whole axes) too large for any
-// strategy, and the module reports it instead.
+// When no strategy fits (a launch holding whole axes, `x[tile_m, :]`, meets a longer one than
+// it was tuned for), the module halves the launch's blocks, the largest first, until it fits
+// or none gets smaller, and otherwise reports that nothing fits. Only blocks whose value the
+// kernel cannot observe may shrink (shrinkable_blocks): the config's own, of a kernel that
+// reads no `tile.id` or `tile.count`, so that a smaller block changes how the work is cut, not
+// what it computes.
 #pragma once
 
 #include <optional>
@@ -26,5 +29,12 @@ inline constexpr LoopStrategy kUnrollFallbacks[] = {LoopStrategy::kEmitPipeline,
 // loop `unroll` or none of its `unroll` loops has an applicable fallback.
 std::optional<std::vector<LoopStrategy>> vmem_fallback(const Launch& launch,
                                                        const std::vector<LoopStrategy>& chosen);
+
+// The launch dimensions (Launch::grid positions) whose blocks the module may halve while JAX
+// traces: blocks from `block_sizes` (not `block_size=` in the source, not `hl.grid`, not a
+// range given with `hl.register_block_size`, whose minimum the module would have to keep), of a
+// kernel that reads no `tile.id`/`tile.count` (whose values, and the shapes sized by them,
+// follow the block).
+std::vector<int> shrinkable_blocks(const ir::Kernel& kernel, const Launch& launch);
 
 }  // namespace helionc::passes

@@ -1,6 +1,7 @@
 #include "passes/vmem_formula.h"
 
 #include <fmt/format.h>
+#include <algorithm>
 
 #include "support/checked_int.h"
 
@@ -195,6 +196,11 @@ SizeExpr SizeExpr::round_up(SizeExpr value, SizeExpr multiple) {
   e.args.push_back(std::move(value));
   e.args.push_back(std::move(multiple));
   return e;
+}
+
+bool mentions_axis_sizes(const SizeExpr& expr) {
+  return expr.kind == SizeExpr::Kind::kAxisSize ||
+         std::any_of(expr.args.begin(), expr.args.end(), mentions_axis_sizes);
 }
 
 std::optional<int64_t> evaluate_size(const SizeExpr& expr, const SizeLeaves& leaves) {

@@ -63,6 +63,10 @@ class SizeLeaves {
   virtual int64_t buffers(int inner_loop) const = 0;
 };
 
+// Whether the formula reads an array's axis size: the launch holds whole axes (or an `unroll`
+// loop's), so its VMEM grows with the call's shapes and not with its blocks alone.
+bool mentions_axis_sizes(const SizeExpr& expr);
+
 // The formula's value; nullopt when a step overflows 64 bits.
 std::optional<int64_t> evaluate_size(const SizeExpr& expr, const SizeLeaves& leaves);
 

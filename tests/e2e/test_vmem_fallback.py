@@ -2,7 +2,8 @@
 
 A config whose `unroll` loop keeps an axis resident that does not fit in VMEM (the config's
 `vmem_limit_bytes`, else the target's VMEM per core) runs that loop as `emit_pipeline` instead,
-decided while JAX traces from the same VMEM figures as `--emit report`. Checked here: numerics
+and a launch that holds whole rows no strategy fits takes smaller blocks, decided while JAX
+traces from the same VMEM figures as `--emit report`. Checked here: numerics
 against numpy in interpret mode on both sides of the limit (dividing and non-dividing shapes),
 the blocks of the pallas_call that is traced (VMEM block vs. `pl.ANY` streamed from HBM), TPU
 lowering of a call that only fits after the fallback, the error when nothing fits, and that the
@@ -110,10 +111,74 @@ def test_target_vmem_fallback_lowers_for_tpu(helionc, tmp_path):
 def test_no_strategy_fits(helionc, tmp_path):
     default = "  block_sizes: [8, 512]\n  pallas_loop_type: [unroll]\n  vmem_limit_bytes: 4096\n"
     module, _ = compile_module(helionc, tmp_path, "long_sum", "long_sum", default)
+    # 8 rows are whole (no smaller legal block), and 128 columns is a lane's minimum.
     with pytest.raises(ValueError, match=r"long_sum \(samples/long_sum.py:23\): no strategy fits "
                                          r"in the 4096 bytes of VMEM \(unroll needs 32832 bytes; "
-                                         r"emit_pipeline needs 32864 bytes\)"):
+                                         r"emit_pipeline needs 32864 bytes; with blocks \(8, 128\) "
+                                         r"it needs 8288 bytes\); the blocks are too large"):
         module.long_sum(jnp.zeros((8, 512), jnp.float32), interpret=True)
+
+
+SOFTMAX_DEFAULT = f"  block_sizes: [256]\n  vmem_limit_bytes: {1 << 20}\n"
+
+
+@pytest.mark.parametrize("m,n,rows", [
+    (512, 128, 256),   # 256x128 f32, in and out, 2 buffers each: 512 KiB fits
+    (512, 4096, 16),   # 16 MiB at 256 rows: halved four times, to exactly 1 MiB
+    (100, 3000, 8),    # 100 rows whole, then 48, 24 and 8 (the sublane multiple): 375 KiB
+    (13, 50, 13),      # small: the whole 13 rows fit
+])
+def test_whole_rows_halve_the_block(helionc, tmp_path, m, n, rows):
+    """Rows held whole (`x[tile_m, :]`) that outgrow VMEM take fewer rows per step."""
+    module, _ = compile_module(helionc, tmp_path, "softmax", "softmax", SOFTMAX_DEFAULT)
+    x = np.random.default_rng(m + n).standard_normal((m, n)).astype(np.float32)
+    got = np.asarray(module.softmax(jnp.asarray(x), interpret=True), np.float64)
+    e = np.exp(x - x.max(axis=1, keepdims=True))
+    np.testing.assert_allclose(got, e / e.sum(axis=1, keepdims=True), rtol=1e-5, atol=1e-6)
+    (operands,) = traced_blocks(lambda a: module.softmax(a, interpret=True),
+                                jax.ShapeDtypeStruct((m, n), jnp.float32))
+    assert operands == [("default", (rows, n)), ("default", (rows, n))], operands
+
+
+def test_halved_block_lowers_for_tpu(helionc, tmp_path):
+    """Without vmem_limit_bytes: 256 rows of 65,536 f32 need 256 MiB (in and out, two buffers each); 64 rows take the 64 MiB."""
+    module, _ = compile_module(helionc, tmp_path, "softmax", "softmax", "  block_sizes: [256]\n")
+    fn = lambda a: module.softmax(a, interpret=False)  # noqa: E731
+    large = jax.ShapeDtypeStruct((1024, 1 << 16), jnp.float32)
+    assert traced_blocks(fn, large)[0][0] == ("default", (64, 1 << 16))
+    assert "tpu_custom_call" in lower_for_tpu(fn, large)
+
+
+NUMBERED_ROWS = """
+import torch
+import helion
+import helion.language as hl
+
+
+@helion.kernel()
+def numbered_rows(x: torch.Tensor) -> torch.Tensor:
+    m, n = x.size()
+    out = torch.empty_like(x)
+    for tile_m in hl.tile(m):
+        out[tile_m, :] = x[tile_m, :] * tile_m.count
+    return out
+"""
+
+
+def test_block_numbering_keeps_the_block(helionc, tmp_path):
+    """A kernel that reads `tile.count` computes with its block: the module never halves it."""
+    source = tmp_path / "numbered_rows.py"
+    source.write_text(NUMBERED_ROWS)
+    config = tmp_path / "numbered_rows.yaml"
+    config.write_text(f"schema_version: 1\nkernel: numbered_rows\ndefault:\n{SOFTMAX_DEFAULT}")
+    out = tmp_path / "numbered_rows_pallas.py"
+    proc = helionc.run([str(source), "--config", str(config), "-o", str(out)])
+    assert proc.returncode == 0, proc.stderr
+    module = import_module(out, "helionc_e2e.vmem_fallback.numbered_rows")
+    x = np.ones((512, 128), np.float32)
+    np.testing.assert_array_equal(np.asarray(module.numbered_rows(jnp.asarray(x), interpret=True)),
+                                  x * 2)  # two blocks of 256 rows
+    assert "_fit_vmem" not in out.read_text()
 
 
 def report_vmem(helionc, sample, config, shapes):
@@ -141,9 +206,9 @@ def test_module_figures_are_the_reports(helionc, tmp_path, sample, kernel, defau
     seen = []
     real = module._fit_vmem
 
-    def record(config, launch, first, needs, fallbacks, vmem_bytes):
-        seen.append(needs[(strategy,)])
-        return real(config, launch, first, needs, fallbacks, vmem_bytes)
+    def record(config, launch, first, blocks, needs, fallbacks, halve, vmem_bytes):
+        seen.append(needs(*blocks(config))[(strategy,)])
+        return real(config, launch, first, blocks, needs, fallbacks, halve, vmem_bytes)
 
     module._fit_vmem = record
     dtypes = {"f32": jnp.float32, "bf16": jnp.bfloat16}

@@ -11,6 +11,7 @@
 #include "backend/pallas/size_formula.h"
 #include "ir/visitor.h"
 #include "passes/legal_block.h"
+#include "passes/vmem_fallback.h"
 #include "passes/vmem_formula.h"
 
 namespace helionc::backend::pallas {
@@ -135,7 +136,10 @@ class LaunchPrinter {
     }
     if (launch_.variadic) {
       print_any_rank_tiling();
+      print_vmem_fallback();
     } else {
+      name_blocks();
+      print_vmem_fallback();
       print_blocks();
       print_gather_plans();
     }
@@ -148,7 +152,6 @@ class LaunchPrinter {
       out_.line(fmt::format("{} = _loop_order({}, {}, {})", order_, config_,
                             names_.loop_order_entry, py_tuple(default_order)));
     }
-    print_vmem_fallback();
     if (names_.variants.size() == 1) {
       print_call(0);
       return;
@@ -185,17 +188,19 @@ class LaunchPrinter {
     return dim.block.tunable == 0 ? sizes : fmt::format("{}[{}:]", sizes, dim.block.tunable);
   }
 
-  void print_blocks() {
+  // Names each grid axis's block and the `_legal_block(...)` call that computes it from the
+  // config (empty for `hl.grid` axes); print_blocks prints the assignments, after the VMEM check
+  // (which may halve blocks) has settled the config.
+  void name_blocks() {
     for (size_t g = 0; g < launch_.grid.size(); ++g) {
       const passes::GridDim& grid = launch_.grid[g];
       const ir::TileDim& dim = kernel_.tile_dims[grid.tile_dim];
       if (is_grid(dim)) {
         blocks_.emplace_back();
-        first_block_.push_back({});
-        steps_.push_back(sizes_[g]);
+        legal_blocks_.emplace_back();
         continue;
       }
-      const std::string block = host_.local(block_name(dim.name));
+      blocks_.push_back(host_.local(block_name(dim.name)));
       const std::string_view role = grid.flat ? "flat" : passes::axis_role_name(grid.role);
       // A loop over part of an axis gets blocks that are legal for the array's axis.
       const std::string size = (grid.partial || in_kernel_bounds_[g]) && grid.size_binding >= 0
@@ -208,10 +213,23 @@ class LaunchPrinter {
           axes.push_back(host_.size_text(binding, axis, stmt_index_));
         }
       }
-      out_.line(fmt::format(
-          "{} = _legal_block({}, {}, \"{}\"{}{})", block, requested_block(dim, false), size, role,
+      legal_blocks_.push_back(fmt::format(
+          "_legal_block({}, {}, \"{}\"{}{})", requested_block(dim, false), size, role,
           other.empty() ? "" : ", " + other, axes.empty() ? "" : ", axes=" + py_tuple(axes)));
-      blocks_.push_back(block);
+    }
+  }
+
+  void print_blocks() {
+    for (size_t g = 0; g < launch_.grid.size(); ++g) {
+      const ir::TileDim& dim = kernel_.tile_dims[launch_.grid[g].tile_dim];
+      if (is_grid(dim)) {
+        first_block_.push_back({});
+        steps_.push_back(sizes_[g]);
+        continue;
+      }
+      const passes::GridDim& grid = launch_.grid[g];
+      const std::string& block = blocks_[g];
+      out_.line(fmt::format("{} = {}", block, legal_blocks_[g]));
       if (has_begin(dim) && !in_kernel_bounds_[g]) {
         // Blocks are numbered from the array's start: the first is the one holding `begin`.
         first_block_.push_back(py_binary("//", host_.expr(dim.begin), py_atom(block)));
@@ -380,23 +398,48 @@ class LaunchPrinter {
 
   // ---- the trace-time VMEM check (passes/vmem_fallback.h) --------------------------------
 
-  // When some variant falls back: `config = _fit_vmem(...)` with each variant's VMEM bytes as
-  // the accounting's formula (passes/vmem_formula.h) over this call's blocks and sizes, so the
-  // branch below runs strategies that fit.
+  // When some variant falls back, or the launch's VMEM grows with the call's sizes and some of
+  // its blocks may shrink: `config = _fit_vmem(...)` with each variant's VMEM bytes as the
+  // accounting's formula (passes/vmem_formula.h) over the launch's blocks and this call's sizes,
+  // so that the blocks and the branch below are ones that fit.
   void print_vmem_fallback() {
-    if (std::all_of(names_.fallbacks.begin(), names_.fallbacks.end(),
-                    [](int fallback) { return fallback < 0; })) {
-      return;
-    }
-    std::vector<std::string> needs;
-    for (size_t v = 0; v < names_.variants.size(); ++v) {
-      Expected<passes::SizeExpr> formula = passes::launch_vmem(kernel_, launch_, schedules_[v]);
+    const bool falls_back = std::any_of(names_.fallbacks.begin(), names_.fallbacks.end(),
+                                        [](int fallback) { return fallback >= 0; });
+    const std::vector<int> halve = passes::shrinkable_blocks(kernel_, launch_);
+    if (!falls_back && halve.empty()) return;
+    std::vector<passes::SizeExpr> formulas;
+    for (const passes::LaunchSchedule& schedule : schedules_) {
+      Expected<passes::SizeExpr> formula = passes::launch_vmem(kernel_, launch_, schedule);
       if (!formula) {
-        out_.comment(fmt::format("No trace-time VMEM check: {}.", formula.error()));
+        if (falls_back) out_.comment(fmt::format("No trace-time VMEM check: {}.", formula.error()));
         return;
       }
-      needs.push_back(fmt::format("{}: {}", KernelLoopTypes::python_tuple(names_.variants[v]),
-                                  size_text(*formula).text));
+      formulas.push_back(std::move(*formula));
+    }
+    const bool grows = std::any_of(formulas.begin(), formulas.end(), passes::mentions_axis_sizes);
+    if (!falls_back && !grows) return;  // fixed blocks: the search's legality check suffices
+
+    // The blocks as `_fit_vmem` passes them: the grid axes that have one, in order.
+    std::vector<std::string> params;
+    std::vector<std::string> legal;
+    std::vector<int> position(launch_.grid.size(), -1);
+    for (size_t g = 0; g < launch_.grid.size(); ++g) {
+      if (g >= legal_blocks_.size() || blocks_[g].empty()) continue;  // any rank, hl.grid
+      // Two loops over one dimension share its block's name, and its value.
+      const auto known = std::find(params.begin(), params.end(), blocks_[g]);
+      position[g] = static_cast<int>(known - params.begin());
+      if (known != params.end()) continue;
+      params.push_back(blocks_[g]);
+      legal.push_back(legal_blocks_[g]);
+    }
+    std::vector<std::string> halved;
+    std::set<int> halved_positions;
+    for (int g : halve) {
+      if (!halved_positions.insert(position[static_cast<size_t>(g)]).second) continue;
+      const int tunable =
+          kernel_.tile_dims[launch_.grid[static_cast<size_t>(g)].tile_dim].block.tunable;
+      halved.push_back(
+          py_tuple({std::to_string(position[static_cast<size_t>(g)]), std::to_string(tunable)}));
     }
     std::vector<std::string> fallbacks;
     for (size_t v = 0; v < names_.variants.size(); ++v) {
@@ -410,8 +453,8 @@ class LaunchPrinter {
     HELIONC_CHECK(target != nullptr, "emit_module checked the target");
     host_.context.imports.helpers.insert("fit_vmem");
     out_.comment(
-        "The VMEM each strategy needs (the accounting of --emit report); strategies that do not "
-        "fit fall back (README.md, \"Trace-time VMEM fallback\").");
+        "The VMEM each strategy needs (the accounting of --emit report); strategies and blocks "
+        "that do not fit fall back (README.md, \"Trace-time VMEM fallback\").");
     {
       auto call = out_.block(fmt::format("{} = _fit_vmem(", config_));
       out_.line(config_ + ",");
@@ -420,12 +463,17 @@ class LaunchPrinter {
       if (!place.empty()) label += " (" + place + ")";
       out_.line(py_string(label) + ",");
       out_.line(fmt::format("{},", names_.first_loop));
+      out_.line(fmt::format("lambda {}: {},", config_, py_tuple(legal)));
       {
-        auto dict = out_.block("{");
-        for (const std::string& need : needs) out_.line(need + ",");
+        auto needs = out_.block(fmt::format("lambda {}: {{", fmt::join(params, ", ")));
+        for (size_t v = 0; v < formulas.size(); ++v) {
+          out_.line(fmt::format("{}: {},", KernelLoopTypes::python_tuple(names_.variants[v]),
+                                size_text(formulas[v]).text));
+        }
       }
       out_.line("},");
       out_.line(fmt::format("{{{}}},", fmt::join(fallbacks, ", ")));
+      out_.line(fmt::format("{},", py_tuple(halved)));
       out_.line(fmt::format("{},  # {} VMEM per core", target->vmem_bytes, target->name));
     }
     out_.line(")");
@@ -989,13 +1037,14 @@ class LaunchPrinter {
   IndexMapContext index_context_;
   ExprPrinter index_exprs_;
 
-  std::vector<PyExpr> sizes_;             // per grid axis: the number of elements it covers
-  std::vector<std::string> grid_params_;  // per grid axis: the index map's parameter
-  std::vector<std::string> blocks_;       // per grid axis: the block variable ("" for hl.grid)
-  std::vector<PyExpr> steps_;             // per grid axis: the number of grid steps
-  std::vector<PyExpr> first_block_;       // per grid axis: `begin // block` (empty for none)
-  std::string view_, grid_, tile_spec_;   // rank-polymorphic launches
-  std::vector<bool> in_kernel_bounds_;    // per dimension: bounds computed in the kernel
+  std::vector<PyExpr> sizes_;              // per grid axis: the number of elements it covers
+  std::vector<std::string> grid_params_;   // per grid axis: the index map's parameter
+  std::vector<std::string> blocks_;        // per grid axis: the block variable ("" for hl.grid)
+  std::vector<std::string> legal_blocks_;  // per grid axis: the `_legal_block(...)` computing it
+  std::vector<PyExpr> steps_;              // per grid axis: the number of grid steps
+  std::vector<PyExpr> first_block_;        // per grid axis: `begin // block` (empty for none)
+  std::string view_, grid_, tile_spec_;    // rank-polymorphic launches
+  std::vector<bool> in_kernel_bounds_;     // per dimension: bounds computed in the kernel
   std::vector<passes::LaunchSchedule> schedules_;     // per variant
   const passes::LaunchSchedule* schedule_ = nullptr;  // the variant being printed
   std::string order_;                                 // the grid's order (`loop_orders`), or ""

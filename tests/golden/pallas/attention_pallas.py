@@ -123,6 +123,63 @@ def _dot(a, b, dimension_numbers):
         preferred_element_type=jnp.int32 if integral else jnp.float32)
 
 
+def _fit_vmem(config, launch, first, blocks, needs, fallbacks, halve, vmem_bytes):
+    """`config` with one launch's strategies, then its blocks, changed while they need more
+    VMEM than there is (README.md, "Trace-time VMEM fallback").
+
+    `blocks(config)` gives the launch's blocks for a config and `needs(*blocks)` maps each
+    strategy combination of the launch's inner loops (entries `first`... of `pallas_loop_type`)
+    to the VMEM bytes it needs for this call with those blocks, as helionc's accounting computes
+    them; `fallbacks` maps a combination to the one it falls back to. `halve` pairs a position
+    in `blocks` with the `block_sizes` entry it comes from, for the blocks that may shrink: when
+    no strategy fits, the largest of them is halved, one at a time, until the launch fits or
+    none gets smaller. The capacity is the config's `vmem_limit_bytes`, else the target's VMEM
+    per core. Sizes are static, so this runs while JAX traces. A launch that fits in no way
+    raises ValueError: its blocks are too large for the target whatever the strategy.
+    """
+    types = tuple(config.get("pallas_loop_type", ()))
+    sizes = list(config.get("block_sizes", ()))
+    tuned = current = blocks(config)
+    count = len(next(iter(needs(*current))))
+    chosen = types[first:first + count]
+    capacity = config.get("vmem_limit_bytes") or vmem_bytes
+    refused = []  # each strategy's bytes at the config's blocks
+
+    def refuse(need):
+        refused.append(f"{'/'.join(chosen) or 'the launch'} needs {need} bytes")
+
+    while (need := needs(*current)[chosen]) > capacity and chosen in fallbacks:
+        refuse(need)
+        chosen = fallbacks[chosen]
+    if need > capacity:
+        refuse(need)
+    stuck = set()  # positions of blocks that halving no longer shrinks
+    while need > capacity:
+        movable = [(at, entry) for at, entry in halve if at not in stuck]
+        if not movable:
+            if current != tuned:
+                refused.append(f"with blocks {current} it needs {need} bytes")
+            raise ValueError(
+                f"{launch}: no strategy fits in the {capacity} bytes of VMEM "
+                f"({'; '.join(refused)}); the blocks are too large for the target"
+            )
+        at, entry = max(movable, key=lambda pair: (current[pair[0]], -pair[0]))  # the largest
+        before, sizes[entry] = sizes[entry], current[at] // 2
+        smaller = blocks({**config, "block_sizes": sizes})
+        if smaller[at] < current[at]:
+            current = smaller
+            need = needs(*current)[chosen]
+        else:
+            sizes[entry] = before
+            stuck.add(at)
+    changed = dict(config)
+    if current != tuned:
+        changed["block_sizes"] = sizes
+    if chosen != types[first:first + count]:
+        changed["pallas_loop_type"] = types[:first] + chosen + types[first + count:]
+    return changed
+
+
 _SCALAR_OPS = {
     "+": lambda a, b: a + b,
     "-": lambda a, b: a - b,
@@ -284,6 +341,47 @@ def attention_output(q_in, k_in, v_in, *, interpret=None):
     k_view = _broadcast_unit_axes(k_view, (q_view.shape[0], v_view.shape[1], None))
     v_view = _broadcast_unit_axes(v_view, (q_view.shape[0], None, None))
     # tests/golden/pallas/attention.py:38: for tile_b, tile_m in hl.tile([q_view.size(0), m_dim]):
+    # The VMEM each strategy needs (the accounting of --emit report); strategies and blocks that do
+    # not fit fall back (README.md, "Trace-time VMEM fallback").
+    config = _fit_vmem(
+        config,
+        "attention_output (tests/golden/pallas/attention.py:38)",
+        0,
+        lambda config: (
+            _legal_block(
+                config["block_sizes"][0],
+                out.shape[0],
+                "leading",
+                max(q_view.shape[2], k_view.shape[2], v_view.shape[2], out.shape[2]),
+                axes=(q_view.shape[0], k_view.shape[0], v_view.shape[0]),
+            ),
+            _legal_block(
+                config["block_sizes"][1],
+                out.shape[1],
+                "sublane",
+                max(q_view.shape[2], out.shape[2]),
+            ),
+            _legal_block(
+                config["block_sizes"][2],
+                k_view.shape[1],
+                "sublane",
+                max(k_view.shape[2], v_view.shape[2]),
+                axes=(k_view.shape[1], v_view.shape[1]),
+            ),
+        ),
+        lambda block_b, block_m, block_n: {
+            ("grid",): block_b * block_m * q_view.shape[2] * q_view.dtype.itemsize * 2
+            + block_b * block_n * k_view.shape[2] * k_view.dtype.itemsize * 2
+            + block_b * block_n * v_view.shape[2] * v_view.dtype.itemsize * 2
+            + block_b * block_m * out.shape[2] * out.dtype.itemsize * 2
+            + block_b * block_m * 4
+            + block_b * block_m * q_view.shape[2] * 4
+            + block_b * block_m * 4,
+        },
+        {},
+        ((0, 0), (1, 1), (2, 2)),
+        67108864,  # tpu-v7x VMEM per core
+    )
     block_b = _legal_block(
         config["block_sizes"][0],
         out.shape[0],

@@ -129,33 +129,61 @@ def _dot(a, b, dimension_numbers):
         preferred_element_type=jnp.int32 if integral else jnp.float32)
 
 
-def _fit_vmem(config, launch, first, needs, fallbacks, vmem_bytes):
-    """`config` with one launch's strategies replaced by their fallbacks while they need more
+def _fit_vmem(config, launch, first, blocks, needs, fallbacks, halve, vmem_bytes):
+    """`config` with one launch's strategies, then its blocks, changed while they need more
     VMEM than there is (README.md, "Trace-time VMEM fallback").
 
-    `needs` maps each strategy combination of the launch's inner loops (entries `first`... of
-    `pallas_loop_type`) to the VMEM bytes it needs for this call, as helionc's accounting
-    computes them; `fallbacks` maps a combination to the one it falls back to. The capacity is
-    the config's `vmem_limit_bytes`, else the target's VMEM per core. Sizes are static, so this
-    runs while JAX traces. A launch that fits under no strategy raises ValueError: its blocks
-    are too large for the target whatever the strategy.
+    `blocks(config)` gives the launch's blocks for a config and `needs(*blocks)` maps each
+    strategy combination of the launch's inner loops (entries `first`... of `pallas_loop_type`)
+    to the VMEM bytes it needs for this call with those blocks, as helionc's accounting computes
+    them; `fallbacks` maps a combination to the one it falls back to. `halve` pairs a position
+    in `blocks` with the `block_sizes` entry it comes from, for the blocks that may shrink: when
+    no strategy fits, the largest of them is halved, one at a time, until the launch fits or
+    none gets smaller. The capacity is the config's `vmem_limit_bytes`, else the target's VMEM
+    per core. Sizes are static, so this runs while JAX traces. A launch that fits in no way
+    raises ValueError: its blocks are too large for the target whatever the strategy.
     """
-    types = tuple(config["pallas_loop_type"])
-    count = len(next(iter(needs)))
+    types = tuple(config.get("pallas_loop_type", ()))
+    sizes = list(config.get("block_sizes", ()))
+    tuned = current = blocks(config)
+    count = len(next(iter(needs(*current))))
     chosen = types[first:first + count]
     capacity = config.get("vmem_limit_bytes") or vmem_bytes
-    refused = []
-    while needs[chosen] > capacity:
-        refused.append(f"{'/'.join(chosen)} needs {needs[chosen]} bytes")
-        if chosen not in fallbacks:
+    refused = []  # each strategy's bytes at the config's blocks
+
+    def refuse(need):
+        refused.append(f"{'/'.join(chosen) or 'the launch'} needs {need} bytes")
+
+    while (need := needs(*current)[chosen]) > capacity and chosen in fallbacks:
+        refuse(need)
+        chosen = fallbacks[chosen]
+    if need > capacity:
+        refuse(need)
+    stuck = set()  # positions of blocks that halving no longer shrinks
+    while need > capacity:
+        movable = [(at, entry) for at, entry in halve if at not in stuck]
+        if not movable:
+            if current != tuned:
+                refused.append(f"with blocks {current} it needs {need} bytes")
             raise ValueError(
                 f"{launch}: no strategy fits in the {capacity} bytes of VMEM "
-                f"({'; '.join(refused)}); use smaller blocks"
+                f"({'; '.join(refused)}); the blocks are too large for the target"
             )
-        chosen = fallbacks[chosen]
-    if chosen == types[first:first + count]:
-        return config
-    return {**config, "pallas_loop_type": types[:first] + chosen + types[first + count:]}
+        at, entry = max(movable, key=lambda pair: (current[pair[0]], -pair[0]))  # the largest
+        before, sizes[entry] = sizes[entry], current[at] // 2
+        smaller = blocks({**config, "block_sizes": sizes})
+        if smaller[at] < current[at]:
+            current = smaller
+            need = needs(*current)[chosen]
+        else:
+            sizes[entry] = before
+            stuck.add(at)
+    changed = dict(config)
+    if current != tuned:
+        changed["block_sizes"] = sizes
+    if chosen != types[first:first + count]:
+        changed["pallas_loop_type"] = types[:first] + chosen + types[first + count:]
+    return changed
 
 
 def _loop_order(config, loop, default):
@@ -475,17 +503,18 @@ def matmul(x, y, *, interpret=None):
     out = jax.ShapeDtypeStruct((m, n), x.dtype)  # tests/golden/pallas/matmul_strategies.py:11
     y = _broadcast_unit_axes(y, (k, None))
     # tests/golden/pallas/matmul_strategies.py:12: for tile_m, tile_n in hl.tile([m, n]):
-    block_m = _legal_block(config["block_sizes"][0], m, "sublane")
-    block_n = _legal_block(config["block_sizes"][1], n, "lane")
-    block_k = _legal_block(config["block_sizes"][2], k, "lane", axes=(k, y.shape[0]))
-    grid_order = _loop_order(config, 0, (0, 1))
-    # The VMEM each strategy needs (the accounting of --emit report); strategies that do not fit
-    # fall back (README.md, "Trace-time VMEM fallback").
+    # The VMEM each strategy needs (the accounting of --emit report); strategies and blocks that do
+    # not fit fall back (README.md, "Trace-time VMEM fallback").
     config = _fit_vmem(
         config,
         "matmul (tests/golden/pallas/matmul_strategies.py:12)",
         0,
-        {
+        lambda config: (
+            _legal_block(config["block_sizes"][0], m, "sublane"),
+            _legal_block(config["block_sizes"][1], n, "lane"),
+            _legal_block(config["block_sizes"][2], k, "lane", axes=(k, y.shape[0])),
+        ),
+        lambda block_m, block_n, block_k: {
             ("grid",): block_m * block_k * x.dtype.itemsize * 2
             + block_k * block_n * y.dtype.itemsize * 2
             + block_m * block_n * out.dtype.itemsize * 2
@@ -502,8 +531,13 @@ def matmul(x, y, *, interpret=None):
             + block_m * block_n * 4,
         },
         {("unroll",): ("emit_pipeline",)},
+        ((0, 0), (1, 1), (2, 2)),
         67108864,  # tpu-v7x VMEM per core
     )
+    block_m = _legal_block(config["block_sizes"][0], m, "sublane")
+    block_n = _legal_block(config["block_sizes"][1], n, "lane")
+    block_k = _legal_block(config["block_sizes"][2], k, "lane", axes=(k, y.shape[0]))
+    grid_order = _loop_order(config, 0, (0, 1))
     if config["pallas_loop_type"][0] == "grid":
         out = pl.pallas_call(
             functools.partial(

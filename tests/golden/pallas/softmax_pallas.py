@@ -90,6 +90,63 @@ def tpu_lowering_context(target=None):
     return jax.sharding.use_abstract_mesh(jax.sharding.AbstractMesh((), (), abstract_device=device))
 
 
+def _fit_vmem(config, launch, first, blocks, needs, fallbacks, halve, vmem_bytes):
+    """`config` with one launch's strategies, then its blocks, changed while they need more
+    VMEM than there is (README.md, "Trace-time VMEM fallback").
+
+    `blocks(config)` gives the launch's blocks for a config and `needs(*blocks)` maps each
+    strategy combination of the launch's inner loops (entries `first`... of `pallas_loop_type`)
+    to the VMEM bytes it needs for this call with those blocks, as helionc's accounting computes
+    them; `fallbacks` maps a combination to the one it falls back to. `halve` pairs a position
+    in `blocks` with the `block_sizes` entry it comes from, for the blocks that may shrink: when
+    no strategy fits, the largest of them is halved, one at a time, until the launch fits or
+    none gets smaller. The capacity is the config's `vmem_limit_bytes`, else the target's VMEM
+    per core. Sizes are static, so this runs while JAX traces. A launch that fits in no way
+    raises ValueError: its blocks are too large for the target whatever the strategy.
+    """
+    types = tuple(config.get("pallas_loop_type", ()))
+    sizes = list(config.get("block_sizes", ()))
+    tuned = current = blocks(config)
+    count = len(next(iter(needs(*current))))
+    chosen = types[first:first + count]
+    capacity = config.get("vmem_limit_bytes") or vmem_bytes
+    refused = []  # each strategy's bytes at the config's blocks
+
+    def refuse(need):
+        refused.append(f"{'/'.join(chosen) or 'the launch'} needs {need} bytes")
+
+    while (need := needs(*current)[chosen]) > capacity and chosen in fallbacks:
+        refuse(need)
+        chosen = fallbacks[chosen]
+    if need > capacity:
+        refuse(need)
+    stuck = set()  # positions of blocks that halving no longer shrinks
+    while need > capacity:
+        movable = [(at, entry) for at, entry in halve if at not in stuck]
+        if not movable:
+            if current != tuned:
+                refused.append(f"with blocks {current} it needs {need} bytes")
+            raise ValueError(
+                f"{launch}: no strategy fits in the {capacity} bytes of VMEM "
+                f"({'; '.join(refused)}); the blocks are too large for the target"
+            )
+        at, entry = max(movable, key=lambda pair: (current[pair[0]], -pair[0]))  # the largest
+        before, sizes[entry] = sizes[entry], current[at] // 2
+        smaller = blocks({**config, "block_sizes": sizes})
+        if smaller[at] < current[at]:
+            current = smaller
+            need = needs(*current)[chosen]
+        else:
+            sizes[entry] = before
+            stuck.add(at)
+    changed = dict(config)
+    if current != tuned:
+        changed["block_sizes"] = sizes
+    if chosen != types[first:first + count]:
+        changed["pallas_loop_type"] = types[:first] + chosen + types[first + count:]
+    return changed
+
+
 # The config of softmax (no tuned entries).
 _SOFTMAX_DEFAULT = {"block_sizes": (None,)}
 
@@ -105,6 +162,20 @@ def softmax(x, *, interpret=None):
     m, _n = x.shape  # tests/golden/pallas/softmax.py:19
     out = jax.ShapeDtypeStruct(x.shape, x.dtype)  # tests/golden/pallas/softmax.py:20
     # tests/golden/pallas/softmax.py:21: for tile_m in hl.tile(m):
+    # The VMEM each strategy needs (the accounting of --emit report); strategies and blocks that do
+    # not fit fall back (README.md, "Trace-time VMEM fallback").
+    config = _fit_vmem(
+        config,
+        "softmax (tests/golden/pallas/softmax.py:21)",
+        0,
+        lambda config: (_legal_block(config["block_sizes"][0], m, "sublane", _n),),
+        lambda block_m: {
+            (): block_m * _n * x.dtype.itemsize * 2 + block_m * _n * out.dtype.itemsize * 2,
+        },
+        {},
+        ((0, 0),),
+        67108864,  # tpu-v7x VMEM per core
+    )
     block_m = _legal_block(config["block_sizes"][0], m, "sublane", _n)
     out = pl.pallas_call(
         _softmax_kernel,
