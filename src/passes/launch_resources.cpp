@@ -8,6 +8,7 @@
 #include <utility>
 
 #include "ir/visitor.h"
+#include "passes/inner_trips.h"
 #include "passes/legal_block.h"
 #include "passes/vmem_formula.h"
 #include "support/checked_int.h"
@@ -227,6 +228,7 @@ class Accountant {
         steps_.push_back(block <= 0 ? 0 : cdiv(sizes_[g], block) + (ir::has_begin(dim) ? 1 : 0));
         continue;
       }
+      if (moving_range(g, block)) continue;
       if (ir::has_begin(dim) && !in_kernel_[g]) {
         const int64_t extent = host_int(dim.extent, fmt::format("the extent of `{}`", dim.name));
         const int64_t begin = host_int(dim.begin, fmt::format("the start of `{}`", dim.name));
@@ -247,6 +249,49 @@ class Accountant {
     }
     result_.blocks = blocks_;
     result_.dim_steps = steps_;
+  }
+
+  // An inner loop whose range moves with the launch's tile (in-kernel bounds, or steps skipped
+  // past the diagonal) covers only the blocks it runs (inner_trips.h): its size becomes the
+  // elements it covers per outer step on average, and a streaming loop's trip count the blocks
+  // it runs on average (rounded up). A `grid` loop keeps its steps: skipped steps still run, as
+  // `pl.when` that does nothing, and their index maps repeat the last block, fetching nothing.
+  // Returns false, accounting nothing, when the range is not of that kind or not followed.
+  bool moving_range(size_t g, int64_t block) {
+    const GridDim& grid = launch_.grid[g];
+    const ir::TileDim& dim = kernel_.tile_dims[grid.tile_dim];
+    if (grid.inner_loop < 0 || block <= 0) return false;
+    const InnerLoop& loop = launch_.inner_loops[static_cast<size_t>(grid.inner_loop)];
+    MovingRange range;
+    range.size = sizes_[g];
+    range.block = block;
+    range.begin = ir::has_begin(dim) ? dim.begin : nullptr;
+    range.end = dim.extent;
+    int outer_dim = -1;
+    if (in_kernel_[g]) {
+      outer_dim = moving_outer_dim(range);
+    } else if (loop.skip && loop.skip->inner_dim == grid.tile_dim && !ir::has_begin(dim)) {
+      range.skip_offset = loop.skip->offset;
+      outer_dim = loop.skip->outer_dim;
+    }
+    std::optional<size_t> outer;
+    for (size_t o = 0; o < g && outer_dim >= 0; ++o) {
+      if (launch_.grid[o].tile_dim == outer_dim && launch_.grid[o].inner_loop < 0) outer = o;
+    }
+    if (!outer || steps_[*outer] <= 0) return false;
+    const std::optional<int64_t> total =
+        total_inner_blocks(range, OuterTile{outer_dim, sizes_[*outer], blocks_[*outer]},
+                           [this](const ir::ExprPtr& e) { return values_.int_value(e); });
+    if (!total) return false;
+    const int64_t outer_steps = steps_[*outer];
+    const int64_t covered =
+        std::min(checked_mul(*total, block), checked_mul(outer_steps, sizes_[g]));
+    const int64_t full_steps = cdiv(sizes_[g], block);
+    sizes_[g] = cdiv(covered, outer_steps);
+    const bool on_grid =
+        choices_.strategies[static_cast<size_t>(grid.inner_loop)] == LoopStrategy::kGrid;
+    steps_.push_back(on_grid ? full_steps : cdiv(*total, outer_steps));
+    return true;
   }
 
   // The pallas_call's grid axes, outermost first, as launch dimensions: the launch's own in

@@ -2,6 +2,9 @@
 // (autotune/legality.h) on kernels compiled from source, against figures computed by hand.
 #include <catch2/catch.hpp>
 
+#include <fstream>
+#include <sstream>
+
 #include "autotune/legality.h"
 #include "autotune/targets.h"
 #include "frontend/lowering_fixture.h"
@@ -294,6 +297,104 @@ def rows(x: torch.Tensor, bias: torch.Tensor | None = None) -> torch.Tensor:
   auto missing = passes::account_launch(k.kernel(), second, values, {});
   REQUIRE_FALSE(missing);
   CHECK(missing.error() == "`bias` is None in this call (the launch runs only when it is given)");
+}
+
+}  // namespace
+}  // namespace helionc
+
+namespace helionc {
+namespace {
+
+// Ranges that move with the outer tile (passes/inner_trips.h): the lower triangle, and a band.
+const char* kCausalRowSum = R"(@helion.kernel()
+def causal_row_sum(x: torch.Tensor) -> torch.Tensor:
+    m, n = x.size()
+    out = torch.empty([m], dtype=torch.float32, device=x.device)
+    for tile_m in hl.tile(m):
+        acc = hl.zeros([tile_m], dtype=torch.float32)
+        for tile_n in hl.tile(0, tile_m.end):
+            acc = acc + x[tile_m, tile_n].to(torch.float32).sum(-1)
+        out[tile_m] = acc
+    return out
+)";
+
+const char* kBandRowSum = R"(@helion.kernel()
+def band_row_sum(x: torch.Tensor) -> torch.Tensor:
+    rows, cols = x.size()
+    out = torch.empty([rows], dtype=torch.float32, device=x.device)
+    for tile_r in hl.tile(rows):
+        acc = hl.zeros([tile_r], dtype=torch.float32)
+        for tile_c in hl.tile(max(tile_r.begin - 300, 0), min(cols, tile_r.end)):
+            acc = acc + x[tile_r, tile_c].to(torch.float32).sum(-1)
+        out[tile_r] = acc
+    return out
+)";
+
+TEST_CASE("a loop up to the outer tile's end counts the blocks it runs, not the axis") {
+  const Compiled c = compile(kCausalRowSum);
+  const auto values = c.values({{{1024, 1024}, ir::ScalarType::kFloat32}});
+  for (const LoopStrategy strategy : {LoopStrategy::kEmitPipeline, LoopStrategy::kForiLoop}) {
+    passes::LaunchChoices choices;
+    choices.block_sizes = {256, 128};
+    choices.strategies = {strategy};
+    const passes::LaunchResources r = account(c, values, choices);
+    INFO(passes::loop_strategy_name(strategy));
+    // Outer steps 0..3 end at 256, 512, 768, 1024: 2 + 4 + 6 + 8 = 20 blocks of 128 columns,
+    // 5 per step; each block is 256 x 128 elements read once and summed. (The `acc +` term is
+    // not tiled by tile_n: pl.CostEstimate's counting takes it once per row, 1024.)
+    CHECK(r.dim_steps.back() == 5);
+    CHECK(operand(r, "x", Kind::kInput).hbm_bytes == int64_t{20} * 256 * 128 * 4);
+    CHECK(r.flops == int64_t{20} * 256 * 128 + 1024);
+  }
+  // `unroll` keeps the whole row resident: it is fetched whole, but only the blocks run work.
+  passes::LaunchChoices unrolled;
+  unrolled.block_sizes = {256, 128};
+  unrolled.strategies = {LoopStrategy::kUnroll};
+  const passes::LaunchResources r = account(c, values, unrolled);
+  CHECK(operand(r, "x", Kind::kInput).hbm_bytes == int64_t{1024} * 1024 * 4);
+  CHECK(r.flops == int64_t{20} * 256 * 128 + 1024);
+}
+
+TEST_CASE("a band's loop counts its blocks at every outer step, empty ranges included") {
+  const Compiled c = compile(kBandRowSum);
+  const auto values = c.values({{{1000, 1000}, ir::ScalarType::kFloat32}});
+  passes::LaunchChoices choices;
+  choices.block_sizes = {256, 128};
+  choices.strategies = {LoopStrategy::kEmitPipeline};
+  const passes::LaunchResources r = account(c, values, choices);
+  // Outer steps begin at 0, 256, 512, 768 and end at 256, 512, 768, 1000 (clipped). The column
+  // range [max(begin - 300, 0), end) runs blocks [0, 2), [0, 4), [1, 6), [3, 8): 2 + 4 + 5 + 5
+  // = 16 blocks, 4 per outer step.
+  CHECK(r.dim_steps.back() == 4);
+}
+
+TEST_CASE("causal attention: the key blocks past the diagonal do no work and move no bytes") {
+  std::ifstream file(std::string(HELIONC_SOURCE_DIR) + "/samples/causal_attention.py");
+  std::stringstream text;
+  text << file.rdbuf();
+  const std::string source = text.str();
+  const Compiled c = compile(source.c_str());
+  REQUIRE(c.launch().inner_loops.front().skip);
+  const passes::ConcreteTensor head = {{1, 1024, 64}, ir::ScalarType::kBFloat16};
+  const auto values = c.values({head, head, head});
+  for (const LoopStrategy strategy :
+       {LoopStrategy::kGrid, LoopStrategy::kEmitPipeline, LoopStrategy::kUnroll}) {
+    passes::LaunchChoices choices;
+    choices.block_sizes = {1, 128, 128};
+    choices.strategies = {strategy};
+    const passes::LaunchResources r = account(c, values, choices);
+    INFO(passes::loop_strategy_name(strategy));
+    // 36 of the 8 x 8 block pairs lie on or below the diagonal; each runs two products of
+    // 128 x 128 x 64.
+    CHECK(r.mxu_flops == int64_t{36} * 2 * (2 * 128 * 128 * 64));
+    // `grid` keeps its 8 key steps per query block (`pl.when` skips the work); the streaming
+    // loop runs 36 / 8 = 4.5 blocks per query block, rounded up.
+    CHECK(r.dim_steps.back() == (strategy == LoopStrategy::kGrid ? 8 : 5));
+    if (strategy != LoopStrategy::kUnroll) {
+      // k and v: 36 key blocks of 128 x 64 bf16 each.
+      CHECK(operand(r, "k_view", Kind::kInput).hbm_bytes == int64_t{36} * 128 * 64 * 2);
+    }
+  }
 }
 
 }  // namespace
