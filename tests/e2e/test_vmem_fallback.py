@@ -206,9 +206,9 @@ def test_module_figures_are_the_reports(helionc, tmp_path, sample, kernel, defau
     seen = []
     real = module._fit_vmem
 
-    def record(config, launch, first, blocks, needs, fallbacks, halve, vmem_bytes):
+    def record(config, launch, first, blocks, needs, *rest):
         seen.append(needs(*blocks(config))[(strategy,)])
-        return real(config, launch, first, blocks, needs, fallbacks, halve, vmem_bytes)
+        return real(config, launch, first, blocks, needs, *rest)
 
     module._fit_vmem = record
     dtypes = {"f32": jnp.float32, "bf16": jnp.bfloat16}
@@ -222,3 +222,35 @@ def test_module_figures_are_the_reports(helionc, tmp_path, sample, kernel, defau
                                for name, (shape, d) in zip(names, call)) for call in calls)
     assert seen == report_vmem(helionc, sample, config, shapes)
     assert len(seen) == len(calls)
+
+
+def traced_vmem_limits(fn, *args):
+    """Per pallas_call traced for `args`: the vmem_limit_bytes passed to Mosaic."""
+    with tpu_tracing():
+        jaxpr = jax.make_jaxpr(fn)(*args)
+    return [eqn.params["compiler_params"].vmem_limit_bytes for eqn in jaxpr.jaxpr.eqns
+            if eqn.primitive.name == "pallas_call"]
+
+
+@pytest.mark.parametrize("n,limit", [
+    (4096, None),              # 256 rows of 4096 f32, in and out, 2 buffers each: 16 MiB
+    (12288, 64 * 1024 * 1024), # 48 MiB: more than Mosaic's default 32 MiB on v7x
+])
+def test_a_config_without_a_limit_gets_one_when_it_needs_more_than_the_default(
+        helionc, tmp_path, n, limit):
+    """Mosaic refuses a kernel above its default scoped VMEM limit unless `vmem_limit_bytes`
+    raises it; a launch the fallback lets through with more than that gets the target's VMEM."""
+    module, _ = compile_module(helionc, tmp_path, "softmax", "softmax", "  block_sizes: [256]\n")
+    fn = lambda a: module.softmax(a, interpret=False)  # noqa: E731
+    x = jax.ShapeDtypeStruct((256, n), jnp.float32)
+    assert traced_vmem_limits(fn, x) == [limit]
+    assert traced_blocks(fn, x) == [[("default", (256, n)), ("default", (256, n))]]
+    if limit:
+        lowered = lower_for_tpu(fn, x)
+        assert "tpu_custom_call" in lowered
+        # Mosaic's custom call carries the limit as its scoped VMEM size.
+        assert re.search(r"scoped_memory_configs.{0,80}size\\22: 67108864", lowered)
+    small = np.random.default_rng(0).standard_normal((13, 300)).astype(np.float32)
+    got = np.asarray(module.softmax(jnp.asarray(small), interpret=True))
+    want = np.exp(small - small.max(1, keepdims=True))
+    np.testing.assert_allclose(got, want / want.sum(1, keepdims=True), rtol=1e-5, atol=1e-6)

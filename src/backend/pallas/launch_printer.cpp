@@ -475,6 +475,8 @@ class LaunchPrinter {
       out_.line(fmt::format("{{{}}},", fmt::join(fallbacks, ", ")));
       out_.line(fmt::format("{},", py_tuple(halved)));
       out_.line(fmt::format("{},  # {} VMEM per core", target->vmem_bytes, target->name));
+      out_.line(fmt::format("{},  # Mosaic's VMEM limit without vmem_limit_bytes",
+                            target->default_scoped_vmem_bytes));
     }
     out_.line(")");
   }

@@ -123,7 +123,7 @@ def _dot(a, b, dimension_numbers):
         preferred_element_type=jnp.int32 if integral else jnp.float32)
 
 
-def _fit_vmem(config, launch, first, blocks, needs, fallbacks, halve, vmem_bytes):
+def _fit_vmem(config, launch, first, blocks, needs, fallbacks, halve, vmem_bytes, scoped_bytes):
     """`config` with one launch's strategies, then its blocks, changed while they need more
     VMEM than there is (README.md, "Trace-time VMEM fallback").
 
@@ -135,7 +135,9 @@ def _fit_vmem(config, launch, first, blocks, needs, fallbacks, halve, vmem_bytes
     no strategy fits, the largest of them is halved, one at a time, until the launch fits or
     none gets smaller. The capacity is the config's `vmem_limit_bytes`, else the target's VMEM
     per core. Sizes are static, so this runs while JAX traces. A launch that fits in no way
-    raises ValueError: its blocks are too large for the target whatever the strategy.
+    raises ValueError: its blocks are too large for the target whatever the strategy. A config
+    without `vmem_limit_bytes` whose launch needs more than Mosaic's default scoped limit
+    (`scoped_bytes`) gets the target's VMEM as its limit, since Mosaic would refuse it otherwise.
     """
     types = tuple(config.get("pallas_loop_type", ()))
     sizes = list(config.get("block_sizes", ()))
@@ -173,6 +175,8 @@ def _fit_vmem(config, launch, first, blocks, needs, fallbacks, halve, vmem_bytes
             sizes[entry] = before
             stuck.add(at)
     changed = dict(config)
+    if need > scoped_bytes and not config.get("vmem_limit_bytes"):
+        changed["vmem_limit_bytes"] = vmem_bytes
     if current != tuned:
         changed["block_sizes"] = sizes
     if chosen != types[first:first + count]:
@@ -381,6 +385,7 @@ def attention_output(q_in, k_in, v_in, *, interpret=None):
         {},
         ((0, 0), (1, 1), (2, 2)),
         67108864,  # tpu-v7x VMEM per core
+        33554432,  # Mosaic's VMEM limit without vmem_limit_bytes
     )
     block_b = _legal_block(
         config["block_sizes"][0],
