@@ -89,6 +89,21 @@ std::optional<std::vector<LoopStrategy>> resolve_strategies(const KernelConfig& 
       ok = false;
       continue;
     }
+    if (const std::string& reason = loop.reason_against(*strategy);
+        !reason.empty() && config.pallas_loop_type_for_all) {
+      // One loop type for every loop (`pallas_loop_type="fori_loop"`, as Helion's configs write
+      // it) is a wish for the kernel, which Helion's own backend takes where it can: a loop that
+      // cannot run it keeps its default strategy, which computes the same result.
+      const LoopStrategy fallback = passes::default_strategy(loop);
+      diags
+          .warning(DiagnosticKind::kConfigSchema, range,
+                   fmt::format("`pallas_loop_type` `{}` does not apply to inner loop {}: {}; it "
+                               "runs `{}`",
+                               requested[i], i, reason, passes::loop_strategy_name(fallback)))
+          .note(loop.loop->range, "the inner loop");
+      strategies.push_back(fallback);
+      continue;
+    }
     if (const std::string& reason = loop.reason_against(*strategy); !reason.empty()) {
       diags
           .error(DiagnosticKind::kConfigSchema, range,

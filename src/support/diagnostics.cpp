@@ -30,7 +30,15 @@ Diagnostic& DiagnosticEngine::error(DiagnosticKind kind, SourceRange range, std:
 }
 
 Diagnostic& DiagnosticEngine::warning(DiagnosticKind kind, SourceRange range, std::string message) {
-  if (!warning_enabled(kind)) {
+  // The same warning at the same place is reported once: a config is resolved by several
+  // passes (checking, printing, reports), each of which may find the same thing.
+  const bool repeated =
+      std::any_of(diagnostics_.begin(), diagnostics_.end(), [&](const Diagnostic& d) {
+        return d.kind == kind && d.range.file == range.file && d.range.begin == range.begin &&
+               d.range.end == range.end && d.message == message &&
+               (d.severity == Severity::kWarning || d.promoted_from_warning);
+      });
+  if (!warning_enabled(kind) || repeated) {
     discarded_ = {kind, Severity::kWarning, range, std::move(message), {}};
     return discarded_;
   }
