@@ -1125,6 +1125,11 @@ def ref_block_means(x):
     return (f64(x).sum(0).astype(np.float32),)
 
 
+def ref_block_square_sums(x):
+    # block_square_sums.py: the float32 column sums of squares of x, whatever the blocks
+    return ((f64(x) ** 2).sum(0).astype(np.float32),)
+
+
 SAMPLES: tuple[SampleSpec, ...] = (
     SampleSpec(
         name="live_row_if",
@@ -2309,6 +2314,19 @@ SAMPLES: tuple[SampleSpec, ...] = (
         extra_shapes=("x=1x1:f32", "x=9x130:f32", "x=300x128:bf16"),
         tolerance=SUM_TOLERANCE,
         notes="a registered block size as a host size (cdiv), a device number and a host factor",
+    ),
+    SampleSpec(
+        name="block_square_sums",
+        kernel="block_square_sums",
+        configs={"b8x8": (8, 8), "b16x8": (16, 8), "b32x16": (32, 16)},
+        reference=ref_block_square_sums,
+        extra_shapes=("x=1x1:f32", "x=9x130:f32", "x=300x128:bf16"),
+        tolerance=SUM_TOLERANCE,
+        loop_types=(("unroll",), ("emit_pipeline",), ("fori_loop",)),
+        refused_loop_types=(("grid",),),
+        inner_dims=((1, "x", 0),),
+        notes="per-block partials in a host array sized by a registered block size; x.new_full "
+              "and x.new_zeros in device code; an inner loop over the block's range",
     ),
 )
 

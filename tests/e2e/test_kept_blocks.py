@@ -127,10 +127,40 @@ def test_registered_value_other_loop_size_refused(helionc, tmp_path):
 
 WHOLE_ROWS_DEFAULT = f"  block_sizes: [256]\n  vmem_limit_bytes: {1 << 20}\n"
 
+SCALED_ROWS = """
+import torch
+import helion
+import helion.language as hl
+
+
+@helion.kernel(static_shapes=True)
+def scaled_rows(x: torch.Tensor) -> torch.Tensor:
+    m, n = x.size()
+    block_m = hl.register_block_size(m)
+    out = torch.empty([m, n], dtype=torch.float32, device=x.device)
+    for tile_m in hl.tile(m, block_size=block_m):
+        out[tile_m, :] = x[tile_m, :].to(torch.float32) / block_m
+    return out * block_m
+"""
+
 
 def test_registered_value_is_not_halved(helionc, tmp_path):
-    """block_means reads `block_m` as a value: no trace-time VMEM fallback may halve it (the
-    softmax of test_vmem_fallback halves the same 256-row block for these shapes)."""
+    """A kernel that reads `block_m` (and no tile.id): the trace-time VMEM fallback may not
+    halve its block (the host multiplied by the value before the launch), so the module has no
+    `_fit_vmem`; the same kernel with `block_m` passed only as `block_size=` halves it."""
+    module = compile_source(helionc, tmp_path, SCALED_ROWS, "scaled_rows", WHOLE_ROWS_DEFAULT)
+    assert "_fit_vmem(" not in (tmp_path / "scaled_rows_pallas.py").read_text()
+    for m in (512, 100):
+        x = np.random.default_rng(m).standard_normal((m, 128)).astype(np.float32)
+        got = np.asarray(module.scaled_rows(jnp.asarray(x), interpret=True))
+        np.testing.assert_allclose(got, x, rtol=1e-6, atol=1e-6)
+    unread = SCALED_ROWS.replace(" / block_m", "").replace(" * block_m", "")
+    compile_source(helionc, tmp_path, unread, "scaled_rows", WHOLE_ROWS_DEFAULT)
+    assert "_fit_vmem(" in (tmp_path / "scaled_rows_pallas.py").read_text()
+
+
+def test_block_means_without_halving(helionc, tmp_path):
+    """samples/block_means.py reads `tile.id` and `block_m`: 512 rows of 256 fit unhalved."""
     path = tmp_path / "block_means_pallas.py"
     config = tmp_path / "block_means.yaml"
     config.write_text(f"schema_version: 1\nkernel: block_means\ndefault:\n{WHOLE_ROWS_DEFAULT}")
