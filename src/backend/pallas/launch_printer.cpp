@@ -222,14 +222,26 @@ class LaunchPrinter {
         }
       }
       std::string kept;  // `_kept_block`'s first argument: the loop, and why it keeps its block
+      std::string begin;  // and its last: where Helion's blocks start
       if (passes::keeps_requested_block(kernel_, dim)) {
         host_.context.imports.helpers.insert("kept_block");
         kept = py_string(kept_reason(dim)) + ", ";
+        if (has_begin(dim) && in_kernel_bounds_[g]) {
+          // The module's blocks start at multiples of the block; Helion's at the loop's begin,
+          // which here is known only while the kernel runs.
+          host_.context.diags.error(
+              DiagnosticKind::kUnsupported, dim.range,
+              "a loop whose begin is computed in the kernel and whose block numbers "
+              "(`tile.id`, `tile.count`) or registered block size the kernel reads is not "
+              "supported yet");
+        } else if (has_begin(dim)) {
+          begin = ", begin=" + host_.text(dim.begin);
+        }
       }
       legal_blocks_.push_back(fmt::format(
-          "{}({}{}, {}, \"{}\"{}{})", kept.empty() ? "_legal_block" : "_kept_block", kept,
+          "{}({}{}, {}, \"{}\"{}{}{})", kept.empty() ? "_legal_block" : "_kept_block", kept,
           requested_block(dim, false), size, role, other.empty() ? "" : ", " + other,
-          axes.empty() ? "" : ", axes=" + py_tuple(axes)));
+          axes.empty() ? "" : ", axes=" + py_tuple(axes), begin));
     }
   }
 
