@@ -221,7 +221,7 @@ class LaunchPrinter {
           axes.push_back(host_.size_text(binding, axis, stmt_index_));
         }
       }
-      std::string kept;  // `_kept_block`'s first argument: the loop, and why it keeps its block
+      std::string kept;   // `_kept_block`'s first argument: the loop, and why it keeps its block
       std::string begin;  // and its last: where Helion's blocks start
       if (passes::keeps_requested_block(kernel_, dim)) {
         host_.context.imports.helpers.insert("kept_block");
