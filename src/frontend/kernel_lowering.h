@@ -189,10 +189,11 @@ class KernelLowering {
   // `len(x)`, `min(a, b)`, `max(...)`, `int(v)`, `abs(v)` on static values; null otherwise.
   ir::ExprPtr lower_static_builtin(std::string_view name, const CallArgs& args);
   ir::ExprPtr make_cast(ir::ExprPtr value, ir::ExprPtr dtype, SourceRange range);
-  // A tile of one value: hl.full/hl.zeros, or torch.zeros/ones/full in device code (`fill` 0
-  // or 1, or -1 for the value as second argument).
+  // A tile of one value: hl.full/hl.zeros, or torch.zeros/ones/full and `x.new_zeros` & co.
+  // in device code (`fill` 0 or 1, or -1 for the value as second argument); its dtype is
+  // `default_dtype` (float32 when null) unless the call gives one.
   ir::ExprPtr make_filled_tile(const CallArgs& args, std::string_view shown, int fill,
-                               bool torch_form);
+                               bool torch_form, ir::ExprPtr default_dtype = nullptr);
   ir::ExprPtr make_full_like(ir::ExprPtr like, ir::ExprPtr fill, ir::ExprPtr dtype,
                              SourceRange range);
   CallArgs split_args(const SyntaxNode& call);
@@ -373,7 +374,10 @@ class KernelLowering {
   void lower_allocation(const SyntaxNode& target, const SyntaxNode& value, ir::Block& out);
   // `bs = hl.register_block_size(n)` (or `(lo, hi)`): a tunable shared by the loops that pass
   // `block_size=bs`, numbered where it is registered.
-  void lower_register_block_size(const SyntaxNode& target, const SyntaxNode& call);
+  void lower_register_block_size(const SyntaxNode& target, const SyntaxNode& call, ir::Block& out);
+  // Sets Kernel::block_value_bindings and removes the Lets of registered block sizes whose
+  // value the kernel never reads.
+  void drop_unread_block_values();
 
   // ---- lower_tunables.cpp: `hl.register_tunable`, `hl.constexpr`, `helion.cdiv`,
   // `helion.next_power_of_2` (null when `name` is none of them)
@@ -488,6 +492,7 @@ class KernelLowering {
   std::map<int, ir::ExprPtr> host_indexed_;
   // Bindings made by hl.register_block_size -> their tunable index.
   std::map<int, int> registered_block_sizes_;
+  std::set<int> read_block_values_;  // those of them read as values (lower_identifier)
   // Host ints bound to an expression (`n = x.size(1)`): what a shape entry `n` stands for.
   std::map<int, ir::ExprPtr> jagged_lengths_;  // jagged tile dim -> its lengths tile
   std::map<int, ir::ExprPtr> host_sizes_;

@@ -402,6 +402,19 @@ ExprPtr KernelLowering::lower_method_call(const SyntaxNode& receiver_node, std::
       return ir::Call::make(Intrinsic::kNumel, {receiver}, Type::scalar(TypeKind::kInt), range);
     }
     if (method == "stride") return lower_stride(receiver, receiver_node, args);
+    if (in_device() && (method == "new_empty" || method == "new_zeros" || method == "new_full" ||
+                        method == "new_ones")) {
+      // A tile as torch.zeros/full make one in device code, of the receiver's dtype unless
+      // given (PyTorch's rule); an empty tile is zeros (its values are undefined).
+      ExprPtr dtype = receiver->type.dtype ? ir::DtypeImm::make(*receiver->type.dtype, range)
+                                           : ir::Call::make(Intrinsic::kDtypeOf, {receiver},
+                                                            Type::scalar(TypeKind::kDtype), range);
+      return make_filled_tile(args, shown,
+                              method == "new_full"   ? -1
+                              : method == "new_ones" ? 1
+                                                     : 0,
+                              /*torch_form=*/true, std::move(dtype));
+    }
     if (method == "new_empty" || method == "new_zeros" || method == "new_full" ||
         method == "new_ones") {
       fail(DiagnosticKind::kUnsupported, range,

@@ -53,6 +53,7 @@ ExprPtr KernelLowering::lower_identifier(const SyntaxNode& node) {
     fail(DiagnosticKind::kUndefinedName, node.range(), fmt::format("undefined name `{}`", name));
   }
   const int id = it->second;
+  if (registered_block_sizes_.count(id)) read_block_values_.insert(id);
   if (auto poisoned = poisoned_.find(id); poisoned != poisoned_.end()) {
     if (!poisoned->second.empty()) {
       diags_.error(DiagnosticKind::kUndefinedName, node.range(), poisoned->second);

@@ -110,7 +110,7 @@ void KernelLowering::lower_assignment(const SyntaxNode& node, ir::Block& out) {
   if (value.type() == "call" && target.type() == "identifier" &&
       imports_.qualified_name(value.child_by_field("function")) ==
           "helion.language.register_block_size") {
-    return lower_register_block_size(target, value);
+    return lower_register_block_size(target, value, out);
   }
   bind_targets(target, lower_expr(value), node.range(), out);
 }

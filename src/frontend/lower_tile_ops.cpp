@@ -121,6 +121,15 @@ std::vector<Dim> KernelLowering::creation_dims(const std::vector<SyntaxNode>& en
     } else if (const std::optional<Dim> dim = size_dim(kernel_, value)) {
       // 1, `tile.block_size` or a tensor's whole axis `x.size(d)`
       dims.push_back(*dim);
+    } else if (const auto* ref = value->as<ir::VarRef>();
+               ref && registered_block_sizes_.count(ref->binding)) {
+      // Its value is known, but which loop's tile dimension it is is not (a loop after the
+      // allocation may tile with it, or several): the shape would need a dimension kind of
+      // its own.
+      unsupported(entry.range(),
+                  fmt::format("`{}`, a registered block size, as an allocation size in device "
+                              "code",
+                              kernel_.bindings[static_cast<size_t>(ref->binding)].name));
     } else {
       unsupported(entry.range(),
                   "a shape entry other than a tile, `tile.block_size`, `x.size(d)` or a "
@@ -610,7 +619,7 @@ ExprPtr KernelLowering::lower_tile_function(const std::string& name, const CallA
 }
 
 ExprPtr KernelLowering::make_filled_tile(const CallArgs& args, std::string_view shown, int fill,
-                                         bool torch_form) {
+                                         bool torch_form, ExprPtr default_dtype) {
   // hl.full(shape, value, dtype=float32), hl.zeros(shape, dtype=float32); torch.zeros(shape,
   // dtype=, device=) and torch.full(shape, value, dtype=, device=) take dtype only by keyword.
   // `fill` is 0 or 1 for zeros/ones, -1 when the value is the second argument.
@@ -641,7 +650,8 @@ ExprPtr KernelLowering::make_filled_tile(const CallArgs& args, std::string_view 
     fail(DiagnosticKind::kTypeMismatch, fill_value->range, "the fill value must be a scalar");
   }
   // float32 unless given: Helion's convention for hl.full/hl.zeros, PyTorch's default dtype.
-  ExprPtr dtype = ir::DtypeImm::make(ScalarType::kFloat32, range);
+  ExprPtr dtype =
+      default_dtype ? std::move(default_dtype) : ir::DtypeImm::make(ScalarType::kFloat32, range);
   const SyntaxNode dtype_node =
       separate_sizes ? args.keyword("dtype") : argument(args, dtype_position, "dtype");
   if (dtype_node) dtype = lower_dtype_expr(dtype_node);

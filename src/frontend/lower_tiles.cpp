@@ -368,7 +368,8 @@ std::vector<int> KernelLowering::lower_tile_spec(const SyntaxNode& call, bool gr
   return dims;
 }
 
-void KernelLowering::lower_register_block_size(const SyntaxNode& target, const SyntaxNode& call) {
+void KernelLowering::lower_register_block_size(const SyntaxNode& target, const SyntaxNode& call,
+                                               ir::Block& out) {
   if (in_device()) unsupported(call.range(), "`hl.register_block_size` in device code");
   const CallArgs args = split_args(call);
   check_arity(args, "hl.register_block_size", 1, 2, {});
@@ -388,15 +389,49 @@ void KernelLowering::lower_register_block_size(const SyntaxNode& target, const S
   kernel_.tunable_block_ranges[tunable] = bounds.size() == 2
                                               ? ir::Kernel::BlockRange{bounds[0], bounds[1]}
                                               : ir::Kernel::BlockRange{nullptr, bounds[0]};
-  // The binding stands for the block size; using it other than as `block_size=` is reported
-  // where it happens (the value is known only once the config is legalised).
+  // The binding stands for the block size. Its Let stays only if the kernel reads the value
+  // (lower_identifier notes it; drop_unread_block_values removes the others), so a block size
+  // passed only as `block_size=` prints nothing and stays free to shrink.
   const int id = bind(std::string(target.text()), Type::scalar(TypeKind::kInt),
                       ir::Binding::Origin::kHost, target.range());
   registered_block_sizes_[id] = tunable;
-  poisoned_[id] = fmt::format(
-      "`{}` is a registered block size; it can only be passed as `block_size=` of `hl.tile` "
-      "(using its value is not supported yet)",
-      target.text());
+  out.push_back(ir::Let::make(
+      id,
+      ir::Call::make(Intrinsic::kBlockValue, {ir::IntImm::make(tunable, call.range())},
+                     Type::scalar(TypeKind::kInt), call.range()),
+      target.range()));
+}
+
+void KernelLowering::drop_unread_block_values() {
+  kernel_.block_value_bindings.assign(static_cast<size_t>(kernel_.num_tunable_blocks), -1);
+  for (const auto& [binding, tunable] : registered_block_sizes_) {
+    if (read_block_values_.count(binding)) {
+      kernel_.block_value_bindings[static_cast<size_t>(tunable)] = binding;
+    }
+  }
+  // `hl.register_block_size` is host code: at the top level or in host `if`s.
+  const auto drop = [&](const ir::Block& block, const auto& recurse) -> ir::Block {
+    ir::Block kept;
+    for (const ir::StmtPtr& stmt : block) {
+      if (const auto* let = stmt->as<ir::Let>()) {
+        const auto* call = let->value->as<ir::Call>();
+        if (call && call->op == Intrinsic::kBlockValue && let->targets.size() == 1 &&
+            !read_block_values_.count(let->targets[0])) {
+          continue;
+        }
+      }
+      const auto* branch = stmt->as<ir::If>();
+      if (branch && !branch->on_device) {
+        kept.push_back(ir::If::make(branch->condition, recurse(branch->then_body, recurse),
+                                    recurse(branch->else_body, recurse), branch->merges,
+                                    branch->range, false));
+        continue;
+      }
+      kept.push_back(stmt);
+    }
+    return kept;
+  };
+  kernel_.body = drop(kernel_.body, drop);
 }
 
 }  // namespace helionc::frontend

@@ -238,6 +238,11 @@ StmtPtr Return::make(std::vector<ExprPtr> values, SourceRange range, bool tuple)
   return std::make_shared<Return>(std::move(values), range, tuple);
 }
 
+int Kernel::block_value_binding(int tunable) const {
+  if (tunable < 0 || static_cast<size_t>(tunable) >= block_value_bindings.size()) return -1;
+  return block_value_bindings[static_cast<size_t>(tunable)];
+}
+
 bool UserTunable::allows(int64_t value) const {
   switch (kind) {
     case Kind::kPowerOfTwo:

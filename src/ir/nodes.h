@@ -544,6 +544,14 @@ struct Kernel {
     ExprPtr max;
   };
   std::vector<BlockRange> tunable_block_ranges;
+  // By tunable: the host binding that holds a registered block size whose value the kernel
+  // reads (`cdiv(m, block_m)`, `tile.id * block_m`), bound by a Let of Intrinsic::kBlockValue
+  // where `hl.register_block_size` was called; -1 where the value is only passed as
+  // `block_size=`. Such a block is computed once, and every launch that tiles with it must use
+  // exactly that value (passes/block_observers.h).
+  std::vector<int> block_value_bindings;
+  // block_value_bindings[tunable], or -1 (also for a tunable that is not registered).
+  int block_value_binding(int tunable) const;
   // `hl.register_tunable` keys, in order of registration (Intrinsic::kTunable indexes them).
   std::vector<UserTunable> user_tunables;
   Block body;

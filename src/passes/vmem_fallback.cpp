@@ -1,6 +1,6 @@
 #include "passes/vmem_fallback.h"
 
-#include "ir/visitor.h"
+#include "passes/kept_blocks.h"
 
 namespace helionc::passes {
 
@@ -22,20 +22,6 @@ std::optional<std::vector<LoopStrategy>> vmem_fallback(const Launch& launch,
   return fallback;
 }
 
-namespace {
-
-bool reads_block_numbering(const ir::Kernel& kernel) {
-  bool reads = false;
-  ir::for_each_expr(kernel.body, [&](const ir::Expr& expr) {
-    if (const auto* attr = expr.as<ir::TileAttr>()) {
-      reads |= attr->attr == ir::TileAttrKind::kId || attr->attr == ir::TileAttrKind::kCount;
-    }
-  });
-  return reads;
-}
-
-}  // namespace
-
 std::vector<int> shrinkable_blocks(const ir::Kernel& kernel, const Launch& launch) {
   std::vector<int> positions;
   if (launch.variadic || reads_block_numbering(kernel)) return positions;
@@ -47,6 +33,8 @@ std::vector<int> shrinkable_blocks(const ir::Kernel& kernel, const Launch& launc
         kernel.tunable_block_ranges[tunable].min != nullptr) {
       continue;
     }
+    // A registered block size read as a value was computed once, before the launch.
+    if (kernel.block_value_binding(dim.block.tunable) >= 0) continue;
     positions.push_back(static_cast<int>(g));
   }
   return positions;

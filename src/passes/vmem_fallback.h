@@ -11,8 +11,8 @@
 // it was tuned for), the module halves the launch's blocks, the largest first, until it fits
 // or none gets smaller, and otherwise reports that nothing fits. Only blocks whose value the
 // kernel cannot observe may shrink (shrinkable_blocks): the config's own, of a kernel that
-// reads no `tile.id` or `tile.count`, so that a smaller block changes how the work is cut, not
-// what it computes.
+// reads no `tile.id` or `tile.count` and not a registered block size the kernel reads as a
+// value, so that a smaller block changes how the work is cut, not what it computes.
 #pragma once
 
 #include <optional>
@@ -34,7 +34,8 @@ std::optional<std::vector<LoopStrategy>> vmem_fallback(const Launch& launch,
 // traces: blocks from `block_sizes` (not `block_size=` in the source, not `hl.grid`, not a
 // range given with `hl.register_block_size`, whose minimum the module would have to keep), of a
 // kernel that reads no `tile.id`/`tile.count` (whose values, and the shapes sized by them,
-// follow the block).
+// follow the block), and not a registered block size whose value the kernel reads
+// (passes/kept_blocks.h: the host code computed with it before the launch).
 std::vector<int> shrinkable_blocks(const ir::Kernel& kernel, const Launch& launch);
 
 }  // namespace helionc::passes

@@ -1117,6 +1117,19 @@ def ref_static_params(x, flat_y, mode="add", acc_dtype=np.float32, device=None):
     return ((a + y if mode == "add" else a * y + row_stride).astype(dtype),)
 
 
+# --- session 10, s10-blocksize: registered block sizes used as values -------------------------
+
+
+def ref_block_means(x):
+    # block_means.py: the float32 column sums of x, whatever the block (means times the block)
+    return (f64(x).sum(0).astype(np.float32),)
+
+
+def ref_block_square_sums(x):
+    # block_square_sums.py: the float32 column sums of squares of x, whatever the blocks
+    return ((f64(x) ** 2).sum(0).astype(np.float32),)
+
+
 SAMPLES: tuple[SampleSpec, ...] = (
     SampleSpec(
         name="live_row_if",
@@ -2291,6 +2304,29 @@ SAMPLES: tuple[SampleSpec, ...] = (
         ),
         extra_shapes=("x=1x1:f32,flat_y=1:f32", "x=9x129:bf16,flat_y=1161:bf16"),
         notes="str, dtype and device parameters",
+    ),
+    # session 10, s10-blocksize
+    SampleSpec(
+        name="block_means",
+        kernel="block_means",
+        configs={"b8": (8,), "b16": (16,), "b64": (64,)},
+        reference=ref_block_means,
+        extra_shapes=("x=1x1:f32", "x=9x130:f32", "x=300x128:bf16"),
+        tolerance=SUM_TOLERANCE,
+        notes="a registered block size as a host size (cdiv), a device number and a host factor",
+    ),
+    SampleSpec(
+        name="block_square_sums",
+        kernel="block_square_sums",
+        configs={"b8x8": (8, 8), "b16x8": (16, 8), "b32x16": (32, 16)},
+        reference=ref_block_square_sums,
+        extra_shapes=("x=1x1:f32", "x=9x130:f32", "x=300x128:bf16"),
+        tolerance=SUM_TOLERANCE,
+        loop_types=(("unroll",), ("emit_pipeline",), ("fori_loop",)),
+        refused_loop_types=(("grid",),),
+        inner_dims=((1, "x", 0),),
+        notes="per-block partials in a host array sized by a registered block size; x.new_full "
+              "and x.new_zeros in device code; an inner loop over the block's range",
     ),
 )
 

@@ -7,6 +7,7 @@
 #include "backend/pallas/host_state.h"
 #include "backend/pallas/launch_printer.h"
 #include "ir/visitor.h"
+#include "passes/legal_block.h"
 
 namespace helionc::backend::pallas {
 
@@ -89,6 +90,11 @@ class HostPrinter {
         const auto& let = *stmt.as<ir::Let>();
         if (declared_view(let)) return;
         give_values(let.value, stmt);
+        if (const auto* call = let.value->as<ir::Call>();
+            call && call->op == ir::Intrinsic::kBlockValue) {
+          line(fmt::format("{} = {}", let_targets(kernel_, let), block_value(*call)), stmt);
+          return;
+        }
         if (let.targets.empty()) {  // a statement for its effect (`print`)
           line(host_.text(let.value), stmt);
           return;
@@ -181,6 +187,29 @@ class HostPrinter {
         context_.diags.error(DiagnosticKind::kInternal, stmt.range, "a static loop in host code");
         return;
     }
+  }
+
+  // `block_m = hl.register_block_size(m)` whose value the kernel reads (ir::Kernel::
+  // block_value_bindings): the config's block, legalised here once, for the register call's
+  // bound and the role of the first loop that tiles with it; every such loop keeps this value
+  // (`_kept_block`, passes/kept_blocks.h) or raises while JAX traces.
+  std::string block_value(const ir::Call& call) {
+    const auto tunable = static_cast<size_t>(call.args[0]->as<ir::IntImm>()->value);
+    std::string role = "leading";  // no loop tiles with it: no rule to follow
+    [&] {
+      for (const passes::Launch& launch : plan_.launches) {
+        for (const passes::GridDim& grid : launch.grid) {
+          const ir::BlockSource& block = kernel_.tile_dims[grid.tile_dim].block;
+          if (block.kind == ir::BlockSource::Kind::kTunable &&
+              static_cast<size_t>(block.tunable) == tunable) {
+            role = passes::block_role_name(passes::block_role(grid));
+            return;
+          }
+        }
+      }
+    }();
+    return fmt::format("_legal_block({}[\"block_sizes\"][{}], {}, \"{}\")", config_, tunable,
+                       host_.text(kernel_.tunable_block_ranges[tunable].max), role);
   }
 
   // A view of an array that holds no values yet is only a shape and dtype: jax.eval_shape

@@ -10,6 +10,7 @@
 #include "autotune/targets.h"
 #include "backend/pallas/size_formula.h"
 #include "ir/visitor.h"
+#include "passes/kept_blocks.h"
 #include "passes/legal_block.h"
 #include "passes/vmem_fallback.h"
 #include "passes/vmem_formula.h"
@@ -179,6 +180,13 @@ class LaunchPrinter {
   // ---- block sizes and grid --------------------------------------------------------------
 
   std::string requested_block(const ir::TileDim& dim, bool rest) {
+    if (const int value = kernel_.block_value_binding(dim.block.tunable);
+        value >= 0 && dim.block.kind == ir::BlockSource::Kind::kTunable) {
+      // A registered block size the kernel reads: the value computed where it is registered.
+      const std::string name = host_.text(
+          ir::VarRef::make(value, kernel_.bindings[static_cast<size_t>(value)].type, dim.range));
+      return rest ? py_tuple({name}) : name;
+    }
     if (dim.block.kind == ir::BlockSource::Kind::kFixed) {
       const std::string size = host_.text(dim.block.size);
       return rest ? py_tuple({size}) : size;
@@ -213,10 +221,47 @@ class LaunchPrinter {
           axes.push_back(host_.size_text(binding, axis, stmt_index_));
         }
       }
+      std::string kept;   // `_kept_block`'s first argument: the loop, and why it keeps its block
+      std::string begin;  // and its last: where Helion's blocks start
+      if (passes::keeps_requested_block(kernel_, dim)) {
+        host_.context.imports.helpers.insert("kept_block");
+        kept = py_string(kept_reason(dim)) + ", ";
+        if (has_begin(dim) && in_kernel_bounds_[g]) {
+          // The module's blocks start at multiples of the block; Helion's at the loop's begin,
+          // which here is known only while the kernel runs.
+          host_.context.diags.error(
+              DiagnosticKind::kUnsupported, dim.range,
+              "a loop whose begin is computed in the kernel and whose block numbers "
+              "(`tile.id`, `tile.count`) or registered block size the kernel reads is not "
+              "supported yet");
+        } else if (has_begin(dim)) {
+          begin = ", begin=" + host_.text(dim.begin);
+        }
+      }
       legal_blocks_.push_back(fmt::format(
-          "_legal_block({}, {}, \"{}\"{}{})", requested_block(dim, false), size, role,
-          other.empty() ? "" : ", " + other, axes.empty() ? "" : ", axes=" + py_tuple(axes)));
+          "{}({}{}, {}, \"{}\"{}{}{})", kept.empty() ? "_legal_block" : "_kept_block", kept,
+          requested_block(dim, false), size, role, other.empty() ? "" : ", " + other,
+          axes.empty() ? "" : ", axes=" + py_tuple(axes), begin));
     }
+  }
+
+  // `kernel.py:12: the kernel reads `tile.id` or `tile.count` of the loop over `n``: the start
+  // of `_kept_block`'s message.
+  std::string kept_reason(const ir::TileDim& dim) const {
+    std::string where;
+    if (dim.range.valid()) {
+      where = fmt::format("{}:{}: ", dim.range.file->path(),
+                          dim.range.file->line_column(dim.range.begin).line);
+    }
+    const int value = kernel_.block_value_binding(dim.block.tunable);
+    if (dim.block.kind == ir::BlockSource::Kind::kTunable && value >= 0) {
+      return fmt::format("{}the kernel reads the value of `{}`, the block size of this loop", where,
+                         kernel_.bindings[static_cast<size_t>(value)].name);
+    }
+    return fmt::format(
+        "{}the kernel reads `tile.id` or `tile.count` of this loop, whose block size the source "
+        "fixes",
+        where);
   }
 
   void print_blocks() {

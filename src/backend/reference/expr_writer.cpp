@@ -236,8 +236,7 @@ PyExpr ExprWriter::tile_attr(const ir::TileAttr& node) {
   if (node.attr == ir::TileAttrKind::kId || node.attr == ir::TileAttrKind::kCount) {
     // Block numbers and counts exist only where there are blocks: where the source fixes the
     // block size (`_ref_tiles` numbers its tiles).
-    if (dim.block.kind == ir::BlockSource::Kind::kFixed && !dim.variadic &&
-        !state_.is_grid(node.tile_dim)) {
+    if (state_.stepped_block(dim) && !dim.variadic && !state_.is_grid(node.tile_dim)) {
       return py_atom(fmt::format("{}.{}", tile, name));
     }
     return unsupported(node, fmt::format("`{}.{}`: the config chooses this tile's block size, and "
@@ -511,6 +510,14 @@ PyExpr ExprWriter::call(const ir::Call& node) {
         return py_atom(value != 0 ? "True" : "False");
       }
       return py_atom(std::to_string(value));
+    }
+    case Intrinsic::kBlockValue: {
+      // The reference takes no config: a registered block size read as a value is its bound
+      // (`hl.register_block_size(m)`: m), and its loops step over tiles of that size, as a
+      // block size fixed in the source does (function_printer).
+      const auto* index = args[0]->as<ir::IntImm>();
+      if (index == nullptr) break;
+      return print(state_.kernel.tunable_block_ranges.at(static_cast<size_t>(index->value)).max);
     }
     case Intrinsic::kWindow: {
       std::vector<std::string> window_args = {text(args[0]), text(args[1]), text(args[2]),

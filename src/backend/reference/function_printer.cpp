@@ -247,11 +247,10 @@ class FunctionPrinter {
           return;
         }
         line(fmt::format("{} = _RefTiles({})", name, end), loop);
-      } else if (dim.block.kind == ir::BlockSource::Kind::kFixed) {
-        loops.push_back(
-            out_.block(state_.with_where(fmt::format("for {} in _ref_tiles({}, {}, {}):", name,
-                                                     begin, end, expr_.text(dim.block.size)),
-                                         loop.range)));
+      } else if (const ir::ExprPtr block = state_.stepped_block(dim)) {
+        loops.push_back(out_.block(state_.with_where(
+            fmt::format("for {} in _ref_tiles({}, {}, {}):", name, begin, end, expr_.text(block)),
+            loop.range)));
       } else {
         line(fmt::format("{} = _RefTile({}, {})", name, begin, end), loop);
         whole.push_back(name);

@@ -28,6 +28,15 @@ struct FunctionState {
   // A binding's Python name: the source name, renamed when it is one the module reserves.
   std::string name(int binding) const;
   const ir::TileDim& dim(int tile_dim) const { return kernel.tile_dims.at(tile_dim); }
+  // The block size a loop steps by in the reference, as a host expression: one fixed in the
+  // source, or a registered block size the kernel reads as a value; null for a tile that is
+  // its loop's whole range.
+  ir::ExprPtr stepped_block(const ir::TileDim& dim) const {
+    if (dim.block.kind == ir::BlockSource::Kind::kFixed) return dim.block.size;
+    const int value = kernel.block_value_binding(dim.block.tunable);
+    if (dim.block.kind != ir::BlockSource::Kind::kTunable || value < 0) return nullptr;
+    return ir::VarRef::make(value, kernel.bindings.at(static_cast<size_t>(value)).type, dim.range);
+  }
   bool is_grid(int tile_dim) const {
     return dim(tile_dim).block.kind == ir::BlockSource::Kind::kGrid;
   }
