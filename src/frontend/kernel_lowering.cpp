@@ -189,6 +189,7 @@ void KernelLowering::lower_params() {
       failed_ = true;
     }
     if (lower_callable_param(name_node, annotation, default_node)) continue;
+    if (!default_node && lower_pack_param(name_node, annotation)) continue;
 
     ir::ExprPtr default_value;
     if (default_node) default_value = lower_expr(default_node);

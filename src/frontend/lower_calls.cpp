@@ -469,6 +469,7 @@ ExprPtr KernelLowering::lower_static_builtin(std::string_view name, const CallAr
   const SourceRange range = args.call.range();
   const auto is_number = [](const ExprPtr& e) { return e->type.is_scalar(); };
   if (name == "len" && args.positional.size() == 1 && args.keywords.empty()) {
+    if (ExprPtr length = lower_pack_len(args.positional[0])) return length;
     ExprPtr value = lower_expr(args.positional[0]);
     if (value->type.kind == TypeKind::kTensor) {
       // `len(x)` is x's first size.

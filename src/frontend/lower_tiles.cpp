@@ -45,6 +45,7 @@ void KernelLowering::lower_for(const SyntaxNode& node, ir::Block& out) {
         function.text() == "range" && !scope_.count("range")) {
       return lower_static_range(node, out, "range");
     }
+    if (lower_pack_for(node, out)) return;
     if (in_device() && (iterable.type() == "list" || iterable.type() == "tuple")) {
       return lower_unrolled_for(node, out);
     }

@@ -1117,6 +1117,26 @@ def ref_static_params(x, flat_y, mode="add", acc_dtype=np.float32, device=None):
     return ((a + y if mode == "add" else a * y + row_stride).astype(dtype),)
 
 
+# --- session 10, s10-params: parameters that are lists, tuples or dicts of tensors -----------
+
+
+def ref_pack_weighted_sum(xs):
+    acc = sum((i + 1) * f64(x) for i, x in enumerate(xs))
+    return (acc.astype(xs[0].dtype),)
+
+
+def ref_pack_blend(pair, gates):
+    return tuple((f64(x) * f64(gates["scale"]) + f64(gates["bias"])).astype(x.dtype) for x in pair)
+
+
+def ref_pack_accumulate(outs, x):
+    # The kernel updates outs[0] and outs[1] in place; the module returns both.
+    return (
+        (f64(outs[0]) + f64(x)).astype(outs[0].dtype),
+        (f64(outs[1]) * f64(x)).astype(outs[1].dtype),
+    )
+
+
 SAMPLES: tuple[SampleSpec, ...] = (
     SampleSpec(
         name="live_row_if",
@@ -2291,6 +2311,35 @@ SAMPLES: tuple[SampleSpec, ...] = (
         ),
         extra_shapes=("x=1x1:f32,flat_y=1:f32", "x=9x129:bf16,flat_y=1161:bf16"),
         notes="str, dtype and device parameters",
+    ),
+    # session 10, s10-params
+    SampleSpec(
+        name="pack_weighted_sum",
+        kernel="pack_weighted_sum",
+        configs={"b8x128": (8, 128), "b16x256": (16, 256)},
+        reference=ref_pack_weighted_sum,
+        extra_shapes=("xs.0=1x1:f32,xs.1=1x1:f32,xs.2=1x1:f32",),
+        tolerance={BFLOAT16: (2e-2, 5e-2)},
+        notes="a tuple of tensors, enumerate unrolled",
+    ),
+    SampleSpec(
+        name="pack_blend",
+        kernel="pack_blend",
+        configs={"b8x128": (8, 128), "b16x256": (16, 256)},
+        reference=ref_pack_blend,
+        extra_shapes=("pair.0=1x1:f32,pair.1=1x1:f32,gates.scale=1:f32,gates.bias=1:f32",),
+        tolerance={BFLOAT16: (2e-2, 5e-2)},
+        notes="a list unpacked, a dict read by key, zip",
+    ),
+    SampleSpec(
+        name="pack_accumulate",
+        kernel="pack_accumulate",
+        configs={"b128": (128,), "b512": (512,)},
+        reference=ref_pack_accumulate,
+        extra_shapes=("outs.0=1:f32,outs.1=1:f32,x=1:f32",),
+        tolerance={BFLOAT16: (2e-2, 5e-2)},
+        notes="a list read by constant indices, two elements updated in place",
+        simulator_call="outs.0=4096:f32,outs.1=4096:f32,x=4096:f32",
     ),
 )
 
