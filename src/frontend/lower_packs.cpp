@@ -488,9 +488,16 @@ void KernelLowering::bind_pack_item(const SyntaxNode& target, const PackItem& it
 
 bool KernelLowering::lower_pack_for(const SyntaxNode& node, ir::Block& out) {
   const SyntaxNode iterable = node.child_by_field("right");
-  if (!iterates_pack(iterable, [&](const SyntaxNode& n) { return pack_named(n) >= 0; })) {
-    return false;
-  }
+  // Also a name of a tuple of numbers of known length (`constants: tuple[int, int]`), which
+  // a loop in device code could not iterate before.
+  const auto unrolled = [&](const SyntaxNode& n) {
+    if (pack_named(n) >= 0) return true;
+    const auto it = n.type() == "identifier" ? scope_.find(n.text()) : scope_.end();
+    if (it == scope_.end() || !in_device()) return false;
+    const Type& type = binding(it->second).type;
+    return (type.kind == TypeKind::kTuple || type.kind == TypeKind::kShape) && type.rank >= 0;
+  };
+  if (!iterates_pack(iterable, unrolled)) return false;
   if (!in_device()) {
     unsupported(iterable.range(),
                 "a `for` loop over a list or tuple of tensors in host code (loop inside "
