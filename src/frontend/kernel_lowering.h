@@ -501,10 +501,10 @@ class KernelLowering {
   DiagnosticEngine& diags_;
   const SourceFile& file_;
   ir::Kernel kernel_;
-  std::map<std::string, int, std::less<>> scope_;  // Python name -> current binding
+  std::map<std::string, int, std::less<>> scope_;       // Python name -> current binding
   std::map<std::string, int, std::less<>> pack_names_;  // names of packs -> Kernel::packs index
-  std::map<int, SourceRange> rank_evidence_;       // binding -> where its rank was learned
-  std::map<int, SourceRange> closed_;              // device bindings whose loop has ended
+  std::map<int, SourceRange> rank_evidence_;            // binding -> where its rank was learned
+  std::map<int, SourceRange> closed_;                   // device bindings whose loop has ended
   // Host views: view binding -> (viewed binding, the view expression).
   std::map<int, std::pair<int, ir::ExprPtr>> views_;
   // Host bindings of `x[...]` (lower_host_index): copies in the module, never stored into.

@@ -68,8 +68,7 @@ std::optional<PackAnnotation> pack_annotation(std::string_view text) {
     return PackAnnotation{ParamPack::Kind::kSequence, parts.size()};
   }
   if (head == "dict" || head == "Dict" || head == "Mapping") {
-    if (parts.size() == 2 && (parts[0] == "str" || parts[0] == "int") &&
-        is_tensor_name(parts[1])) {
+    if (parts.size() == 2 && (parts[0] == "str" || parts[0] == "int") && is_tensor_name(parts[1])) {
       return PackAnnotation{ParamPack::Kind::kDict, std::nullopt};
     }
   }
@@ -113,10 +112,10 @@ std::optional<std::string> literal_key(const SyntaxNode& node) {
     return std::nullopt;
   }
   const std::string_view key = text.substr(1, text.size() - 2);
-  const bool identifier =
-      !std::isdigit(static_cast<unsigned char>(key[0])) &&
-      std::all_of(key.begin(), key.end(),
-                  [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; });
+  const bool identifier = !std::isdigit(static_cast<unsigned char>(key[0])) &&
+                          std::all_of(key.begin(), key.end(), [](char c) {
+                            return std::isalnum(static_cast<unsigned char>(c)) || c == '_';
+                          });
   if (!identifier) return std::nullopt;
   return std::string(key);
 }
@@ -237,7 +236,8 @@ bool KernelLowering::lower_pack_param(const SyntaxNode& name, const SyntaxNode& 
     std::string element = fmt::format("{}_{}", text, suffix);
     while (taken.count(element)) element += "_";
     taken.insert(element);
-    const int id = bind_hidden(element, Type::tensor(-1), ir::Binding::Origin::kParam, name.range());
+    const int id =
+        bind_hidden(element, Type::tensor(-1), ir::Binding::Origin::kParam, name.range());
     holds_param_[id] = id;
     pack.elements.push_back(id);
     ir::Param param;
@@ -404,8 +404,8 @@ std::vector<KernelLowering::PackItem> KernelLowering::pack_items(const SyntaxNod
       }
       std::vector<PackItem> inner = pack_items(args.positional[0]);
       for (size_t i = 0; i < inner.size(); ++i) {
-        PackItem counter{-1, ir::IntImm::make(start + static_cast<int64_t>(i), args.call.range()),
-                         {}};
+        PackItem counter{
+            -1, ir::IntImm::make(start + static_cast<int64_t>(i), args.call.range()), {}};
         items.push_back({-1, nullptr, {std::move(counter), std::move(inner[i])}});
       }
       return items;
@@ -468,7 +468,8 @@ void KernelLowering::bind_pack_item(const SyntaxNode& target, const PackItem& it
       scope_[std::string(target.text())] = item.tensor;
       return;
     }
-    if (!item.value) unsupported(target.range(), "binding a pair of `enumerate` or `zip` to one name");
+    if (!item.value)
+      unsupported(target.range(), "binding a pair of `enumerate` or `zip` to one name");
     return bind_targets(target, item.value, target.range(), out);
   }
   if (target.type() == "pattern_list" || target.type() == "tuple_pattern" ||

@@ -1137,6 +1137,10 @@ def ref_pack_accumulate(outs, x):
     )
 
 
+def ref_grid_clamp(values, lo=-0.5, hi=0.5):
+    return (np.clip(f64(values), lo, hi).astype(values.dtype),)
+
+
 SAMPLES: tuple[SampleSpec, ...] = (
     SampleSpec(
         name="live_row_if",
@@ -2340,6 +2344,15 @@ SAMPLES: tuple[SampleSpec, ...] = (
         tolerance={BFLOAT16: (2e-2, 5e-2)},
         notes="a list read by constant indices, two elements updated in place",
         simulator_call="outs.0=4096:f32,outs.1=4096:f32,x=4096:f32",
+    ),
+    SampleSpec(
+        name="grid_clamp",
+        kernel="grid_clamp",
+        configs={"none": ()},
+        reference=ref_grid_clamp,
+        scalars=({}, {"lo": 0.0, "hi": 2.0}),
+        extra_shapes=("values=1:f32",),
+        notes="min/max of 0-d values read in an hl.grid loop",
     ),
 )
 

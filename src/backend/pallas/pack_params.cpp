@@ -25,14 +25,14 @@ std::vector<std::string> unpack_packs(const ir::Kernel& kernel,
     if (pack.kind == ir::ParamPack::Kind::kDict) {
       const std::string keys = fmt::format("({},)", fmt::join(pack.keys, ", "));
       lines.push_back(fmt::format("if not isinstance({}, dict):", name));
-      lines.push_back(fmt::format(
-          "    raise TypeError(f\"{} is a dict of arrays, not {{type({}).__name__}}\")", who,
-          name));
+      lines.push_back(
+          fmt::format("    raise TypeError(f\"{} is a dict of arrays, not {{type({}).__name__}}\")",
+                      who, name));
       lines.push_back(fmt::format("if not all(key in {} for key in {}):", name, keys));
-      lines.push_back(fmt::format(
-          "    raise KeyError(f\"{} needs the keys {} (the kernel reads them), got "
-          "{{sorted({}, key=repr)}}\")",
-          who, fmt::join(pack.keys, ", "), name));
+      lines.push_back(
+          fmt::format("    raise KeyError(f\"{} needs the keys {} (the kernel reads them), got "
+                      "{{sorted({}, key=repr)}}\")",
+                      who, fmt::join(pack.keys, ", "), name));
       for (size_t i = 0; i < elements.size(); ++i) {
         lines.push_back(fmt::format("{} = {}[{}]", elements[i], name, pack.keys[i]));
       }
@@ -41,13 +41,12 @@ std::vector<std::string> unpack_packs(const ir::Kernel& kernel,
     const size_t length = elements.size();
     lines.push_back(fmt::format("if not isinstance({}, (list, tuple)):", name));
     lines.push_back(fmt::format(
-        "    raise TypeError(f\"{} is a list or tuple of arrays, not {{type({}).__name__}}\")",
-        who, name));
+        "    raise TypeError(f\"{} is a list or tuple of arrays, not {{type({}).__name__}}\")", who,
+        name));
     if (pack.exact) {
       lines.push_back(fmt::format("if len({}) != {}:", name, length));
-      lines.push_back(fmt::format(
-          "    raise ValueError(f\"{} takes {} array{}, got {{len({})}}\")", who, length,
-          length == 1 ? "" : "s", name));
+      lines.push_back(fmt::format("    raise ValueError(f\"{} takes {} array{}, got {{len({})}}\")",
+                                  who, length, length == 1 ? "" : "s", name));
     } else {
       lines.push_back(fmt::format("if len({}) < {}:", name, length));
       lines.push_back(fmt::format(
