@@ -237,8 +237,12 @@ class KernelLowering {
   // `xs[0]`, `d["key"]` of a pack: a reference to the element; null when `node` is no pack's
   // subscript.
   ir::ExprPtr lower_pack_subscript(const SyntaxNode& node);
-  // `a, b = xs`, `ys = xs`, `ys = list(xs)`: false when `value` is no pack.
+  // `a, b = xs`, `ys = xs`, `ys = list(xs)`, `ys = [f(x) for x in xs]`: false when `value`
+  // reads no pack that way.
   bool lower_pack_assignment(const SyntaxNode& target, const SyntaxNode& value, ir::Block& out);
+  // `ys = [f(x) for x in xs]`, `ys = tuple(f(x) for x in xs)` in host code: a local pack of
+  // one host value per element; false when `value` is no comprehension over a pack.
+  bool lower_pack_comprehension(const SyntaxNode& target, const SyntaxNode& value, ir::Block& out);
   // `len(xs)`: null when the argument is no pack.
   ir::ExprPtr lower_pack_len(const SyntaxNode& argument);
   // `for x in xs`, `enumerate(xs)`, `zip(xs, ys)` in device code, unrolled: false when the
@@ -501,8 +505,11 @@ class KernelLowering {
   DiagnosticEngine& diags_;
   const SourceFile& file_;
   ir::Kernel kernel_;
-  std::map<std::string, int, std::less<>> scope_;       // Python name -> current binding
-  std::map<std::string, int, std::less<>> pack_names_;  // names of packs -> Kernel::packs index
+  std::map<std::string, int, std::less<>> scope_;  // Python name -> current binding
+  // The packs: the parameters' (Kernel::packs, at the same indices), then those the body
+  // builds (`scaled = [t * 2 for t in xs]`: host values, never parameters).
+  std::vector<ir::ParamPack> packs_;
+  std::map<std::string, int, std::less<>> pack_names_;  // names of packs -> packs_ index
   std::map<int, SourceRange> rank_evidence_;            // binding -> where its rank was learned
   std::map<int, SourceRange> closed_;                   // device bindings whose loop has ended
   // Host views: view binding -> (viewed binding, the view expression).

@@ -164,6 +164,8 @@ void collect_identifiers(const SyntaxNode& node, std::set<std::string, std::less
   for (const SyntaxNode& child : node.named_children()) collect_identifiers(child, names);
 }
 
+bool iterates_pack(const SyntaxNode& node, const std::function<bool(const SyntaxNode&)>& is_pack);
+
 const char* kind_words(const ParamPack& pack) {
   return pack.kind == ParamPack::Kind::kDict ? "dict" : "list or tuple";
 }
@@ -246,7 +248,8 @@ bool KernelLowering::lower_pack_param(const SyntaxNode& name, const SyntaxNode& 
     param.call_name = fmt::format("{}.{}", text, suffix);
     kernel_.params.push_back(std::move(param));
   }
-  kernel_.packs.push_back(std::move(pack));
+  kernel_.packs.push_back(pack);
+  packs_.push_back(std::move(pack));  // at the same index: local packs come after all params
   pack_names_[std::string(text)] = index;
   return true;
 }
@@ -258,7 +261,7 @@ int KernelLowering::pack_named(const SyntaxNode& node) const {
 }
 
 const std::vector<int>& KernelLowering::exact_pack(int pack, const SyntaxNode& use) {
-  const ParamPack& found = kernel_.packs[pack];
+  const ParamPack& found = packs_[pack];
   if (found.kind == ParamPack::Kind::kDict) {
     fail(DiagnosticKind::kUnsupported, use.range(),
          fmt::format("`{}` is a dict of tensors: only constant keys read it (`{}[\"x\"]`)",
@@ -278,7 +281,7 @@ ExprPtr KernelLowering::lower_pack_subscript(const SyntaxNode& node) {
   const SyntaxNode base = node.child_by_field("value");
   const int pack = pack_named(base);
   if (pack < 0) return nullptr;
-  const ParamPack& found = kernel_.packs[pack];
+  const ParamPack& found = packs_[pack];
   const auto items = node.children_by_field("subscript");
   if (items.size() == 1 && found.kind == ParamPack::Kind::kDict) {
     if (auto key = literal_key(items[0])) {
@@ -315,8 +318,77 @@ ExprPtr KernelLowering::lower_pack_subscript(const SyntaxNode& node) {
                                                         : fmt::format("{}[0]", found.name)));
 }
 
+bool KernelLowering::lower_pack_comprehension(const SyntaxNode& target, const SyntaxNode& value,
+                                              ir::Block& out) {
+  SyntaxNode comprehension = value;
+  if (value.type() == "call") {
+    // `tuple(f(x) for x in xs)`: the call's argument is the generator itself.
+    const SyntaxNode callee = value.child_by_field("function");
+    comprehension = value.child_by_field("arguments");
+    if (callee.type() != "identifier" || (callee.text() != "list" && callee.text() != "tuple") ||
+        scope_.count(callee.text()) || comprehension.type() != "generator_expression") {
+      return false;
+    }
+  } else if (value.type() != "list_comprehension") {
+    return false;
+  }
+  const auto clauses = comprehension.named_children();
+  const SyntaxNode body = comprehension.child_by_field("body");
+  if (clauses.size() != 2 || clauses[1].type() != "for_in_clause") return false;
+  const SyntaxNode loop_target = clauses[1].child_by_field("left");
+  const SyntaxNode iterable = clauses[1].child_by_field("right");
+  if (!iterates_pack(iterable, [&](const SyntaxNode& n) { return pack_named(n) >= 0; })) {
+    return false;
+  }
+  if (target.type() != "identifier") {
+    unsupported(target.range(), "this target for a comprehension over a list of tensors");
+  }
+  if (in_device()) {
+    unsupported(value.range(), "a comprehension over a list of tensors in device code");
+  }
+  // Python's comprehension variables do not outlive it: the scope is restored afterwards. The
+  // module binds them as locals of the function, so one may not shadow a name in use.
+  std::set<std::string, std::less<>> variables;
+  collect_identifiers(loop_target, variables);
+  for (const std::string& name : variables) {
+    if (scope_.count(name) || pack_names_.count(name)) {
+      unsupported(loop_target.range(),
+                  fmt::format("a comprehension variable that shadows `{}`", name));
+    }
+  }
+  const auto outer_scope = scope_;
+  std::set<std::string, std::less<>> taken;
+  collect_identifiers(syntax_.function, taken);
+  ParamPack pack;
+  pack.name = std::string(target.text());
+  pack.exact = true;
+  pack.range = target.range();
+  const std::vector<PackItem> items = pack_items(iterable);
+  for (size_t i = 0; i < items.size(); ++i) {
+    bind_pack_item(loop_target, items[i], out);
+    const ExprPtr element = lower_expr(body);
+    if (element->type.kind != TypeKind::kTensor) {
+      fail(DiagnosticKind::kUnsupported, body.range(),
+           fmt::format("a comprehension over a list of tensors makes tensors here, not `{}`",
+                       ir::type_to_string(element->type)));
+    }
+    std::string name = fmt::format("{}_{}", pack.name, i);
+    while (taken.count(name)) name += "_";
+    taken.insert(name);
+    const int id = bind_hidden(name, element->type, ir::Binding::Origin::kHost, body.range());
+    out.push_back(ir::Let::make(id, element, value.range()));
+    pack.elements.push_back(id);
+  }
+  scope_ = outer_scope;
+  scope_.erase(pack.name);
+  pack_names_[pack.name] = static_cast<int>(packs_.size());
+  packs_.push_back(std::move(pack));
+  return true;
+}
+
 bool KernelLowering::lower_pack_assignment(const SyntaxNode& target, const SyntaxNode& value,
                                            ir::Block& out) {
+  if (lower_pack_comprehension(target, value, out)) return true;
   SyntaxNode source = value;
   if (value.type() == "call") {
     // `list(xs)`, `tuple(xs)`: the same tensors.
@@ -344,7 +416,7 @@ bool KernelLowering::lower_pack_assignment(const SyntaxNode& target, const Synta
   if (names.size() != elements.size()) {
     fail(DiagnosticKind::kRankMismatch, target.range(),
          fmt::format("cannot unpack `{}`, a tuple of {} tensor{}, into {} name{}",
-                     kernel_.packs[pack].name, elements.size(), elements.size() == 1 ? "" : "s",
+                     packs_[pack].name, elements.size(), elements.size() == 1 ? "" : "s",
                      names.size(), names.size() == 1 ? "" : "s"));
   }
   for (size_t i = 0; i < names.size(); ++i) {

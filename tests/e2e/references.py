@@ -1137,6 +1137,12 @@ def ref_pack_accumulate(outs, x):
     )
 
 
+def ref_pack_comprehension(xs):
+    # The host terms keep the inputs' dtype (a Python float does not promote).
+    terms = [(f64(xs[0]) * 2.0 + 1.0).astype(xs[0].dtype), (f64(xs[1]) * 0.5 + 1.0).astype(xs[1].dtype)]
+    return ((f64(terms[0]) + f64(terms[1])).astype(xs[0].dtype),)
+
+
 def ref_grid_clamp(values, lo=-0.5, hi=0.5):
     return (np.clip(f64(values), lo, hi).astype(values.dtype),)
 
@@ -2344,6 +2350,15 @@ SAMPLES: tuple[SampleSpec, ...] = (
         tolerance={BFLOAT16: (2e-2, 5e-2)},
         notes="a list read by constant indices, two elements updated in place",
         simulator_call="outs.0=4096:f32,outs.1=4096:f32,x=4096:f32",
+    ),
+    SampleSpec(
+        name="pack_comprehension",
+        kernel="pack_comprehension",
+        configs={"b128": (128,), "b512": (512,)},
+        reference=ref_pack_comprehension,
+        extra_shapes=("xs.0=1:f32,xs.1=1:f32",),
+        tolerance={BFLOAT16: (2e-2, 5e-2)},
+        notes="comprehensions over a tuple of tensors in host code",
     ),
     SampleSpec(
         name="grid_clamp",

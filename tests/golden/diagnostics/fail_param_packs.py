@@ -7,7 +7,8 @@ import helion.language as hl
 # Lists, tuples and dicts of tensors as parameters: their elements are separate arrays of the
 # module, so every use is resolved when compiling. A length the kernel does not fix, a computed
 # index, an index past a declared tuple, a dict read without a constant key, a pack used as a
-# value and a mismatched unpacking are errors at the use.
+# value, a mismatched unpacking and comprehensions over a pack that shadow a name or make no
+# tensors are errors at the use.
 @helion.kernel()
 def iterate_list(xs: list[torch.Tensor]) -> torch.Tensor:
     out = torch.empty_like(xs[0])
@@ -67,4 +68,24 @@ def negative_index(xs: list[torch.Tensor]) -> torch.Tensor:
     out = torch.empty_like(xs[0])
     for tile in hl.tile(out.size(0)):
         out[tile] = xs[-1][tile]
+    return out
+
+
+@helion.kernel()
+def shadowing_comprehension(xs: tuple[torch.Tensor, torch.Tensor]) -> torch.Tensor:
+    x = xs[0]
+    doubled = [x * 2 for x in xs]
+    out = torch.empty_like(x)
+    for tile in hl.tile(out.size(0)):
+        for d in doubled:
+            out[tile] = d[tile]
+    return out
+
+
+@helion.kernel()
+def sizes_comprehension(xs: tuple[torch.Tensor, torch.Tensor]) -> torch.Tensor:
+    sizes = [x.size(0) for x in xs]
+    out = torch.empty_like(xs[0])
+    for tile in hl.tile(out.size(0)):
+        out[tile] = xs[0][tile]
     return out
