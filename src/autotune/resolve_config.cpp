@@ -193,36 +193,42 @@ bool check_entry_shapes(const ShapeEntry& entry, const ir::Kernel& kernel,
     diags.error(DiagnosticKind::kConfigSchema, entry.range, std::move(message));
     ok = false;
   };
-  std::vector<const ir::Binding*> tensors;
+  struct Tensor {
+    const std::string& name;  // as calls name it (ir::call_name)
+    const ir::Type& type;
+  };
+  std::vector<Tensor> tensors;
   for (const ir::Param& param : kernel.params) {
     const ir::Binding& binding = kernel.bindings[param.binding];
-    if (binding.type.kind == ir::TypeKind::kTensor) tensors.push_back(&binding);
+    if (binding.type.kind == ir::TypeKind::kTensor) {
+      tensors.push_back({ir::call_name(kernel, param), binding.type});
+    }
   }
   for (const auto& [name, dims] : entry.shapes) {
     bool known = false;
-    for (const ir::Binding* tensor : tensors) known |= tensor->name == name;
+    for (const Tensor& tensor : tensors) known |= tensor.name == name;
     if (!known) {
       error(fmt::format("`shapes` names `{}`, which is not a tensor parameter of kernel `{}`", name,
                         kernel.name));
     }
   }
   size_t dtypes = 0;
-  for (const ir::Binding* tensor : tensors) {
-    auto shape = entry.shapes.find(tensor->name);
+  for (const Tensor& tensor : tensors) {
+    auto shape = entry.shapes.find(tensor.name);
     if (shape == entry.shapes.end()) {
-      if (tensor->type.optional) {
+      if (tensor.type.optional) {
         if (!entry.dtypes.empty()) ++dtypes;  // an optional argument left out: None for both
         continue;
       }
-      error(fmt::format("this entry gives no shape for `{}`", tensor->name));
+      error(fmt::format("this entry gives no shape for `{}`", tensor.name));
       return false;
     }
-    const int rank = tensor->type.rank;
+    const int rank = tensor.type.rank;
     if (rank >= 0 && static_cast<int>(shape->second.size()) != rank) {
       error(fmt::format("`{}` has {} dimensions in kernel `{}`, but this entry gives it {}",
-                        tensor->name, rank, kernel.name, shape->second.size()));
+                        tensor.name, rank, kernel.name, shape->second.size()));
     }
-    dtypes += entry.dtypes.count(tensor->name);
+    dtypes += entry.dtypes.count(tensor.name);
   }
   if (dtypes != 0 && dtypes != tensors.size()) {
     error("give the dtypes of every tensor parameter, or of none");

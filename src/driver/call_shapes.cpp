@@ -12,7 +12,8 @@ std::vector<TensorParam> tensor_params(const ir::Kernel& kernel) {
   for (const ir::Param& param : kernel.params) {
     const ir::Binding& binding = kernel.bindings[param.binding];
     if (binding.type.kind == ir::TypeKind::kTensor) {
-      tensors.push_back({binding.name, param.binding, binding.type.rank, binding.type.optional});
+      tensors.push_back(
+          {ir::call_name(kernel, param), param.binding, binding.type.rank, binding.type.optional});
     }
   }
   return tensors;

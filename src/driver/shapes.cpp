@@ -50,6 +50,16 @@ bool is_identifier(std::string_view name) {
          std::all_of(name.begin(), name.end(), ident);
 }
 
+// A parameter (`x`), or an element of a list, tuple or dict parameter (`xs.0`, `d.key`).
+bool is_parameter_name(std::string_view name) {
+  const size_t dot = name.find('.');
+  if (dot == std::string_view::npos) return is_identifier(name);
+  const std::string_view element = name.substr(dot + 1);
+  auto ident = [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; };
+  return is_identifier(name.substr(0, dot)) && !element.empty() &&
+         std::all_of(element.begin(), element.end(), ident);
+}
+
 std::string_view short_name(ir::ScalarType type) {
   switch (type) {
     case ir::ScalarType::kBFloat16:
@@ -94,7 +104,7 @@ Expected<TensorShape> parse_tensor(std::string_view item, std::string_view origi
   }
   TensorShape tensor;
   tensor.name = std::string(trim(item.substr(0, eq)));
-  if (!is_identifier(tensor.name)) {
+  if (!is_parameter_name(tensor.name)) {
     return Error{
         fmt::format("{}: `{}` is not a parameter name (in `{}`)", origin, tensor.name, item)};
   }

@@ -135,6 +135,18 @@ std::optional<Type> type_from_annotation(std::string_view text) {
       compact == "Tuple[int,...]" || compact == "Sequence[int]") {
     return Type::shape(-1);
   }
+  // `tuple[int, int]`: a static tuple of that many ints.
+  if (compact.starts_with("tuple[") && compact.ends_with("]")) {
+    const std::string_view inner = std::string_view(compact).substr(6, compact.size() - 7);
+    int count = 0;
+    for (size_t begin = 0;; ++count) {
+      const size_t comma = inner.find(',', begin);
+      if (inner.substr(begin, comma - begin) != "int") return std::nullopt;
+      if (comma == std::string_view::npos) break;
+      begin = comma + 1;
+    }
+    return Type::shape(count + 1);
+  }
   // Static values of the trace, as numbers are (README "Parameters"): a dtype (`jnp.float32`),
   // a string, a device the module ignores.
   if (compact == "torch.dtype") return Type::dtype_value();
@@ -190,6 +202,7 @@ void KernelLowering::lower_params() {
       failed_ = true;
     }
     if (lower_callable_param(name_node, annotation, default_node)) continue;
+    if (!default_node && lower_pack_param(name_node, annotation)) continue;
 
     ir::ExprPtr default_value;
     if (default_node) default_value = lower_expr(default_node);

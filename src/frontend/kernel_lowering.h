@@ -229,6 +229,32 @@ class KernelLowering {
   // A dtype-valued expression for the dtype of `value` (a constant when known).
   ir::ExprPtr dtype_of(const ir::ExprPtr& value, SourceRange range);
 
+  // ---- lower_packs.cpp: parameters that are lists, tuples or dicts of tensors (ir::ParamPack)
+  // Records `name` as a pack of tensor parameters when its annotation (or, unannotated, its
+  // uses) makes it one; false otherwise.
+  bool lower_pack_param(const SyntaxNode& name, const SyntaxNode& annotation);
+  // The pack an identifier names (not shadowed by a local), or -1.
+  int pack_named(const SyntaxNode& node) const;
+  // `xs[0]`, `d["key"]` of a pack: a reference to the element; null when `node` is no pack's
+  // subscript.
+  ir::ExprPtr lower_pack_subscript(const SyntaxNode& node);
+  // `a, b = xs`, `ys = xs`, `ys = list(xs)`, `ys = [f(x) for x in xs]`: false when `value`
+  // reads no pack that way.
+  bool lower_pack_assignment(const SyntaxNode& target, const SyntaxNode& value, ir::Block& out);
+  // `ys = [f(x) for x in xs]`, `ys = tuple(f(x) for x in xs)` in host code: a local pack of
+  // one host value per element; false when `value` is no comprehension over a pack.
+  bool lower_pack_comprehension(const SyntaxNode& target, const SyntaxNode& value, ir::Block& out);
+  // `len(xs)`: null when the argument is no pack.
+  ir::ExprPtr lower_pack_len(const SyntaxNode& argument);
+  // `for x in xs`, `enumerate(xs)`, `zip(xs, ys)` in device code, unrolled: false when the
+  // iterable reads no pack.
+  bool lower_pack_for(const SyntaxNode& node, ir::Block& out);
+  struct PackItem;
+  std::vector<PackItem> pack_items(const SyntaxNode& iterable);
+  void bind_pack_item(const SyntaxNode& target, const PackItem& item, ir::Block& out);
+  // The pack's elements; an error at `use` when only a least length is known.
+  const std::vector<int>& exact_pack(int pack, const SyntaxNode& use);
+
   // ---- lower_lambdas.cpp: callable parameters with a lambda default (`epilogue=lambda acc,
   // tile: acc`), inlined where device code calls them.
   // Records `name` as a callable parameter when it is one; false otherwise.
@@ -484,8 +510,12 @@ class KernelLowering {
   const SourceFile& file_;
   ir::Kernel kernel_;
   std::map<std::string, int, std::less<>> scope_;  // Python name -> current binding
-  std::map<int, SourceRange> rank_evidence_;       // binding -> where its rank was learned
-  std::map<int, SourceRange> closed_;              // device bindings whose loop has ended
+  // The packs: the parameters' (Kernel::packs, at the same indices), then those the body
+  // builds (`scaled = [t * 2 for t in xs]`: host values, never parameters).
+  std::vector<ir::ParamPack> packs_;
+  std::map<std::string, int, std::less<>> pack_names_;  // names of packs -> packs_ index
+  std::map<int, SourceRange> rank_evidence_;            // binding -> where its rank was learned
+  std::map<int, SourceRange> closed_;                   // device bindings whose loop has ended
   // Host views: view binding -> (viewed binding, the view expression).
   std::map<int, std::pair<int, ir::ExprPtr>> views_;
   // Host bindings of `x[...]` (lower_host_index): copies in the module, never stored into.

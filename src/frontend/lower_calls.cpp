@@ -482,6 +482,7 @@ ExprPtr KernelLowering::lower_static_builtin(std::string_view name, const CallAr
   const SourceRange range = args.call.range();
   const auto is_number = [](const ExprPtr& e) { return e->type.is_scalar(); };
   if (name == "len" && args.positional.size() == 1 && args.keywords.empty()) {
+    if (ExprPtr length = lower_pack_len(args.positional[0])) return length;
     ExprPtr value = lower_expr(args.positional[0]);
     if (value->type.kind == TypeKind::kTensor) {
       // `len(x)` is x's first size.
@@ -504,11 +505,15 @@ ExprPtr KernelLowering::lower_static_builtin(std::string_view name, const CallAr
   }
   if ((name == "min" || name == "max") && args.positional.size() >= 2 && args.keywords.empty()) {
     // Of numbers: static ones, or device scalars (`min(tile.end, n)`), which the backends
-    // print as jnp.minimum/maximum because Python's min cannot compare traced values.
+    // print as jnp.minimum/maximum because Python's min cannot compare traced values. A 0-d
+    // tile (`offsets[seq]` in an `hl.grid` loop) is one such device value too.
+    const auto is_device_number = [&](const ExprPtr& e) {
+      return is_number(e) || (e->type.kind == TypeKind::kTileTensor && e->type.dims.empty());
+    };
     ExprPtr result = lower_expr(args.positional[0]);
     for (size_t i = 0; i < args.positional.size(); ++i) {
       ExprPtr next = i == 0 ? result : lower_expr(args.positional[i]);
-      if (!is_number(next)) {
+      if (!is_device_number(next)) {
         unsupported(next->range,
                     fmt::format("`{}` of tensors or tiles (use `torch.{}imum`)", name, name));
       }

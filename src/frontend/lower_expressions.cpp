@@ -43,6 +43,14 @@ ExprPtr KernelLowering::lower_expr(const SyntaxNode& node) {
 ExprPtr KernelLowering::lower_identifier(const SyntaxNode& node) {
   const std::string_view name = node.text();
   if (ExprPtr argument = lambda_name(node)) return argument;  // inside an inlined lambda
+  if (const int pack = pack_named(node); pack >= 0) {
+    fail(DiagnosticKind::kUnsupported, node.range(),
+         fmt::format("`{}` is a list, tuple or dict of tensors, which the module passes as "
+                     "separate arrays: the kernel can index it with a constant (`{}[0]`), unpack "
+                     "it, iterate over it in device code or take its `len`, but not use it as a "
+                     "value",
+                     name, name));
+  }
   auto it = scope_.find(name);
   if (it == scope_.end()) {
     if (ExprPtr constant = lower_module_constant(node)) return constant;
@@ -195,6 +203,7 @@ ExprPtr KernelLowering::lower_attribute(const SyntaxNode& node) {
 }
 
 ExprPtr KernelLowering::lower_subscript(const SyntaxNode& node) {
+  if (ExprPtr element = lower_pack_subscript(node)) return element;
   const SyntaxNode base_node = node.child_by_field("value");
   // `x.shape[i]` is `x.size(i)`: keep the axis symbolic rather than a tuple access.
   ExprPtr base = lower_expr(base_node);

@@ -100,6 +100,7 @@ void KernelLowering::lower_assignment(const SyntaxNode& node, ir::Block& out) {
         is_atomic_call(value) ? lower_atomic(value, /*value_used=*/true, out) : lower_expr(value);
     return lower_store(target, std::move(stored), node.range(), out);
   }
+  if (lower_pack_assignment(target, value, out)) return;
   if (!in_device() && target.type() == "identifier" && is_allocation_call(value)) {
     return lower_allocation(target, value, out);
   }
@@ -295,8 +296,12 @@ void KernelLowering::lower_augmented_assignment(const SyntaxNode& node, ir::Bloc
 void KernelLowering::lower_store(const SyntaxNode& target, ir::ExprPtr value, SourceRange range,
                                  ir::Block& out) {
   const SyntaxNode base = target.child_by_field("value");
-  if (base.type() != "identifier") unsupported(base.range(), "storing through this expression");
-  ir::ExprPtr tensor = lower_identifier(base);
+  // `out[0][tile] = ...` stores into an element of a pack.
+  ir::ExprPtr tensor = base.type() == "subscript" ? lower_pack_subscript(base) : nullptr;
+  if (!tensor) {
+    if (base.type() != "identifier") unsupported(base.range(), "storing through this expression");
+    tensor = lower_identifier(base);
+  }
   const auto* var = tensor->as<ir::VarRef>();
   if (!var || binding(var->binding).type.kind != TypeKind::kTensor) {
     fail(DiagnosticKind::kTypeMismatch, base.range(),

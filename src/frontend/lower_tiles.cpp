@@ -45,9 +45,13 @@ void KernelLowering::lower_for(const SyntaxNode& node, ir::Block& out) {
         function.text() == "range" && !scope_.count("range")) {
       return lower_static_range(node, out, "range");
     }
+    if (lower_pack_for(node, out)) return;
     if (in_device() && (iterable.type() == "list" || iterable.type() == "tuple")) {
       return lower_unrolled_for(node, out);
     }
+    // A name whose assignment failed was reported there (lower_identifier stays quiet).
+    if (iterable.type() == "identifier" && scope_.count(iterable.text()))
+      lower_identifier(iterable);
     fail(DiagnosticKind::kUnsupported, iterable.range(),
          in_device() ? "only `for` loops over `hl.tile(...)`, `hl.grid(...)`, `range(...)`, "
                        "`hl.static_range(...)` or a list or tuple written out are supported in "

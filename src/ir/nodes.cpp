@@ -298,4 +298,12 @@ std::vector<int64_t> UserTunable::legal_values() const {
   return {};
 }
 
+const std::string& call_name(const Kernel& kernel, const Param& param) {
+  return param.pack >= 0 ? param.call_name : kernel.bindings[param.binding].name;
+}
+
+bool opens_pack(const Kernel& kernel, const Param& param) {
+  return param.pack >= 0 && kernel.packs[param.pack].elements.front() == param.binding;
+}
+
 }  // namespace helionc::ir

@@ -475,6 +475,29 @@ struct Binding {
 struct Param {
   int binding = -1;
   ExprPtr default_value;  // null when the parameter has none
+  // An element of a parameter pack (a list, tuple or dict of tensors): its index in
+  // Kernel::packs, and the name calls give its shape by (`xs.0`, `d.key`); -1 and empty for a
+  // parameter of its own (calls name it by its binding's name).
+  int pack = -1;
+  std::string call_name;
+};
+
+// A kernel parameter that is a list, tuple or dict of tensors (`xs: tuple[torch.Tensor, ...]`,
+// `d: dict[str, torch.Tensor]`). The caller passes one Python value; the module takes its
+// elements apart on entry, and each element the kernel reads is a tensor parameter of its own
+// (Param::pack), so passes and launches see only tensors. The frontend unrolls every use
+// (`xs[0]`, `for x in xs`, `len(xs)`), so the element count is fixed when compiling.
+struct ParamPack {
+  enum class Kind { kSequence, kDict };
+  std::string name;
+  Kind kind = Kind::kSequence;
+  // A sequence: exactly as many elements as `elements` (`tuple[T, T]`, `a, b = xs`, or read by
+  // `len`/iteration), or else at least that many (only `xs[i]` with constant `i` reads it).
+  bool exact = false;
+  // A dict: the keys the kernel reads, as Python literals (`'x'`, `0`), one per element.
+  std::vector<std::string> keys;
+  std::vector<int> elements;  // the element bindings, in order
+  SourceRange range;          // the parameter's name
 };
 
 // A config written in the decorator (`config=helion.Config(...)`, `configs=[...]`), with the
@@ -533,6 +556,7 @@ struct Kernel {
   SourceRange range;       // the whole decorated definition
   SourceRange name_range;  // the function name
   std::vector<Param> params;
+  std::vector<ParamPack> packs;  // Param::pack indexes them
   std::vector<Binding> bindings;
   std::vector<TileDim> tile_dims;
   std::vector<SliceBounds> slices;
@@ -561,6 +585,12 @@ struct Kernel {
   // Decorator keywords that helionc records but does not act on (static_shapes=...).
   std::vector<std::string> ignored_decorator_keywords;
 };
+
+// The name calls give `param`'s shape by (`--shapes`, a config entry's `shapes:`): its
+// binding's name, or `xs.0` / `d.key` for an element of a pack.
+const std::string& call_name(const Kernel& kernel, const Param& param);
+// Whether `param` is the first element of its pack: the pack's place in the signature.
+bool opens_pack(const Kernel& kernel, const Param& param);
 
 struct Module {
   const SourceFile* source = nullptr;

@@ -18,6 +18,7 @@ class IrPrinter {
       std::string text =
           fmt::format("{}: {}", names_[param.binding], type(kernel_.bindings[param.binding].type));
       if (param.default_value) text += " = " + expr(param.default_value);
+      if (param.pack >= 0) text += fmt::format(" (element {})", param.call_name);
       params.push_back(std::move(text));
     }
     out_ += fmt::format("kernel {}({}) {{\n", kernel_.name, fmt::join(params, ", "));

@@ -236,6 +236,33 @@ def uniform(lo: float, hi: float):
     return make
 
 
+def param_of(tensor_name: str) -> str:
+    """The parameter a call's tensor belongs to: `xs` for `xs.0`, an element of a list, tuple or
+    dict parameter (`--shapes` names elements so), else the name itself."""
+    return tensor_name.split(".", 1)[0]
+
+
+def group_packs(kernel: KernelSignature, call: Call, values: dict) -> dict:
+    """The call's values by parameter: the elements of a pack parameter (`xs.0`, `xs.1`,
+    `d.key`) gathered into the tuple, list or dict its annotation names."""
+    grouped = {}
+    for tensor in call.tensors:
+        param, _, element = tensor.name.partition(".")
+        if not element:
+            grouped[param] = values[tensor.name]
+            continue
+        grouped.setdefault(param, {})[int(element) if element.isdigit() else element] = values[tensor.name]
+    for param, elements in grouped.items():
+        if not isinstance(elements, dict) or param not in kernel.params:
+            continue
+        annotation = kernel.annotations.get(param, "").replace("typing.", "")
+        if annotation.startswith(("dict", "Dict", "Mapping")):
+            continue
+        ordered = [elements[i] for i in sorted(elements)]
+        grouped[param] = ordered if annotation.startswith(("list", "List", "Sequence")) else tuple(ordered)
+    return grouped
+
+
 def make_inputs(call: Call, generators: dict, seed: int) -> dict[str, np.ndarray]:
     rng = np.random.default_rng(seed)
     return {t.name: generators.get(t.name, normal)(rng, t.shape, t.dtype) for t in call.tensors}

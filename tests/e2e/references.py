@@ -1130,6 +1130,36 @@ def ref_block_square_sums(x):
     return ((f64(x) ** 2).sum(0).astype(np.float32),)
 
 
+# --- session 10, s10-params: parameters that are lists, tuples or dicts of tensors -----------
+
+
+def ref_pack_weighted_sum(xs):
+    acc = sum((i + 1) * f64(x) for i, x in enumerate(xs))
+    return (acc.astype(xs[0].dtype),)
+
+
+def ref_pack_blend(pair, gates):
+    return tuple((f64(x) * f64(gates["scale"]) + f64(gates["bias"])).astype(x.dtype) for x in pair)
+
+
+def ref_pack_accumulate(outs, x):
+    # The kernel updates outs[0] and outs[1] in place; the module returns both.
+    return (
+        (f64(outs[0]) + f64(x)).astype(outs[0].dtype),
+        (f64(outs[1]) * f64(x)).astype(outs[1].dtype),
+    )
+
+
+def ref_pack_comprehension(xs):
+    # The host terms keep the inputs' dtype (a Python float does not promote).
+    terms = [(f64(xs[0]) * 2.0 + 1.0).astype(xs[0].dtype), (f64(xs[1]) * 0.5 + 1.0).astype(xs[1].dtype)]
+    return ((f64(terms[0]) + f64(terms[1])).astype(xs[0].dtype),)
+
+
+def ref_grid_clamp(values, lo=-0.5, hi=0.5):
+    return (np.clip(f64(values), lo, hi).astype(values.dtype),)
+
+
 SAMPLES: tuple[SampleSpec, ...] = (
     SampleSpec(
         name="live_row_if",
@@ -2327,6 +2357,53 @@ SAMPLES: tuple[SampleSpec, ...] = (
         inner_dims=((1, "x", 0),),
         notes="per-block partials in a host array sized by a registered block size; x.new_full "
               "and x.new_zeros in device code; an inner loop over the block's range",
+    ),
+    # session 10, s10-params
+    SampleSpec(
+        name="pack_weighted_sum",
+        kernel="pack_weighted_sum",
+        configs={"b8x128": (8, 128), "b16x256": (16, 256)},
+        reference=ref_pack_weighted_sum,
+        extra_shapes=("xs.0=1x1:f32,xs.1=1x1:f32,xs.2=1x1:f32",),
+        tolerance={BFLOAT16: (2e-2, 5e-2)},
+        notes="a tuple of tensors, enumerate unrolled",
+    ),
+    SampleSpec(
+        name="pack_blend",
+        kernel="pack_blend",
+        configs={"b8x128": (8, 128), "b16x256": (16, 256)},
+        reference=ref_pack_blend,
+        extra_shapes=("pair.0=1x1:f32,pair.1=1x1:f32,gates.scale=1:f32,gates.bias=1:f32",),
+        tolerance={BFLOAT16: (2e-2, 5e-2)},
+        notes="a list unpacked, a dict read by key, zip",
+    ),
+    SampleSpec(
+        name="pack_accumulate",
+        kernel="pack_accumulate",
+        configs={"b128": (128,), "b512": (512,)},
+        reference=ref_pack_accumulate,
+        extra_shapes=("outs.0=1:f32,outs.1=1:f32,x=1:f32",),
+        tolerance={BFLOAT16: (2e-2, 5e-2)},
+        notes="a list read by constant indices, two elements updated in place",
+        simulator_call="outs.0=4096:f32,outs.1=4096:f32,x=4096:f32",
+    ),
+    SampleSpec(
+        name="pack_comprehension",
+        kernel="pack_comprehension",
+        configs={"b128": (128,), "b512": (512,)},
+        reference=ref_pack_comprehension,
+        extra_shapes=("xs.0=1:f32,xs.1=1:f32",),
+        tolerance={BFLOAT16: (2e-2, 5e-2)},
+        notes="comprehensions over a tuple of tensors in host code",
+    ),
+    SampleSpec(
+        name="grid_clamp",
+        kernel="grid_clamp",
+        configs={"none": ()},
+        reference=ref_grid_clamp,
+        scalars=({}, {"lo": 0.0, "hi": 2.0}),
+        extra_shapes=("values=1:f32",),
+        notes="min/max of 0-d values read in an hl.grid loop",
     ),
 )
 

@@ -22,6 +22,7 @@ from e2e_support import (
     interpretable,
     kernels_in,
     lower_for_tpu,
+    param_of,
     parse_call,
     parse_shapes_text,
     torch_promote,
@@ -135,7 +136,7 @@ def test_sample_coverage(spec):
     runnable = [c for c in calls if interpretable(c)]
     assert len(runnable) >= 3
     for call in calls:
-        assert {t.name for t in call.tensors} <= set(kernel.params), str(call)
+        assert {param_of(t.name) for t in call.tensors} <= set(kernel.params), str(call)
     for variant in spec.scalars:
         assert set(variant) <= set(kernel.defaults), variant
     sizes = [b for b in spec.configs.values()]

@@ -25,9 +25,11 @@ from e2e_support import (
     SAMPLES_DIR,
     Call,
     assert_matches,
+    group_packs,
     interpretable,
     kernels_in,
     make_inputs,
+    param_of,
     parse_call,
     read_shapes_file,
     seed_for,
@@ -88,24 +90,30 @@ class Case:
         self.call = call
         self.scalars = scalars
         kernel = kernel_of(spec)
-        by_name = {t.name: t for t in call.tensors}
-        unknown = set(by_name) - set(kernel.params)
+        self.kernel = kernel
+        # A pack parameter's elements are named `xs.0`, `d.key` (param_of: `xs`, `d`).
+        given = {param_of(t.name) for t in call.tensors}
+        unknown = given - set(kernel.params)
         assert not unknown, f"shape list names {sorted(unknown)}, not parameters of {kernel.name}{kernel.params}"
         # tensors positionally, in the kernel's parameter order; scalars by keyword
-        self.tensors = [by_name[p] for p in kernel.params if p in by_name]
-        missing = [p for p in kernel.params if p not in by_name and p not in kernel.defaults]
+        self.params = [p for p in kernel.params if p in given]
+        missing = [p for p in kernel.params if p not in given and p not in kernel.defaults]
         assert not missing, f"shape list gives no {missing} for {kernel.name}"
-        self.all_scalars = {**{k: v for k, v in kernel.defaults.items() if k not in by_name}, **scalars}
+        self.all_scalars = {**{k: v for k, v in kernel.defaults.items() if k not in given}, **scalars}
         self.inputs = make_inputs(call, spec.inputs, seed_for(spec.name, call))
 
+    def _by_param(self, values: dict) -> list:
+        grouped = group_packs(self.kernel, self.call, values)
+        return [grouped[p] for p in self.params]
+
     def arrays(self):
-        return [jnp.asarray(self.inputs[t.name]) for t in self.tensors]
+        return self._by_param({name: jnp.asarray(a) for name, a in self.inputs.items()})
 
     def structs(self):
-        return [jax.ShapeDtypeStruct(t.shape, t.dtype) for t in self.tensors]
+        return self._by_param({t.name: jax.ShapeDtypeStruct(t.shape, t.dtype) for t in self.call.tensors})
 
     def expected(self):
-        return self.spec.reference(**self.inputs, **self.all_scalars)
+        return self.spec.reference(**group_packs(self.kernel, self.call, self.inputs), **self.all_scalars)
 
     def check(self, result) -> None:
         expected = self.expected()

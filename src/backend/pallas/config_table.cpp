@@ -24,7 +24,8 @@ class ConfigTables {
     for (const ir::Param& param : kernel.params) {
       const ir::Binding& binding = kernel.bindings[param.binding];
       if (binding.type.kind == ir::TypeKind::kTensor) {
-        tensors_.push_back({binding.name, binding.type.rank, binding.type.optional});
+        tensors_.push_back(
+            {ir::call_name(kernel, param), binding.type.rank, binding.type.optional});
       }
     }
   }

@@ -6,6 +6,7 @@
 
 #include "backend/pallas/host_state.h"
 #include "backend/pallas/launch_printer.h"
+#include "backend/pallas/pack_params.h"
 #include "ir/visitor.h"
 #include "passes/legal_block.h"
 
@@ -43,17 +44,20 @@ class HostPrinter {
   bool print() {
     std::vector<std::string> params;
     std::vector<std::string> tensors;
+    const auto name_of = [&](int binding) { return binding_name(kernel_, binding); };
     for (const ir::Param& param : kernel_.params) {
-      std::string text = binding_name(kernel_, param.binding);
       if (kernel_.bindings[param.binding].type.kind == ir::TypeKind::kTensor) {
-        tensors.push_back(text);
+        tensors.push_back(name_of(param.binding));
       }
-      if (param.default_value) text += "=" + host_.text(param.default_value);
-      params.push_back(std::move(text));
+      std::optional<std::string> text = signature_name(kernel_, param, name_of);
+      if (!text) continue;  // an element of a pack, after its first
+      if (param.default_value) *text += "=" + host_.text(param.default_value);
+      params.push_back(std::move(*text));
     }
     params.emplace_back("*");
     params.emplace_back("interpret=None");
     auto body = out_.block(fmt::format("def {}({}):", kernel_.name, fmt::join(params, ", ")));
+    for (const std::string& line : unpack_packs(kernel_, name_of)) out_.line(line);
     const bool loop_types =
         std::any_of(plan_.launches.begin(), plan_.launches.end(),
                     [](const auto& launch) { return !launch.inner_loops.empty(); });

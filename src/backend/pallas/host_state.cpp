@@ -50,6 +50,7 @@ HostState::HostState(EmitContext& context, const ir::Kernel& kernel,
     scope_.reserve(safe_local_name(binding.name));
     ++name_count[binding.name];
   }
+  for (const ir::ParamPack& pack : kernel.packs) scope_.reserve(safe_local_name(pack.name));
   // Sizes bound to a name exactly once (`m, n = x.size()`), so the name means one value.
   for (size_t i = 0; i < kernel.body.size(); ++i) {
     const auto* let = kernel.body[i]->as<ir::Let>();

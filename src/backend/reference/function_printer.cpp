@@ -6,6 +6,7 @@
 #include <set>
 
 #include "backend/pallas/names.h"
+#include "backend/pallas/pack_params.h"
 #include "backend/reference/expr_writer.h"
 #include "backend/reference/function_state.h"
 #include "backend/reference/reference_module.h"
@@ -66,21 +67,25 @@ class FunctionPrinter {
     // uses.
     for (const ir::Binding& binding : kernel.bindings)
       used_.insert(pallas::safe_local_name(binding.name));
+    for (const ir::ParamPack& pack : kernel.packs) used_.insert(pallas::safe_local_name(pack.name));
   }
 
   PrintedFunction print() {
     const ir::Kernel& kernel = state_.kernel;
     std::vector<std::string> params;
+    const auto name_of = [&](int binding) { return state_.name(binding); };
     for (const ir::Param& param : kernel.params) {
-      std::string text = state_.name(param.binding);
-      if (param.default_value) text += "=" + expr_.text(param.default_value);
-      params.push_back(std::move(text));
+      std::optional<std::string> text = pallas::signature_name(kernel, param, name_of);
+      if (!text) continue;  // an element of a pack, after its first
+      if (param.default_value) *text += "=" + expr_.text(param.default_value);
+      params.push_back(std::move(*text));
     }
     {
       auto body = out_.block(
           fmt::format("def {}({}):", reference_function_name(kernel), fmt::join(params, ", ")));
       out_.line(fmt::format("\"\"\"`{}` in plain jnp: a tunable tile spans its loop.\"\"\"",
                             kernel.name));
+      for (const std::string& line : pallas::unpack_packs(kernel, name_of)) out_.line(line);
       block(kernel.body);
     }
     PrintedFunction printed;
