@@ -426,11 +426,52 @@ class LaunchPlanner {
         continue;
       }
       if (item.kind != IndexItem::Kind::kScalar) continue;
+      if (moves_in_kernel(item.scalar)) {
+        // Its axis is whole in the block; the kernel picks the element (plan_picks.h).
+        refuse_moving_scalar_with_inner_tile(index, tensor);
+        walk_expr(item.scalar);
+        continue;
+      }
       // An index expression runs in the BlockSpec's index map: grid indices and host values only.
       check_index_scalar(item.scalar);
       // The kernel itself uses a scalar on the last axis (it selects the column) and the
       // scalars of a read that may come from SMEM: capture their values.
       if (scalars_only || array_axis == rank - 1) walk_expr(item.scalar);
+    }
+  }
+
+  // Whether an index scalar changes within one kernel invocation: it reads a tile attribute of
+  // an inner loop (`row.begin`), so no index map can hold it (plan_picks.h).
+  bool moves_in_kernel(const ExprPtr& expr) const {
+    bool moves = false;
+    ir::for_each_expr(expr, [&](const ir::Expr& e) {
+      const auto* attr = e.as<ir::TileAttr>();
+      if (attr == nullptr) return;
+      const auto axis = grid_axis_.find(attr->tile_dim);
+      moves = moves || (axis != grid_axis_.end() &&
+                        launch_.grid[static_cast<size_t>(axis->second)].inner_loop >= 0);
+    });
+    return moves;
+  }
+
+  // An access whose block an inner loop may stream (a tile of an inner loop in its index) is
+  // read from the streamed block, where a picked axis has no place yet.
+  void refuse_moving_scalar_with_inner_tile(const ir::Index& index, const ExprPtr& tensor) {
+    for (const IndexItem& item : index) {
+      if (item.kind != IndexItem::Kind::kTile) continue;
+      const auto axis = grid_axis_.find(item.tile_dim);
+      if (axis == grid_axis_.end() ||
+          launch_.grid[static_cast<size_t>(axis->second)].inner_loop < 0) {
+        continue;
+      }
+      const auto* ref = tensor->as<ir::VarRef>();
+      unsupported(item.range,
+                  fmt::format("indexing `{}` with the tile `{}` of an inner loop together with a "
+                              "scalar index that moves inside the kernel (a tile attribute of "
+                              "an inner loop) is not supported yet",
+                              ref ? name(ref->binding) : std::string("the tensor"),
+                              kernel_.tile_dims[item.tile_dim].name));
+      return;
     }
   }
 
@@ -636,7 +677,15 @@ class LaunchPlanner {
       }
       // An array read only as scalars lives in SMEM, whole: one ref for all its reads.
       const bool smem = scalar_only.count(access.binding) > 0;
-      auto key = std::make_pair(access.binding, smem ? std::string("smem") : access.pattern);
+      // Scalars that move in the kernel pick from a whole axis; reads that agree otherwise
+      // share the block (a `:` read of it picks nothing).
+      const std::optional<PickedPattern> moving =
+          smem ? std::nullopt : picked_read_pattern(*access.index, [this](const ExprPtr& e) {
+            return moves_in_kernel(e);
+          });
+      auto key = std::make_pair(access.binding, smem     ? std::string("smem")
+                                                : moving ? pattern_key(moving->index)
+                                                         : access.pattern);
       auto it = input_of.find(key);
       if (it == input_of.end()) {
         Input input;
@@ -654,12 +703,19 @@ class LaunchPlanner {
           rewritten.binding = pick->base;
           rewritten.index = &pick->index;
           input.operand = make_operand(rewritten);
+        } else if (moving) {
+          Access whole = access;
+          whole.index = &moving->index;
+          input.operand = make_operand(whole);
         } else {
           input.operand = make_operand(access);
         }
         input.operand.read = true;
         it = input_of.emplace(key, static_cast<int>(launch_.inputs.size())).first;
         launch_.inputs.push_back(std::move(input));
+      }
+      if (moving) {
+        mark_picked_axes(launch_.inputs[static_cast<size_t>(it->second)].operand, *moving);
       }
       launch_.loads[access.load] = {false, it->second};
     }
@@ -687,16 +743,20 @@ class LaunchPlanner {
           const ViewAxis& axis = output.operand.view[a];
           if (axis.kind == ViewAxis::Kind::kTile &&
               !covers(axis.tile_dim, binding, axis.array_axis)) {
-            if (launch_.grid[static_cast<size_t>(grid_axis_.at(axis.tile_dim))].inner_loop >= 0) {
+            const bool inner =
+                launch_.grid[static_cast<size_t>(grid_axis_.at(axis.tile_dim))].inner_loop >= 0;
+            if (inner && output.operand.read) {
               unsupported(output.operand.range,
                           fmt::format("storing into `{}` from an inner loop that may not cover "
-                                      "its axis {} is not supported yet (allocate it with "
-                                      "`torch.empty` or loop over the whole axis)",
-                                      name(binding), axis.array_axis));
+                                      "its axis {} while the loop also reads `{}` is not "
+                                      "supported yet (allocate it with `torch.empty` or loop "
+                                      "over the whole axis)",
+                                      name(binding), axis.array_axis, name(binding)));
               break;
             }
             output.masked_axes.push_back(static_cast<int>(a));
             capture_mask_values(axis.tile_dim);
+            if (inner) mask_in_resident_block(output);
           }
         }
       }
@@ -739,7 +799,9 @@ class LaunchPlanner {
     for (const auto& [binding, indices] : stores) {
       const ir::Type& type = kernel_.bindings[binding].type;
       if (!type.rank_known() || launch_.variadic) continue;
-      if (std::optional<PickedPattern> pattern = picked_pattern(kernel_, indices, type.rank)) {
+      if (std::optional<PickedPattern> pattern =
+              picked_pattern(kernel_, indices, type.rank,
+                             [this](const ExprPtr& e) { return moves_in_kernel(e); })) {
         patterns.emplace(binding, std::move(*pattern));
       }
     }
@@ -771,18 +833,56 @@ class LaunchPlanner {
   // store and read, so it captures what they use.
   void mark_picked(Output& output, const PickedPattern& pattern) {
     output.copies_in = true;
-    for (ViewAxis& axis : output.operand.view) {
-      if (std::find(pattern.positions.begin(), pattern.positions.end(), axis.array_axis) !=
-          pattern.positions.end()) {
-        axis.picked = true;
-      }
-    }
+    mark_picked_axes(output.operand, pattern);
     for (const Access& access : accesses_) {
       if (access.binding != output.operand.binding) continue;
+      int scatters = 0;
+      int puts = 0;
       for (int p : pattern.positions) {
         if (static_cast<size_t>(p) >= access.index->size()) break;
         const IndexItem& item = (*access.index)[static_cast<size_t>(p)];
-        if (item.kind == IndexItem::Kind::kScalar) walk_expr(item.scalar);
+        if (item.kind == IndexItem::Kind::kScalar) {
+          walk_expr(item.scalar);
+          ++puts;
+        }
+        if (item.kind == IndexItem::Kind::kGather) ++scatters;
+        if (item.kind != IndexItem::Kind::kTile) continue;
+        ++scatters;
+        const auto grid = grid_axis_.find(item.tile_dim);
+        if (grid == grid_axis_.end()) {
+          unsupported(item.range, "indexing with a tile of another loop is not supported");
+          return;
+        }
+        if (launch_.grid[static_cast<size_t>(grid->second)].inner_loop >= 0) {
+          unsupported(item.range,
+                      fmt::format("storing into `{}` with the tile `{}` of an inner loop on an "
+                                  "axis that other stores index differently is not supported "
+                                  "yet",
+                                  name(access.binding), kernel_.tile_dims[item.tile_dim].name));
+          return;
+        }
+        // Stored as a scatter at the tile's indices; its padding stores nothing.
+        capture_mask_values(item.tile_dim);
+      }
+      if (scatters == 0 || !access.store) continue;
+      if (scatters > 1 || puts > 0 || output.operand.kernel_rank() > 2) {
+        unsupported(access.range,
+                    fmt::format("storing into `{}` with two different index patterns in one "
+                                "loop is not supported yet here: a store that scatters along "
+                                "an axis the other stores index differently must index the "
+                                "array's other axes alike, and the block may have at most two "
+                                "axes",
+                                name(access.binding)));
+        return;
+      }
+    }
+  }
+
+  static void mark_picked_axes(Operand& operand, const PickedPattern& pattern) {
+    for (ViewAxis& axis : operand.view) {
+      if (std::find(pattern.positions.begin(), pattern.positions.end(), axis.array_axis) !=
+          pattern.positions.end()) {
+        axis.picked = true;
       }
     }
   }
@@ -871,6 +971,17 @@ class LaunchPlanner {
     const ir::TileDim& dim = kernel_.tile_dims[tile_dim];
     if (ir::has_begin(dim)) walk_expr(dim.begin);
     walk_expr(dim.extent);
+  }
+
+  // An inner loop that may not cover an output's axis (`hl.tile(m)` over a parameter whose
+  // length is not provably m) writes windows of a block that holds the whole axis while the
+  // loop runs: the block starts from the old contents (Output::copies_in), and each store keeps
+  // them outside the loop's range (Output::masked_in_place: the mask reads the inner loop's
+  // indices, so it is made at the store).
+  void mask_in_resident_block(Output& output) {
+    output.masked_in_place = true;
+    output.copies_in = true;
+    if (output.revisiting_dims.empty()) output.revisiting_dims = dims_not_indexing(output.operand);
   }
 
   // An output tiled by an inner loop whose bounds are read from tensors (ir::bounds_from_tensors)

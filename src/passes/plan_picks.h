@@ -7,6 +7,7 @@
 // array's old contents (copied in at the first visit), so VMEM must hold whole picked axes.
 #pragma once
 
+#include <functional>
 #include <optional>
 #include <vector>
 
@@ -19,12 +20,24 @@ struct PickedPattern {
   std::vector<int> positions;  // the picked entries (array axes: no `None` in the stores)
 };
 
+// Whether an index scalar changes within one kernel invocation (`tile.begin` of an inner
+// loop): no index map can hold it, so its axis is whole in the block and picked in the kernel.
+using MovesInKernel = std::function<bool(const ir::ExprPtr&)>;
+
 // The pattern of an output of static rank `rank` stored with `stores` (all its stores in one
-// launch), when some entry must be picked: a scalar on the last axis, or entries that differ
-// between stores and are each a scalar or `:`. Nullopt when no entry is picked or the stores
-// differ otherwise (a tile against a scalar, `None`, index lists of different lengths).
+// launch), when some entry must be picked: a scalar on the last axis, a scalar that moves in
+// the kernel, or entries that differ between stores and are each a scalar, `:`, a tile or a
+// tile of indices (`out[b, tile_n]` then `out[b, n - 1]`; `out[tile]` then `out[tile.index +
+// k]`: those stores scatter). Nullopt when no entry is picked or the stores differ otherwise
+// (slices, `None`, index lists of different lengths).
 std::optional<PickedPattern> picked_pattern(const ir::Kernel& kernel,
-                                            const std::vector<const ir::Index*>& stores, int rank);
+                                            const std::vector<const ir::Index*>& stores, int rank,
+                                            const MovesInKernel& moves_in_kernel);
+
+// The pattern of a read of an input whose scalars move in the kernel (`x[(row.begin - 1) % 4,
+// :]` in an inner loop over rows): those entries picked. Nullopt when none moves.
+std::optional<PickedPattern> picked_read_pattern(const ir::Index& index,
+                                                 const MovesInKernel& moves_in_kernel);
 
 // `index` (a read of the output) with its picked entries replaced by `:`, or nullopt when one
 // of them is neither a scalar nor `:`.

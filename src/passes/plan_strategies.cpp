@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+
 #include "ir/visitor.h"
 
 namespace helionc::passes {
@@ -54,6 +56,19 @@ std::string against_grid(const ir::Kernel& kernel, const Launch& launch, size_t 
     }
     if (ir::bounds_in_kernel(kernel, tile)) {
       return "its bounds depend on the outer tile, and a grid has the same length at every step";
+    }
+  }
+  for (const Output& output : launch.outputs) {
+    if (!output.masked_in_place) continue;
+    for (int axis : output.masked_axes) {
+      const int dim = output.operand.view[static_cast<size_t>(axis)].tile_dim;
+      if (std::find(loop.tile_dims.begin(), loop.tile_dims.end(), dim) == loop.tile_dims.end()) {
+        continue;
+      }
+      // Its block holds the loop's whole axis while the loop writes windows of it.
+      return fmt::format(
+          "it may not cover `{}`, whose block keeps its old contents outside the loop's range",
+          kernel.bindings[output.operand.binding].name);
     }
   }
   return against_scratch(kernel, loop);

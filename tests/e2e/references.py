@@ -1160,6 +1160,43 @@ def ref_grid_clamp(values, lo=-0.5, hi=0.5):
     return (np.clip(f64(values), lo, hi).astype(values.dtype),)
 
 
+# --- session 10, s10-stores: indices that move in the kernel; inner loops short of an output ---
+
+
+def ref_rotate_rows(x):
+    # rotate_rows.py: row r is twice row (r + 1) % rows
+    return ((2 * np.roll(f64(x), -1, axis=0)).astype(x.dtype),)
+
+
+def ref_token_prefix_sums(x, start):
+    # token_prefix_sums.py: start + the running sum over tokens, in float32, cast to x's dtype
+    return ((f64(start) + np.cumsum(f64(x), axis=0)).astype(x.dtype),)
+
+
+def ref_last_scale_rows(x, out, scale):
+    # last_scale_rows.py: x's rows of out are x times the last scale; the others unchanged
+    result = f64(out).copy()
+    result[: x.shape[0]] = f64(x) * f64(scale)[-1]
+    return (result.astype(out.dtype),)
+
+
+
+def ref_stamp_last_column(x):
+    # stamp_last_column.py: twice x, the last column x's first
+    out = 2 * f64(x)
+    out[:, -1] = f64(x)[:, 0]
+    return (out.astype(x.dtype),)
+
+
+def ref_two_halves(x, y):
+    # two_halves.py: zeros; twice x on the first half, y - 1 on the second (n // 2 each)
+    half = x.shape[0] // 2
+    out = np.zeros(x.shape)
+    out[:half] = 2 * f64(x)[:half]
+    out[half : 2 * half] = f64(y)[half : 2 * half] - 1
+    return (out.astype(x.dtype),)
+
+
 SAMPLES: tuple[SampleSpec, ...] = (
     SampleSpec(
         name="live_row_if",
@@ -2404,6 +2441,57 @@ SAMPLES: tuple[SampleSpec, ...] = (
         scalars=({}, {"lo": 0.0, "hi": 2.0}),
         extra_shapes=("values=1:f32",),
         notes="min/max of 0-d values read in an hl.grid loop",
+    ),
+    # session 10, s10-stores
+    SampleSpec(
+        name="rotate_rows",
+        kernel="rotate_rows",
+        configs={"none": ()},
+        reference=ref_rotate_rows,
+        extra_shapes=("x=1x1:f32", "x=3x5:bf16"),
+        # the row loop as the grid's last axis or unrolled; it stores, so it streams nothing
+        loop_types=(("grid",), ("unroll",)),
+        refused_loop_types=(("emit_pipeline",), ("fori_loop",)),
+        notes="rows read and stored at an inner loop's position",
+    ),
+    SampleSpec(
+        name="token_prefix_sums",
+        kernel="token_prefix_sums",
+        configs={"b4": (4,), "b1": (1,), "b8": (8,)},
+        reference=ref_token_prefix_sums,
+        extra_shapes=("x=1x1:f32,start=1x1:f32", "x=3x5:f32,start=1x5:f32"),
+        loop_types=(("grid", "unroll"), ("unroll", "unroll")),
+        refused_loop_types=(("emit_pipeline", "unroll"),),
+        inner_dims=((0, "x", 0),),
+        tolerance={BFLOAT16: (2e-2, 1e-1)},
+        notes="one row stored at outer.begin + local.begin per step",
+    ),
+    SampleSpec(
+        name="last_scale_rows",
+        kernel="last_scale_rows",
+        configs={"b8": (8,), "b32": (32,)},
+        reference=ref_last_scale_rows,
+        extra_shapes=("x=1x1:f32,out=2x1:f32,scale=1:f32", "x=5x3:f32,out=5x3:f32,scale=2:f32"),
+        loop_types=(("unroll",),),
+        refused_loop_types=(("grid",), ("emit_pipeline",), ("fori_loop",)),
+        inner_dims=((0, "x", 0),),
+        notes="an inner loop short of its output's rows: masked in the resident block",
+    ),
+    SampleSpec(
+        name="stamp_last_column",
+        kernel="stamp_last_column",
+        configs={"b8x128": (8, 128), "b16x256": (16, 256)},
+        reference=ref_stamp_last_column,
+        extra_shapes=("x=1x1:f32", "x=7x5:bf16"),
+        notes="a tile and a number on one axis: the tile's store scatters",
+    ),
+    SampleSpec(
+        name="two_halves",
+        kernel="two_halves",
+        configs={"b128": (128,), "b256": (256,)},
+        reference=ref_two_halves,
+        extra_shapes=("x=2:f32,y=2:f32", "x=3:f32,y=3:f32", "x=9:bf16,y=9:bf16"),
+        notes="a tile and a shifted tile of indices on one axis: both stores scatter",
     ),
 )
 

@@ -963,6 +963,7 @@ class KernelPrinter {
     if (std::optional<std::string> scattered = scattered_value(store, ref, operand)) {
       return scattered;
     }
+    if (std::optional<std::string> spread = spread_value(store, ref, operand)) return spread;
     const auto picks = device_.picks(operand, store.index);
     if (picks.empty()) return std::nullopt;
     context_.imports.helpers.insert("picks");
@@ -983,25 +984,60 @@ class KernelPrinter {
     for (const passes::ViewAxis& axis : operand.view) {
       if (axis.gather) {
         const ir::ExprPtr& ids = store.index[static_cast<size_t>(axis.array_axis)].scalar;
-        context_.imports.helpers.insert("scatter");
-        context_.imports.helpers.insert("gather");  // `_check_one_hot`
-        context_.imports.helpers.insert("dot");
-        PyExpr valid = py_atom("None");
         const ir::Dim& dim = ids->type.dims.front();
-        if (dim.kind == ir::Dim::Kind::kTile) {
-          const std::optional<PyExpr> partial = geometry_.partial_condition(dim.tile_dim);
-          const std::string shape = py_tuple({geometry_.block(dim.tile_dim)});
-          const PyExpr in_range =
-              geometry_.in_range(dim.tile_dim, geometry_.index(dim.tile_dim, shape, 0, partial));
-          valid = partial ? py_conditional(in_range, *partial, py_atom("None")) : in_range;
-        }
-        return py_call("_scatter", {ref + "[...]", std::to_string(kernel_axis), exprs_.text(ids),
-                                    exprs_.print(store.value).text, valid.text})
-            .text;
+        return scatter(ref, kernel_axis, exprs_.text(ids),
+                       dim.kind == ir::Dim::Kind::kTile ? dim.tile_dim : -1, store);
       }
       kernel_axis += axis.squeezed ? 0 : 1;
     }
     return std::nullopt;
+  }
+
+  // The block after a store that scatters along a picked axis (passes/plan_picks.h: the other
+  // stores index that axis differently): at a tile's indices (`out[b, tile_n]` beside
+  // `out[b, n - 1]`) or at a tile of indices (`out[tile.index + k]` beside `out[tile]`).
+  // Nullopt for other stores.
+  std::optional<std::string> spread_value(const ir::Store& store, const std::string& ref,
+                                          const passes::Operand& operand) {
+    int kernel_axis = 0;
+    for (const passes::ViewAxis& axis : operand.view) {
+      const int k = kernel_axis;
+      kernel_axis += axis.squeezed ? 0 : 1;
+      if (!axis.picked) continue;
+      const ir::IndexItem& item = store.index[static_cast<size_t>(axis.array_axis)];
+      if (item.kind == ir::IndexItem::Kind::kTile) {
+        const int t = item.tile_dim;
+        const PyExpr ids = geometry_.index(t, py_tuple({geometry_.block(t)}), 0);
+        return scatter(ref, k, ids.text, t, store);
+      }
+      if (item.kind == ir::IndexItem::Kind::kGather) {
+        const ir::Dim& dim = item.scalar->type.dims.front();
+        return scatter(ref, k, exprs_.text(item.scalar),
+                       dim.kind == ir::Dim::Kind::kTile ? dim.tile_dim : -1, store);
+      }
+    }
+    return std::nullopt;
+  }
+
+  // `_scatter` of the store's value into the block along kernel axis `kernel_axis` at `ids`,
+  // whose first dimension is tile dimension `tile_dim` (-1: none): the indices of a partial
+  // block's padding store nothing.
+  std::string scatter(const std::string& ref, int kernel_axis, const std::string& ids, int tile_dim,
+                      const ir::Store& store) {
+    context_.imports.helpers.insert("scatter");
+    context_.imports.helpers.insert("gather");  // `_check_one_hot`
+    context_.imports.helpers.insert("dot");
+    PyExpr valid = py_atom("None");
+    if (tile_dim >= 0) {
+      const std::optional<PyExpr> partial = geometry_.partial_condition(tile_dim);
+      const std::string shape = py_tuple({geometry_.block(tile_dim)});
+      const PyExpr in_range =
+          geometry_.in_range(tile_dim, geometry_.index(tile_dim, shape, 0, partial));
+      valid = partial ? py_conditional(in_range, *partial, py_atom("None")) : in_range;
+    }
+    return py_call("_scatter", {ref + "[...]", std::to_string(kernel_axis), ids,
+                                exprs_.print(store.value).text, valid.text})
+        .text;
   }
 
   // The value of a store, broadcast to the block and cast to the array's dtype as needed.
