@@ -173,6 +173,13 @@ class KernelLowering {
                     ir::CompareOp op = ir::CompareOp::kEq);
   // Appends the checks gathered while lowering a top-level loop (before the loop itself).
   void flush_size_checks(ir::Block& out);
+
+  // ---- lower_reshape_groups.cpp
+  // `.reshape()`/`.view()` of `value` to `target` (nullopt: the -1) that merges or splits whole
+  // axes and literal sizes between unchanged tiles, with its element-count checks; null when
+  // the target does not regroup the value's shape that way. `to` spells the target.
+  ir::ExprPtr regroup_reshape(const ir::ExprPtr& value, std::vector<std::optional<ir::Dim>> target,
+                              std::string_view shown, const std::string& to, SourceRange range);
   ir::ExprPtr lower_dtype_expr(const SyntaxNode& node);
   ir::ExprPtr lower_shape_expr(const SyntaxNode& node);
   std::optional<ir::ScalarType> dtype_constant(const SyntaxNode& node);

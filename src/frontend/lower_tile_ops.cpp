@@ -436,7 +436,8 @@ ExprPtr KernelLowering::lower_tile_method(const ExprPtr& receiver, std::string_v
     std::vector<std::string> spelled;        // for messages
     int inferred = -1;
     for (const SyntaxNode& node : sizes) {
-      ExprPtr size = lower_expr(node);
+      // A host int bound to a size (`_, d = x.size()`) is that size.
+      ExprPtr size = resolve_host_size(lower_expr(node));
       if (size->type.kind == TypeKind::kDtype) {
         unsupported(node.range(), fmt::format("`{}` to a dtype (a bitcast) on a tile", shown));
       }
@@ -463,6 +464,7 @@ ExprPtr KernelLowering::lower_tile_method(const ExprPtr& receiver, std::string_v
       }
       target.push_back(dim);
     }
+    const std::vector<std::optional<Dim>> written = target;  // before the -1 is resolved
     const std::vector<Dim> source = non_unit(receiver->type.dims);
     std::vector<Dim> known;
     size_t known_before_inferred = 0;
@@ -483,25 +485,36 @@ ExprPtr KernelLowering::lower_tile_method(const ExprPtr& receiver, std::string_v
     }
     const std::string from = dims_to_string(kernel_, receiver->type.dims);
     const std::string to = fmt::format("[{}]", fmt::join(spelled, ", "));
-    if (known.size() != source.size() || (inferred >= 0 && !target[inferred])) {
-      fail(DiagnosticKind::kUnsupported, range,
-           fmt::format("`{}` of a tile of shape {} to {} merges or splits dimensions, which is "
-                       "not supported yet (only unit dimensions can be added or removed)",
-                       shown, from, to));
+    const bool same_count = known.size() == source.size() && (inferred < 0 || target[inferred]);
+    size_t differs = 0;  // the first kept dimension whose size may change
+    while (same_count && differs < known.size() && same_extent(known[differs], source[differs])) {
+      ++differs;
     }
-    for (size_t i = 0; i < known.size(); ++i) {
-      if (same_extent(known[i], source[i])) {
-        unify_dims({known[i]}, {source[i]}, range);  // a literal's check
-        continue;
+    if (!same_count || differs < known.size()) {
+      // Not a reshape that only adds or removes unit dimensions: whole axes and numbers
+      // regrouped between the tiles, or an error.
+      if (ExprPtr regrouped = regroup_reshape(receiver, written, shown, to, range)) {
+        return regrouped;
+      }
+      if (!same_count) {
+        fail(DiagnosticKind::kUnsupported, range,
+             fmt::format("`{}` of a tile of shape {} to {} merges or splits dimensions, which "
+                         "is not supported yet (only unit dimensions can be added or removed, "
+                         "and whole axes and numbers regrouped between the tiles)",
+                         shown, from, to));
       }
       fail(DiagnosticKind::kShapeMismatch, range,
-           fmt::format("cannot prove that `{}` of a tile of shape {} to {} keeps its element "
-                       "count: {} and {} may differ in size{}",
-                       shown, from, to, dims_to_string(kernel_, {source[i]}),
-                       dims_to_string(kernel_, {known[i]}),
-                       known[i].kind == Dim::Kind::kTile && source[i].kind == Dim::Kind::kTile
-                           ? " (to reorder dimensions use `.permute` or `.transpose`)"
-                           : ""));
+           fmt::format(
+               "cannot prove that `{}` of a tile of shape {} to {} keeps its element "
+               "count: {} and {} may differ in size{}",
+               shown, from, to, dims_to_string(kernel_, {source[differs]}),
+               dims_to_string(kernel_, {known[differs]}),
+               known[differs].kind == Dim::Kind::kTile && source[differs].kind == Dim::Kind::kTile
+                   ? " (to reorder dimensions use `.permute` or `.transpose`)"
+                   : ""));
+    }
+    for (size_t i = 0; i < known.size(); ++i) {
+      unify_dims({known[i]}, {source[i]}, range);  // a literal's check
     }
     std::vector<Dim> dims;
     std::vector<ExprPtr> entries;

@@ -1197,6 +1197,23 @@ def ref_two_halves(x, y):
     return (out.astype(x.dtype),)
 
 
+# --- session 10, s10-shapes: reshapes that regroup whole axes -----------------------------
+
+
+def ref_pair_views(x):
+    # pair_views.py: the mean of adjacent column pairs, in float32, cast back to x's dtype
+    v = f64(x)
+    return ((v.reshape(v.shape[0], 32, 2).sum(-1) * 0.5).astype(x.dtype),)
+
+
+def ref_merge_views(x):
+    # merge_views.py: the 128 elements of each row as 2 halves of 64, less each half's maximum,
+    # plus the second half
+    halves = f64(x).reshape(x.shape[0], 2, 64)
+    out = halves - halves.max(axis=-1, keepdims=True) + halves[:, 1:2, :]
+    return (out.astype(x.dtype),)
+
+
 SAMPLES: tuple[SampleSpec, ...] = (
     SampleSpec(
         name="live_row_if",
@@ -2492,6 +2509,27 @@ SAMPLES: tuple[SampleSpec, ...] = (
         reference=ref_two_halves,
         extra_shapes=("x=2:f32,y=2:f32", "x=3:f32,y=3:f32", "x=9:bf16,y=9:bf16"),
         notes="a tile and a shifted tile of indices on one axis: both stores scatter",
+    ),
+    # session 10, s10-shapes
+    SampleSpec(
+        name="pair_views",
+        kernel="pair_views",
+        configs={"b8": (8,), "b32": (32,)},
+        reference=ref_pair_views,
+        extra_shapes=("x=1x64:f32", "x=9x64:bf16"),
+        tolerance={BFLOAT16: (1e-2, 2e-2)},
+        notes="reshape splitting a whole axis into literal sizes",
+        inner_dims=((0, "x", 0),),  # the tiled rows (the columns are whole)
+    ),
+    SampleSpec(
+        name="merge_views",
+        kernel="merge_views",
+        configs={"b8": (8,), "b16": (16,)},
+        reference=ref_merge_views,
+        extra_shapes=("x=1x128x1:f32", "x=9x8x16:bf16"),
+        tolerance={BFLOAT16: (2e-2, 5e-2)},
+        notes="reshape merging whole axes and splitting with a literal -1",
+        inner_dims=((0, "x", 0),),  # the tiled rows (the other axes are whole)
     ),
 )
 

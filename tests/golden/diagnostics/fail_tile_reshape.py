@@ -4,7 +4,8 @@ import helion
 import helion.language as hl
 
 
-# Tile reshapes may add or remove unit dimensions only; each of these is reported.
+# Tile reshapes keep the tiles, and the sizes of what they do not regroup; each of these is
+# reported.
 @helion.kernel()
 def reshapes(x: torch.Tensor) -> torch.Tensor:
     m, n = x.size()

@@ -73,11 +73,11 @@ def f(x: torch.Tensor, w: torch.Tensor) -> torch.Tensor:
         col3 = torch.reshape(w[tile_m], [1, tile_m.block_size, 1])
         flat = col.view(-1)
         same = rows.view(tile_m, x.size(1))
-        wide = rows.reshape(1, -1, n)
+        wide = rows.reshape(1, -1, 2 * n)
         out[tile_m, :] = same + col + col2 + col3[0] + flat[:, None] + wide[0]
     return out
 )");
-  // `wide` uses the host int `n`: not a size helionc can name.
+  // `wide` uses a size computed from `n`: not a size helionc can name.
   const std::string text = result->errors();
   CHECK(contains(text, "k.py:16:36: error: a `.reshape()` size other than a tile"));
   auto ok = lower(R"(@helion.kernel
@@ -91,7 +91,7 @@ def f(x: torch.Tensor, w: torch.Tensor) -> torch.Tensor:
         col3 = torch.reshape(w[tile_m], [1, tile_m.block_size, 1])
         flat = col.view(-1)
         same = rows.view(tile_m, x.size(1))
-        wide = rows.reshape(1, -1, x.size(1))
+        wide = rows.reshape(1, -1, n)
         out[tile_m, :] = same + col + col2 + flat[:, None] + wide.view(tile_m, -1)
     return out
 )");
@@ -140,7 +140,8 @@ def f(x: torch.Tensor) -> torch.Tensor:
   CHECK(contains(text,
                  "k.py:12:13: error: `.view()` of a tile of shape [tile_m, tile_n] to [-1] "
                  "merges or splits dimensions, which is not supported yet (only unit "
-                 "dimensions can be added or removed)"));
+                 "dimensions can be added or removed, and whole axes and numbers regrouped "
+                 "between the tiles)"));
   CHECK(contains(text,
                  "k.py:13:13: error: `.reshape()` of a tile of shape [tile_m, tile_n] to "
                  "[tile_m, tile_n, tile_n] merges or splits dimensions"));
@@ -150,6 +151,58 @@ def f(x: torch.Tensor) -> torch.Tensor:
                  "k.py:16:13: error: cannot prove that `.reshape()` of a tile of shape "
                  "[tile_m, tile_n] to [tile_m, x.size(1)] keeps its element count: "
                  "[tile_n] and [x.size(1)] may differ in size\n"));
+}
+
+TEST_CASE("a tile reshape regroups whole axes and numbers between the tiles") {
+  auto ok = lower(R"(@helion.kernel
+def f(x: torch.Tensor) -> torch.Tensor:
+    m = x.size(0)
+    out = torch.empty([m, 2, 64], dtype=x.dtype, device=x.device)
+    for tile_m in hl.tile(m):
+        rows = x[tile_m, :, :].reshape(tile_m, 128)
+        halves = rows.view(tile_m, 2, -1)
+        quads = halves.reshape(tile_m, 2, 4, -1)
+        out[tile_m, :, :] = halves
+    return out
+)");
+  INFO(ok->errors());
+  REQUIRE_FALSE(ok->diags.has_errors());
+  const std::string ir = ok->ir();
+  CHECK(contains(ir,
+                 "let rows: tile_tensor<[tile_m, 128] x ?> = reshape(load x[tile_m, :, :], "
+                 "(tile_m.block_size, 128))"));
+  // The -1 of literal sizes is their quotient; one whole axis left over is that axis.
+  CHECK(contains(ir,
+                 "let halves: tile_tensor<[tile_m, 2, 64] x ?> = reshape(rows, "
+                 "(tile_m.block_size, 2, 64))"));
+  CHECK(contains(ir, "check ((size(x, 1) * size(x, 2)) == 128)"));
+  CHECK(contains(ir,
+                 "let quads: tile_tensor<[tile_m, 2, 4, 16] x ?> = reshape(halves, "
+                 "(tile_m.block_size, 2, 4, 16))"));
+
+  auto bad = lower(R"(@helion.kernel
+def f(x: torch.Tensor) -> torch.Tensor:
+    m = x.size(0)
+    out = torch.empty_like(x)
+    for tile_m in hl.tile(m):
+        v = x[tile_m, :, :]
+        a = hl.zeros([tile_m, 4, 4]).view(tile_m, 8, 3)
+        b = v.reshape(tile_m, -1)
+        c = v.reshape(-1, x.size(2))
+        out[tile_m, :, :] = v
+    return out
+)");
+  const std::string text = bad->errors();
+  CHECK(contains(text,
+                 "k.py:11:13: error: `.view()` of a tile of shape [tile_m, 4, 4] to [tile_m, 8, 3] "
+                 "changes its element count: 16 elements become 24"));
+  CHECK(contains(text,
+                 "k.py:12:13: error: `.reshape()` of a tile of shape [tile_m, x.size(1), "
+                 "x.size(2)] to [tile_m, -1] where the -1 stands for a size computed from "
+                 "others (x.size(1) * x.size(2)) is not supported yet"));
+  CHECK(contains(text,
+                 "k.py:13:13: error: `.reshape()` of a tile of shape [tile_m, x.size(1), "
+                 "x.size(2)] to [-1, x.size(2)] merges or splits dimensions"));
 }
 
 TEST_CASE("a tile next to a tile of indices indexes independently, as in Helion") {
