@@ -11,14 +11,29 @@ namespace {
 // Host code is straight-line, but a malformed IR must not recurse forever.
 constexpr int kMaxDepth = 64;
 
-std::optional<int64_t> floor_div(int64_t a, int64_t b) {
-  if (b == 0 || (a == INT64_MIN && b == -1)) return std::nullopt;  // the second overflows
-  int64_t q = a / b;
-  if ((a % b != 0) && ((a < 0) != (b < 0))) --q;
-  return q;
-}
-
 }  // namespace
+
+std::optional<int64_t> fold_int_binary(ir::BinaryOp op, int64_t lhs, int64_t rhs) {
+  switch (op) {
+    case ir::BinaryOp::kAdd:
+      return checked_add(lhs, rhs);
+    case ir::BinaryOp::kSub:
+      return checked_sub(lhs, rhs);
+    case ir::BinaryOp::kMul:
+      return checked_mul(lhs, rhs);
+    case ir::BinaryOp::kFloorDiv:
+      return checked_floor_div(lhs, rhs);
+    case ir::BinaryOp::kMod: {
+      auto q = checked_floor_div(lhs, rhs);
+      if (!q) return std::nullopt;
+      auto multiple = checked_mul(*q, rhs);
+      if (!multiple) return std::nullopt;
+      return checked_sub(lhs, *multiple);
+    }
+    default:
+      return std::nullopt;
+  }
+}
 
 HostValues::HostValues(const ir::Kernel& kernel, std::map<int, ConcreteTensor> args)
     : kernel_(kernel), facts_(kernel), args_(std::move(args)) {}
@@ -193,25 +208,7 @@ std::optional<int64_t> HostValues::eval_int(const ir::ExprPtr& expr, int depth) 
     auto lhs = eval_int(binary->lhs, depth + 1);
     auto rhs = eval_int(binary->rhs, depth + 1);
     if (!lhs || !rhs) return std::nullopt;
-    switch (binary->op) {
-      case ir::BinaryOp::kAdd:
-        return checked_add(*lhs, *rhs);
-      case ir::BinaryOp::kSub:
-        return checked_sub(*lhs, *rhs);
-      case ir::BinaryOp::kMul:
-        return checked_mul(*lhs, *rhs);
-      case ir::BinaryOp::kFloorDiv:
-        return floor_div(*lhs, *rhs);
-      case ir::BinaryOp::kMod: {
-        auto q = floor_div(*lhs, *rhs);
-        if (!q) return std::nullopt;
-        auto multiple = checked_mul(*q, *rhs);
-        if (!multiple) return std::nullopt;
-        return checked_sub(*lhs, *multiple);
-      }
-      default:
-        return std::nullopt;
-    }
+    return fold_int_binary(binary->op, *lhs, *rhs);
   }
   return std::nullopt;
 }

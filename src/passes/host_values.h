@@ -16,6 +16,11 @@
 
 namespace helionc::passes {
 
+// Python's integer arithmetic on two known values (+, -, *, //, %), nullopt on overflow, a
+// division by zero or another operator. The host evaluator and the inner-loop trip counts
+// (inner_trips.h) fold bounds with it.
+std::optional<int64_t> fold_int_binary(ir::BinaryOp op, int64_t lhs, int64_t rhs);
+
 struct ConcreteTensor {
   std::vector<int64_t> shape;
   ir::ScalarType dtype = ir::ScalarType::kFloat32;

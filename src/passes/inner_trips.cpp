@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "ir/visitor.h"
+#include "passes/host_values.h"
 #include "support/checked_int.h"
 
 namespace helionc::passes {
@@ -28,12 +29,6 @@ int read_tile(const ir::ExprPtr& bound) {
   return found;
 }
 
-int64_t floor_div(int64_t a, int64_t b) {
-  int64_t q = a / b;
-  if ((a % b != 0) && ((a < 0) != (b < 0))) --q;
-  return q;
-}
-
 // Evaluates a bound at one step of the outer tile.
 class StepEvaluator {
  public:
@@ -48,19 +43,7 @@ class StepEvaluator {
       const std::optional<int64_t> lhs = (*this)(binary->lhs);
       const std::optional<int64_t> rhs = (*this)(binary->rhs);
       if (!lhs || !rhs) return std::nullopt;
-      switch (binary->op) {
-        case ir::BinaryOp::kAdd:
-          return checked_add(*lhs, *rhs);
-        case ir::BinaryOp::kSub:
-          return checked_sub(*lhs, *rhs);
-        case ir::BinaryOp::kMul:
-          return checked_mul(*lhs, *rhs);
-        case ir::BinaryOp::kFloorDiv:
-          if (*rhs == 0) return std::nullopt;
-          return floor_div(*lhs, *rhs);
-        default:
-          return std::nullopt;
-      }
+      return fold_int_binary(binary->op, *lhs, *rhs);
     }
     if (const auto* call = expr->as<ir::Call>()) {
       const bool min = call->op == ir::Intrinsic::kMinimum;
@@ -130,7 +113,7 @@ std::optional<int64_t> total_inner_blocks(
     }
     const int64_t first = std::max<int64_t>(*begin, 0);
     if (last <= first) continue;
-    total += ceil_div(last, range.block) - floor_div(first, range.block);
+    total += ceil_div(last, range.block) - *checked_floor_div(first, range.block);
   }
   return total;
 }

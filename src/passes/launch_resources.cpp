@@ -30,12 +30,6 @@ int64_t checked_mul(int64_t a, int64_t b) {
 
 int64_t cdiv(int64_t a, int64_t b) { return ceil_div(a, b); }
 
-int64_t floor_div(int64_t a, int64_t b) {
-  int64_t q = a / b;
-  if ((a % b != 0) && ((a < 0) != (b < 0))) --q;
-  return q;
-}
-
 class Accountant {
  public:
   Accountant(const ir::Kernel& kernel, const Launch& launch, const LaunchSchedule& schedule,
@@ -234,7 +228,7 @@ class Accountant {
         const int64_t begin = host_int(dim.begin, fmt::format("the start of `{}`", dim.name));
         std::optional<int64_t> steps =
             block <= 0 ? std::optional<int64_t>(0)
-                       : checked_sub(cdiv(extent, block), floor_div(begin, block));
+                       : checked_sub(cdiv(extent, block), *checked_floor_div(begin, block));
         if (!steps) throw Unknown{"a figure overflows 64 bits"};
         steps_.push_back(*steps);
       } else {
