@@ -36,6 +36,9 @@ struct CallArgs {
   SyntaxNode call;
   std::vector<SyntaxNode> positional;
   std::vector<std::pair<std::string, SyntaxNode>> keywords;
+  // The first `*seq` among the positional arguments (kept there, as a `list_splat`): only
+  // calls that take sizes unpack it (`out.view(*x.size(), n)`); check_arity refuses it.
+  SyntaxNode splat;
 
   SyntaxNode keyword(std::string_view name) const;
 };
@@ -162,6 +165,12 @@ class KernelLowering {
   ir::Type combine_types(const ir::Expr& a, const ir::Expr& b, ArithKind kind, SourceRange range);
   // The type of host arithmetic on whole tensors (and scalars): broadcast rank, promoted dtype.
   static ir::Type host_array_type(const ir::Type& a, const ir::Type& b, ArithKind kind);
+
+  // Whether an `acc` of shape `acc` takes a product of shape `product`: the same dims, or sizes
+  // whose equality the module checks at trace time (added here), whole axes of different
+  // tensors included.
+  bool accumulator_fits(const std::vector<ir::Dim>& acc, const std::vector<ir::Dim>& product,
+                        SourceRange range);
 
   // ---- lower_literal_sizes.cpp
   // broadcast_dims, with the trace-time check of every literal size that meets a tensor's axis
@@ -348,6 +357,8 @@ class KernelLowering {
                             const CallArgs& args);
   ir::ExprPtr make_unsqueeze(const ir::ExprPtr& value, int dim, SourceRange range);
   ir::ExprPtr make_stack(const CallArgs& args, std::string_view shown);
+  // hl.split(x): the tuple of the two halves of x's last axis of 2.
+  ir::ExprPtr make_split(const CallArgs& args, std::string_view shown);
   // ---- lower_print.cpp: `print(...)` as a statement, in host or device code.
   void lower_print(const SyntaxNode& call, ir::Block& out);
   // Whether `callee` names Python's builtin `name`: no local, import or function of the file
@@ -448,6 +459,10 @@ class KernelLowering {
   int implicit_random_calls_ = 0;  // the seed of the next `torch.rand*` call (its number)
   // The dimensions of a creation shape (`hl.zeros([tile, n])`): tiles, sizes, 1s.
   std::vector<ir::Dim> creation_dims(const std::vector<SyntaxNode>& entries);
+  // The dimension a size names (size_dim: a tile, `tile.block_size`, `x.size(d)`, a number),
+  // or else a computed size (a host int computed from others, interned in
+  // Kernel::computed_sizes with `node`'s spelling); nullopt for other sizes.
+  std::optional<ir::Dim> named_size_dim(const ir::ExprPtr& size, const SyntaxNode& node);
   // The size of a dimension as a device expression (`tile.block_size`, `x.size(d)`, 1).
   ir::ExprPtr dim_size(const ir::Dim& dim, SourceRange range) const;
 
@@ -543,7 +558,7 @@ class KernelLowering {
   // Device ints and tile attributes bound to names (`live = outer.end - outer.begin`,
   // `rows = local.index`), for windows' bounds.
   std::map<int, ir::ExprPtr> device_ints_;
-  std::set<std::tuple<int, int, int64_t>> required_sizes_;
+  std::set<std::string> required_sizes_;  // the checks added, by their message and operator
   // In-place updates: binding -> the tensor parameter whose array it holds (the parameter
   // itself, `y = x`, a write-back of a view); parameter -> the binding that holds its latest
   // contents, or -1 when branches disagree; the parameters written; per return, the latter

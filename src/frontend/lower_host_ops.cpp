@@ -72,9 +72,15 @@ ExprPtr KernelLowering::lower_host_method(const ExprPtr& receiver, std::string_v
   }
   if (method == "reshape" || method == "view") {
     std::vector<SyntaxNode> sizes = args.positional;
-    check_arity(args, shown, 1, 8, {});
     ExprPtr shape;
-    if (sizes.size() == 1) {
+    if (args.splat) {
+      // `out.view(*x.size(), n)`: the sizes as the list `[*x.size(), n]` would hold them.
+      shape = lower_sequence(args.call.child_by_field("arguments"));
+      if (shape->type.kind != TypeKind::kShape) {
+        fail(DiagnosticKind::kTypeMismatch, args.splat.range(),
+             fmt::format("`{}` takes sizes, not `{}`", shown, ir::type_to_string(shape->type)));
+      }
+    } else if (check_arity(args, shown, 1, 8, {}); sizes.size() == 1) {
       ExprPtr only = lower_expr(sizes[0]);
       if (only->type.kind == TypeKind::kShape) shape = only;
       if (only->type.kind == TypeKind::kInt)
