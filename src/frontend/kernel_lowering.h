@@ -389,6 +389,9 @@ class KernelLowering {
                                  const CallArgs& args);
   ir::ExprPtr make_host_view(ir::Intrinsic op, const ir::ExprPtr& tensor, ir::ExprPtr argument,
                              int rank, SourceRange range);
+  // A precise error where a launch reads a tensor through one name after storing into the
+  // same array through a view of it under another (the kernel would read the old values).
+  void refuse_reads_through_other_views(const ir::Block& launch_body);
   // After a launch that wrote `view` (a view of another tensor), rebinds the viewed tensor to
   // the written values, so `out_flat[tile] = ...; return out` returns what was written.
   void write_back_views(const ir::Block& launch_body, ir::Block& out);
@@ -422,6 +425,10 @@ class KernelLowering {
   // Sets Kernel::block_value_bindings and removes the Lets of registered block sizes whose
   // value the kernel never reads.
   void drop_unread_block_values();
+  // A precise error where device code divides a block's position (`tile.begin // M`, `% M`)
+  // of a loop whose block the module may widen to a TPU-legal one: the result depends on the
+  // block size, which would then differ from the config's.
+  void refuse_block_dependent_positions();
 
   // ---- lower_tunables.cpp: `hl.register_tunable`, `hl.constexpr`, `helion.cdiv`,
   // `helion.next_power_of_2` (null when `name` is none of them)
