@@ -38,9 +38,10 @@ CallArgs KernelLowering::split_args(const SyntaxNode& call) {
 void KernelLowering::check_arity(const CallArgs& args, std::string_view name, size_t min,
                                  size_t max, std::initializer_list<std::string_view> keywords) {
   if (args.splat) {
-    unsupported(args.splat.range(), fmt::format("`*args` in a call of `{}` (only sizes, as in "
-                                                "`out.view(*x.size(), n)`, can be unpacked)",
-                                                name));
+    unsupported(args.splat.range(),
+                fmt::format("`*args` in a call of `{}` (only the sizes of a host `.view()` or "
+                            "`.reshape()`, as in `out.view(*x.size(), n)`, are unpacked yet)",
+                            name));
   }
   if (args.positional.size() < min || args.positional.size() > max) {
     const std::string expected =
