@@ -470,6 +470,13 @@ class KernelLowering {
   // or else a computed size (a host int computed from others, interned in
   // Kernel::computed_sizes with `node`'s spelling); nullopt for other sizes.
   std::optional<ir::Dim> named_size_dim(const ir::ExprPtr& size, const SyntaxNode& node);
+  // Computed sizes that are a registered block size (Kernel::computed_sizes index -> tunable).
+  std::map<int, int> block_dims_;
+  // `acc + x[tile_m, tile_n]` where `acc` has a registered block size's dimension
+  // (`hl.zeros([tile_m, block_n])`) and `tile_n`'s loop tiles with that block: `value` (the
+  // tile side) takes that dimension, its lanes past the loop's range zeros, as Helion's masked
+  // loads read them.
+  void adopt_block_dims(ir::ExprPtr& value, const ir::ExprPtr& other, SourceRange range);
   // The size of a dimension as a device expression (`tile.block_size`, `x.size(d)`, 1).
   ir::ExprPtr dim_size(const ir::Dim& dim, SourceRange range) const;
 

@@ -353,6 +353,8 @@ ExprPtr KernelLowering::make_binary(ir::BinaryOp op, ExprPtr lhs, ExprPtr rhs, S
   };
   tile_as_index(lhs, rhs);
   tile_as_index(rhs, lhs);
+  adopt_block_dims(lhs, rhs, range);
+  adopt_block_dims(rhs, lhs, range);
   Type type = combine_types(*lhs, *rhs, kind, range);
   if (kind == ArithKind::kBitwise && type.dtype && ir::is_floating(*type.dtype)) {
     fail(DiagnosticKind::kTypeMismatch, range,

@@ -123,12 +123,14 @@ std::vector<Dim> non_unit(const std::vector<Dim>& dims) {
 std::optional<Dim> KernelLowering::named_size_dim(const ExprPtr& size, const SyntaxNode& node) {
   if (std::optional<Dim> dim = size_dim(kernel_, size)) return dim;
   // A host int computed from other sizes (`head_dim // 2`, `a.size(1) + b.size(1)`): a number
-  // once JAX traces the module, so a static dimension there. A registered block size is not
-  // one (which loop's tile it is decides its meaning), nor anything device code computes.
+  // once JAX traces the module, so a static dimension there; not anything device code computes.
+  // A registered block size (`hl.zeros([tile_m, block_n])`) is one too, which the tiles of the
+  // loops that tile with it take (adopt_block_dims).
   if (size->type.kind != TypeKind::kInt || size->as<ir::IntImm>()) return std::nullopt;
-  if (const auto* ref = size->as<ir::VarRef>(); ref && registered_block_sizes_.count(ref->binding))
-    return std::nullopt;
   if (ir::reads_kernel_values(kernel_, size)) return std::nullopt;
+  const auto* ref = size->as<ir::VarRef>();
+  const auto block =
+      ref ? registered_block_sizes_.find(ref->binding) : registered_block_sizes_.end();
   const std::string key = ir::print_expr(kernel_, size);
   for (size_t i = 0; i < kernel_.computed_sizes.size(); ++i) {
     if (ir::print_expr(kernel_, kernel_.computed_sizes[i].value) == key) {
@@ -145,7 +147,50 @@ std::optional<Dim> KernelLowering::named_size_dim(const ExprPtr& size, const Syn
     }
   }
   kernel_.computed_sizes.push_back({size, std::move(text)});
-  return Dim::computed(static_cast<int>(kernel_.computed_sizes.size() - 1));
+  const int index = static_cast<int>(kernel_.computed_sizes.size() - 1);
+  if (block != registered_block_sizes_.end()) block_dims_[index] = block->second;
+  return Dim::computed(index);
+}
+
+void KernelLowering::adopt_block_dims(ExprPtr& value, const ExprPtr& other, SourceRange range) {
+  if (block_dims_.empty() || value->type.kind != TypeKind::kTileTensor ||
+      other->type.kind != TypeKind::kTileTensor || value->type.tile_rank() < 0 ||
+      other->type.tile_rank() < 0) {
+    return;
+  }
+  const std::vector<Dim>& wanted = other->type.dims;
+  for (size_t i = 0; i < value->type.dims.size() && i < wanted.size(); ++i) {
+    // Right-aligned, as the two broadcast.
+    const int axis = static_cast<int>(value->type.dims.size() - 1 - i);
+    const Dim mine = value->type.dims[static_cast<size_t>(axis)];
+    const Dim& theirs = wanted[wanted.size() - 1 - i];
+    if (mine.kind != Dim::Kind::kTile || theirs.kind != Dim::Kind::kComputed) continue;
+    const auto block = block_dims_.find(theirs.size);
+    const ir::TileDim& tile = kernel_.tile_dims[static_cast<size_t>(mine.tile_dim)];
+    if (block == block_dims_.end() || tile.block.kind != ir::BlockSource::Kind::kTunable ||
+        tile.block.tunable != block->second) {
+      continue;
+    }
+    // The loop's blocks are exactly the registered value (a block whose value the kernel reads
+    // is kept), so only the last block's lanes past the loop's end differ: zeros there.
+    ExprPtr live =
+        ir::Compare::make(ir::CompareOp::kLt,
+                          ir::TileAttr::make(mine.tile_dim, ir::TileAttrKind::kIndex,
+                                             Type::tile_tensor({mine}, ScalarType::kInt32), range),
+                          ir::TileAttr::make(mine.tile_dim, ir::TileAttrKind::kEnd,
+                                             Type::scalar(TypeKind::kInt), range),
+                          Type::tile_tensor({mine}, ScalarType::kBool), range);
+    while (live->type.dims.size() < value->type.dims.size() - static_cast<size_t>(axis)) {
+      live = make_unsqueeze(live, static_cast<int>(live->type.dims.size()), range);
+    }
+    ExprPtr zero = ir::Call::make(Intrinsic::kFullLike,
+                                  {value, ir::IntImm::make(0, range), ir::NoneImm::make(range)},
+                                  value->type, range);
+    std::vector<Dim> dims = value->type.dims;
+    dims[static_cast<size_t>(axis)] = theirs;
+    value = ir::Call::make(Intrinsic::kWhere, {std::move(live), value, std::move(zero)},
+                           Type::tile_tensor(std::move(dims), value->type.dtype), range);
+  }
 }
 
 std::vector<Dim> KernelLowering::creation_dims(const std::vector<SyntaxNode>& entries) {
@@ -159,15 +204,6 @@ std::vector<Dim> KernelLowering::creation_dims(const std::vector<SyntaxNode>& en
     } else if (const std::optional<Dim> dim = named_size_dim(value, entry)) {
       // 1, `tile.block_size`, a tensor's whole axis `x.size(d)`, a number or a computed size
       dims.push_back(*dim);
-    } else if (const auto* ref = value->as<ir::VarRef>();
-               ref && registered_block_sizes_.count(ref->binding)) {
-      // Its value is known, but which loop's tile dimension it is is not (a loop after the
-      // allocation may tile with it, or several): the shape would need a dimension kind of
-      // its own.
-      unsupported(entry.range(),
-                  fmt::format("`{}`, a registered block size, as an allocation size in device "
-                              "code",
-                              kernel_.bindings[static_cast<size_t>(ref->binding)].name));
     } else {
       unsupported(entry.range(), fmt::format("a shape entry {}", kOtherSize));
     }

@@ -1239,6 +1239,12 @@ def ref_foreign_acc(a, b, c):
     return ((f64(a) @ f64(b) + f64(c)).astype(np.float32),)
 
 
+def ref_block_lane_sums(x):
+    # block_lane_sums.py: each row's sum of squares, in float32
+    v = f64(x)
+    return ((v * v).sum(axis=1).astype(np.float32),)
+
+
 def ref_splat_view(x):
     # splat_view.py: each row scaled by its sum (in float32), in x's dtype and shape
     v = f64(x)
@@ -2593,6 +2599,18 @@ SAMPLES: tuple[SampleSpec, ...] = (
         loop_types=ALL_STRATEGIES,
         notes="an accumulator sized by another tensor's axis than the product's",
         inner_dims=((1, "a", 1),),
+    ),
+    SampleSpec(
+        name="block_lane_sums",
+        kernel="block_lane_sums",
+        # the registered block_n (lanes), then tile_m
+        configs={"b128x8": (128, 8), "b256x16": (256, 16)},
+        reference=ref_block_lane_sums,
+        extra_shapes=("x=1x1:f32", "x=9x129:bf16"),
+        tolerance=SUM_TOLERANCE,
+        loop_types=ALL_STRATEGIES,
+        notes="a registered block size as an allocation size before the loop tiling with it",
+        inner_dims=((0, "x", 1),),
     ),
     SampleSpec(
         name="splat_view",
