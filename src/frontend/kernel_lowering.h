@@ -472,6 +472,8 @@ class KernelLowering {
   std::optional<ir::Dim> named_size_dim(const ir::ExprPtr& size, const SyntaxNode& node);
   // Computed sizes that are a registered block size (Kernel::computed_sizes index -> tunable).
   std::map<int, int> block_dims_;
+  // The tunable blocks of the tile loops being lowered, innermost last.
+  std::vector<int> open_tunables_;
   // `acc + x[tile_m, tile_n]` where `acc` has a registered block size's dimension
   // (`hl.zeros([tile_m, block_n])`) and `tile_n`'s loop tiles with that block: `value` (the
   // tile side) takes that dimension, its lanes past the loop's range zeros, as Helion's masked

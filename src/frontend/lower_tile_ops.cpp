@@ -297,6 +297,21 @@ ExprPtr KernelLowering::reduce_axes(Intrinsic op, const ExprPtr& value, std::vec
   // the single-axis reduction the strategies already mask, and for `mean` the mean of
   // equal-length means is the mean of all.
   std::sort(axes.rbegin(), axes.rend());
+  for (const int axis : axes) {
+    // Inside the loop that tiles with a registered block, the lanes of a value of that block's
+    // dimension past the loop's end are live or not depending on the step (Helion masks them
+    // in its last step only): reduce such a value after the loop.
+    const Dim& dim = value->type.dims[static_cast<size_t>(axis)];
+    const auto block =
+        dim.kind == Dim::Kind::kComputed ? block_dims_.find(dim.size) : block_dims_.end();
+    if (block != block_dims_.end() && std::find(open_tunables_.begin(), open_tunables_.end(),
+                                                block->second) != open_tunables_.end()) {
+      unsupported(range,
+                  fmt::format("reducing along `{}` inside the loop that tiles with it (which "
+                              "lanes count differs between its steps)",
+                              kernel_.computed_sizes[static_cast<size_t>(dim.size)].text));
+    }
+  }
   ExprPtr result = value;
   for (const int axis : axes) {
     result = mask_jagged_reduction(op, result, axis, range);
