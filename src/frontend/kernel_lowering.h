@@ -36,6 +36,9 @@ struct CallArgs {
   SyntaxNode call;
   std::vector<SyntaxNode> positional;
   std::vector<std::pair<std::string, SyntaxNode>> keywords;
+  // The first `*seq` among the positional arguments (kept there, as a `list_splat`): only
+  // calls that take sizes unpack it (`out.view(*x.size(), n)`); check_arity refuses it.
+  SyntaxNode splat;
 
   SyntaxNode keyword(std::string_view name) const;
 };
@@ -162,6 +165,12 @@ class KernelLowering {
   ir::Type combine_types(const ir::Expr& a, const ir::Expr& b, ArithKind kind, SourceRange range);
   // The type of host arithmetic on whole tensors (and scalars): broadcast rank, promoted dtype.
   static ir::Type host_array_type(const ir::Type& a, const ir::Type& b, ArithKind kind);
+
+  // Whether an `acc` of shape `acc` takes a product of shape `product`: the same dims, or sizes
+  // whose equality the module checks at trace time (added here), whole axes of different
+  // tensors included.
+  bool accumulator_fits(const std::vector<ir::Dim>& acc, const std::vector<ir::Dim>& product,
+                        SourceRange range);
 
   // ---- lower_literal_sizes.cpp
   // broadcast_dims, with the trace-time check of every literal size that meets a tensor's axis
@@ -348,6 +357,8 @@ class KernelLowering {
                             const CallArgs& args);
   ir::ExprPtr make_unsqueeze(const ir::ExprPtr& value, int dim, SourceRange range);
   ir::ExprPtr make_stack(const CallArgs& args, std::string_view shown);
+  // hl.split(x): the tuple of the two halves of x's last axis of 2.
+  ir::ExprPtr make_split(const CallArgs& args, std::string_view shown);
   // ---- lower_print.cpp: `print(...)` as a statement, in host or device code.
   void lower_print(const SyntaxNode& call, ir::Block& out);
   // Whether `callee` names Python's builtin `name`: no local, import or function of the file
@@ -378,6 +389,9 @@ class KernelLowering {
                                  const CallArgs& args);
   ir::ExprPtr make_host_view(ir::Intrinsic op, const ir::ExprPtr& tensor, ir::ExprPtr argument,
                              int rank, SourceRange range);
+  // A precise error where a launch reads a tensor through one name after storing into the
+  // same array through a view of it under another (the kernel would read the old values).
+  void refuse_reads_through_other_views(const ir::Block& launch_body);
   // After a launch that wrote `view` (a view of another tensor), rebinds the viewed tensor to
   // the written values, so `out_flat[tile] = ...; return out` returns what was written.
   void write_back_views(const ir::Block& launch_body, ir::Block& out);
@@ -411,6 +425,10 @@ class KernelLowering {
   // Sets Kernel::block_value_bindings and removes the Lets of registered block sizes whose
   // value the kernel never reads.
   void drop_unread_block_values();
+  // A precise error where device code divides a block's position (`tile.begin // M`, `% M`)
+  // of a loop whose block the module may widen to a TPU-legal one: the result depends on the
+  // block size, which would then differ from the config's.
+  void refuse_block_dependent_positions();
 
   // ---- lower_tunables.cpp: `hl.register_tunable`, `hl.constexpr`, `helion.cdiv`,
   // `helion.next_power_of_2` (null when `name` is none of them)
@@ -448,6 +466,19 @@ class KernelLowering {
   int implicit_random_calls_ = 0;  // the seed of the next `torch.rand*` call (its number)
   // The dimensions of a creation shape (`hl.zeros([tile, n])`): tiles, sizes, 1s.
   std::vector<ir::Dim> creation_dims(const std::vector<SyntaxNode>& entries);
+  // The dimension a size names (size_dim: a tile, `tile.block_size`, `x.size(d)`, a number),
+  // or else a computed size (a host int computed from others, interned in
+  // Kernel::computed_sizes with `node`'s spelling); nullopt for other sizes.
+  std::optional<ir::Dim> named_size_dim(const ir::ExprPtr& size, const SyntaxNode& node);
+  // Computed sizes that are a registered block size (Kernel::computed_sizes index -> tunable).
+  std::map<int, int> block_dims_;
+  // The tunable blocks of the tile loops being lowered, innermost last.
+  std::vector<int> open_tunables_;
+  // `acc + x[tile_m, tile_n]` where `acc` has a registered block size's dimension
+  // (`hl.zeros([tile_m, block_n])`) and `tile_n`'s loop tiles with that block: `value` (the
+  // tile side) takes that dimension, its lanes past the loop's range zeros, as Helion's masked
+  // loads read them.
+  void adopt_block_dims(ir::ExprPtr& value, const ir::ExprPtr& other, SourceRange range);
   // The size of a dimension as a device expression (`tile.block_size`, `x.size(d)`, 1).
   ir::ExprPtr dim_size(const ir::Dim& dim, SourceRange range) const;
 
@@ -543,7 +574,7 @@ class KernelLowering {
   // Device ints and tile attributes bound to names (`live = outer.end - outer.begin`,
   // `rows = local.index`), for windows' bounds.
   std::map<int, ir::ExprPtr> device_ints_;
-  std::set<std::tuple<int, int, int64_t>> required_sizes_;
+  std::set<std::string> required_sizes_;  // the checks added, by their message and operator
   // In-place updates: binding -> the tensor parameter whose array it holds (the parameter
   // itself, `y = x`, a write-back of a view); parameter -> the binding that holds its latest
   // contents, or -1 when branches disagree; the parameters written; per return, the latter

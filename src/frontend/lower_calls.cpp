@@ -23,8 +23,11 @@ CallArgs KernelLowering::split_args(const SyntaxNode& call) {
     if (arg.type() == "keyword_argument") {
       args.keywords.emplace_back(std::string(arg.child_by_field("name").text()),
                                  arg.child_by_field("value"));
-    } else if (arg.type() == "list_splat" || arg.type() == "dictionary_splat") {
-      unsupported(arg.range(), "`*args`/`**kwargs` in a call");
+    } else if (arg.type() == "dictionary_splat") {
+      unsupported(arg.range(), "`**kwargs` in a call");
+    } else if (arg.type() == "list_splat") {
+      if (!args.splat) args.splat = arg;
+      args.positional.push_back(arg);
     } else {
       args.positional.push_back(arg);
     }
@@ -34,6 +37,12 @@ CallArgs KernelLowering::split_args(const SyntaxNode& call) {
 
 void KernelLowering::check_arity(const CallArgs& args, std::string_view name, size_t min,
                                  size_t max, std::initializer_list<std::string_view> keywords) {
+  if (args.splat) {
+    unsupported(args.splat.range(),
+                fmt::format("`*args` in a call of `{}` (only the sizes of a host `.view()` or "
+                            "`.reshape()`, as in `out.view(*x.size(), n)`, are unpacked yet)",
+                            name));
+  }
   if (args.positional.size() < min || args.positional.size() > max) {
     const std::string expected =
         min == max ? std::to_string(min) : fmt::format("{} to {}", min, max);

@@ -18,6 +18,10 @@ using ir::TypeKind;
 ExprPtr KernelLowering::lower_expr(const SyntaxNode& node) {
   const std::string_view type = node.type();
   if (type == "identifier") return lower_identifier(node);
+  if (type == "list_splat") {
+    // A call's argument whose callee does not unpack it (CallArgs::splat).
+    unsupported(node.range(), "`*args` in a call");
+  }
   if (type == "integer") return lower_integer(node);
   if (type == "float") return lower_float(node);
   if (type == "true" || type == "false") return ir::BoolImm::make(type == "true", node.range());
@@ -349,6 +353,8 @@ ExprPtr KernelLowering::make_binary(ir::BinaryOp op, ExprPtr lhs, ExprPtr rhs, S
   };
   tile_as_index(lhs, rhs);
   tile_as_index(rhs, lhs);
+  adopt_block_dims(lhs, rhs, range);
+  adopt_block_dims(rhs, lhs, range);
   Type type = combine_types(*lhs, *rhs, kind, range);
   if (kind == ArithKind::kBitwise && type.dtype && ir::is_floating(*type.dtype)) {
     fail(DiagnosticKind::kTypeMismatch, range,

@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <functional>
 #include <numeric>
 
 #include "frontend/function_table.h"
@@ -72,9 +73,15 @@ ExprPtr KernelLowering::lower_host_method(const ExprPtr& receiver, std::string_v
   }
   if (method == "reshape" || method == "view") {
     std::vector<SyntaxNode> sizes = args.positional;
-    check_arity(args, shown, 1, 8, {});
     ExprPtr shape;
-    if (sizes.size() == 1) {
+    if (args.splat) {
+      // `out.view(*x.size(), n)`: the sizes as the list `[*x.size(), n]` would hold them.
+      shape = lower_sequence(args.call.child_by_field("arguments"));
+      if (shape->type.kind != TypeKind::kShape) {
+        fail(DiagnosticKind::kTypeMismatch, args.splat.range(),
+             fmt::format("`{}` takes sizes, not `{}`", shown, ir::type_to_string(shape->type)));
+      }
+    } else if (check_arity(args, shown, 1, 8, {}); sizes.size() == 1) {
       ExprPtr only = lower_expr(sizes[0]);
       if (only->type.kind == TypeKind::kShape) shape = only;
       if (only->type.kind == TypeKind::kInt)
@@ -306,7 +313,47 @@ ExprPtr KernelLowering::lower_stride(const ExprPtr& receiver, const SyntaxNode& 
                         Type::scalar(TypeKind::kInt), range);
 }
 
+void KernelLowering::refuse_reads_through_other_views(const ir::Block& launch_body) {
+  // The module passes each name's array to the kernel on its own, so a read through one view
+  // (`alias = x.view(m, n)`) after a store through another (`x[tile, :] = ...`) would see the
+  // old values where Helion sees the new ones.
+  const auto root = [&](int binding) {
+    for (auto it = views_.find(binding); it != views_.end(); it = views_.find(binding)) {
+      binding = it->second.first;
+    }
+    return binding;
+  };
+  struct Orderer : ir::Visitor {
+    std::function<int(int)> root;
+    std::map<int, int> stored;  // root -> the binding stored through
+    const ir::Load* stale = nullptr;
+    void visit_node(const ir::Store& node) override {
+      ir::Visitor::visit_node(node);
+      const int binding = node.tensor->as<ir::VarRef>()->binding;
+      stored.emplace(root(binding), binding);
+    }
+    void visit_node(const ir::Load& node) override {
+      ir::Visitor::visit_node(node);
+      const auto* tensor = node.tensor->as<ir::VarRef>();
+      if (tensor == nullptr || stale != nullptr) return;
+      auto it = stored.find(root(tensor->binding));
+      if (it != stored.end() && it->second != tensor->binding) stale = &node;
+    }
+  } orderer;
+  orderer.root = root;
+  orderer.visit(launch_body);
+  if (orderer.stale == nullptr) return;
+  const int read = orderer.stale->tensor->as<ir::VarRef>()->binding;
+  const int written = orderer.stored.at(root(read));
+  unsupported(orderer.stale->range,
+              fmt::format("reading `{}` after a store through `{}`, a view of the same array, "
+                          "in one loop (read and write it through one name)",
+                          kernel_.bindings[static_cast<size_t>(read)].name,
+                          kernel_.bindings[static_cast<size_t>(written)].name));
+}
+
 void KernelLowering::write_back_views(const ir::Block& launch_body, ir::Block& out) {
+  refuse_reads_through_other_views(launch_body);
   std::set<int> written;
   for (const ir::StmtPtr& stmt : launch_body) {
     // Stores sit at any depth of the launch body (inside static ifs too).

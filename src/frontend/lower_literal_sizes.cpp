@@ -28,33 +28,39 @@ std::optional<std::vector<Dim>> KernelLowering::unify_dims(const std::vector<Dim
 void KernelLowering::require_size(const SizeAgreement& agreement, SourceRange range,
                                   ir::CompareOp op) {
   const Dim& full = agreement.full;
+  const Dim& wanted = agreement.literal;
   const bool at_least = op == ir::CompareOp::kGe;
-  // An equality check is keyed by its size; "at least n" ones by -n, so the two never merge.
-  const int64_t keyed = at_least ? -agreement.literal.extent : agreement.literal.extent;
-  const auto key = std::make_tuple(full.binding, full.axis, keyed);
-  if (!required_sizes_.insert(key).second) return;
-  const ir::Binding& tensor = kernel_.bindings[full.binding];
-  ir::ExprPtr size = ir::Call::make(
-      ir::Intrinsic::kSize,
-      {ir::VarRef::make(full.binding, tensor.type, range), ir::IntImm::make(full.axis, range)},
-      Type::scalar(TypeKind::kInt), range);
-  ir::ExprPtr equal = ir::Compare::make(op, size, ir::IntImm::make(agreement.literal.extent, range),
-                                        Type::scalar(TypeKind::kBool), range);
+  const auto spelled = [&](const Dim& dim) {
+    const std::string text = dims_to_string(kernel_, {dim});  // "[x.size(1)]"
+    return text.substr(1, text.size() - 2);
+  };
+  const std::string have = spelled(full);
+  const std::string want = spelled(wanted);
   // The names are identifiers and the rest is plain text: a valid Python literal as spelled.
-  const std::string text =
-      agreement.broadcast_tile >= 0
-          ? fmt::format(
-                "{}.size({}) must be 1: the kernel broadcasts that whole axis against the "
-                "blocks of `{}` (PyTorch broadcasts only an axis of length 1); it is ",
-                tensor.name, full.axis, kernel_.tile_dims[agreement.broadcast_tile].name)
-      : at_least ? fmt::format(
-                       "{}.size({}) must be at least {}: the kernel reads that axis up to "
-                       "there; it is ",
-                       tensor.name, full.axis, agreement.literal.extent)
-                 : fmt::format(
-                       "{}.size({}) must be {}: the kernel combines that axis here with a "
-                       "size written as the number {} (Helion specializes shapes); it is ",
-                       tensor.name, full.axis, agreement.literal.extent, agreement.literal.extent);
+  std::string text;
+  if (agreement.broadcast_tile >= 0) {
+    text = fmt::format(
+        "{} must be 1: the kernel broadcasts that whole axis against the blocks of `{}` "
+        "(PyTorch broadcasts only an axis of length 1); it is ",
+        have, kernel_.tile_dims[agreement.broadcast_tile].name);
+  } else if (at_least) {
+    text = fmt::format("{} must be at least {}: the kernel reads that axis up to there; it is ",
+                       have, want);
+  } else if (wanted.kind == Dim::Kind::kLiteral) {
+    text = fmt::format(
+        "{} must be {}: the kernel combines that axis here with a size written as the number {} "
+        "(Helion specializes shapes); it is ",
+        have, want, want);
+  } else {
+    text = fmt::format(
+        "{} must be {}: the kernel combines the two sizes here, which Helion's shapes make "
+        "equal; it is ",
+        have, want);
+  }
+  // One check per message and operator (the same sizes meet at many places).
+  if (!required_sizes_.insert(fmt::format("{}{}", at_least ? ">=" : "==", text)).second) return;
+  ir::ExprPtr equal = ir::Compare::make(op, dim_size(full, range), dim_size(wanted, range),
+                                        Type::scalar(TypeKind::kBool), range);
   ir::ExprPtr message = ir::StringImm::make(fmt::format("\"{}\"", text), range);
   pending_size_checks_.push_back(
       ir::Assert::make(std::move(equal), std::move(message), range, /*implied=*/true));

@@ -82,6 +82,9 @@ ExprPtr KernelLowering::lower_moments(std::string_view name, const ExprPtr& rece
         case Dim::Kind::kLiteral:
           size = ir::IntImm::make(reduced.extent, range);
           break;
+        case Dim::Kind::kComputed:
+          size = dim_size(reduced, range);
+          break;
         case Dim::Kind::kUnit:
           size = ir::IntImm::make(1, range);
           break;

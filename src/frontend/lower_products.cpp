@@ -348,13 +348,33 @@ ExprPtr KernelLowering::lower_product_function(const std::string& name, const Ca
                        ir::dtype_name(*dtype)));
     }
   }
-  if (acc->type.dims != dot->type.dims) {
+  if (!accumulator_fits(acc->type.dims, dot->type.dims, range)) {
     fail(DiagnosticKind::kShapeMismatch, acc->range,
          fmt::format("`acc` of shape {} does not match the product's shape {}",
                      dims_to_string(kernel_, acc->type.dims),
                      dims_to_string(kernel_, dot->type.dims)));
   }
   return accumulate(acc, product, acc, range);
+}
+
+bool KernelLowering::accumulator_fits(const std::vector<Dim>& acc, const std::vector<Dim>& product,
+                                      SourceRange range) {
+  if (acc.size() != product.size()) return false;
+  std::vector<SizeAgreement> checks;
+  for (size_t i = 0; i < acc.size(); ++i) {
+    if (acc[i] == product[i]) continue;
+    if (const auto agreement = checked_sizes(acc[i], product[i])) {
+      checks.push_back(*agreement);
+    } else if (acc[i].kind == Dim::Kind::kFull && product[i].kind == Dim::Kind::kFull) {
+      // Axes of different tensors (`acc` sized by `q.size(-1)`, a product by `do.size(1)`):
+      // Helion's shapes make them equal; the module checks that they are.
+      checks.push_back(SizeAgreement{acc[i], product[i]});
+    } else {
+      return false;
+    }
+  }
+  for (const SizeAgreement& check : checks) require_size(check, range);
+  return true;
 }
 
 ExprPtr KernelLowering::accumulate(const ExprPtr& addend, const ExprPtr& product,

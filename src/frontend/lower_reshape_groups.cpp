@@ -23,12 +23,12 @@ namespace {
 // The dimensions between two tiles (or an end): literal sizes multiplied out, whole axes kept.
 struct SizeGroup {
   int64_t literal = 1;
-  std::vector<Dim> wholes;  // sorted by (binding, axis), so equal multisets compare equal
+  std::vector<Dim> wholes;  // axes and computed sizes, sorted: equal multisets compare equal
   int inferred = -1;        // the position of a -1 in the target, or -1
 };
 
 bool by_axis(const Dim& a, const Dim& b) {
-  return std::tie(a.binding, a.axis) < std::tie(b.binding, b.axis);
+  return std::tie(a.kind, a.binding, a.axis, a.size) < std::tie(b.kind, b.binding, b.axis, b.size);
 }
 
 // The groups of `dims` and the tiles between them; false when a dimension is neither a tile, a
@@ -53,6 +53,7 @@ bool split_groups(const std::vector<std::optional<Dim>>& dims, std::vector<int>&
           return false;
         break;
       case Dim::Kind::kFull:
+      case Dim::Kind::kComputed:  // a factor like an axis, its count checked at trace time
         groups.back().wholes.push_back(*dims[i]);
         break;
       default:
@@ -94,7 +95,11 @@ ExprPtr KernelLowering::regroup_reshape(const ExprPtr& value,
   const auto product_text = [&](const SizeGroup& group) {
     std::vector<std::string> factors;
     for (const Dim& dim : group.wholes) {
-      factors.push_back(fmt::format("{}.size({})", kernel_.bindings[dim.binding].name, dim.axis));
+      std::string factor = dims_to_string(kernel_, {dim});  // "[...]"
+      factor = factor.substr(1, factor.size() - 2);
+      const bool compound =
+          dim.kind == Dim::Kind::kComputed && factor.find_first_of(" +-*/%") != std::string::npos;
+      factors.push_back(compound ? "(" + factor + ")" : factor);
     }
     if (group.literal != 1 || factors.empty()) factors.push_back(std::to_string(group.literal));
     return fmt::format("{}", fmt::join(factors, " * "));

@@ -93,13 +93,23 @@ class SplatResolver : public ir::Mutator {
                                     : it->second[std::min(splat++, it->second.size() - 1)];
       std::optional<std::vector<ExprPtr>> resolved = shape_sizes(kernel_, element);
       if (!resolved) {
-        unresolved.push_back(where);
+        // A host view's sizes (`out.view(*x.size(), n)`) stay a list that unpacks the shape
+        // when JAX traces the module: the view's rank is a trace-time one, like x's.
+        if (!host_view_) unresolved.push_back(where);
         return self;
       }
       sizes.insert(sizes.end(), resolved->begin(), resolved->end());
     }
     const int rank = static_cast<int>(sizes.size());
     return ir::TupleExpr::make(std::move(sizes), Type::shape(rank), node.range);
+  }
+
+  ExprPtr mutate_node(const ir::Call& node, const ExprPtr& self) override {
+    const bool outer = host_view_;
+    host_view_ = node.op == Intrinsic::kReshape && node.type.kind == TypeKind::kTensor;
+    ExprPtr result = Mutator::mutate_node(node, self);
+    host_view_ = outer;
+    return result;
   }
 
   ir::StmtPtr mutate_node(const ir::Alloc& node, const ir::StmtPtr& self) override {
@@ -111,6 +121,7 @@ class SplatResolver : public ir::Mutator {
  private:
   const ir::Kernel& kernel_;
   const std::map<const ir::Expr*, std::vector<SourceRange>>& deferred_;
+  bool host_view_ = false;  // mutating the arguments of a host view (a reshape of a tensor)
 };
 
 }  // namespace

@@ -9,6 +9,8 @@
 
 #include "frontend/function_table.h"
 #include "frontend/kernel_lowering.h"
+#include "ir/printer.h"
+#include "ir/visitor.h"
 #include "support/internal_check.h"
 
 namespace helionc::frontend {
@@ -72,6 +74,12 @@ std::optional<Dim> size_dim(const ir::Kernel& kernel, const ExprPtr& size) {
   return std::nullopt;
 }
 
+// Why a size names no dimension, for "... is not supported yet" messages.
+constexpr std::string_view kOtherSize =
+    "computed from values of device code (a tile's block size, a loaded value) or other than "
+    "an int (sizes are tiles, `tile.block_size`, `x.size(d)`, numbers and host ints computed "
+    "from them, such as `n // 2`)";
+
 // The size of dimension `dim` as a device expression: `tile.block_size`, `x.size(d)` or 1.
 ExprPtr size_expr(const ir::Kernel& kernel, const Dim& dim, SourceRange range) {
   switch (dim.kind) {
@@ -87,6 +95,8 @@ ExprPtr size_expr(const ir::Kernel& kernel, const Dim& dim, SourceRange range) {
     }
     case Dim::Kind::kLiteral:
       return ir::IntImm::make(dim.extent, range);
+    case Dim::Kind::kComputed:
+      return kernel.computed_sizes[static_cast<size_t>(dim.size)].value;
     default:
       return ir::IntImm::make(1, range);
   }
@@ -110,6 +120,79 @@ std::vector<Dim> non_unit(const std::vector<Dim>& dims) {
 
 }  // namespace
 
+std::optional<Dim> KernelLowering::named_size_dim(const ExprPtr& size, const SyntaxNode& node) {
+  if (std::optional<Dim> dim = size_dim(kernel_, size)) return dim;
+  // A host int computed from other sizes (`head_dim // 2`, `a.size(1) + b.size(1)`): a number
+  // once JAX traces the module, so a static dimension there; not anything device code computes.
+  // A registered block size (`hl.zeros([tile_m, block_n])`) is one too, which the tiles of the
+  // loops that tile with it take (adopt_block_dims).
+  if (size->type.kind != TypeKind::kInt || size->as<ir::IntImm>()) return std::nullopt;
+  if (ir::reads_kernel_values(kernel_, size)) return std::nullopt;
+  const auto* ref = size->as<ir::VarRef>();
+  const auto block =
+      ref ? registered_block_sizes_.find(ref->binding) : registered_block_sizes_.end();
+  const std::string key = ir::print_expr(kernel_, size);
+  for (size_t i = 0; i < kernel_.computed_sizes.size(); ++i) {
+    if (ir::print_expr(kernel_, kernel_.computed_sizes[i].value) == key) {
+      return Dim::computed(static_cast<int>(i));
+    }
+  }
+  // Its spelling goes into the module's trace-time messages (Python string literals).
+  std::string text;
+  for (const char c : node.text()) {
+    if (c == '\n' || c == '\r') {
+      text += ' ';
+    } else if (c != '"' && c != '\\') {
+      text += c;
+    }
+  }
+  kernel_.computed_sizes.push_back({size, std::move(text)});
+  const int index = static_cast<int>(kernel_.computed_sizes.size() - 1);
+  if (block != registered_block_sizes_.end()) block_dims_[index] = block->second;
+  return Dim::computed(index);
+}
+
+void KernelLowering::adopt_block_dims(ExprPtr& value, const ExprPtr& other, SourceRange range) {
+  if (block_dims_.empty() || value->type.kind != TypeKind::kTileTensor ||
+      other->type.kind != TypeKind::kTileTensor || value->type.tile_rank() < 0 ||
+      other->type.tile_rank() < 0) {
+    return;
+  }
+  const std::vector<Dim>& wanted = other->type.dims;
+  for (size_t i = 0; i < value->type.dims.size() && i < wanted.size(); ++i) {
+    // Right-aligned, as the two broadcast.
+    const int axis = static_cast<int>(value->type.dims.size() - 1 - i);
+    const Dim mine = value->type.dims[static_cast<size_t>(axis)];
+    const Dim& theirs = wanted[wanted.size() - 1 - i];
+    if (mine.kind != Dim::Kind::kTile || theirs.kind != Dim::Kind::kComputed) continue;
+    const auto block = block_dims_.find(theirs.size);
+    const ir::TileDim& tile = kernel_.tile_dims[static_cast<size_t>(mine.tile_dim)];
+    if (block == block_dims_.end() || tile.block.kind != ir::BlockSource::Kind::kTunable ||
+        tile.block.tunable != block->second) {
+      continue;
+    }
+    // The loop's blocks are exactly the registered value (a block whose value the kernel reads
+    // is kept), so only the last block's lanes past the loop's end differ: zeros there.
+    ExprPtr live =
+        ir::Compare::make(ir::CompareOp::kLt,
+                          ir::TileAttr::make(mine.tile_dim, ir::TileAttrKind::kIndex,
+                                             Type::tile_tensor({mine}, ScalarType::kInt32), range),
+                          ir::TileAttr::make(mine.tile_dim, ir::TileAttrKind::kEnd,
+                                             Type::scalar(TypeKind::kInt), range),
+                          Type::tile_tensor({mine}, ScalarType::kBool), range);
+    while (live->type.dims.size() < value->type.dims.size() - static_cast<size_t>(axis)) {
+      live = make_unsqueeze(live, static_cast<int>(live->type.dims.size()), range);
+    }
+    ExprPtr zero = ir::Call::make(Intrinsic::kFullLike,
+                                  {value, ir::IntImm::make(0, range), ir::NoneImm::make(range)},
+                                  value->type, range);
+    std::vector<Dim> dims = value->type.dims;
+    dims[static_cast<size_t>(axis)] = theirs;
+    value = ir::Call::make(Intrinsic::kWhere, {std::move(live), value, std::move(zero)},
+                           Type::tile_tensor(std::move(dims), value->type.dtype), range);
+  }
+}
+
 std::vector<Dim> KernelLowering::creation_dims(const std::vector<SyntaxNode>& entries) {
   std::vector<Dim> dims;
   for (const SyntaxNode& entry : entries) {
@@ -118,22 +201,11 @@ std::vector<Dim> KernelLowering::creation_dims(const std::vector<SyntaxNode>& en
     if (value->type.kind == TypeKind::kTile && value->type.tile_dims.size() == 1 &&
         !value->type.variadic) {
       dims.push_back(Dim::tile(value->type.tile_dims[0]));
-    } else if (const std::optional<Dim> dim = size_dim(kernel_, value)) {
-      // 1, `tile.block_size` or a tensor's whole axis `x.size(d)`
+    } else if (const std::optional<Dim> dim = named_size_dim(value, entry)) {
+      // 1, `tile.block_size`, a tensor's whole axis `x.size(d)`, a number or a computed size
       dims.push_back(*dim);
-    } else if (const auto* ref = value->as<ir::VarRef>();
-               ref && registered_block_sizes_.count(ref->binding)) {
-      // Its value is known, but which loop's tile dimension it is is not (a loop after the
-      // allocation may tile with it, or several): the shape would need a dimension kind of
-      // its own.
-      unsupported(entry.range(),
-                  fmt::format("`{}`, a registered block size, as an allocation size in device "
-                              "code",
-                              kernel_.bindings[static_cast<size_t>(ref->binding)].name));
     } else {
-      unsupported(entry.range(),
-                  "a shape entry other than a tile, `tile.block_size`, `x.size(d)` or a "
-                  "number");
+      unsupported(entry.range(), fmt::format("a shape entry {}", kOtherSize));
     }
   }
   return dims;
@@ -225,6 +297,21 @@ ExprPtr KernelLowering::reduce_axes(Intrinsic op, const ExprPtr& value, std::vec
   // the single-axis reduction the strategies already mask, and for `mean` the mean of
   // equal-length means is the mean of all.
   std::sort(axes.rbegin(), axes.rend());
+  for (const int axis : axes) {
+    // Inside the loop that tiles with a registered block, the lanes of a value of that block's
+    // dimension past the loop's end are live or not depending on the step (Helion masks them
+    // in its last step only): reduce such a value after the loop.
+    const Dim& dim = value->type.dims[static_cast<size_t>(axis)];
+    const auto block =
+        dim.kind == Dim::Kind::kComputed ? block_dims_.find(dim.size) : block_dims_.end();
+    if (block != block_dims_.end() && std::find(open_tunables_.begin(), open_tunables_.end(),
+                                                block->second) != open_tunables_.end()) {
+      unsupported(range,
+                  fmt::format("reducing along `{}` inside the loop that tiles with it (which "
+                              "lanes count differs between its steps)",
+                              kernel_.computed_sizes[static_cast<size_t>(dim.size)].text));
+    }
+  }
   ExprPtr result = value;
   for (const int axis : axes) {
     result = mask_jagged_reduction(op, result, axis, range);
@@ -270,6 +357,19 @@ ExprPtr KernelLowering::lower_tile_method(const ExprPtr& receiver, std::string_v
   const SourceRange range = args.call.range();
   const std::string shown = fmt::format(".{}()", method);
   if (ExprPtr moments = lower_moments(method, receiver, args)) return moments;
+  if (method == "size" && receiver->type.kind == TypeKind::kTileTensor) {
+    // `v.size(d)`: the size of dimension d, which names that dimension again (a tile's
+    // `block_size`, `x.size(d)`, a number), so `v.reshape(v.size(0), 4, 64)` keeps the tile.
+    check_arity(args, shown, 0, 1, {"dim"});
+    const SyntaxNode dim = argument(args, 0, "dim");
+    if (!dim) unsupported(range, "`.size()` of a tile value without a dimension (a tuple)");
+    const int axis = dim_argument(receiver->type.tile_rank(), dim);
+    const Dim& sized = receiver->type.dims[static_cast<size_t>(axis)];
+    if (sized.kind == Dim::Kind::kSlice) {
+      unsupported(range, "`.size(d)` of a tile value along a slice of a tensor's axis");
+    }
+    return dim_size(sized, range);
+  }
   if (auto op = reduction_function(method)) {
     check_arity(args, shown, 0, 2, {"dim", "keepdim"});
     return make_reduction(*op, receiver, argument(args, 0, "dim"), argument(args, 1, "keepdim"),
@@ -400,12 +500,10 @@ ExprPtr KernelLowering::lower_tile_method(const ExprPtr& receiver, std::string_v
         const size_t offset = sizes.size() - dims.size();
         if (imm && imm->value == -1 && i >= offset) {
           target.push_back(dims[i - offset]);
-        } else if (const std::optional<Dim> dim = size_dim(kernel_, size)) {
+        } else if (const std::optional<Dim> dim = named_size_dim(size, sizes[i])) {
           target.push_back(*dim);
         } else {
-          unsupported(sizes[i].range(),
-                      "an `expand` size other than a tile, `tile.block_size`, a tensor's "
-                      "`size(d)`, a number or -1");
+          unsupported(sizes[i].range(), fmt::format("an `expand` size {}", kOtherSize));
         }
       }
     }
@@ -455,13 +553,8 @@ ExprPtr KernelLowering::lower_tile_method(const ExprPtr& receiver, std::string_v
              fmt::format("a size must be an integer or a tile, not `{}`",
                          ir::type_to_string(size->type)));
       }
-      std::optional<Dim> dim = size_dim(kernel_, size);
-      if (!dim) {
-        unsupported(node.range(),
-                    fmt::format("a `{}` size other than a tile, `tile.block_size`, a tensor's "
-                                "`size(d)`, a number or -1",
-                                shown));
-      }
+      std::optional<Dim> dim = named_size_dim(size, node);
+      if (!dim) unsupported(node.range(), fmt::format("a `{}` size {}", shown, kOtherSize));
       target.push_back(dim);
     }
     const std::vector<std::optional<Dim>> written = target;  // before the -1 is resolved
@@ -596,15 +689,9 @@ ExprPtr KernelLowering::lower_tile_function(const std::string& name, const CallA
       fail(DiagnosticKind::kTypeMismatch, length_node.range(),
            fmt::format("`{}` takes a length, not `{}`", shown, ir::type_to_string(length->type)));
     }
-    const std::optional<Dim> dim = size_dim(kernel_, length);
-    if (!dim) {
-      fail(DiagnosticKind::kUnsupported, length_node.range(),
-           fmt::format("`{}` of a length other than `tile.block_size`, a tensor's `size(d)` or "
-                       "a number is not supported yet (every dimension of a tile value is a "
-                       "tile's block, a tensor's axis or a number; a length computed from "
-                       "sizes, such as `n // 2`, is none of those)",
-                       shown));
-    }
+    const std::optional<Dim> dim = named_size_dim(length, length_node);
+    if (!dim)
+      unsupported(length_node.range(), fmt::format("`{}` of a length {}", shown, kOtherSize));
     ExprPtr dtype = ir::DtypeImm::make(ScalarType::kInt32, range);
     if (const SyntaxNode node = args.keyword("dtype")) dtype = lower_dtype_expr(node);
     const auto* imm = dtype->as<ir::DtypeImm>();
@@ -614,6 +701,36 @@ ExprPtr KernelLowering::lower_tile_function(const std::string& name, const CallA
     Type type = Type::tile_tensor({*dim}, imm ? std::optional(imm->dtype) : std::nullopt);
     return ir::Call::make(Intrinsic::kArange, {size_expr(kernel_, *dim, length->range), dtype},
                           std::move(type), range);
+  }
+  if (name == "helion.language.split") return make_split(args, shown);
+  if (name == "helion.language.join") {
+    // hl.join(a, b): the two along a new last axis of 2 (Triton's `tl.join`), torch.stack's
+    // `dim=-1`.
+    if (!in_device()) unsupported(range, fmt::format("`{}` in host code", shown));
+    check_arity(args, shown, 2, 2, {});
+    std::vector<ExprPtr> halves;
+    for (const SyntaxNode& node : args.positional) halves.push_back(lower_expr(node));
+    for (const ExprPtr& half : halves) {
+      if (half->type.kind != TypeKind::kTileTensor || half->type.tile_rank() < 0) {
+        fail(DiagnosticKind::kTypeMismatch, half->range,
+             fmt::format("`{}` takes tile values of a known rank", shown));
+      }
+    }
+    if (halves[0]->type.dims != halves[1]->type.dims) {
+      fail(DiagnosticKind::kShapeMismatch, range,
+           fmt::format("`{}` takes values of one shape: {} and {} differ", shown,
+                       dims_to_string(kernel_, halves[0]->type.dims),
+                       dims_to_string(kernel_, halves[1]->type.dims)));
+    }
+    const Type type = combine_types(*halves[0], *halves[1], ArithKind::kArithmetic, range);
+    std::vector<Dim> dims = halves[0]->type.dims;
+    dims.push_back(Dim::literal(2));
+    const int axis = static_cast<int>(dims.size()) - 1;
+    std::vector<Type> element_types{halves[0]->type, halves[1]->type};
+    ExprPtr pair =
+        ir::TupleExpr::make(std::move(halves), Type::tuple(std::move(element_types)), range);
+    return ir::Call::make(Intrinsic::kStack, {std::move(pair), ir::IntImm::make(axis, range)},
+                          Type::tile_tensor(std::move(dims), type.dtype), range);
   }
   if (name == "helion.language.full" || name == "helion.language.zeros") {
     return make_filled_tile(args, shown, name == "helion.language.full" ? -1 : 0,
@@ -759,6 +876,60 @@ ExprPtr KernelLowering::make_stack(const CallArgs& args, std::string_view shown)
       ir::TupleExpr::make(std::move(values), Type::tuple(std::move(element_types)), list.range());
   return ir::Call::make(Intrinsic::kStack, {std::move(stacked), ir::IntImm::make(axis, range)},
                         Type::tile_tensor(std::move(dims), type.dtype), range);
+}
+
+ExprPtr KernelLowering::make_split(const CallArgs& args, std::string_view shown) {
+  // hl.split(x): the two halves of a last axis of 2 (Triton's `tl.split`), `x[..., 0]` and
+  // `x[..., 1]`, as windows of one element with that axis squeezed away.
+  const SourceRange range = args.call.range();
+  if (!in_device()) unsupported(range, fmt::format("`{}` in host code", shown));
+  check_arity(args, shown, 1, 1, {});
+  const ExprPtr value = lower_expr(args.positional[0]);
+  const int rank = value->type.kind == TypeKind::kTileTensor ? value->type.tile_rank() : -1;
+  if (rank < 1) {
+    fail(DiagnosticKind::kTypeMismatch, value->range,
+         fmt::format("`{}` takes a tile value of a known rank", shown));
+  }
+  const int axis = rank - 1;
+  const Dim last = value->type.dims.back();
+  if (last.kind != Dim::Kind::kFull && last.kind != Dim::Kind::kComputed &&
+      !(last.kind == Dim::Kind::kLiteral && last.extent == 2)) {
+    fail(DiagnosticKind::kShapeMismatch, range,
+         fmt::format("`{}` splits a last dimension of size 2, not one of shape {}", shown,
+                     dims_to_string(kernel_, {last})));
+  }
+  // An axis or a computed size must be 2 (a trace-time check); the value is then typed with a
+  // last axis of 2, so that the windows are inside it.
+  ExprPtr pair = value;
+  if (last.kind != Dim::Kind::kLiteral) {
+    unify_dims({last}, {Dim::literal(2)}, range);
+    std::vector<Dim> dims = value->type.dims;
+    dims.back() = Dim::literal(2);
+    std::vector<ExprPtr> entries;
+    for (const Dim& dim : dims) entries.push_back(dim_size(dim, range));
+    pair =
+        ir::Call::make(Intrinsic::kReshape,
+                       {value, ir::TupleExpr::make(std::move(entries), Type::shape(rank), range)},
+                       Type::tile_tensor(std::move(dims), value->type.dtype), range);
+  }
+  std::vector<ExprPtr> halves;
+  std::vector<Type> element_types;
+  for (int64_t half = 0; half < 2; ++half) {
+    Window window;
+    window.start = ir::IntImm::make(half, range);
+    window.length = ir::IntImm::make(1, range);
+    window.result = Dim::unit();
+    window.stop_literal = half + 1;
+    window.scalar = true;
+    ExprPtr picked = make_window(pair, axis, window, range);
+    std::vector<Dim> dims = pair->type.dims;
+    dims.pop_back();
+    picked = ir::Call::make(Intrinsic::kSqueeze, {picked, ir::IntImm::make(axis, range)},
+                            Type::tile_tensor(std::move(dims), value->type.dtype), range);
+    element_types.push_back(picked->type);
+    halves.push_back(std::move(picked));
+  }
+  return ir::TupleExpr::make(std::move(halves), Type::tuple(std::move(element_types)), range);
 }
 
 ExprPtr KernelLowering::make_take_along(const CallArgs& args, std::string_view shown) {

@@ -150,6 +150,13 @@ ExprPtr KernelLowering::make_window(const ExprPtr& value, int axis, const Window
         rows = literal_stop();
       }
       break;
+    case Dim::Kind::kComputed:
+      // A host int: constant bounds are checked against it at trace time, as for an axis.
+      if (window.loop_dim >= 0 || window.live_binding >= 0) {
+        unsupported(range, "indexing a size computed on the host with a tile or a device int");
+      }
+      require_size(SizeAgreement{Dim::literal(literal_stop()), source}, range, ir::CompareOp::kGe);
+      break;
     case Dim::Kind::kVariadic:
       unsupported(range, "indexing a tile value whose rank is only known at trace time");
     case Dim::Kind::kSlice:

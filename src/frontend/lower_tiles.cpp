@@ -117,7 +117,15 @@ void KernelLowering::lower_for(const SyntaxNode& node, ir::Block& out) {
   // An inner loop (inside device code) carries the names its body rebinds.
   const bool inner = in_device();
   std::vector<ir::TileLoop::Carry> carried;
+  for (const int dim : dims) {
+    const ir::BlockSource& block = kernel_.tile_dims[static_cast<size_t>(dim)].block;
+    if (block.kind == ir::BlockSource::Kind::kTunable) open_tunables_.push_back(block.tunable);
+  }
   ir::Block body = lower_loop_body(node, first_binding, inner ? &carried : nullptr);
+  for (const int dim : dims) {
+    if (kernel_.tile_dims[static_cast<size_t>(dim)].block.kind == ir::BlockSource::Kind::kTunable)
+      open_tunables_.pop_back();
+  }
   if (grid_as_tile) check_elementwise_grid(body, vars.front(), node.range());
   ir::StmtPtr loop =
       ir::TileLoop::make(dims, std::move(vars), std::move(body), node.range(), std::move(carried));

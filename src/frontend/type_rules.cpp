@@ -13,19 +13,36 @@ using ir::TypeKind;
 
 namespace {
 
-// A literal size and a whole axis, in either order: the pair broadcast_dims unifies.
-std::optional<SizeAgreement> literal_meets_full(const Dim& a, const Dim& b) {
-  if (a.kind == Dim::Kind::kLiteral && b.kind == Dim::Kind::kFull) return SizeAgreement{a, b};
-  if (b.kind == Dim::Kind::kLiteral && a.kind == Dim::Kind::kFull) return SizeAgreement{b, a};
-  return std::nullopt;
+// How firmly a size is written: a literal over a computed size over a tensor's axis (the shape
+// keeps the firmer), 0 for the dims that never meet with a check.
+int firmness(const Dim& dim) {
+  switch (dim.kind) {
+    case Dim::Kind::kLiteral:
+      return 3;
+    case Dim::Kind::kComputed:
+      return 2;
+    case Dim::Kind::kFull:
+      return 1;
+    default:
+      return 0;
+  }
 }
 
 }  // namespace
 
+std::optional<SizeAgreement> checked_sizes(const Dim& a, const Dim& b) {
+  const int fa = firmness(a);
+  const int fb = firmness(b);
+  // Two literals are equal or not here; two axes are compared by jnp as it broadcasts. A
+  // computed size meets anything sized: literal and axis, each pair once.
+  if (fa == 0 || fb == 0 || a == b || (fa != 2 && fb != 2 && fa == fb)) return std::nullopt;
+  return fa >= fb ? SizeAgreement{a, b} : SizeAgreement{b, a};
+}
+
 bool dims_agree(const std::vector<Dim>& a, const std::vector<Dim>& b) {
   if (a.size() != b.size()) return false;
   for (size_t i = 0; i < a.size(); ++i) {
-    if (a[i] != b[i] && !literal_meets_full(a[i], b[i])) return false;
+    if (a[i] != b[i] && !checked_sizes(a[i], b[i])) return false;
   }
   return true;
 }
@@ -57,13 +74,13 @@ std::optional<std::vector<Dim>> broadcast_dims(const std::vector<Dim>& a, const 
       result[i] = *da;
     } else if (*da == *db) {
       result[i] = *da;
+    } else if (const auto agreement = checked_sizes(*da, *db)) {
+      result[i] = agreement->literal;
+      if (agreements) agreements->push_back(*agreement);
     } else if (da->within_axis() && db->within_axis()) {
       // Two whole dimensions of different tensors, or slices of them: equal or not is known at
       // trace time, where jnp checks it.
       result[i] = *da;
-    } else if (const auto agreement = literal_meets_full(*da, *db)) {
-      result[i] = agreement->literal;
-      if (agreements) agreements->push_back(*agreement);
     } else if (agreements && (da->kind == Dim::Kind::kFull) != (db->kind == Dim::Kind::kFull) &&
                (da->kind == Dim::Kind::kTile || db->kind == Dim::Kind::kTile)) {
       // A whole axis against a tile's block: a size-1 axis broadcasting (checked at trace
@@ -148,6 +165,9 @@ std::string dims_to_string(const ir::Kernel& kernel, const std::vector<Dim>& dim
         break;
       case Dim::Kind::kLiteral:
         parts.push_back(std::to_string(dim.extent));
+        break;
+      case Dim::Kind::kComputed:
+        parts.push_back(kernel.computed_sizes[static_cast<size_t>(dim.size)].text);
         break;
     }
   }

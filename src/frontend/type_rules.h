@@ -12,16 +12,21 @@ namespace helionc::frontend {
 
 enum class ArithKind { kArithmetic, kTrueDivide, kComparison, kLogical, kBitwise };
 
-// A literal size and the tensor axis it met in a broadcast (or a store, or a carry): they must
-// be equal, which only the call's shapes tell (KernelLowering::unify_dims checks it then).
-// Or a whole axis that met a tile's block in arithmetic (`x[t0, t1] * m[t0, :]`): PyTorch
-// broadcasts it only when its length is 1, which `literal` then is (as Dim::literal(1)) and
-// `broadcast_tile` names the tile.
+// Two sizes that met in a broadcast (or a store, or a carry) and must be equal, which only the
+// call's shapes tell (KernelLowering::unify_dims checks it then): a literal size and a tensor's
+// axis, or a computed size (Dim::Kind::kComputed) and a tensor's axis, a literal or another
+// computed size; the shape keeps `literal`, the size the kernel wrote. Or a whole axis that met
+// a tile's block in arithmetic (`x[t0, t1] * m[t0, :]`): PyTorch broadcasts it only when its
+// length is 1, which `literal` then is (as Dim::literal(1)) and `broadcast_tile` names the tile.
 struct SizeAgreement {
-  ir::Dim literal;  // Dim::Kind::kLiteral
-  ir::Dim full;     // Dim::Kind::kFull
+  ir::Dim literal;  // kLiteral or kComputed (or kFull: two axes a product makes equal)
+  ir::Dim full;     // kFull, or kLiteral/kComputed against a computed `literal`
   int broadcast_tile = -1;
 };
+
+// The agreement of two sizes whose equality only the call's shapes tell, or nullopt (equal
+// dims, tiles, two whole axes, two literals).
+std::optional<SizeAgreement> checked_sizes(const ir::Dim& a, const ir::Dim& b);
 
 // The broadcast of two tile-tensor shapes, or nullopt when they are incompatible. A static
 // scalar (empty dims) broadcasts against anything. A literal size meets a whole axis as that

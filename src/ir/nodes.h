@@ -560,6 +560,13 @@ struct Kernel {
   std::vector<Binding> bindings;
   std::vector<TileDim> tile_dims;
   std::vector<SliceBounds> slices;
+  // The sizes Dim::Kind::kComputed refers to: host ints computed from other sizes (read no
+  // value of device code), each with its source spelling for messages. Interned by expression.
+  struct ComputedSize {
+    ExprPtr value;
+    std::string text;
+  };
+  std::vector<ComputedSize> computed_sizes;
   int num_tunable_blocks = 0;
   // The range `hl.register_block_size(min, max)` / `(max)` gives each tunable block size, by
   // tunable (host ints; null where absent): the search offers only blocks within it.

@@ -135,6 +135,9 @@ class IrPrinter {
           case Dim::Kind::kLiteral:
             dims.push_back(std::to_string(dim.extent));
             break;
+          case Dim::Kind::kComputed:
+            dims.push_back(kernel_.computed_sizes[static_cast<size_t>(dim.size)].text);
+            break;
         }
       }
       return fmt::format("tile_tensor<[{}] x {}>", fmt::join(dims, ", "),

@@ -66,6 +66,8 @@ std::string dim_to_string(const Dim& dim) {
       return fmt::format("%{}.{}[s{}]", dim.binding, dim.axis, dim.slice);
     case Dim::Kind::kLiteral:
       return std::to_string(dim.extent);
+    case Dim::Kind::kComputed:
+      return fmt::format("c{}", dim.size);
   }
   return "?";
 }

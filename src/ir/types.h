@@ -38,6 +38,8 @@ struct Dim {
     kSlice,     // part of a whole dimension (`x[tile, 16:]`): axis `axis` of `binding` cut to
                 // the bounds of Kernel::slices[slice]
     kLiteral,   // a size written as a number above 1 (`hl.zeros([2, 128])`, `v[1:3]`): `extent`
+    kComputed,  // a host int computed from other sizes (`head_dim // 2`, `a.size(1) + b.size(1)`,
+                // `next_power_of_2(n)`): Kernel::computed_sizes[size], a number once JAX traces
   };
   Kind kind = Kind::kUnit;
   int tile_dim = -1;
@@ -45,6 +47,7 @@ struct Dim {
   int axis = -1;
   int slice = -1;       // kSlice
   int64_t extent = -1;  // kLiteral
+  int size = -1;        // kComputed
 
   static Dim tile(int tile_dim) { return {Kind::kTile, tile_dim, -1, -1, -1, -1}; }
   static Dim full(int binding, int axis) { return {Kind::kFull, -1, binding, axis, -1, -1}; }
@@ -56,6 +59,9 @@ struct Dim {
   // A literal size meets a tensor's whole axis (`acc + x[tile, :].sum(0)`) only when they agree;
   // the frontend adds the trace-time check (KernelLowering::unify_dims).
   static Dim literal(int64_t extent) { return {Kind::kLiteral, -1, -1, -1, -1, extent}; }
+  // Two computed sizes are the same dimension when they are the same expression (the frontend
+  // interns them); where one meets another size the frontend adds a trace-time check.
+  static Dim computed(int size) { return {Kind::kComputed, -1, -1, -1, -1, -1, size}; }
   // A whole dimension or a slice of one: its size is (at most) axis `axis` of `binding`.
   bool within_axis() const { return kind == Kind::kFull || kind == Kind::kSlice; }
   bool operator==(const Dim& other) const = default;

@@ -83,6 +83,9 @@ class PlanPrinter {
         case ir::Dim::Kind::kLiteral:
           parts.push_back(std::to_string(dim.extent));
           break;
+        case ir::Dim::Kind::kComputed:
+          parts.push_back(kernel_.computed_sizes[static_cast<size_t>(dim.size)].text);
+          break;
       }
     }
     return fmt::format("[{}]", fmt::join(parts, ", "));

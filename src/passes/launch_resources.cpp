@@ -495,6 +495,8 @@ class Accountant {
           extent = axis_size(dim.binding, dim.axis);
         } else if (dim.kind == ir::Dim::Kind::kLiteral) {
           extent = dim.extent;
+        } else if (dim.kind == ir::Dim::Kind::kComputed) {
+          extent = computed_size(dim);
         }
         r.block.push_back(extent);
       }
@@ -546,10 +548,18 @@ class Accountant {
         throw Unknown{"a value's rank is only known at trace time"};
       case ir::Dim::Kind::kLiteral:
         return dim.extent;
+      case ir::Dim::Kind::kComputed:
+        return computed_size(dim);
       case ir::Dim::Kind::kUnit:
         break;
     }
     return 1;
+  }
+
+  // A computed size's value for this call (Kernel::computed_sizes: host ints).
+  int64_t computed_size(const ir::Dim& dim) const {
+    const ir::Kernel::ComputedSize& size = kernel_.computed_sizes[static_cast<size_t>(dim.size)];
+    return host_int(size.value, fmt::format("the size `{}`", size.text));
   }
 
   // One term as pl.CostEstimate counts it: its tiled dimensions at their whole extent, repeated
@@ -571,6 +581,9 @@ class Accountant {
           break;
         case ir::Dim::Kind::kLiteral:
           value = checked_mul(value, dim.extent);
+          break;
+        case ir::Dim::Kind::kComputed:
+          value = checked_mul(value, computed_size(dim));
           break;
         case ir::Dim::Kind::kVariadic:
           throw Unknown{"a value's rank is only known at trace time"};

@@ -232,6 +232,13 @@ class LaunchPlanner {
 
   void walk_expr(const ExprPtr& expr) {
     if (!expr) return;
+    // A value sized by a host int computed from others (Dim::Kind::kComputed): the kernel
+    // prints that int wherever it spells the value's shape, so it needs what the int reads.
+    for (const ir::Dim& dim : expr->type.dims) {
+      if (dim.kind == ir::Dim::Kind::kComputed) {
+        walk_expr(kernel_.computed_sizes[static_cast<size_t>(dim.size)].value);
+      }
+    }
     switch (expr->kind) {
       case ir::ExprKind::kLoad: {
         const auto& load = *expr->as<ir::Load>();

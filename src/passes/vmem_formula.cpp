@@ -95,6 +95,9 @@ SizeExpr scratch_bytes(const ir::Kernel& kernel, const Launch& launch,
       factors.push_back(SizeExpr::axis_size(dim.binding, dim.axis));
     } else if (dim.kind == ir::Dim::Kind::kLiteral) {
       factors.push_back(SizeExpr::constant(dim.extent));
+    } else if (dim.kind == ir::Dim::Kind::kComputed) {
+      throw NoFormula{
+          fmt::format("the carried value `{}` has a size computed on the host", binding.name)};
     }
   }
   factors.push_back(SizeExpr::constant(ir::dtype_bits(*binding.type.dtype) / 8));

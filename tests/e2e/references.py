@@ -1214,6 +1214,43 @@ def ref_merge_views(x):
     return (out.astype(x.dtype),)
 
 
+# --- session 11, s11-sizes: sizes computed from other sizes ---------------------------------
+
+
+def ref_rotary_pairs(x, cos, sin):
+    # rotary_pairs.py: the halves rotated by the angles, in float32, cast back to x's dtype
+    v = f64(x)
+    half = x.shape[1] // 2
+    c = f64(cos).astype(np.float32).astype(np.float64)
+    s = f64(sin).astype(np.float32).astype(np.float64)
+    x1, x2 = v[:, :half], v[:, half:]
+    return (np.concatenate([x1 * c - x2 * s, x2 * c + x1 * s], axis=1).astype(x.dtype),)
+
+
+def ref_half_fold(x):
+    # half_fold.py: the two halves of each row added, plus the positions 0 .. n // 2 - 1
+    half = x.shape[1] // 2
+    v = f64(x)
+    return ((v[:, :half] + v[:, half:] + np.arange(half)[None, :]).astype(np.float32),)
+
+
+def ref_foreign_acc(a, b, c):
+    # foreign_acc.py: a @ b accumulated in float32, plus c
+    return ((f64(a) @ f64(b) + f64(c)).astype(np.float32),)
+
+
+def ref_block_lane_sums(x):
+    # block_lane_sums.py: each row's sum of squares, in float32
+    v = f64(x)
+    return ((v * v).sum(axis=1).astype(np.float32),)
+
+
+def ref_splat_view(x):
+    # splat_view.py: each row scaled by its sum (in float32), in x's dtype and shape
+    v = f64(x)
+    return ((v * v.sum(-1, keepdims=True)).astype(x.dtype),)
+
+
 SAMPLES: tuple[SampleSpec, ...] = (
     SampleSpec(
         name="live_row_if",
@@ -2530,6 +2567,59 @@ SAMPLES: tuple[SampleSpec, ...] = (
         tolerance={BFLOAT16: (2e-2, 5e-2)},
         notes="reshape merging whole axes and splitting with a literal -1",
         inner_dims=((0, "x", 0),),  # the tiled rows (the other axes are whole)
+    ),
+    # session 11, s11-sizes
+    SampleSpec(
+        name="rotary_pairs",
+        kernel="rotary_pairs",
+        configs={"b8": (8,), "b32": (32,)},
+        reference=ref_rotary_pairs,
+        extra_shapes=("x=1x2:f32,cos=1x1:f32,sin=1x1:f32", "x=9x6:bf16,cos=9x3:bf16,sin=9x3:bf16"),
+        tolerance={BFLOAT16: (2e-2, 5e-2)},
+        notes="a computed reshape size (`d // 2`), hl.split and hl.join",
+        inner_dims=((0, "x", 0),),
+    ),
+    SampleSpec(
+        name="half_fold",
+        kernel="half_fold",
+        configs={"b8": (8,), "b64": (64,)},
+        reference=ref_half_fold,
+        extra_shapes=("x=1x2:f32", "x=9x130:bf16"),
+        tolerance={BFLOAT16: (2e-2, 5e-2)},
+        notes="a computed allocation size, reshape size and hl.arange length",
+        inner_dims=((0, "x", 0),),
+    ),
+    SampleSpec(
+        name="foreign_acc",
+        kernel="foreign_acc",
+        configs={"b8x128": (8, 128), "b32x256": (32, 256)},
+        reference=ref_foreign_acc,
+        extra_shapes=("a=1x1:f32,b=1x1:f32,c=1x1:f32", "a=9x130:bf16,b=130x17:bf16,c=9x17:f32"),
+        tolerance=PRODUCT_TOLERANCE,
+        loop_types=ALL_STRATEGIES,
+        notes="an accumulator sized by another tensor's axis than the product's",
+        inner_dims=((1, "a", 1),),
+    ),
+    SampleSpec(
+        name="block_lane_sums",
+        kernel="block_lane_sums",
+        # the registered block_n (lanes), then tile_m
+        configs={"b128x8": (128, 8), "b256x16": (256, 16)},
+        reference=ref_block_lane_sums,
+        extra_shapes=("x=1x1:f32", "x=9x129:bf16"),
+        tolerance=SUM_TOLERANCE,
+        loop_types=ALL_STRATEGIES,
+        notes="a registered block size as an allocation size before the loop tiling with it",
+        inner_dims=((0, "x", 1),),
+    ),
+    SampleSpec(
+        name="splat_view",
+        kernel="splat_view",
+        configs={"b8": (8,), "b64": (64,)},
+        reference=ref_splat_view,
+        extra_shapes=("x=1x1:f32", "x=2x3x9x5:bf16"),
+        tolerance={BFLOAT16: (2e-2, 5e-2)},
+        notes="`*x.size()[:-1]` in a host view's sizes",
     ),
 )
 

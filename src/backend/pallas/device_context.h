@@ -389,6 +389,11 @@ class DeviceContext final : public ExprContext {
         case ir::Dim::Kind::kLiteral:
           sizes.push_back(std::to_string(dim.extent));
           break;
+        case ir::Dim::Kind::kComputed:
+          // A host int the body computes from captured values (its creation reads them).
+          sizes.push_back(
+              geometry_.print(kernel_.computed_sizes[static_cast<size_t>(dim.size)].value).text);
+          break;
         case ir::Dim::Kind::kVariadic:
           return std::nullopt;
       }

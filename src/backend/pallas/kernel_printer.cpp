@@ -1150,6 +1150,8 @@ class KernelPrinter {
               facts_.axis_size(b[i].binding, b[i].axis))) {
           return false;
         }
+      } else if (a[i].kind == ir::Dim::Kind::kComputed) {
+        if (a[i].size != b[i].size) return false;
       } else if (a[i].tile_dim != b[i].tile_dim) {
         return false;
       }

@@ -713,6 +713,10 @@ class LaunchPrinter {
         case ir::Dim::Kind::kLiteral:
           factors.push_back(py_atom(std::to_string(dim.extent)));
           break;
+        case ir::Dim::Kind::kComputed:
+          factors.push_back(
+              host_.expr(kernel_.computed_sizes[static_cast<size_t>(dim.size)].value));
+          break;
         case ir::Dim::Kind::kUnit:
           break;
       }
@@ -1041,6 +1045,9 @@ class LaunchPrinter {
           break;
         case ir::Dim::Kind::kLiteral:
           dims.push_back(std::to_string(dim.extent));
+          break;
+        case ir::Dim::Kind::kComputed:
+          dims.push_back(host_.text(kernel_.computed_sizes[static_cast<size_t>(dim.size)].value));
           break;
         case ir::Dim::Kind::kUnit:
         case ir::Dim::Kind::kSlice:  // judge_loop_strategies rules these out

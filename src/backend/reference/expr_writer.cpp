@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cmath>
 
 #include "backend/pallas/scalar_functions.h"
@@ -206,7 +207,12 @@ PyExpr ExprWriter::print(const ir::ExprPtr& expr) {
       return load(*expr->as<ir::Load>());
     case ir::ExprKind::kTupleExpr: {
       std::vector<std::string> elements;
-      for (const ir::ExprPtr& e : expr->as<ir::TupleExpr>()->elements) elements.push_back(text(e));
+      for (const ir::ExprPtr& e : expr->as<ir::TupleExpr>()->elements) {
+        // A shape inside a list of sizes (`(*x.shape, n)`) is unpacked into it.
+        const bool unpacked =
+            e->type.kind == ir::TypeKind::kShape && expr->type.kind == ir::TypeKind::kShape;
+        elements.push_back(unpacked ? "*" + text(e) : text(e));
+      }
       return py_atom(py_tuple(elements));
     }
     case ir::ExprKind::kTupleGet: {
@@ -284,6 +290,9 @@ std::string ExprWriter::shape_of(const ir::Type& type, SourceRange range) {
         break;
       case ir::Dim::Kind::kLiteral:
         sizes.push_back(std::to_string(dim.extent));
+        break;
+      case ir::Dim::Kind::kComputed:
+        sizes.push_back(text(state_.kernel.computed_sizes[static_cast<size_t>(dim.size)].value));
         break;
       case ir::Dim::Kind::kVariadic:
         sizes.push_back("*" + state_.tile(dim.tile_dim, range) + ".shape");
@@ -634,7 +643,13 @@ PyExpr ExprWriter::shape_op(const ir::Call& node) {
     }
     case Intrinsic::kReshape: {
       const PyExpr value = print(args[0]);
-      if (const auto* tuple = args[1]->as<ir::TupleExpr>()) {
+      const auto* tuple = args[1]->as<ir::TupleExpr>();
+      // A list that unpacks a shape (`(*x.shape, n)`) prints as the tuple it is.
+      const bool unpacks = tuple && std::any_of(tuple->elements.begin(), tuple->elements.end(),
+                                                [](const ir::ExprPtr& size) {
+                                                  return size->type.kind == ir::TypeKind::kShape;
+                                                });
+      if (tuple && !unpacks) {
         std::vector<std::string> sizes;
         for (const ir::ExprPtr& size : tuple->elements) sizes.push_back(text(size));
         return py_atom(fmt::format("{}.reshape({})", py_primary(value), py_tuple(sizes)));

@@ -16,6 +16,6 @@ def regroups(x: torch.Tensor) -> torch.Tensor:
         fewer = fixed.reshape(tile_m, 3, 5)
         computed = v.reshape(tile_m, -1)
         across = v.reshape(-1, width)
-        product = v.reshape(tile_m, heads * width)
+        product = v.reshape(tile_m, heads * tile_m.block_size)
         out[tile_m, :, :] = v
     return out

@@ -35,14 +35,73 @@ def f(x: torch.Tensor) -> torch.Tensor:
   CHECK(contains(ir, "let one: tile_tensor<[1] x int32> = arange(1, int32)"));
 }
 
+TEST_CASE("a host int computed from sizes is a dimension of its own, checked where it meets") {
+  auto result = lower(R"(@helion.kernel
+def f(x: torch.Tensor, c: torch.Tensor) -> torch.Tensor:
+    m, n = x.size()
+    half = n // 2
+    out = torch.empty([m, half], dtype=torch.float32, device=x.device)
+    for tile_m in hl.tile(m):
+        acc = hl.zeros([tile_m, half], dtype=torch.float32)
+        pos = hl.arange(half)
+        again = hl.arange(n // 2)
+        folded = x[tile_m, :].reshape(tile_m, 2, half).sum(1)
+        out[tile_m, :] = acc + pos[None, :] + again[None, :] + folded + c[tile_m, :]
+    return out
+)");
+  INFO(result->errors());
+  REQUIRE_FALSE(result->diags.has_errors());
+  const std::string ir = result->ir();
+  // One dimension per expression: `half` is `n // 2`, so both aranges have that dimension.
+  CHECK(contains(ir, "let acc: tile_tensor<[tile_m, half] x float32>"));
+  CHECK(contains(ir, "let pos: tile_tensor<[half] x int32> = arange((n // 2), int32)"));
+  CHECK(contains(ir, "let again: tile_tensor<[half] x int32> = arange((n // 2), int32)"));
+  CHECK(contains(ir,
+                 "check (size(x, 1) == ((n // 2) * 2)), \"x.size(1) must be half * 2: the "
+                 "kernel reshapes"));
+  CHECK(contains(ir, "c.size(1) must be half"));
+  CHECK(contains(ir, "out.size(1) must be half"));
+}
+
+TEST_CASE("an accumulator sized by another tensor's axis takes the product, checked") {
+  auto result = lower(R"(@helion.kernel
+def f(a: torch.Tensor, b: torch.Tensor, c: torch.Tensor) -> torch.Tensor:
+    m, k = a.size()
+    out = torch.empty([m, c.size(1)], dtype=torch.float32, device=a.device)
+    for tile_m in hl.tile(m):
+        acc = hl.zeros([tile_m, c.size(1)], dtype=torch.float32)
+        for tile_k in hl.tile(k):
+            acc = hl.dot(a[tile_m, tile_k], b[tile_k, :], acc=acc)
+        out[tile_m, :] = acc
+    return out
+)");
+  INFO(result->errors());
+  REQUIRE_FALSE(result->diags.has_errors());
+  CHECK(contains(result->ir(), "b.size(1) must be c.size(1): the kernel combines the two sizes"));
+  auto tile_acc = lower(R"(@helion.kernel
+def f(a: torch.Tensor, b: torch.Tensor) -> torch.Tensor:
+    m, k = a.size()
+    out = torch.empty([m, b.size(1)], dtype=torch.float32, device=a.device)
+    for tile_m, tile_n in hl.tile([m, b.size(1)]):
+        acc = hl.zeros([tile_m, tile_n], dtype=torch.float32)
+        for tile_k in hl.tile(k):
+            acc = hl.dot(a[tile_m, tile_k], b[tile_k, :], acc=acc)
+        out[tile_m, tile_n] = acc
+    return out
+)");
+  CHECK(contains(tile_acc->errors(),
+                 "`acc` of shape [tile_m, tile_n] does not match the product's shape [tile_m, "
+                 "b.size(1)]"));
+}
+
 TEST_CASE("hl.arange of a length helionc cannot name as a dimension is reported") {
   auto result = lower(R"(@helion.kernel
 def f(x: torch.Tensor) -> torch.Tensor:
     m, n = x.size()
     out = torch.empty_like(x)
     for tile_m in hl.tile(m):
-        a = hl.arange(m // 2)
-        b = hl.arange(n + 1)
+        a = hl.arange(tile_m.block_size // 2)
+        b = hl.arange(1.5)
         c = hl.arange(4, tile_m.block_size)
         d = hl.arange(0, tile_m.block_size, 2)
         e = hl.arange(tile_m.block_size, dtype=torch.bool)
@@ -51,9 +110,9 @@ def f(x: torch.Tensor) -> torch.Tensor:
 )");
   const std::string text = result->errors();
   CHECK(contains(text,
-                 "k.py:10:23: error: `hl.arange` of a length other than `tile.block_size`, "
-                 "a tensor's `size(d)` or a number"));
-  CHECK(contains(text, "k.py:11:23: error: `hl.arange` of a length other than"));
+                 "k.py:10:23: error: `hl.arange` of a length computed from values of device "
+                 "code (a tile's block size, a loaded value)"));
+  CHECK(contains(text, "k.py:11:23: error: `hl.arange` takes a length, not `float`"));
   CHECK(contains(text,
                  "k.py:12:23: error: `hl.arange(start, end)` with a start other than 0 is "
                  "not supported yet; write `start + hl.arange(length)`"));
@@ -73,13 +132,14 @@ def f(x: torch.Tensor, w: torch.Tensor) -> torch.Tensor:
         col3 = torch.reshape(w[tile_m], [1, tile_m.block_size, 1])
         flat = col.view(-1)
         same = rows.view(tile_m, x.size(1))
-        wide = rows.reshape(1, -1, 2 * n)
+        wide = rows.reshape(1, -1, 2 * tile_m.block_size)
         out[tile_m, :] = same + col + col2 + col3[0] + flat[:, None] + wide[0]
     return out
 )");
-  // `wide` uses a size computed from `n`: not a size helionc can name.
+  // `wide` uses a size computed from a block size: device code computes it.
   const std::string text = result->errors();
-  CHECK(contains(text, "k.py:16:36: error: a `.reshape()` size other than a tile"));
+  CHECK(
+      contains(text, "k.py:16:36: error: a `.reshape()` size computed from values of device code"));
   auto ok = lower(R"(@helion.kernel
 def f(x: torch.Tensor, w: torch.Tensor) -> torch.Tensor:
     m, n = x.size()
