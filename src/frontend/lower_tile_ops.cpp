@@ -289,6 +289,15 @@ ExprPtr KernelLowering::lower_tile_method(const ExprPtr& receiver, std::string_v
     Type type = Type::tuple({values->type, indices->type});
     return ir::TupleExpr::make({values, indices}, std::move(type), range);
   }
+  if (method == "sort" || method == "topk" || method == "argsort") {
+    return make_sort(method, receiver, args, 0);
+  }
+  if (method == "pow") {
+    // `x.pow(e)` is `x ** e`.
+    check_arity(args, shown, 1, 1, {"exponent"});
+    return make_binary(ir::BinaryOp::kPow, receiver, lower_expr(argument(args, 0, "exponent")),
+                       range);
+  }
   if (method == "clamp" || method == "clip") {
     check_arity(args, shown, 0, 2, {"min", "max"});
     const auto bound = [&](size_t position, std::string_view keyword) -> ExprPtr {
@@ -533,7 +542,6 @@ ExprPtr KernelLowering::lower_tile_method(const ExprPtr& receiver, std::string_v
 }
 
 ExprPtr KernelLowering::lower_tile_function(const std::string& name, const CallArgs& args) {
-  const SourceRange range = args.call.range();
   const std::string shown(args.call.child_by_field("function").text());
   std::string_view short_name = name;
   for (std::string_view prefix : {"torch.nn.functional.", "torch.special.", "torch."}) {
@@ -571,49 +579,18 @@ ExprPtr KernelLowering::lower_tile_function(const std::string& name, const CallA
     return lower_tile_method(lower_expr(args.positional[0]), short_name, rest);
   }
   if (name == "torch.stack") return make_stack(args, shown);
+  if (name == "torch.cat" || name == "torch.concat" || name == "torch.concatenate") {
+    return make_concat(args, shown);
+  }
+  if (name == "torch.nn.functional.pad") return make_pad(args, shown);
+  if (name == "torch.sort" || name == "torch.topk" || name == "torch.argsort") {
+    const SyntaxNode input = argument(args, 0, "input");
+    if (!input) check_arity(args, shown, 1, 5, {});
+    return make_sort(short_name, lower_expr(input), args, 1);
+  }
   if (name == "torch.gather") return make_take_along(args, shown);
-  if (name == "helion.language.arange") {
-    // torch.arange in the kernel's index dtype (int32 on TPU). The length must name a
-    // dimension (a tile's block size, a tensor's size, 1): the result is a tile of that shape.
-    if (!in_device()) unsupported(range, "`hl.arange` in host code");
-    check_arity(args, shown, 1, 3, {"dtype"});
-    if (args.positional.size() == 3) {
-      fail(DiagnosticKind::kUnsupported, range,
-           "`hl.arange` with a step is not supported yet; write `step * hl.arange(length)`");
-    }
-    if (args.positional.size() == 2) {
-      ExprPtr start = lower_expr(args.positional[0]);
-      const auto* zero = start->as<ir::IntImm>();
-      if (zero == nullptr || zero->value != 0) {
-        fail(DiagnosticKind::kUnsupported, args.positional[0].range(),
-             "`hl.arange(start, end)` with a start other than 0 is not supported yet; write "
-             "`start + hl.arange(length)`");
-      }
-    }
-    const SyntaxNode length_node = args.positional.back();
-    ExprPtr length = resolve_host_size(lower_expr(length_node));
-    if (length->type.kind != TypeKind::kInt && length->type.kind != TypeKind::kTile) {
-      fail(DiagnosticKind::kTypeMismatch, length_node.range(),
-           fmt::format("`{}` takes a length, not `{}`", shown, ir::type_to_string(length->type)));
-    }
-    const std::optional<Dim> dim = size_dim(kernel_, length);
-    if (!dim) {
-      fail(DiagnosticKind::kUnsupported, length_node.range(),
-           fmt::format("`{}` of a length other than `tile.block_size`, a tensor's `size(d)` or "
-                       "a number is not supported yet (every dimension of a tile value is a "
-                       "tile's block, a tensor's axis or a number; a length computed from "
-                       "sizes, such as `n // 2`, is none of those)",
-                       shown));
-    }
-    ExprPtr dtype = ir::DtypeImm::make(ScalarType::kInt32, range);
-    if (const SyntaxNode node = args.keyword("dtype")) dtype = lower_dtype_expr(node);
-    const auto* imm = dtype->as<ir::DtypeImm>();
-    if (imm && imm->dtype == ScalarType::kBool) {
-      fail(DiagnosticKind::kTypeMismatch, dtype->range, "`hl.arange` makes numbers, not bools");
-    }
-    Type type = Type::tile_tensor({*dim}, imm ? std::optional(imm->dtype) : std::nullopt);
-    return ir::Call::make(Intrinsic::kArange, {size_expr(kernel_, *dim, length->range), dtype},
-                          std::move(type), range);
+  if (name == "helion.language.arange" || (in_device() && name == "torch.arange")) {
+    return make_arange(args, shown);
   }
   if (name == "helion.language.full" || name == "helion.language.zeros") {
     return make_filled_tile(args, shown, name == "helion.language.full" ? -1 : 0,
@@ -648,7 +625,7 @@ ExprPtr KernelLowering::make_filled_tile(const CallArgs& args, std::string_view 
   } else if (torch_form) {
     check_arity(args, shown, dtype_position, dtype_position, {"dtype", "device"});
   } else {
-    check_arity(args, shown, dtype_position, dtype_position + 1, {"dtype"});
+    check_arity(args, shown, dtype_position, dtype_position + 1, {"dtype", "device"});
   }
   const SyntaxNode shape_node = args.positional[0];
   if (!separate_sizes && shape_node.type() != "list" && shape_node.type() != "tuple") {
