@@ -4,7 +4,8 @@
 iota``; its element count, (end - start) / step, must name a dimension: here one block of the
 tile (``tile.begin * 2`` to ``(tile.begin + tile.block_size) * 2`` in steps of 2) or a number
 (``hl.arange(3, 7)``). ``a if flag else b`` on a flag known when JAX traces (a bool argument)
-picks one branch then; ``x.pow(e)`` is ``x ** e``.
+picks one branch then; ``x.pow(e)`` is ``x ** e``; a tile value's ``.shape[d]`` is the size of
+its dimension d (here ``tile.block_size``); ``torch.get_default_dtype()`` is float32.
 """
 
 from __future__ import annotations
@@ -23,8 +24,8 @@ def stepped_ramps(x: torch.Tensor, squared: bool = True) -> torch.Tensor:
     out = torch.empty([n], dtype=torch.float32, device=x.device)
     scale = 2.0 if squared else 0.5
     for tile in hl.tile(n):
-        base = hl.zeros([tile], dtype=torch.float32, device=x.device)
         v = x[tile].to(torch.float32)
+        base = hl.zeros([v.shape[0]], dtype=torch.get_default_dtype(), device=x.device)
         shaped = v.pow(2) if squared else v.abs()
         evens = hl.arange(tile.begin * 2, (tile.begin + tile.block_size) * 2, step=2)
         after = torch.arange(

@@ -259,6 +259,12 @@ ExprPtr KernelLowering::lower_qualified_call(const std::string& name, const Call
     if (const SyntaxNode node = args.keyword("dtype")) dtype = lower_dtype_expr(node);
     return make_full_like(std::move(like), std::move(fill), std::move(dtype), range);
   }
+  if (name == "torch.get_default_dtype") {
+    // PyTorch's default float dtype unless the program sets another (helionc cannot see that):
+    // float32, which is also JAX's without x64.
+    check_arity(args, shown, 0, 0, {});
+    return ir::DtypeImm::make(ir::ScalarType::kFloat32, range);
+  }
   if (name == "torch.promote_types") {
     check_arity(args, shown, 2, 2, {});
     ExprPtr a = lower_dtype_expr(args.positional[0]);

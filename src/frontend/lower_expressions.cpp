@@ -224,6 +224,11 @@ ExprPtr KernelLowering::lower_subscript(const SyntaxNode& node) {
       return ir::Call::make(ir::Intrinsic::kSize, {call->args[0], index},
                             Type::scalar(TypeKind::kInt), node.range());
     }
+    if (const auto* tuple = base->as<ir::TupleExpr>(); tuple && type.rank > 0) {
+      // An element of a tuple written out (a tile value's `.shape`): the element itself, so a
+      // size stays a size (`v.shape[1]` is `x.size(1)`); IR expressions have no side effects.
+      return tuple->elements[static_cast<size_t>((i + type.rank) % type.rank)];
+    }
     Type element = type.kind == TypeKind::kShape ? Type::scalar(TypeKind::kInt)
                                                  : type.elements[(i + type.rank) % type.rank];
     return ir::TupleGet::make(base, static_cast<int>(i), std::move(element), node.range());

@@ -663,6 +663,18 @@ ExprPtr KernelLowering::resolve_host_size(ExprPtr value) const {
 ExprPtr KernelLowering::lower_tile_attribute(const ExprPtr& base, std::string_view attr,
                                              SourceRange range) {
   const Type& type = base->type;
+  if (type.kind == TypeKind::kTileTensor && attr == "shape" && type.tile_rank() >= 0) {
+    // A tile value's shape: the size of each dimension as the kernel names it
+    // (`tile.block_size`, `x.size(d)`, a number, 1), so `v.shape[1]` is a size too.
+    std::vector<ExprPtr> sizes;
+    for (const Dim& dim : type.dims) {
+      if (dim.kind == Dim::Kind::kSlice) {
+        unsupported(range, "the shape of a tile value holding a slice of a tensor axis");
+      }
+      sizes.push_back(size_expr(kernel_, dim, range));
+    }
+    return ir::TupleExpr::make(std::move(sizes), Type::shape(type.tile_rank()), range);
+  }
   if (type.kind == TypeKind::kTileTensor && attr == "T") {
     const int rank = type.tile_rank();
     if (rank != 2) {

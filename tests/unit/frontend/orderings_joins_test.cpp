@@ -70,3 +70,22 @@ def f(x: torch.Tensor, flag: bool) -> torch.Tensor:
   CHECK(contains(ir, "let scale: float = if_else(flag, 2.0, 1)"));
   CHECK(contains(ir, "let v: tile_tensor<[tile_m] x ?> = (load x[tile_m] * 2)"));
 }
+
+TEST_CASE("a tile value's shape entries are the sizes of its dimensions") {
+  auto result = lower(R"(@helion.kernel
+def f(x: torch.Tensor) -> torch.Tensor:
+    m, n = x.size()
+    out = torch.empty_like(x)
+    for tile_m in hl.tile(m):
+        v = x[tile_m, :]
+        cols = hl.arange(0, v.shape[1], 1)
+        blank = hl.zeros([v.shape[0], v.shape[1]], dtype=torch.get_default_dtype())
+        out[tile_m, :] = v + cols + blank
+    return out
+)");
+  INFO(result->errors());
+  REQUIRE_FALSE(result->diags.has_errors());
+  const std::string ir = result->ir();
+  CHECK(contains(ir, "let cols: tile_tensor<[x.size(1)] x int32> = arange(size(x, 1), int32)"));
+  CHECK(contains(ir, "let blank: tile_tensor<[tile_m, x.size(1)] x float32> = "));
+}
