@@ -289,6 +289,28 @@ ExprPtr KernelLowering::lower_tile_method(const ExprPtr& receiver, std::string_v
     Type type = Type::tuple({values->type, indices->type});
     return ir::TupleExpr::make({values, indices}, std::move(type), range);
   }
+  if (method == "t") {
+    // PyTorch's `.t()`: the transpose of a 2-D value, a 0-D or 1-D one unchanged.
+    check_arity(args, shown, 0, 0, {});
+    const int rank = receiver->type.tile_rank();
+    if (rank > 2 || rank < 0) {
+      fail(DiagnosticKind::kRankMismatch, range,
+           fmt::format("`.t()` takes a tile value of rank at most 2, not {}", rank));
+    }
+    return rank == 2 ? make_permute(receiver, {1, 0}, range) : receiver;
+  }
+  if (method == "size") {
+    // A tile value's sizes, as its `.shape` (lower_tile_attribute): `v.size(d)` is one.
+    check_arity(args, shown, 0, 1, {"dim"});
+    const ExprPtr shape = lower_tile_attribute(receiver, "shape", range);
+    if (!shape || !shape->as<ir::TupleExpr>()) {
+      unsupported(range, "`.size()` of a tile value whose rank is only known at trace time");
+    }
+    const SyntaxNode dim = argument(args, 0, "dim");
+    if (!dim) return shape;
+    const int axis = dim_argument(receiver->type.tile_rank(), dim);
+    return shape->as<ir::TupleExpr>()->elements[static_cast<size_t>(axis)];
+  }
   if (method == "sort" || method == "topk" || method == "argsort") {
     return make_sort(method, receiver, args, 0);
   }

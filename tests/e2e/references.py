@@ -1238,7 +1238,7 @@ def ref_stepped_ramps(x, squared=True):
     v = f64(x.astype(np.float32))
     i = np.arange(x.shape[0], dtype=np.float64)
     shaped = v ** 2 * 2.0 if squared else np.abs(v) * 0.5
-    return ((shaped + 2 * i + (i + 1) + 18).astype(np.float32),)
+    return ((shaped + 2 * i + (i + 1) + 20).astype(np.float32),)
 
 SAMPLES: tuple[SampleSpec, ...] = (
     SampleSpec(

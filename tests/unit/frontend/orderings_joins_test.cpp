@@ -89,3 +89,25 @@ def f(x: torch.Tensor) -> torch.Tensor:
   CHECK(contains(ir, "let cols: tile_tensor<[x.size(1)] x int32> = arange(size(x, 1), int32)"));
   CHECK(contains(ir, "let blank: tile_tensor<[tile_m, x.size(1)] x float32> = "));
 }
+
+TEST_CASE("a tile value's .t() and .size(d); torch.tensor of a number in device code") {
+  auto result = lower(R"(@helion.kernel
+def f(x: torch.Tensor) -> torch.Tensor:
+    m, n = x.size()
+    out = torch.empty([n, m], dtype=x.dtype, device=x.device)
+    for tile_m, tile_n in hl.tile([m, n]):
+        v = x[tile_m, tile_n]
+        flipped = v.t()
+        rows = v.size(0)
+        cols = hl.arange(v.size(1))
+        out[tile_n, tile_m] = flipped + torch.tensor(3, dtype=torch.float32) + rows
+    return out
+)");
+  INFO(result->errors());
+  REQUIRE_FALSE(result->diags.has_errors());
+  const std::string ir = result->ir();
+  CHECK(contains(ir, "let flipped: tile_tensor<[tile_n, tile_m] x ?> = permute(v, (1, 0))"));
+  CHECK(contains(ir, "let rows: int = tile_m.block_size"));
+  CHECK(contains(ir, "let cols: tile_tensor<[tile_n] x int32> = arange(tile_n.block_size, int32)"));
+  CHECK(contains(ir, "((flipped + 3.0) + rows)"));
+}
