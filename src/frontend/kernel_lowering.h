@@ -130,6 +130,8 @@ class KernelLowering {
 
   // ---- lower_expressions.cpp
   ir::ExprPtr lower_expr(const SyntaxNode& node);
+  // `a if condition else b` on a condition known while JAX traces (ir::Intrinsic::kIfElse).
+  ir::ExprPtr lower_conditional(const SyntaxNode& node);
   ir::ExprPtr lower_identifier(const SyntaxNode& node);
   // The elements of a shape or tuple of known length (`x.shape`: `x.size(i)` each).
   std::vector<ir::ExprPtr> sequence_elements(const ir::ExprPtr& value, SourceRange range);
@@ -359,6 +361,19 @@ class KernelLowering {
   ir::ExprPtr make_stack(const CallArgs& args, std::string_view shown);
   // hl.split(x): the tuple of the two halves of x's last axis of 2.
   ir::ExprPtr make_split(const CallArgs& args, std::string_view shown);
+  // ---- lower_joins.cpp: torch.cat and F.pad of tile values. `joined_axis` is the dimension
+  // of an axis made of `parts` (operands' dims, or a value's and its padding's).
+  ir::ExprPtr make_concat(const CallArgs& args, std::string_view shown);
+  ir::ExprPtr make_pad(const CallArgs& args, std::string_view shown);
+  ir::Dim joined_axis(const std::vector<ir::Dim>& parts, std::string_view shown, int axis,
+                      SourceRange range);
+  // ---- lower_aranges.cpp: hl.arange and, in device code, torch.arange: (end), (start, end)
+  // and a step, whose element count must name a dimension.
+  ir::ExprPtr make_arange(const CallArgs& args, std::string_view shown);
+  // ---- lower_sorts.cpp: sort, topk ("topk") and argsort of a tile value, the function
+  // (`first` = 1: its arguments after the value) or the method (`first` = 0).
+  ir::ExprPtr make_sort(std::string_view kind, const ir::ExprPtr& value, const CallArgs& args,
+                        size_t first);
   // ---- lower_print.cpp: `print(...)` as a statement, in host or device code.
   void lower_print(const SyntaxNode& call, ir::Block& out);
   // Whether `callee` names Python's builtin `name`: no local, import or function of the file

@@ -268,6 +268,45 @@ ExprPtr KernelLowering::lower_qualified_call(const std::string& name, const Call
     if (const SyntaxNode node = args.keyword("dtype")) dtype = lower_dtype_expr(node);
     return make_full_like(std::move(like), std::move(fill), std::move(dtype), range);
   }
+  if (name == "torch.tensor" && in_device()) {
+    // `torch.tensor(val, dtype=)` of a number in device code is a 0-d tensor, which PyTorch's
+    // promotion treats as a Python number of its kind (it may change a tile's category, int to
+    // float, never its width): the number itself, converted to the dtype's kind.
+    check_arity(args, shown, 1, 1, {"dtype", "device", "requires_grad"});
+    ExprPtr value = lower_expr(args.positional[0]);
+    if (!value->type.is_scalar() || is_device_value(value)) {
+      unsupported(range,
+                  "`torch.tensor` in device code of anything but a number known while JAX "
+                  "traces the kernel");
+    }
+    const SyntaxNode dtype_node = args.keyword("dtype");
+    if (!dtype_node) return value;
+    const ExprPtr dtype = lower_dtype_expr(dtype_node);
+    const auto* imm = dtype->as<ir::DtypeImm>();
+    if (!imm) {
+      unsupported(dtype_node.range(), "a `torch.tensor` dtype known only while JAX traces");
+    }
+    if (ir::is_floating(imm->dtype)) {
+      if (value->type.kind == TypeKind::kFloat) return value;
+      if (const auto* number = value->as<ir::IntImm>()) {
+        return ir::FloatImm::make(static_cast<double>(number->value),
+                                  fmt::format("{}.0", number->value), range);
+      }
+      return make_binary(ir::BinaryOp::kMul, std::move(value),
+                         ir::FloatImm::make(1.0, "1.0", range), range);
+    }
+    if (imm->dtype == ir::ScalarType::kBool || value->type.kind != TypeKind::kInt) {
+      unsupported(range, fmt::format("`torch.tensor` of a {} as {} in device code",
+                                     ir::type_to_string(value->type), ir::dtype_name(imm->dtype)));
+    }
+    return value;
+  }
+  if (name == "torch.get_default_dtype") {
+    // PyTorch's default float dtype unless the program sets another (helionc cannot see that):
+    // float32, which is also JAX's without x64.
+    check_arity(args, shown, 0, 0, {});
+    return ir::DtypeImm::make(ir::ScalarType::kFloat32, range);
+  }
   if (name == "torch.promote_types") {
     check_arity(args, shown, 2, 2, {});
     ExprPtr a = lower_dtype_expr(args.positional[0]);

@@ -37,9 +37,7 @@ ExprPtr KernelLowering::lower_expr(const SyntaxNode& node) {
   if (type == "boolean_operator") return lower_boolean(node);
   // `a, b` without parentheses is a tuple too (`x, y = y, x`).
   if (type == "tuple" || type == "list" || type == "expression_list") return lower_sequence(node);
-  if (type == "conditional_expression") {
-    unsupported(node.range(), "a conditional expression (use `torch.where` on tiles)");
-  }
+  if (type == "conditional_expression") return lower_conditional(node);
   if (type == "lambda") unsupported(node.range(), "a lambda here");
   unsupported(node.range(), fmt::format("this expression (`{}`)", type));
 }
@@ -229,6 +227,11 @@ ExprPtr KernelLowering::lower_subscript(const SyntaxNode& node) {
     if (const auto* call = base->as<ir::Call>(); call && call->op == ir::Intrinsic::kShapeOf) {
       return ir::Call::make(ir::Intrinsic::kSize, {call->args[0], index},
                             Type::scalar(TypeKind::kInt), node.range());
+    }
+    if (const auto* tuple = base->as<ir::TupleExpr>(); tuple && type.rank > 0) {
+      // An element of a tuple written out (a tile value's `.shape`): the element itself, so a
+      // size stays a size (`v.shape[1]` is `x.size(1)`); IR expressions have no side effects.
+      return tuple->elements[static_cast<size_t>((i + type.rank) % type.rank)];
     }
     Type element = type.kind == TypeKind::kShape ? Type::scalar(TypeKind::kInt)
                                                  : type.elements[(i + type.rank) % type.rank];
@@ -633,6 +636,43 @@ ExprPtr KernelLowering::lower_shape_expr(const SyntaxNode& node) {
          fmt::format("expected a shape (`x.size()` or a list of sizes), not `{}`", node.text()));
   }
   return value;
+}
+
+}  // namespace helionc::frontend
+
+namespace helionc::frontend {
+
+ExprPtr KernelLowering::lower_conditional(const SyntaxNode& node) {
+  // `a if condition else b` chooses while JAX traces, as Python does: the condition must be
+  // known then (a size, a flag, a dtype), and a constant one lowers only its branch.
+  const auto parts = node.named_children();
+  if (parts.size() != 3) unsupported(node.range(), "this conditional expression");
+  const ExprPtr condition = lower_expr(parts[1]);
+  if (!condition->type.is_scalar() || is_device_value(condition)) {
+    unsupported(node.range(),
+                "a conditional expression on a value computed in the kernel (use `torch.where` "
+                "on tiles)");
+  }
+  if (const auto* constant = condition->as<ir::BoolImm>()) {
+    return lower_expr(parts[constant->value ? 0 : 2]);
+  }
+  const ExprPtr a = lower_expr(parts[0]);
+  const ExprPtr b = lower_expr(parts[2]);
+  Type type = a->type;
+  if (a->type.is_scalar() && b->type.is_scalar()) {
+    // An int and a float: the float's type (Python's result is either, by the condition).
+    type = combine_types(*a, *b, ArithKind::kArithmetic, node.range());
+  } else if (a->type.kind != b->type.kind ||
+             (a->type.kind == TypeKind::kTileTensor && a->type.dims != b->type.dims) ||
+             (a->type.kind == TypeKind::kTensor && a->type.rank != b->type.rank)) {
+    fail(DiagnosticKind::kTypeMismatch, node.range(),
+         fmt::format("a conditional expression whose branches differ in type (`{}` and `{}`) is "
+                     "not supported: helionc types the result before the condition is known",
+                     ir::type_to_string(a->type), ir::type_to_string(b->type)));
+  } else if (a->type.dtype != b->type.dtype) {
+    type.dtype = std::nullopt;  // either, by the condition
+  }
+  return ir::Call::make(ir::Intrinsic::kIfElse, {condition, a, b}, std::move(type), node.range());
 }
 
 }  // namespace helionc::frontend

@@ -80,28 +80,6 @@ constexpr std::string_view kOtherSize =
     "an int (sizes are tiles, `tile.block_size`, `x.size(d)`, numbers and host ints computed "
     "from them, such as `n // 2`)";
 
-// The size of dimension `dim` as a device expression: `tile.block_size`, `x.size(d)` or 1.
-ExprPtr size_expr(const ir::Kernel& kernel, const Dim& dim, SourceRange range) {
-  switch (dim.kind) {
-    case Dim::Kind::kTile:
-      return ir::TileAttr::make(dim.tile_dim, ir::TileAttrKind::kBlockSize,
-                                Type::scalar(TypeKind::kInt), range);
-    case Dim::Kind::kFull: {
-      const ir::Binding& tensor = kernel.bindings[dim.binding];
-      return ir::Call::make(
-          Intrinsic::kSize,
-          {ir::VarRef::make(dim.binding, tensor.type, range), ir::IntImm::make(dim.axis, range)},
-          Type::scalar(TypeKind::kInt), range);
-    }
-    case Dim::Kind::kLiteral:
-      return ir::IntImm::make(dim.extent, range);
-    case Dim::Kind::kComputed:
-      return kernel.computed_sizes[static_cast<size_t>(dim.size)].value;
-    default:
-      return ir::IntImm::make(1, range);
-  }
-}
-
 // Whether two dimensions of the same position have the same size for certain: the same tile,
 // or whole axes (two tensors' axes are compared when JAX traces the module, as broadcasting
 // does), or a literal and a whole axis (checked at trace time, lower_literal_sizes.cpp).
@@ -360,9 +338,16 @@ ExprPtr KernelLowering::lower_tile_method(const ExprPtr& receiver, std::string_v
   if (method == "size" && receiver->type.kind == TypeKind::kTileTensor) {
     // `v.size(d)`: the size of dimension d, which names that dimension again (a tile's
     // `block_size`, `x.size(d)`, a number), so `v.reshape(v.size(0), 4, 64)` keeps the tile.
+    // `v.size()` is the tuple of them, as `v.shape` (lower_tile_attribute).
     check_arity(args, shown, 0, 1, {"dim"});
     const SyntaxNode dim = argument(args, 0, "dim");
-    if (!dim) unsupported(range, "`.size()` of a tile value without a dimension (a tuple)");
+    if (!dim) {
+      const ExprPtr shape = lower_tile_attribute(receiver, "shape", range);
+      if (!shape || !shape->as<ir::TupleExpr>()) {
+        unsupported(range, "`.size()` of a tile value whose rank is only known at trace time");
+      }
+      return shape;
+    }
     const int axis = dim_argument(receiver->type.tile_rank(), dim);
     const Dim& sized = receiver->type.dims[static_cast<size_t>(axis)];
     if (sized.kind == Dim::Kind::kSlice) {
@@ -388,6 +373,25 @@ ExprPtr KernelLowering::lower_tile_method(const ExprPtr& receiver, std::string_v
                                      dim, keepdim, range);
     Type type = Type::tuple({values->type, indices->type});
     return ir::TupleExpr::make({values, indices}, std::move(type), range);
+  }
+  if (method == "t") {
+    // PyTorch's `.t()`: the transpose of a 2-D value, a 0-D or 1-D one unchanged.
+    check_arity(args, shown, 0, 0, {});
+    const int rank = receiver->type.tile_rank();
+    if (rank > 2 || rank < 0) {
+      fail(DiagnosticKind::kRankMismatch, range,
+           fmt::format("`.t()` takes a tile value of rank at most 2, not {}", rank));
+    }
+    return rank == 2 ? make_permute(receiver, {1, 0}, range) : receiver;
+  }
+  if (method == "sort" || method == "topk" || method == "argsort") {
+    return make_sort(method, receiver, args, 0);
+  }
+  if (method == "pow") {
+    // `x.pow(e)` is `x ** e`.
+    check_arity(args, shown, 1, 1, {"exponent"});
+    return make_binary(ir::BinaryOp::kPow, receiver, lower_expr(argument(args, 0, "exponent")),
+                       range);
   }
   if (method == "clamp" || method == "clip") {
     check_arity(args, shown, 0, 2, {"min", "max"});
@@ -664,43 +668,18 @@ ExprPtr KernelLowering::lower_tile_function(const std::string& name, const CallA
     return lower_tile_method(lower_expr(args.positional[0]), short_name, rest);
   }
   if (name == "torch.stack") return make_stack(args, shown);
+  if (name == "torch.cat" || name == "torch.concat" || name == "torch.concatenate") {
+    return make_concat(args, shown);
+  }
+  if (name == "torch.nn.functional.pad") return make_pad(args, shown);
+  if (name == "torch.sort" || name == "torch.topk" || name == "torch.argsort") {
+    const SyntaxNode input = argument(args, 0, "input");
+    if (!input) check_arity(args, shown, 1, 5, {});
+    return make_sort(short_name, lower_expr(input), args, 1);
+  }
   if (name == "torch.gather") return make_take_along(args, shown);
-  if (name == "helion.language.arange") {
-    // torch.arange in the kernel's index dtype (int32 on TPU). The length must name a
-    // dimension (a tile's block size, a tensor's size, 1): the result is a tile of that shape.
-    if (!in_device()) unsupported(range, "`hl.arange` in host code");
-    check_arity(args, shown, 1, 3, {"dtype"});
-    if (args.positional.size() == 3) {
-      fail(DiagnosticKind::kUnsupported, range,
-           "`hl.arange` with a step is not supported yet; write `step * hl.arange(length)`");
-    }
-    if (args.positional.size() == 2) {
-      ExprPtr start = lower_expr(args.positional[0]);
-      const auto* zero = start->as<ir::IntImm>();
-      if (zero == nullptr || zero->value != 0) {
-        fail(DiagnosticKind::kUnsupported, args.positional[0].range(),
-             "`hl.arange(start, end)` with a start other than 0 is not supported yet; write "
-             "`start + hl.arange(length)`");
-      }
-    }
-    const SyntaxNode length_node = args.positional.back();
-    ExprPtr length = resolve_host_size(lower_expr(length_node));
-    if (length->type.kind != TypeKind::kInt && length->type.kind != TypeKind::kTile) {
-      fail(DiagnosticKind::kTypeMismatch, length_node.range(),
-           fmt::format("`{}` takes a length, not `{}`", shown, ir::type_to_string(length->type)));
-    }
-    const std::optional<Dim> dim = named_size_dim(length, length_node);
-    if (!dim)
-      unsupported(length_node.range(), fmt::format("`{}` of a length {}", shown, kOtherSize));
-    ExprPtr dtype = ir::DtypeImm::make(ScalarType::kInt32, range);
-    if (const SyntaxNode node = args.keyword("dtype")) dtype = lower_dtype_expr(node);
-    const auto* imm = dtype->as<ir::DtypeImm>();
-    if (imm && imm->dtype == ScalarType::kBool) {
-      fail(DiagnosticKind::kTypeMismatch, dtype->range, "`hl.arange` makes numbers, not bools");
-    }
-    Type type = Type::tile_tensor({*dim}, imm ? std::optional(imm->dtype) : std::nullopt);
-    return ir::Call::make(Intrinsic::kArange, {size_expr(kernel_, *dim, length->range), dtype},
-                          std::move(type), range);
+  if (name == "helion.language.arange" || (in_device() && name == "torch.arange")) {
+    return make_arange(args, shown);
   }
   if (name == "helion.language.split") return make_split(args, shown);
   if (name == "helion.language.join") {
@@ -765,7 +744,7 @@ ExprPtr KernelLowering::make_filled_tile(const CallArgs& args, std::string_view 
   } else if (torch_form) {
     check_arity(args, shown, dtype_position, dtype_position, {"dtype", "device"});
   } else {
-    check_arity(args, shown, dtype_position, dtype_position + 1, {"dtype"});
+    check_arity(args, shown, dtype_position, dtype_position + 1, {"dtype", "device"});
   }
   const SyntaxNode shape_node = args.positional[0];
   if (!separate_sizes && shape_node.type() != "list" && shape_node.type() != "tuple") {
@@ -803,6 +782,18 @@ ExprPtr KernelLowering::resolve_host_size(ExprPtr value) const {
 ExprPtr KernelLowering::lower_tile_attribute(const ExprPtr& base, std::string_view attr,
                                              SourceRange range) {
   const Type& type = base->type;
+  if (type.kind == TypeKind::kTileTensor && attr == "shape" && type.tile_rank() >= 0) {
+    // A tile value's shape: the size of each dimension as the kernel names it
+    // (`tile.block_size`, `x.size(d)`, a number, 1), so `v.shape[1]` is a size too.
+    std::vector<ExprPtr> sizes;
+    for (const Dim& dim : type.dims) {
+      if (dim.kind == Dim::Kind::kSlice) {
+        unsupported(range, "the shape of a tile value holding a slice of a tensor axis");
+      }
+      sizes.push_back(size_expr(kernel_, dim, range));
+    }
+    return ir::TupleExpr::make(std::move(sizes), Type::shape(type.tile_rank()), range);
+  }
   if (type.kind == TypeKind::kTileTensor && attr == "T") {
     const int rank = type.tile_rank();
     if (rank != 2) {

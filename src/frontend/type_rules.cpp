@@ -174,4 +174,25 @@ std::string dims_to_string(const ir::Kernel& kernel, const std::vector<Dim>& dim
   return fmt::format("[{}]", fmt::join(parts, ", "));
 }
 
+ir::ExprPtr size_expr(const ir::Kernel& kernel, const Dim& dim, SourceRange range) {
+  switch (dim.kind) {
+    case Dim::Kind::kTile:
+      return ir::TileAttr::make(dim.tile_dim, ir::TileAttrKind::kBlockSize,
+                                Type::scalar(TypeKind::kInt), range);
+    case Dim::Kind::kFull: {
+      const ir::Binding& tensor = kernel.bindings[dim.binding];
+      return ir::Call::make(
+          ir::Intrinsic::kSize,
+          {ir::VarRef::make(dim.binding, tensor.type, range), ir::IntImm::make(dim.axis, range)},
+          Type::scalar(TypeKind::kInt), range);
+    }
+    case Dim::Kind::kLiteral:
+      return ir::IntImm::make(dim.extent, range);
+    case Dim::Kind::kComputed:
+      return kernel.computed_sizes[static_cast<size_t>(dim.size)].value;
+    default:
+      return ir::IntImm::make(1, range);
+  }
+}
+
 }  // namespace helionc::frontend

@@ -52,4 +52,8 @@ std::optional<ir::ScalarType> float_math_dtype(const ir::Type& x);
 // "[tile_m, tile_n]" / "[tile_m, :]" using the kernel's names, for diagnostics.
 std::string dims_to_string(const ir::Kernel& kernel, const std::vector<ir::Dim>& dims);
 
+// The size of dimension `dim` as a device expression: `tile.block_size`, `x.size(d)`, a
+// number, the host expression of a computed size, or 1.
+ir::ExprPtr size_expr(const ir::Kernel& kernel, const ir::Dim& dim, SourceRange range);
+
 }  // namespace helionc::frontend

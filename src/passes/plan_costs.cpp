@@ -33,6 +33,14 @@ void operand_dtype(const ir::Expr& operand, ProductShape& shape) {
 }  // namespace
 
 void count_cost(const ir::Expr& expr, LaunchCost& cost) {
+  const auto* sort = expr.as<ir::Call>();
+  if (sort && sort->op == ir::Intrinsic::kSortLast) {
+    // Each element is compared with, and selected against, every element of its axis.
+    std::vector<ir::Dim> dims = sort->args[0]->type.dims;
+    if (!dims.empty()) dims.push_back(dims.back());
+    add_term(cost.flops, dims, ir::intrinsic_cost(sort->op).flops);
+    return;
+  }
   if (expr.type.kind != TypeKind::kTileTensor) return;
   switch (expr.kind) {
     case ir::ExprKind::kBinary:

@@ -1251,6 +1251,33 @@ def ref_splat_view(x):
     return ((v * v.sum(-1, keepdims=True)).astype(x.dtype),)
 
 
+
+# --- session 11, s11-ops: sorts, joins, ramps ---------------------------------------------------
+
+
+def ref_row_sorts(x):
+    # Stable orders by position among equal values (bf16 rows have ties), as the module's.
+    wide = f64(x)
+    down = np.take_along_axis(x, np.argsort(-wide, axis=1, kind="stable"), axis=1)
+    order = np.argsort(wide, axis=1, kind="stable").astype(np.int32)
+    low_at = order[:, :4]
+    return down, order, np.take_along_axis(x, low_at, axis=1), low_at
+
+
+def ref_edge_joins(x, fill=-1.0):
+    swapped = np.concatenate([x[:, 4:8], (f64(x[:, :4]) * 2).astype(x.dtype)], axis=1)
+    m = x.shape[0]
+    padded = np.concatenate(
+        [np.full((m, 2), fill), f64(x[:, :4]), np.full((m, 3), -np.inf)], axis=1)
+    return swapped, padded.astype(np.float32)
+
+
+def ref_stepped_ramps(x, squared=True):
+    v = f64(x.astype(np.float32))
+    i = np.arange(x.shape[0], dtype=np.float64)
+    shaped = v ** 2 * 2.0 if squared else np.abs(v) * 0.5
+    return ((shaped + 2 * i + (i + 1) + 20).astype(np.float32),)
+
 SAMPLES: tuple[SampleSpec, ...] = (
     SampleSpec(
         name="live_row_if",
@@ -2620,6 +2647,34 @@ SAMPLES: tuple[SampleSpec, ...] = (
         extra_shapes=("x=1x1:f32", "x=2x3x9x5:bf16"),
         tolerance={BFLOAT16: (2e-2, 5e-2)},
         notes="`*x.size()[:-1]` in a host view's sizes",
+    ),
+    # session 11, s11-ops
+    SampleSpec(
+        name="row_sorts",
+        kernel="row_sorts",
+        configs={"b8": (8,), "b16": (16,)},
+        reference=ref_row_sorts,
+        extra_shapes=("x=1x4:f32", "x=9x5:bf16"),
+        notes="torch.sort/argsort/topk along a whole row",
+    ),
+    SampleSpec(
+        name="edge_joins",
+        kernel="edge_joins",
+        configs={"b8": (8,), "b16": (16,)},
+        reference=ref_edge_joins,
+        scalars=({}, {"fill": 0.5}),
+        extra_shapes=("x=1x8:f32", "x=9x8:bf16"),
+        tolerance={BFLOAT16: (1e-2, 2e-2)},
+        notes="torch.cat and F.pad of literal-size windows",
+    ),
+    SampleSpec(
+        name="stepped_ramps",
+        kernel="stepped_ramps",
+        configs={"b32": (32,), "b128": (128,)},
+        reference=ref_stepped_ramps,
+        scalars=({}, {"squared": False}),
+        extra_shapes=("x=1:f32", "x=129:bf16"),
+        notes="hl.arange/torch.arange with starts and steps, .pow, a static conditional",
     ),
 )
 

@@ -407,6 +407,22 @@ PyExpr ExprPrinter::call(const ir::Call& node) {
       imports_.helpers.insert("print");
       return py_call("_print", parts);
     }
+    case Intrinsic::kConcat:
+    case Intrinsic::kPad:
+      return shape_op(node);
+    case Intrinsic::kIfElse:
+      // Python's own conditional: the condition is known while JAX traces.
+      return py_atom(
+          fmt::format("({} if {} else {})", text(args[1]), text(args[0]), text(args[2])));
+    case Intrinsic::kSortLast: {
+      // `_sort_last(value, descending, count, where)` (templates/helper_sort_last.py.tmpl); the
+      // place names the source line in its trace-time error for an axis too long to sort.
+      imports_.helpers.insert("sort_last");
+      const SourceFile& file = *node.range.file;
+      const std::string where =
+          fmt::format("{}:{}", file.path(), file.line_column(node.range.begin).line);
+      return py_call("_sort_last", {text(args[0]), text(args[1]), text(args[2]), py_string(where)});
+    }
     case Intrinsic::kTakeAlong:
       // The indices of a partial block's padding may be anything, which only changes padding.
       imports_.helpers.insert("take_along");
@@ -656,6 +672,25 @@ PyExpr ExprPrinter::shape_op(const ir::Call& node) {
       }
       return py_call("jnp.stack",
                      {py_tuple(values), fmt::format("axis={}", ir::int_literal(*args[1], 0))});
+    }
+    case Intrinsic::kConcat: {
+      std::vector<std::string> values;
+      for (const ir::ExprPtr& value : args[0]->as<ir::TupleExpr>()->elements) {
+        values.push_back(text(value));
+      }
+      return py_call("jnp.concatenate",
+                     {py_tuple(values), fmt::format("axis={}", ir::int_literal(*args[1], 0))});
+    }
+    case Intrinsic::kPad: {
+      // One padded axis: ((0, 0), ..., (low, high), ..., (0, 0)).
+      const int axis = ir::int_literal(*args[1], 0);
+      std::vector<std::string> widths;
+      for (size_t d = 0; d < args[0]->type.dims.size(); ++d) {
+        widths.push_back(static_cast<int>(d) == axis ? py_tuple({text(args[2]), text(args[3])})
+                                                     : std::string("(0, 0)"));
+      }
+      return py_call("jnp.pad", {text(args[0]), py_tuple(widths),
+                                 fmt::format("constant_values={}", text(args[4]))});
     }
     case Intrinsic::kReshape: {
       const PyExpr value = print(args[0]);

@@ -553,6 +553,31 @@ PyExpr ExprWriter::call(const ir::Call& node) {
       for (const ir::ExprPtr& arg : args) parts.push_back(text(arg));
       return py_call("_ref_print", parts);
     }
+    case Intrinsic::kConcat: {
+      std::vector<std::string> values;
+      for (const ir::ExprPtr& value : args[0]->as<ir::TupleExpr>()->elements) {
+        values.push_back(text(value));
+      }
+      return py_call("jnp.concatenate", {pallas::py_tuple(values),
+                                         fmt::format("axis={}", ir::int_literal(*args[1], 0))});
+    }
+    case Intrinsic::kPad: {
+      const int axis = ir::int_literal(*args[1], 0);
+      std::vector<std::string> widths;
+      for (size_t d = 0; d < args[0]->type.dims.size(); ++d) {
+        widths.push_back(static_cast<int>(d) == axis
+                             ? pallas::py_tuple({text(args[2]), text(args[3])})
+                             : std::string("(0, 0)"));
+      }
+      return py_call("jnp.pad", {text(args[0]), pallas::py_tuple(widths),
+                                 fmt::format("constant_values={}", text(args[4]))});
+    }
+    case Intrinsic::kIfElse:
+      // Python's own conditional: the condition is known while JAX traces.
+      return py_atom(
+          fmt::format("({} if {} else {})", text(args[1]), text(args[0]), text(args[2])));
+    case Intrinsic::kSortLast:
+      return py_call("_ref_sort_last", arg_texts());
     case Intrinsic::kTakeAlong:
       return py_call("jnp.take_along_axis", {text(args[0]), text(args[1]),
                                              fmt::format("axis={}", ir::int_literal(*args[2], 0))});

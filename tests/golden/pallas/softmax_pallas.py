@@ -396,6 +396,27 @@ def _ref_combine_reduce(combine, values, axis, keepdim):
     return tuple(jnp.expand_dims(t, axis) for t in total) if keepdim else total
 
 
+def _ref_sort_last(value, descending, count):
+    """torch.sort/topk/argsort along the last axis: the first `count` (all when None) values in
+    order and their int32 positions, NaN largest, equal values by position (jnp.lexsort on the
+    NaN flag, then the value, then the position)."""
+    length = value.shape[-1]
+    count = length if count is None else count
+    if count > length:
+        raise ValueError(f"top-{count} of an axis of only {length} elements")
+    position = jnp.broadcast_to(jnp.arange(length, dtype=jnp.int32), value.shape)
+    if jnp.issubdtype(value.dtype, jnp.floating):
+        nan = jnp.isnan(value)
+        key = jnp.where(nan, jnp.zeros((), value.dtype), value)
+        key = -key if descending else key
+        first = ~nan if descending else nan  # lexsort puts False first
+    else:
+        key = ~value if descending else value  # ~ reverses an integer order without overflow
+        first = jnp.zeros(value.shape, jnp.bool_)
+    order = jnp.lexsort((position, key, first), axis=-1)[..., :count].astype(jnp.int32)
+    return jnp.take_along_axis(value, order, axis=-1), order
+
+
 def reference_softmax(x):
     """`softmax` in plain jnp: a tunable tile spans its loop."""
     m, _n = x.shape  # tests/golden/pallas/softmax.py:19

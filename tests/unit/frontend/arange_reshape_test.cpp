@@ -110,14 +110,40 @@ def f(x: torch.Tensor) -> torch.Tensor:
 )");
   const std::string text = result->errors();
   CHECK(contains(text,
-                 "k.py:10:23: error: `hl.arange` of a length computed from values of device "
-                 "code (a tile's block size, a loaded value)"));
-  CHECK(contains(text, "k.py:11:23: error: `hl.arange` takes a length, not `float`"));
-  CHECK(contains(text,
-                 "k.py:12:23: error: `hl.arange(start, end)` with a start other than 0 is "
-                 "not supported yet; write `start + hl.arange(length)`"));
-  CHECK(contains(text, "k.py:13:13: error: `hl.arange` with a step is not supported yet"));
+                 "k.py:10:23: error: `hl.arange` whose element count ((end - start) / step) is "
+                 "not `tile.block_size`, a tensor's `size(d)`, a number or a host int computed "
+                 "from sizes"));
+  CHECK(contains(text, "k.py:11:23: error: `hl.arange`"));
+  // block_size - 4 and block_size / 2 elements: counts no dimension names.
+  CHECK(contains(text, "k.py:12:13: error: `hl.arange` whose element count"));
+  CHECK(contains(text, "k.py:13:13: error: `hl.arange` whose element count"));
   CHECK(contains(text, "k.py:14:48: error: `hl.arange` makes numbers, not bools"));
+}
+
+TEST_CASE("hl.arange and torch.arange with a start and a step are start + step * iota") {
+  auto result = lower(R"(@helion.kernel
+def f(x: torch.Tensor) -> torch.Tensor:
+    n = x.size(0)
+    out = torch.empty_like(x)
+    for tile in hl.tile(n):
+        a = hl.arange(tile.begin * 2, (tile.begin + tile.block_size) * 2, step=2)
+        b = torch.arange(tile.begin, tile.begin + tile.block_size, device=x.device)
+        c = hl.arange(8, 24)
+        d = hl.arange(0, 2 * n, 2)
+        out[tile] = x[tile]
+    return out
+)");
+  INFO(result->errors());
+  REQUIRE_FALSE(result->diags.has_errors());
+  const std::string ir = result->ir();
+  CHECK(contains(ir,
+                 "let a: tile_tensor<[tile] x int32> = ((tile.begin * 2) + (2 * "
+                 "arange(tile.block_size, int32)))"));
+  CHECK(contains(ir,
+                 "let b: tile_tensor<[tile] x int32> = (tile.begin + arange(tile.block_size, "
+                 "int32))"));
+  CHECK(contains(ir, "let c: tile_tensor<[16] x int32> = (8 + arange(16, int32))"));
+  CHECK(contains(ir, "let d: tile_tensor<[x.size(0)] x int32> = (2 * arange(size(x, 0), int32))"));
 }
 
 TEST_CASE("reshape and view of a tile add and remove unit dimensions") {

@@ -1,0 +1,20 @@
+import torch
+
+import helion
+import helion.language as hl
+
+
+# torch.cat and F.pad join along an axis that is whole in every part; the result's size must be
+# a number for now (a sum with a tensor's size in it is a computed size).
+@helion.kernel()
+def joins(x: torch.Tensor, y: torch.Tensor, flag: torch.Tensor) -> torch.Tensor:
+    m, n = x.size()
+    out = torch.empty([m, 2 * n], dtype=x.dtype, device=x.device)
+    for tile_m in hl.tile(m):
+        rows = torch.cat([x[tile_m, :], y[tile_m, :]], dim=0)
+        cols = torch.cat([x[tile_m, :], y[tile_m, :]], dim=1)
+        mirrored = torch.nn.functional.pad(x[tile_m, :], (1, 1), mode="reflect")
+        cropped = torch.nn.functional.pad(x[tile_m, :], (-1, 0))
+        picked = x[tile_m, :] if flag[tile_m].sum() > 0 else y[tile_m, :]
+        out[tile_m, :] = cols
+    return out
