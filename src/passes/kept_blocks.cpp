@@ -1,8 +1,48 @@
 #include "passes/kept_blocks.h"
 
+#include <set>
+
 #include "ir/visitor.h"
 
 namespace helionc::passes {
+
+namespace {
+
+// The tile dimensions whose `tile.begin` or `tile.end` a scalar index of a load or store reads.
+class ScalarIndexBounds final : public ir::Visitor {
+ public:
+  bool reads(int tile_dim) const {
+    return tile_dim < 0 ? !dims_.empty() : dims_.count(tile_dim) > 0;
+  }
+
+ protected:
+  void visit_node(const ir::Load& node) override {
+    note(node.index);
+    Visitor::visit_node(node);
+  }
+  void visit_node(const ir::Store& node) override {
+    note(node.index);
+    Visitor::visit_node(node);
+  }
+
+ private:
+  void note(const ir::Index& index) {
+    for (const ir::IndexItem& item : index) {
+      if (item.kind != ir::IndexItem::Kind::kScalar) continue;
+      ir::for_each_expr(item.scalar, [&](const ir::Expr& expr) {
+        const auto* attr = expr.as<ir::TileAttr>();
+        if (attr &&
+            (attr->attr == ir::TileAttrKind::kBegin || attr->attr == ir::TileAttrKind::kEnd)) {
+          dims_.insert(attr->tile_dim);
+        }
+      });
+    }
+  }
+
+  std::set<int> dims_;
+};
+
+}  // namespace
 
 bool reads_block_numbering(const ir::Kernel& kernel, int tile_dim) {
   bool reads = false;
@@ -12,7 +52,10 @@ bool reads_block_numbering(const ir::Kernel& kernel, int tile_dim) {
                (tile_dim < 0 || attr->tile_dim == tile_dim);
     }
   });
-  return reads;
+  if (reads) return true;
+  ScalarIndexBounds bounds;
+  bounds.visit(kernel.body);
+  return bounds.reads(tile_dim);
 }
 
 bool keeps_requested_block(const ir::Kernel& kernel, const ir::TileDim& dim) {

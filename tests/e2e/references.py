@@ -1214,6 +1214,27 @@ def ref_merge_views(x):
     return (out.astype(x.dtype),)
 
 
+# --- session 11, s11-indices: scalar indices computed in the kernel -------------------------
+
+
+def ref_kv_head_groups(q, kv):
+    # kv_head_groups.py: query head h times kv head h // (heads // kv_heads)
+    groups = q.shape[0] // kv.shape[0]
+    return ((f64(q) * np.repeat(f64(kv), groups, axis=0)).astype(q.dtype),)
+
+
+def ref_split_heads(x, heads=2):
+    # split_heads.py: twice x, its first axis split into (bh // heads, heads)
+    bh, s, d = x.shape
+    return ((2 * f64(x)).reshape(bh // heads, heads, s, d).astype(x.dtype),)
+
+
+def ref_chunk_column_offsets(g):
+    # chunk_column_offsets.py: each element less the first of its chunk of 8 rows, per column
+    first = f64(g)[:, np.arange(g.shape[1]) // 8 * 8, :]
+    return ((f64(g) - first).astype(g.dtype),)
+
+
 SAMPLES: tuple[SampleSpec, ...] = (
     SampleSpec(
         name="live_row_if",
@@ -2530,6 +2551,43 @@ SAMPLES: tuple[SampleSpec, ...] = (
         tolerance={BFLOAT16: (2e-2, 5e-2)},
         notes="reshape merging whole axes and splitting with a literal -1",
         inner_dims=((0, "x", 0),),  # the tiled rows (the other axes are whole)
+    ),
+    # session 11, s11-indices
+    SampleSpec(
+        name="kv_head_groups",
+        kernel="kv_head_groups",
+        configs={"b8": (8,), "b32": (32,)},
+        reference=ref_kv_head_groups,
+        extra_shapes=("q=1x1x1:f32,kv=1x1x1:f32", "q=6x9x5:bf16,kv=3x9x5:bf16"),
+        # the inner loop stores, so it streams nothing
+        loop_types=(("grid",), ("unroll",)),
+        refused_loop_types=(("emit_pipeline",), ("fori_loop",)),
+        inner_dims=((0, "q", 1),),
+        notes="an index computed in the kernel from the outer tile (h // groups) in an index map",
+    ),
+    SampleSpec(
+        name="split_heads",
+        kernel="split_heads",
+        configs={"b8": (8,), "b32": (32,)},
+        reference=ref_split_heads,
+        scalars=({}, {"heads": 3}),
+        extra_shapes=("x=6x1x1:f32", "x=6x9x5:bf16"),
+        loop_types=(("grid",), ("unroll",)),
+        refused_loop_types=(("emit_pipeline",), ("fori_loop",)),
+        inner_dims=((0, "x", 1),),
+        notes="b = bh // heads, h = bh % heads of an hl.grid index in an index map",
+    ),
+    SampleSpec(
+        name="chunk_column_offsets",
+        kernel="chunk_column_offsets",
+        configs={"none": ()},
+        reference=ref_chunk_column_offsets,
+        extra_shapes=("g=1x1x1:f32", "g=2x13x5:bf16"),
+        # `out`'s blocks are revisited along the heads (its stores pick a column), so the loop
+        # over rows cannot be the grid's last axis; it stores, so it streams nothing
+        loop_types=(("unroll",),),
+        refused_loop_types=(("grid",), ("emit_pipeline",), ("fori_loop",)),
+        notes="a column at an inner loop's position and a column of its tile, computed b and h",
     ),
 )
 
