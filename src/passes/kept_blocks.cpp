@@ -52,7 +52,10 @@ bool reads_block_numbering(const ir::Kernel& kernel, int tile_dim) {
                (tile_dim < 0 || attr->tile_dim == tile_dim);
     }
   });
-  if (reads) return true;
+  return reads;
+}
+
+bool indexes_with_block_bounds(const ir::Kernel& kernel, int tile_dim) {
   ScalarIndexBounds bounds;
   bounds.visit(kernel.body);
   return bounds.reads(tile_dim);
@@ -61,7 +64,7 @@ bool reads_block_numbering(const ir::Kernel& kernel, int tile_dim) {
 bool keeps_requested_block(const ir::Kernel& kernel, const ir::TileDim& dim) {
   switch (dim.block.kind) {
     case ir::BlockSource::Kind::kFixed:
-      return reads_block_numbering(kernel, dim.id);
+      return reads_block_numbering(kernel, dim.id) || indexes_with_block_bounds(kernel, dim.id);
     case ir::BlockSource::Kind::kTunable:
       return kernel.block_value_binding(dim.block.tunable) >= 0;
     case ir::BlockSource::Kind::kGrid:

@@ -24,9 +24,12 @@
 namespace helionc::passes {
 
 // Whether the kernel reads `tile.id` or `tile.count` of tile dimension `tile_dim` (of any
-// dimension when `tile_dim` is -1), or indexes with a scalar made from its `tile.begin` or
-// `tile.end`.
+// dimension when `tile_dim` is -1).
 bool reads_block_numbering(const ir::Kernel& kernel, int tile_dim = -1);
+
+// Whether a scalar index of a load or store reads `tile.begin` or `tile.end` of tile dimension
+// `tile_dim` (`out[tile.begin // 32]`): one element per block, so the block decides which.
+bool indexes_with_block_bounds(const ir::Kernel& kernel, int tile_dim);
 
 // Whether the module must keep the block it requests for `dim` (see above).
 bool keeps_requested_block(const ir::Kernel& kernel, const ir::TileDim& dim);

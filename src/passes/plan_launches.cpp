@@ -209,11 +209,9 @@ class LaunchPlanner {
     launch_.inner_loops.push_back(std::move(inner));
     for (int dim : loop.tile_dims) {
       const ir::TileDim& tile = kernel_.tile_dims[dim];
-      if (tile.block.kind == ir::BlockSource::Kind::kGrid || tile.variadic) {
-        unsupported(tile.range, tile.variadic
-                                    ? "an inner loop of trace-time rank is not supported yet"
-                                    : "an inner `hl.grid` loop is not supported yet; use "
-                                      "`hl.tile(..., block_size=1)`");
+      // (An inner `hl.grid` reaches here as tiles of one element: frontend/lower_tiles.cpp.)
+      if (tile.variadic) {
+        unsupported(tile.range, "an inner loop of trace-time rank is not supported yet");
         return;
       }
       GridDim grid;
@@ -429,6 +427,7 @@ class LaunchPlanner {
       if (moves_in_kernel(item.scalar)) {
         // Its axis is whole in the block; the kernel picks the element (plan_picks.h).
         refuse_moving_scalar_with_inner_tile(index, tensor);
+        refuse_moving_scalar_with_gather(index, item, tensor);
         walk_expr(item.scalar);
         continue;
       }
@@ -473,6 +472,20 @@ class LaunchPlanner {
                               kernel_.tile_dims[item.tile_dim].name));
       return;
     }
+  }
+
+  // A gather reads the block as an index map places it, where a picked axis has no place yet.
+  void refuse_moving_scalar_with_gather(const ir::Index& index, const IndexItem& scalar,
+                                        const ExprPtr& tensor) {
+    const bool gathers = std::any_of(index.begin(), index.end(), [](const IndexItem& item) {
+      return item.kind == IndexItem::Kind::kGather;
+    });
+    if (!gathers) return;
+    const auto* ref = tensor->as<ir::VarRef>();
+    unsupported(scalar.range,
+                fmt::format("gathering from `{}` together with a scalar index that moves inside "
+                            "the kernel (a tile attribute of an inner loop) is not supported yet",
+                            ref ? name(ref->binding) : std::string("the tensor")));
   }
 
   void check_index_scalar(const ExprPtr& expr) {

@@ -1229,6 +1229,18 @@ def ref_split_heads(x, heads=2):
     return ((2 * f64(x)).reshape(bh // heads, heads, s, d).astype(x.dtype),)
 
 
+def ref_grid_in_grid(x):
+    # grid_in_grid.py: twice the next column (cyclically) plus the column's index
+    v = f64(x)
+    return ((2 * np.roll(v, -1, axis=1) + np.arange(x.shape[1])[None, :]).astype(x.dtype),)
+
+
+def ref_chunk_row_sums(x, chunk=12):
+    # chunk_row_sums.py: the sum of each chunk's rows, per head, in float32
+    b, s, h, d = x.shape
+    return (f64(x).reshape(b, s // chunk, chunk, h, d).sum(2).astype(x.dtype),)
+
+
 def ref_chunk_column_offsets(g):
     # chunk_column_offsets.py: each element less the first of its chunk of 8 rows, per column
     first = f64(g)[:, np.arange(g.shape[1]) // 8 * 8, :]
@@ -2588,6 +2600,34 @@ SAMPLES: tuple[SampleSpec, ...] = (
         loop_types=(("unroll",),),
         refused_loop_types=(("grid",), ("emit_pipeline",), ("fori_loop",)),
         notes="a column at an inner loop's position and a column of its tile, computed b and h",
+    ),
+    SampleSpec(
+        name="grid_in_grid",
+        kernel="grid_in_grid",
+        configs={"none": ()},
+        reference=ref_grid_in_grid,
+        extra_shapes=("x=1x1:f32", "x=2x9:bf16"),
+        tolerance={BFLOAT16: (1e-2, 5e-1)},
+        # the inner hl.grid stores, so it streams nothing
+        loop_types=(("grid",), ("unroll",)),
+        refused_loop_types=(("emit_pipeline",), ("fori_loop",)),
+        notes="an inner hl.grid: tiles of one element, its index moving inside the kernel",
+    ),
+    SampleSpec(
+        name="chunk_row_sums",
+        kernel="chunk_row_sums",
+        configs={"b128-k8": (128, 8), "b256-k16": (256, 16)},
+        reference=ref_chunk_row_sums,
+        scalars=({}, {"chunk": 6}),
+        extra_shapes=("x=1x12x1x1:f32", "x=2x36x3x5:bf16"),
+        tolerance={BFLOAT16: (2e-2, 1e-1)},
+        # the loop over a chunk's rows (12 or 6, so blocks of 8 and 16 leave partial ones),
+        # named by the sequence it walks
+        inner_dims=((1, "x", 1),),
+        # the window reads `x` through a gather, so no input is tiled by the loop to stream
+        loop_types=(("grid",), ("unroll",)),
+        refused_loop_types=(("emit_pipeline",), ("fori_loop",)),
+        notes="an offset window (tile_c.begin * chunk + tile_k.index) beside scalar indices",
     ),
 )
 

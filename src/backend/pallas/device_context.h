@@ -489,9 +489,9 @@ class DeviceContext final : public ExprContext {
       case ir::TileAttrKind::kBlockSize:
         return py_atom(geometry_.block(t));
       case ir::TileAttrKind::kId:
-        return geometry_.program_id(t);
+        return geometry_.id(t);
       case ir::TileAttrKind::kCount:
-        return geometry_.block_count(t);
+        return geometry_.count(t);
     }
     return std::nullopt;
   }

@@ -550,9 +550,9 @@ TEST_CASE("gathers the backend cannot do are precise diagnostics") {
     g.b.kernel().body.push_back(ir::TileLoop::make(
         {g.tb}, {g.vb}, {g.b.store(g.out, {K::tile(g.tb), K::full()}, value, 4)}, g.b.line(4)));
     CHECK(errors_of(g.b) ==
-          "gathering from `w` together with an integer or `None` index is not supported yet; "
-          "index its other axes with tiles, `:` or slices and index the gathered value "
-          "instead\n");
+          "gathering from `w` together with `None` or an integer index of its last axis is not "
+          "supported yet; index its other axes with tiles, `:` or slices and index the gathered "
+          "value instead\n");
   }
 }
 
