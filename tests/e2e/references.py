@@ -1241,6 +1241,13 @@ def ref_chunk_row_sums(x, chunk=12):
     return (f64(x).reshape(b, s // chunk, chunk, h, d).sum(2).astype(x.dtype),)
 
 
+def ref_weighted_taps(x, w):
+    # weighted_taps.py: sum_j w[j] * x[i + j], zeros past x's end, in float32 cast to x's dtype
+    n, taps = x.shape[0], w.shape[0]
+    padded = np.concatenate([f64(x), np.zeros(taps)])
+    return (sum(f64(w)[j] * padded[j : j + n] for j in range(taps)).astype(x.dtype),)
+
+
 def ref_chunk_column_offsets(g):
     # chunk_column_offsets.py: each element less the first of its chunk of 8 rows, per column
     first = f64(g)[:, np.arange(g.shape[1]) // 8 * 8, :]
@@ -2628,6 +2635,15 @@ SAMPLES: tuple[SampleSpec, ...] = (
         loop_types=(("grid",), ("unroll",)),
         refused_loop_types=(("emit_pipeline",), ("fori_loop",)),
         notes="an offset window (tile_c.begin * chunk + tile_k.index) beside scalar indices",
+    ),
+    SampleSpec(
+        name="weighted_taps",
+        kernel="weighted_taps",
+        configs={"b256": (256,), "b1024": (1024,)},
+        reference=ref_weighted_taps,
+        extra_shapes=("x=1:f32,w=1:f32", "x=130:bf16,w=2:bf16"),
+        tolerance={BFLOAT16: (2e-2, 1e-1)},
+        notes="w[j] of an hl.static_range index, read from SMEM",
     ),
 )
 
