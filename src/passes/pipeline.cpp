@@ -6,6 +6,7 @@
 
 #include "ir/printer.h"
 #include "ir/verifier.h"
+#include "passes/inline_index_scalars.h"
 #include "passes/plan_launches.h"
 #include "passes/schedule.h"
 #include "passes/unswitch_tensor_ifs.h"
@@ -27,6 +28,10 @@ struct Pass {
 
 bool run_unswitch_tensor_ifs(State& state, DiagnosticEngine& diags) {
   return unswitch_tensor_ifs(state.module, diags);
+}
+
+bool run_inline_index_scalars(State& state, DiagnosticEngine& diags) {
+  return inline_index_scalars(state.module, diags);
 }
 
 bool run_plan_launches(State& state, DiagnosticEngine& diags) {
@@ -51,6 +56,7 @@ bool run_schedule(State& state, DiagnosticEngine&) {
 // The pipeline, in order. Later issues add passes here (masks for inner loops, pipelining).
 constexpr Pass kPasses[] = {
     {"unswitch-tensor-ifs", run_unswitch_tensor_ifs},
+    {"inline-index-scalars", run_inline_index_scalars},
     {"plan-launches", run_plan_launches},
     {"schedule", run_schedule},
 };

@@ -1278,6 +1278,47 @@ def ref_stepped_ramps(x, squared=True):
     shaped = v ** 2 * 2.0 if squared else np.abs(v) * 0.5
     return ((shaped + 2 * i + (i + 1) + 20).astype(np.float32),)
 
+
+# --- session 11, s11-indices: scalar indices computed in the kernel -------------------------
+
+
+def ref_kv_head_groups(q, kv):
+    # kv_head_groups.py: query head h times kv head h // (heads // kv_heads)
+    groups = q.shape[0] // kv.shape[0]
+    return ((f64(q) * np.repeat(f64(kv), groups, axis=0)).astype(q.dtype),)
+
+
+def ref_split_heads(x, heads=2):
+    # split_heads.py: twice x, its first axis split into (bh // heads, heads)
+    bh, s, d = x.shape
+    return ((2 * f64(x)).reshape(bh // heads, heads, s, d).astype(x.dtype),)
+
+
+def ref_grid_in_grid(x):
+    # grid_in_grid.py: twice the next column (cyclically) plus the column's index
+    v = f64(x)
+    return ((2 * np.roll(v, -1, axis=1) + np.arange(x.shape[1])[None, :]).astype(x.dtype),)
+
+
+def ref_chunk_row_sums(x, chunk=12):
+    # chunk_row_sums.py: the sum of each chunk's rows, per head, in float32
+    b, s, h, d = x.shape
+    return (f64(x).reshape(b, s // chunk, chunk, h, d).sum(2).astype(x.dtype),)
+
+
+def ref_weighted_taps(x, w):
+    # weighted_taps.py: sum_j w[j] * x[i + j], zeros past x's end, in float32 cast to x's dtype
+    n, taps = x.shape[0], w.shape[0]
+    padded = np.concatenate([f64(x), np.zeros(taps)])
+    return (sum(f64(w)[j] * padded[j : j + n] for j in range(taps)).astype(x.dtype),)
+
+
+def ref_chunk_column_offsets(g):
+    # chunk_column_offsets.py: each element less the first of its chunk of 8 rows, per column
+    first = f64(g)[:, np.arange(g.shape[1]) // 8 * 8, :]
+    return ((f64(g) - first).astype(g.dtype),)
+
+
 SAMPLES: tuple[SampleSpec, ...] = (
     SampleSpec(
         name="live_row_if",
@@ -2675,6 +2716,80 @@ SAMPLES: tuple[SampleSpec, ...] = (
         scalars=({}, {"squared": False}),
         extra_shapes=("x=1:f32", "x=129:bf16"),
         notes="hl.arange/torch.arange with starts and steps, .pow, a static conditional",
+    ),
+    # session 11, s11-indices
+    SampleSpec(
+        name="kv_head_groups",
+        kernel="kv_head_groups",
+        configs={"b8": (8,), "b32": (32,)},
+        reference=ref_kv_head_groups,
+        extra_shapes=("q=1x1x1:f32,kv=1x1x1:f32", "q=6x9x5:bf16,kv=3x9x5:bf16"),
+        # the inner loop stores, so it streams nothing
+        loop_types=(("grid",), ("unroll",)),
+        refused_loop_types=(("emit_pipeline",), ("fori_loop",)),
+        inner_dims=((0, "q", 1),),
+        notes="an index computed in the kernel from the outer tile (h // groups) in an index map",
+    ),
+    SampleSpec(
+        name="split_heads",
+        kernel="split_heads",
+        configs={"b8": (8,), "b32": (32,)},
+        reference=ref_split_heads,
+        scalars=({}, {"heads": 3}),
+        extra_shapes=("x=6x1x1:f32", "x=6x9x5:bf16"),
+        loop_types=(("grid",), ("unroll",)),
+        refused_loop_types=(("emit_pipeline",), ("fori_loop",)),
+        inner_dims=((0, "x", 1),),
+        notes="b = bh // heads, h = bh % heads of an hl.grid index in an index map",
+    ),
+    SampleSpec(
+        name="chunk_column_offsets",
+        kernel="chunk_column_offsets",
+        configs={"none": ()},
+        reference=ref_chunk_column_offsets,
+        extra_shapes=("g=1x1x1:f32", "g=2x13x5:bf16"),
+        # `out`'s blocks are revisited along the heads (its stores pick a column), so the loop
+        # over rows cannot be the grid's last axis; it stores, so it streams nothing
+        loop_types=(("unroll",),),
+        refused_loop_types=(("grid",), ("emit_pipeline",), ("fori_loop",)),
+        notes="a column at an inner loop's position and a column of its tile, computed b and h",
+    ),
+    SampleSpec(
+        name="grid_in_grid",
+        kernel="grid_in_grid",
+        configs={"none": ()},
+        reference=ref_grid_in_grid,
+        extra_shapes=("x=1x1:f32", "x=2x9:bf16"),
+        tolerance={BFLOAT16: (1e-2, 5e-1)},
+        # the inner hl.grid stores, so it streams nothing
+        loop_types=(("grid",), ("unroll",)),
+        refused_loop_types=(("emit_pipeline",), ("fori_loop",)),
+        notes="an inner hl.grid: tiles of one element, its index moving inside the kernel",
+    ),
+    SampleSpec(
+        name="chunk_row_sums",
+        kernel="chunk_row_sums",
+        configs={"b128-k8": (128, 8), "b256-k16": (256, 16)},
+        reference=ref_chunk_row_sums,
+        scalars=({}, {"chunk": 6}),
+        extra_shapes=("x=1x12x1x1:f32", "x=2x36x3x5:bf16"),
+        tolerance={BFLOAT16: (2e-2, 1e-1)},
+        # the loop over a chunk's rows (12 or 6, so blocks of 8 and 16 leave partial ones),
+        # named by the sequence it walks
+        inner_dims=((1, "x", 1),),
+        # the window reads `x` through a gather, so no input is tiled by the loop to stream
+        loop_types=(("grid",), ("unroll",)),
+        refused_loop_types=(("emit_pipeline",), ("fori_loop",)),
+        notes="an offset window (tile_c.begin * chunk + tile_k.index) beside scalar indices",
+    ),
+    SampleSpec(
+        name="weighted_taps",
+        kernel="weighted_taps",
+        configs={"b256": (256,), "b1024": (1024,)},
+        reference=ref_weighted_taps,
+        extra_shapes=("x=1:f32,w=1:f32", "x=130:bf16,w=2:bf16"),
+        tolerance={BFLOAT16: (2e-2, 1e-1)},
+        notes="w[j] of an hl.static_range index, read from SMEM",
     ),
 )
 

@@ -6,6 +6,7 @@
 
 #include "backend/pallas/host_state.h"
 #include "backend/pallas/launch_printer.h"
+#include "backend/pallas/loop_types.h"
 #include "backend/pallas/pack_params.h"
 #include "ir/visitor.h"
 #include "passes/legal_block.h"
@@ -58,10 +59,7 @@ class HostPrinter {
     params.emplace_back("interpret=None");
     auto body = out_.block(fmt::format("def {}({}):", kernel_.name, fmt::join(params, ", ")));
     for (const std::string& line : unpack_packs(kernel_, name_of)) out_.line(line);
-    const bool loop_types =
-        std::any_of(plan_.launches.begin(), plan_.launches.end(),
-                    [](const auto& launch) { return !launch.inner_loops.empty(); });
-    if (kernel_.num_tunable_blocks > 0 || loop_types || !kernel_.user_tunables.empty()) {
+    if (kernel_reads_config(kernel_, plan_)) {
       // Chosen by the arguments as passed, before any host code rebinds them (also without
       // tunable block sizes: the inner loops' strategies are config entries).
       config_ = host_.local("config");

@@ -232,8 +232,8 @@ class LaunchPrinter {
           host_.context.diags.error(
               DiagnosticKind::kUnsupported, dim.range,
               "a loop whose begin is computed in the kernel and whose block numbers "
-              "(`tile.id`, `tile.count`) or registered block size the kernel reads is not "
-              "supported yet");
+              "(`tile.id`, `tile.count`, a scalar index made from `tile.begin` or `tile.end`) "
+              "or registered block size the kernel reads is not supported yet");
         } else if (has_begin(dim)) {
           begin = ", begin=" + host_.text(dim.begin);
         }
@@ -259,8 +259,8 @@ class LaunchPrinter {
                          kernel_.bindings[static_cast<size_t>(value)].name);
     }
     return fmt::format(
-        "{}the kernel reads `tile.id` or `tile.count` of this loop, whose block size the source "
-        "fixes",
+        "{}the kernel reads `tile.id` or `tile.count` of this loop, or indexes with its "
+        "`tile.begin` or `tile.end`, and the source fixes its block size",
         where);
   }
 

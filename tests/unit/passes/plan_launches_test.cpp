@@ -246,8 +246,9 @@ TEST_CASE("hl.tile(a, b): masked stores only where old values must survive") {
 
 TEST_CASE("the pipeline runs the passes in order and dumps after one") {
   KernelBuilder b = testing::bias_relu_kernel();
-  CHECK(pipeline_pass_names() ==
-        std::vector<std::string_view>{"unswitch-tensor-ifs", "plan-launches", "schedule"});
+  CHECK(pipeline_pass_names() == std::vector<std::string_view>{"unswitch-tensor-ifs",
+                                                               "inline-index-scalars",
+                                                               "plan-launches", "schedule"});
   PipelineOptions options;
   options.dump_after = "plan-launches";
   std::string dumped;
@@ -258,7 +259,7 @@ TEST_CASE("the pipeline runs the passes in order and dumps after one") {
   std::optional<PipelineResult> result = run_pipeline(b.module(), options, diags);
   REQUIRE(result);
   CHECK(result->plans.size() == 1);
-  CHECK(result->timings.size() == 3);
+  CHECK(result->timings.size() == 4);
   CHECK(dumped.find("plan-launches:\nkernel bias_relu") == 0);
   // bias's length is not known to be n: tile_n may not cover its axis exactly
   CHECK(dumped.find("launch 0: grid [tile_m sublane, tile_n lane partial]") != std::string::npos);
@@ -549,9 +550,9 @@ TEST_CASE("gathers the backend cannot do are precise diagnostics") {
     g.b.kernel().body.push_back(ir::TileLoop::make(
         {g.tb}, {g.vb}, {g.b.store(g.out, {K::tile(g.tb), K::full()}, value, 4)}, g.b.line(4)));
     CHECK(errors_of(g.b) ==
-          "gathering from `w` together with an integer or `None` index is not supported yet; "
-          "index its other axes with tiles, `:` or slices and index the gathered value "
-          "instead\n");
+          "gathering from `w` together with `None` or an integer index of its last axis is not "
+          "supported yet; index its other axes with tiles, `:` or slices and index the gathered "
+          "value instead\n");
   }
 }
 
