@@ -242,8 +242,8 @@ class HostPrinter {
     return true;
   }
 
-  // Host arithmetic reads values (`return out0 + out1`): an array that holds none yet (an
-  // `empty` no launch wrote) gets zeros first, as a returned one does.
+  // Host arithmetic reads values (`return out0 + out1`), as a host store does: an array that
+  // holds none yet (an `empty` no launch wrote) gets zeros first, as a returned one does.
   void give_values(const ir::ExprPtr& value, const ir::Stmt& stmt) {
     std::set<int> read;
     const auto operand = [&](const ir::ExprPtr& side) {
@@ -260,6 +260,10 @@ class HostPrinter {
         operand(node->rhs);
       } else if (const auto* node = e.as<ir::Unary>()) {
         operand(node->operand);
+      } else if (const auto* node = e.as<ir::Call>();
+                 node && node->op == ir::Intrinsic::kHostIndexSet) {
+        operand(node->args[0]);  // `x.at[idx].set(v)` keeps x's other elements
+        operand(node->args[1]);
       }
     });
     for (int binding : read) {
