@@ -1259,6 +1259,11 @@ def ref_shifted_state(x, init):
     return ((v + before).astype(x.dtype),)
 
 
+def ref_block_partial_sums(x):
+    # block_partial_sums.py: twice x, and x's column sums in float32
+    return ((2 * f64(x)).astype(x.dtype), f64(x).sum(0).astype(np.float32))
+
+
 SAMPLES: tuple[SampleSpec, ...] = (
     SampleSpec(
         name="live_row_if",
@@ -2638,6 +2643,19 @@ SAMPLES: tuple[SampleSpec, ...] = (
         loop_types=(("unroll",), ("grid",)),
         refused_loop_types=(("emit_pipeline",), ("fori_loop",)),
         notes="a carried value rebound to another tensor's axes of the same lengths",
+    ),
+    SampleSpec(
+        name="block_partial_sums",
+        kernel="block_partial_sums",
+        # the outer rows (registered), then the inner loop's; 24 and 16 misalign the windows
+        configs={"b24x16": (24, 16), "b8x16": (8, 16), "b32x32": (32, 32)},
+        reference=ref_block_partial_sums,
+        extra_shapes=("x=1x1:f32", "x=9x3:bf16"),
+        tolerance={BFLOAT16: (1e-2, 5e-2)},
+        loop_types=(("unroll",),),
+        refused_loop_types=(("emit_pipeline",), ("fori_loop",)),
+        inner_dims=((1, "x", 0),),
+        notes="stores through windows of an inner loop starting inside its outer block",
     ),
 )
 

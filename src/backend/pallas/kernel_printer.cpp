@@ -202,6 +202,44 @@ class KernelPrinter {
     }
   }
 
+  // A store through windows of an inner loop that starts inside a block (`hl.tile(
+  // outer.begin, outer.end)`): its first and last windows reach rows of the neighbouring outer
+  // blocks, which other steps own and which the window's values (computed from loads masked
+  // to the loop's range) must not overwrite; those rows keep the block's current contents.
+  std::string inside_offset_windows(size_t o, const std::string& window, std::string value) {
+    const passes::Output& output = launch_.outputs[o];
+    PyExpr inside;
+    std::optional<PyExpr> guard;
+    bool always = false;
+    int kernel_axis = 0;  // the axis among those the kernel sees
+    for (const passes::ViewAxis& view : output.operand.view) {
+      if (view.squeezed) continue;
+      const int axis = kernel_axis++;
+      if (view.kind != passes::ViewAxis::Kind::kTile || !geometry_.windowed(view.tile_dim) ||
+          !ir::has_begin(kernel_.tile_dims[view.tile_dim])) {
+        continue;
+      }
+      std::vector<std::string> dims;
+      for (const passes::ViewAxis& other : output.operand.view) {
+        if (!other.squeezed) dims.emplace_back("1");
+      }
+      dims[static_cast<size_t>(axis)] = geometry_.block(view.tile_dim);
+      const std::string shape = dims.size() == 1 ? fmt::format("({},)", dims[0])
+                                                 : fmt::format("({})", fmt::join(dims, ", "));
+      const PyExpr condition =
+          geometry_.in_range(view.tile_dim, geometry_.index(view.tile_dim, shape, axis));
+      inside = inside.text.empty() ? condition : py_binary("&", inside, condition);
+      if (const std::optional<PyExpr> partial = geometry_.partial_condition(view.tile_dim)) {
+        guard = guard ? py_binary("or", *guard, *partial) : *partial;
+      } else {
+        always = true;
+      }
+    }
+    if (inside.text.empty()) return value;
+    const PyExpr kept = py_call("jnp.where", {inside.text, value, names_.outputs[o] + window});
+    return always || !guard ? kept.text : py_conditional(kept, *guard, py_atom(value)).text;
+  }
+
   // The mask of an output stored in place (passes::Output::masked_in_place): the elements of
   // its block inside the loops' ranges. Its bounds are known only at run time, so the mask is
   // unconditional.
@@ -268,6 +306,7 @@ class KernelPrinter {
       if (launch_.outputs[output].masked_in_place) {
         masks_[output] = in_place_mask(output);
       }
+      value = inside_offset_windows(output, window, value);
       if (!masks_[output].text.empty()) {
         // Outside the loop's range the block keeps the array's old values, or what earlier
         // outer steps wrote into it (passes::Output::masked_in_place). A slice of the block
