@@ -1264,6 +1264,12 @@ def ref_block_partial_sums(x):
     return ((2 * f64(x)).astype(x.dtype), f64(x).sum(0).astype(np.float32))
 
 
+def ref_any_rank_scratch(x, scratch):
+    # any_rank_scratch.py: 2 (x + 1), and scratch updated to x + 1 (returned after it)
+    plus = (f64(x) + 1).astype(x.dtype)
+    return ((2 * f64(plus)).astype(x.dtype), plus)
+
+
 SAMPLES: tuple[SampleSpec, ...] = (
     SampleSpec(
         name="live_row_if",
@@ -2656,6 +2662,14 @@ SAMPLES: tuple[SampleSpec, ...] = (
         refused_loop_types=(("emit_pipeline",), ("fori_loop",)),
         inner_dims=((1, "x", 0),),
         notes="stores through windows of an inner loop starting inside its outer block",
+    ),
+    SampleSpec(
+        name="any_rank_scratch",
+        kernel="any_rank_scratch",
+        configs={"b8x128": (8, 128), "b2x8x256": (2, 8, 256)},  # right-aligned over the rank
+        reference=ref_any_rank_scratch,
+        extra_shapes=("x=1:f32,scratch=1:f32", "x=5x3:bf16,scratch=5x3:bf16"),
+        notes="a rank-polymorphic loop storing into another parameter of the loop's shape",
     ),
 )
 
