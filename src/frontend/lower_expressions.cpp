@@ -71,6 +71,7 @@ ExprPtr KernelLowering::lower_identifier(const SyntaxNode& node) {
     failed_ = true;
     throw LoweringAbort{};
   }
+  check_static_guard(id, node.range());
   auto closed = closed_.find(id);
   if (closed != closed_.end()) {
     const bool tile = binding(id).origin == Binding::Origin::kLoopVar;

@@ -8,6 +8,7 @@
 #include "ir/verifier.h"
 #include "passes/inline_index_scalars.h"
 #include "passes/plan_launches.h"
+#include "passes/refuse_block_positions.h"
 #include "passes/schedule.h"
 #include "passes/unswitch_tensor_ifs.h"
 
@@ -34,6 +35,10 @@ bool run_inline_index_scalars(State& state, DiagnosticEngine& diags) {
   return inline_index_scalars(state.module, diags);
 }
 
+bool run_refuse_block_positions(State& state, DiagnosticEngine& diags) {
+  return refuse_block_positions(state.module, diags);
+}
+
 bool run_plan_launches(State& state, DiagnosticEngine& diags) {
   bool ok = true;
   state.plans.clear();
@@ -57,6 +62,7 @@ bool run_schedule(State& state, DiagnosticEngine&) {
 constexpr Pass kPasses[] = {
     {"unswitch-tensor-ifs", run_unswitch_tensor_ifs},
     {"inline-index-scalars", run_inline_index_scalars},
+    {"refuse-block-positions", run_refuse_block_positions},
     {"plan-launches", run_plan_launches},
     {"schedule", run_schedule},
 };

@@ -770,16 +770,14 @@ class LaunchPlanner {
       const auto* alloc = def ? def->as<ir::Alloc>() : nullptr;
       // A fresh `empty` array has no values to keep: blocks may spill garbage outside the range.
       const bool fresh = is_fresh(binding);
-      const Coverage coverage = coverage_of(output.operand);
+      Coverage coverage = coverage_of(output.operand);
       const bool in_place = stores_through_jagged_loop(output, fresh);
+      if (coverage == Coverage::kBeyond && !fresh && !in_place && output.operand.variadic) {
+        // Checked to have the loop's shape while JAX traces (Output::checked_loop_shape).
+        output.checked_loop_shape = true;
+        coverage = Coverage::kFull;
+      }
       if (coverage == Coverage::kBeyond && !fresh && !in_place) {
-        if (output.operand.variadic) {
-          unsupported(output.operand.range,
-                      fmt::format("a rank-polymorphic loop that may not cover all of `{}` is not "
-                                  "supported yet; tile `{}.size()` itself",
-                                  name(binding), name(binding)));
-          continue;
-        }
         for (size_t a = 0; a < output.operand.view.size(); ++a) {
           const ViewAxis& axis = output.operand.view[a];
           if (axis.kind == ViewAxis::Kind::kTile &&

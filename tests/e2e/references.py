@@ -1213,6 +1213,62 @@ def ref_merge_views(x):
     out = halves - halves.max(axis=-1, keepdims=True) + halves[:, 1:2, :]
     return (out.astype(x.dtype),)
 
+# --- session 11, s11-flow: stores in host code, names bound on one branch of a static `if`,
+# carried values whose axes agree only when the kernel is called -----------------------------
+
+
+def ref_scatter_back(x, perm):
+    # scatter_back.py: 2x + 1 (gathered by perm, scattered back), the first row -1, the last
+    # row's first element 10 more
+    out = 2 * f64(x) + 1
+    out[0, :] = -1.0
+    out[-1, 0] += 10.0
+    return (out.astype(x.dtype),)
+
+
+def ref_last_step_zero(x):
+    # last_step_zero.py: exp(x) - 1 except at the last step, which is 0.5
+    out = np.exp(f64(x)) - 1
+    out[:, -1, :] = 0.5
+    return (out.astype(x.dtype),)
+
+
+def ref_host_clear_ends(x, y):
+    # host_clear_ends.py: x + y, then the first element 0 and the last 1 (x updated in place)
+    out = (f64(x) + f64(y)).astype(x.dtype).reshape(-1)
+    out[0] = 0.0
+    out[-1] = 1.0
+    return (out.reshape(x.shape),)
+
+
+def ref_optional_col_sums(x, y, with_y=True):
+    # optional_col_sums.py: x's column sums, and y's (or -1) below them, float32
+    second = f64(y).sum(0) if with_y else np.full(x.shape[1], -1.0)
+    return (np.stack([f64(x).sum(0), second]).astype(np.float32),)
+
+
+def ref_column_gemv(w, v):
+    # column_gemv.py: w @ v in float32
+    return ((f64(w) @ f64(v)).astype(np.float32),)
+
+
+def ref_shifted_state(x, init):
+    # shifted_state.py: each step plus the one before (init before the first)
+    v = f64(x)
+    before = np.concatenate([f64(init)[None], v[:-1]])
+    return ((v + before).astype(x.dtype),)
+
+
+def ref_block_partial_sums(x):
+    # block_partial_sums.py: twice x, and x's column sums in float32
+    return ((2 * f64(x)).astype(x.dtype), f64(x).sum(0).astype(np.float32))
+
+
+def ref_any_rank_scratch(x, scratch):
+    # any_rank_scratch.py: 2 (x + 1), and scratch updated to x + 1 (returned after it)
+    plus = (f64(x) + 1).astype(x.dtype)
+    return ((2 * f64(plus)).astype(x.dtype), plus)
+
 
 # --- session 11, s11-sizes: sizes computed from other sizes ---------------------------------
 
@@ -2790,6 +2846,90 @@ SAMPLES: tuple[SampleSpec, ...] = (
         extra_shapes=("x=1:f32,w=1:f32", "x=130:bf16,w=2:bf16"),
         tolerance={BFLOAT16: (2e-2, 1e-1)},
         notes="w[j] of an hl.static_range index, read from SMEM",
+    ),
+    # session 11, s11-flow
+    SampleSpec(
+        name="scatter_back",
+        kernel="scatter_back",
+        configs={"b8": (8,), "b32": (32,)},
+        reference=ref_scatter_back,
+        inputs={"x": remember_shape("x"), "perm": distinct_indices_below("x", 0)},
+        extra_shapes=("x=1x1:f32,perm=1:i32", "x=9x3:bf16,perm=9:i32"),
+        notes="a host-code scatter, row store and element update after the launch",
+    ),
+    SampleSpec(
+        name="last_step_zero",
+        kernel="last_step_zero",
+        configs={"b1x8x128": (1, 8, 128), "b2x16x256": (2, 16, 256)},
+        reference=ref_last_step_zero,
+        extra_shapes=("x=1x2x1:f32", "x=2x3x5:bf16", "x=2x3x300:f32"),
+        loop_types=(("unroll",), ("grid",)),
+        refused_loop_types=(("emit_pipeline",), ("fori_loop",)),
+        inner_dims=((2, "x", 2),),
+        notes="a host store into the launch's output where its loop does not reach",
+        # the simulator's lowering of an aliased output needs dividing blocks
+        simulator_call="x=2x16x256:f32",
+    ),
+    SampleSpec(
+        name="host_clear_ends",
+        kernel="host_clear_ends",
+        configs={"b8": (8,), "b32": (32,)},
+        reference=ref_host_clear_ends,
+        extra_shapes=("x=1x1:f32,y=1x1:f32", "x=3x5:bf16,y=3x5:bf16"),
+        notes="host stores through a view of an updated parameter, written back",
+    ),
+    SampleSpec(
+        name="optional_col_sums",
+        kernel="optional_col_sums",
+        configs={"b128x8": (128, 8), "b256x32": (256, 32)},
+        reference=ref_optional_col_sums,
+        scalars=({}, {"with_y": False}),
+        extra_shapes=("x=1x1:f32,y=1x1:f32", "x=9x129:bf16,y=9x129:bf16"),
+        loop_types=(("unroll",), ("grid",), ("fori_loop",), ("emit_pipeline",)),
+        inner_dims=((1, "x", 0),),
+        notes="a name bound on one branch of a static `if`, carried by the inner loop",
+    ),
+    SampleSpec(
+        name="column_gemv",
+        kernel="column_gemv",
+        configs={"b8x128": (8, 128), "b32x256": (32, 256)},
+        reference=ref_column_gemv,
+        extra_shapes=("w=1x1:f32,v=1x1:f32", "w=9x130:bf16,v=130x1:bf16"),
+        tolerance={BFLOAT16: (2e-2, 5e-2)},
+        loop_types=(("unroll",), ("grid",), ("fori_loop",), ("emit_pipeline",)),
+        inner_dims=((1, "w", 1),),
+        notes="a carried [tile, 1] accumulating [tile, v.size(1)]: v.size(1) checked to be 1",
+    ),
+    SampleSpec(
+        name="shifted_state",
+        kernel="shifted_state",
+        configs={"default": ()},
+        reference=ref_shifted_state,
+        extra_shapes=("x=1x1x1:f32,init=1x1:f32", "x=3x2x5:bf16,init=2x5:bf16"),
+        loop_types=(("unroll",), ("grid",)),
+        refused_loop_types=(("emit_pipeline",), ("fori_loop",)),
+        notes="a carried value rebound to another tensor's axes of the same lengths",
+    ),
+    SampleSpec(
+        name="block_partial_sums",
+        kernel="block_partial_sums",
+        # the outer rows (registered), then the inner loop's; 24 and 16 misalign the windows
+        configs={"b24x16": (24, 16), "b8x16": (8, 16), "b32x32": (32, 32)},
+        reference=ref_block_partial_sums,
+        extra_shapes=("x=1x1:f32", "x=9x3:bf16"),
+        tolerance={BFLOAT16: (1e-2, 5e-2)},
+        loop_types=(("unroll",),),
+        refused_loop_types=(("emit_pipeline",), ("fori_loop",)),
+        inner_dims=((1, "x", 0),),
+        notes="stores through windows of an inner loop starting inside its outer block",
+    ),
+    SampleSpec(
+        name="any_rank_scratch",
+        kernel="any_rank_scratch",
+        configs={"b8x128": (8, 128), "b2x8x256": (2, 8, 256)},  # right-aligned over the rank
+        reference=ref_any_rank_scratch,
+        extra_shapes=("x=1:f32,scratch=1:f32", "x=5x3:bf16,scratch=5x3:bf16"),
+        notes="a rank-polymorphic loop storing into another parameter of the loop's shape",
     ),
 )
 

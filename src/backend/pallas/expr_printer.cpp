@@ -326,6 +326,9 @@ PyExpr ExprPrinter::call(const ir::Call& node) {
     case Intrinsic::kHostIndex:
       return py_atom(host_index_text(node, py_primary(print(args[0])),
                                      [&](const ir::ExprPtr& value) { return text(value); }));
+    case Intrinsic::kHostIndexSet:
+      return py_atom(host_index_set_text(node, py_primary(print(args[0])),
+                                         [&](const ir::ExprPtr& value) { return text(value); }));
     case Intrinsic::kStride: {
       imports_.math = true;
       const auto* axis = args[1]->as<ir::IntImm>();

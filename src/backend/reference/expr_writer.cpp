@@ -11,6 +11,7 @@ namespace helionc::backend::reference {
 
 using ir::Intrinsic;
 using pallas::contiguous_stride_text;
+using pallas::host_index_set_text;
 using pallas::host_index_text;
 using pallas::Prec;
 using pallas::py_atom;
@@ -461,6 +462,9 @@ PyExpr ExprWriter::call(const ir::Call& node) {
     case Intrinsic::kHostIndex:
       return py_atom(host_index_text(node, py_primary(print(args[0])),
                                      [&](const ir::ExprPtr& value) { return text(value); }));
+    case Intrinsic::kHostIndexSet:
+      return py_atom(host_index_set_text(node, py_primary(print(args[0])),
+                                         [&](const ir::ExprPtr& value) { return text(value); }));
     case Intrinsic::kStride: {
       state_.math = true;
       const auto* axis = args[1]->as<ir::IntImm>();
