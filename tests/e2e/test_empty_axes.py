@@ -19,15 +19,11 @@ import numpy as np
 import pytest
 
 from e2e_support import Call, SAMPLES_DIR, parse_call, read_shapes_file
-from references import SAMPLES, SampleSpec
+from references import SAMPLES, SAMPLES_BY_NAME, SampleSpec
 from test_samples import Case, compiled, first_variant
 
 # The message of an empty axis the module does not support yet (templates/prelude.py.tmpl).
 NOT_SUPPORTED = "of length 0 is not supported yet"
-
-
-def spec_named(name: str) -> SampleSpec:
-    return next(spec for spec in SAMPLES if spec.name == name)
 
 
 def emptied(call: Call) -> Call:
@@ -95,7 +91,7 @@ def test_empty_axis_runs_or_is_refused_precisely(helionc, spec: SampleSpec, call
 
 @pytest.mark.parametrize("call", ["x=0x300:f32,y=300:f32", "x=0x0:f32,y=0:f32", "x=5x0:f32,y=0:f32"])
 def test_add_of_no_rows_is_empty(helionc, call):
-    spec = spec_named("add")
+    spec = SAMPLES_BY_NAME["add"]
     fn = compiled(helionc, spec, first_variant(spec))
     case = Case(spec, parse_call(call), {})
     result = run_or_refuse(fn, case, {})
@@ -106,7 +102,7 @@ def test_add_of_no_rows_is_empty(helionc, call):
 
 def test_loop_of_no_steps_keeps_the_outputs(helionc):
     """two_halves loops over n // 2 elements: with n = 1 nothing runs and `out` stays zeros."""
-    spec = spec_named("two_halves")
+    spec = SAMPLES_BY_NAME["two_halves"]
     fn = compiled(helionc, spec, first_variant(spec))
     x = jnp.asarray([3.0], jnp.float32)
     np.testing.assert_array_equal(np.asarray(fn(x, x, interpret=True)), [0.0])
@@ -115,7 +111,7 @@ def test_loop_of_no_steps_keeps_the_outputs(helionc):
 
 def test_lowering_a_skipped_launch_needs_no_kernel(helionc, tpu_lower):
     """A launch skipped for no steps lowers for TPU to no custom call (nothing to run)."""
-    spec = spec_named("add")
+    spec = SAMPLES_BY_NAME["add"]
     fn = compiled(helionc, spec, first_variant(spec))
     text = tpu_lower(lambda x, y: fn(x, y, interpret=False),
                      jax.ShapeDtypeStruct((0, 300), jnp.float32), jax.ShapeDtypeStruct((300,), jnp.float32))
@@ -124,7 +120,7 @@ def test_lowering_a_skipped_launch_needs_no_kernel(helionc, tpu_lower):
 
 def test_inner_loop_of_no_steps_is_refused_with_the_launch(helionc):
     """matmul with k = 0: the inner loop runs no steps; the error names the kernel and line."""
-    spec = spec_named("matmul")
+    spec = SAMPLES_BY_NAME["matmul"]
     fn = compiled(helionc, spec, first_variant(spec))
     x = jnp.zeros((16, 0), jnp.float32)
     y = jnp.zeros((0, 128), jnp.float32)

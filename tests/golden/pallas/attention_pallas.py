@@ -153,12 +153,16 @@ def _dot(a, b, dimension_numbers):
     """A matrix product (`jax.lax.dot_general`'s contraction) as PyTorch and Helion compute it:
     operands promoted to a common dtype, float32 accumulation (int32 for integers), float32 and
     float16 operands at full precision (the default rounds them to bfloat16). The result stays in
-    the accumulation dtype."""
-    dtype = jnp.promote_types(a.dtype, b.dtype)
+    the accumulation dtype. An 8-bit float with another float (which JAX does not promote)
+    multiplies in float32, which holds every 8-bit value exactly."""
+    try:
+        dtype = jnp.promote_types(a.dtype, b.dtype)
+    except jax.dtypes.TypePromotionError:
+        dtype = jnp.dtype(jnp.float32)
     integral = jnp.issubdtype(dtype, jnp.integer)
     return jax.lax.dot_general(
         a.astype(dtype), b.astype(dtype), dimension_numbers,
-        precision=None if integral or dtype == jnp.bfloat16 else jax.lax.Precision.HIGHEST,
+        precision=jax.lax.Precision.HIGHEST if dtype in (jnp.float32, jnp.float16) else None,
         preferred_element_type=jnp.int32 if integral else jnp.float32)
 
 
@@ -577,8 +581,12 @@ def _ref_scalar_op(x, op, y):
 def _ref_dot(a, a_axis, b, b_axis, batch):
     """Helion's matrix product: `a` contracted along `a_axis` with `b` along `b_axis` (and the
     batch axes `batch`, a pair, or None), operands promoted to one dtype, accumulated in float32
-    (int32 for integers) at full precision; the result stays in the accumulation dtype."""
-    dtype = jnp.promote_types(a.dtype, b.dtype)
+    (int32 for integers) at full precision; the result stays in the accumulation dtype. An
+    8-bit float with another float (which JAX does not promote) multiplies in float32."""
+    try:
+        dtype = jnp.promote_types(a.dtype, b.dtype)
+    except jax.dtypes.TypePromotionError:
+        dtype = jnp.dtype(jnp.float32)
     integral = jnp.issubdtype(dtype, jnp.integer)
     batch_axes = ((batch[0],), (batch[1],)) if batch is not None else ((), ())
     return jax.lax.dot_general(
