@@ -302,6 +302,14 @@ Type KernelLowering::combine_types(const ir::Expr& a, const ir::Expr& b, ArithKi
     // agree with PyTorch's for the dtypes a TPU has.
     return host_array_type(ta, tb, kind);
   }
+  if (ta.dtype && tb.dtype && *ta.dtype != *tb.dtype && ir::is_floating(*ta.dtype) &&
+      ir::is_floating(*tb.dtype) && (ir::is_float8(*ta.dtype) || ir::is_float8(*tb.dtype))) {
+    // Said here, since the module would fail while JAX traces (no implicit promotion).
+    fail(DiagnosticKind::kTypeMismatch, range,
+         fmt::format("`{}` and `{}` values cannot be combined: PyTorch and JAX promote no 8-bit "
+                     "float; convert with `.to()` first",
+                     ir::dtype_name(*ta.dtype), ir::dtype_name(*tb.dtype)));
+  }
   const auto dtype = result_dtype(ta, tb, kind);
   if (ta.kind == TypeKind::kTileTensor || tb.kind == TypeKind::kTileTensor) {
     const std::vector<ir::Dim> empty;

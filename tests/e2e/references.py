@@ -20,7 +20,9 @@ from typing import Callable
 
 import numpy as np
 
-from e2e_support import SAMPLES_DIR, BFLOAT16, Call, f64, normal, parse_call, read_shapes_file, torch_promote, uniform
+from e2e_support import (
+    SAMPLES_DIR, BFLOAT16, FLOAT8_E4M3FN, Call, f64, normal, parse_call, read_shapes_file, torch_promote, uniform,
+)
 
 _erf = np.vectorize(math.erf, otypes=[np.float64])
 
@@ -637,6 +639,17 @@ def ref_matmul(x, y):
 
 def ref_matmul_upcast(x, y):
     return ((f64(x) @ f64(y)).astype(np.float32),)
+
+
+def ref_fp8_quantize(x, scale):
+    # fp8_quantize.py: the float32 product, rounded once to E4M3 (as the kernel's `.to()`)
+    product = x.astype(np.float32) * scale.astype(np.float32)[:, None]
+    return (product.astype(FLOAT8_E4M3FN),)
+
+
+def ref_fp8_matmul(x, y, scale=0.5):
+    # fp8_matmul.py: 8-bit operands widen exactly; (x @ y) * scale rounded once to bfloat16
+    return (((f64(x) @ f64(y)) * scale).astype(BFLOAT16),)
 
 
 def ref_linear_relu(x, w, bias):
@@ -2930,6 +2943,29 @@ SAMPLES: tuple[SampleSpec, ...] = (
         reference=ref_any_rank_scratch,
         extra_shapes=("x=1:f32,scratch=1:f32", "x=5x3:bf16,scratch=5x3:bf16"),
         notes="a rank-polymorphic loop storing into another parameter of the loop's shape",
+    ),
+    # session 11, s11-lead
+    SampleSpec(
+        name="fp8_quantize",
+        kernel="fp8_quantize",
+        configs={"b8x128": (8, 128), "b64x256": (64, 256)},
+        reference=ref_fp8_quantize,
+        inputs={"scale": uniform(0.25, 4.0)},
+        extra_shapes=("x=1x1:f32,scale=1:f32", "x=9x130:bf16,scale=9:f32"),
+        notes="an 8-bit float output (torch.float8_e4m3fn)",
+    ),
+    SampleSpec(
+        name="fp8_matmul",
+        kernel="fp8_matmul",
+        configs={"b8x128x128": (8, 128, 128), "b64x256x256": (64, 256, 256)},
+        reference=ref_fp8_matmul,
+        scalars=({}, {"scale": 2.0}),
+        # the kernel takes any float operands: the harness's float32 and bfloat16 calls too
+        extra_shapes=("x=1x1:f8e4m3,y=1x1:f8e5m2", "x=9x130:f8e5m2,y=130x129:f8e4m3",
+                      "x=1x1:f32,y=1x1:f32", "x=9x130:bf16,y=130x129:bf16"),
+        notes="hl.dot of 8-bit float operands into a float32 accumulator",
+        loop_types=(("unroll",), ("grid",), ("emit_pipeline",), ("fori_loop",)),
+        inner_dims=((2, "x", 1),),
     ),
 )
 

@@ -137,7 +137,7 @@ bool ExprPrinter::needs_scalar_opmath(const ir::Binary& node) {
   const auto narrow_tile = [](const ir::Type& type) {
     if (type.kind != ir::TypeKind::kTileTensor) return false;
     return !type.dtype || *type.dtype == ir::ScalarType::kBFloat16 ||
-           *type.dtype == ir::ScalarType::kFloat16;
+           *type.dtype == ir::ScalarType::kFloat16 || ir::is_float8(*type.dtype);
   };
   // A literal that bfloat16 and float16 both hold exactly (0.5, 1.0, 3.0) gives the same
   // result either way, so the product stays plain and readable.

@@ -124,8 +124,9 @@ bool needs_scalar_opmath(const ir::Binary& node) {
                      node.op == ir::BinaryOp::kMul || node.op == ir::BinaryOp::kDiv;
   if (!arith) return false;
   const auto narrow = [](const ir::Type& type) {
-    return type.is_array() && (!type.dtype || *type.dtype == ir::ScalarType::kBFloat16 ||
-                               *type.dtype == ir::ScalarType::kFloat16);
+    return type.is_array() &&
+           (!type.dtype || *type.dtype == ir::ScalarType::kBFloat16 ||
+            *type.dtype == ir::ScalarType::kFloat16 || ir::is_float8(*type.dtype));
   };
   const auto python_float = [](const ir::ExprPtr& value) {
     if (value->type.kind != ir::TypeKind::kFloat) return false;

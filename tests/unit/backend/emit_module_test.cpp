@@ -95,7 +95,7 @@ TEST_CASE("bias_relu: BlockSpecs of a 2-D grid and a (1, n) view of the bias") {
                  // bias's length is not known to be n: a block must suit both
                  "    block_n = _legal_block(config[\"block_sizes\"][1], n, \"lane\", "
                  "axes=(n, bias.shape[0]))\n"
-                 "    out = pl.pallas_call(\n"
+                 "    out = _pallas_call(\n"
                  "        _bias_relu_kernel,\n"
                  "        out_shape=out,\n"
                  "        grid=(pl.cdiv(m, block_m), pl.cdiv(n, block_n)),\n"));
