@@ -400,6 +400,8 @@ class KernelLowering {
   // ---- lower_joins.cpp: torch.cat and F.pad of tile values. `joined_axis` is the dimension
   // of an axis made of `parts` (operands' dims, or a value's and its padding's).
   ir::ExprPtr make_concat(const CallArgs& args, std::string_view shown);
+  // The tile values of the list or tuple written out as `tensors` (torch.cat, torch.stack).
+  std::vector<ir::ExprPtr> written_out_values(const CallArgs& args, std::string_view shown);
   ir::ExprPtr make_pad(const CallArgs& args, std::string_view shown);
   ir::Dim joined_axis(const std::vector<ir::Dim>& parts, std::string_view shown, int axis,
                       SourceRange range);

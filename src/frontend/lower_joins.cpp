@@ -83,12 +83,8 @@ Dim KernelLowering::joined_axis(const std::vector<Dim>& parts, std::string_view 
   return *dim;
 }
 
-ExprPtr KernelLowering::make_concat(const CallArgs& args, std::string_view shown) {
-  // torch.cat(tensors, dim=0): tile values of one rank along an existing axis, as
-  // jnp.concatenate; the other axes agree as in torch (no broadcasting).
-  const SourceRange range = args.call.range();
-  if (!in_device()) unsupported(range, fmt::format("`{}` in host code", shown));
-  check_arity(args, shown, 1, 2, {"tensors", "dim", "axis"});
+std::vector<ExprPtr> KernelLowering::written_out_values(const CallArgs& args,
+                                                        std::string_view shown) {
   const SyntaxNode list = argument(args, 0, "tensors");
   if (list.type() != "list" && list.type() != "tuple") {
     fail(DiagnosticKind::kUnsupported, list.range(),
@@ -99,6 +95,16 @@ ExprPtr KernelLowering::make_concat(const CallArgs& args, std::string_view shown
   if (values.empty()) {
     fail(DiagnosticKind::kBadArgument, list.range(), fmt::format("`{}` of no values", shown));
   }
+  return values;
+}
+
+ExprPtr KernelLowering::make_concat(const CallArgs& args, std::string_view shown) {
+  // torch.cat(tensors, dim=0): tile values of one rank along an existing axis, as
+  // jnp.concatenate; the other axes agree as in torch (no broadcasting).
+  const SourceRange range = args.call.range();
+  if (!in_device()) unsupported(range, fmt::format("`{}` in host code", shown));
+  check_arity(args, shown, 1, 2, {"tensors", "dim", "axis"});
+  std::vector<ExprPtr> values = written_out_values(args, shown);
   const int rank = values.front()->type.tile_rank();
   std::optional<ir::ScalarType> dtype = values.front()->type.dtype;
   for (const ExprPtr& value : values) {
@@ -143,8 +149,8 @@ ExprPtr KernelLowering::make_concat(const CallArgs& args, std::string_view shown
   dims[static_cast<size_t>(axis)] = joined_axis(parts, shown, axis, range);
   std::vector<Type> element_types;
   for (const ExprPtr& value : values) element_types.push_back(value->type);
-  ExprPtr joined =
-      ir::TupleExpr::make(std::move(values), Type::tuple(std::move(element_types)), list.range());
+  ExprPtr joined = ir::TupleExpr::make(std::move(values), Type::tuple(std::move(element_types)),
+                                       argument(args, 0, "tensors").range());
   return ir::Call::make(Intrinsic::kConcat, {std::move(joined), ir::IntImm::make(axis, range)},
                         Type::tile_tensor(std::move(dims), dtype), range);
 }

@@ -831,16 +831,7 @@ ExprPtr KernelLowering::make_stack(const CallArgs& args, std::string_view shown)
   const SourceRange range = args.call.range();
   if (!in_device()) unsupported(range, fmt::format("`{}` in host code", shown));
   check_arity(args, shown, 1, 2, {"tensors", "dim"});
-  const SyntaxNode list = argument(args, 0, "tensors");
-  if (list.type() != "list" && list.type() != "tuple") {
-    fail(DiagnosticKind::kUnsupported, list.range(),
-         fmt::format("`{}` takes a list or tuple of tile values written out here", shown));
-  }
-  std::vector<ExprPtr> values;
-  for (const SyntaxNode& entry : list.named_children()) values.push_back(lower_expr(entry));
-  if (values.empty()) {
-    fail(DiagnosticKind::kBadArgument, list.range(), fmt::format("`{}` of no values", shown));
-  }
+  std::vector<ExprPtr> values = written_out_values(args, shown);
   Type type = values.front()->type;
   for (const ExprPtr& value : values) {
     if (value->type.kind != TypeKind::kTileTensor || value->type.tile_rank() < 0) {
@@ -863,8 +854,8 @@ ExprPtr KernelLowering::make_stack(const CallArgs& args, std::string_view shown)
   dims.insert(dims.begin() + axis, count == 1 ? Dim::unit() : Dim::literal(count));
   std::vector<Type> element_types;
   for (const ExprPtr& value : values) element_types.push_back(value->type);
-  ExprPtr stacked =
-      ir::TupleExpr::make(std::move(values), Type::tuple(std::move(element_types)), list.range());
+  ExprPtr stacked = ir::TupleExpr::make(std::move(values), Type::tuple(std::move(element_types)),
+                                        argument(args, 0, "tensors").range());
   return ir::Call::make(Intrinsic::kStack, {std::move(stacked), ir::IntImm::make(axis, range)},
                         Type::tile_tensor(std::move(dims), type.dtype), range);
 }
