@@ -2,7 +2,9 @@
 // `torch.nn.functional.pad` (constant mode) of one. The joined axis must not be a tile's block
 // (a block's size is a config's, and two blocks side by side are no block of any tile), and its
 // size is the sum of its parts: ir::Intrinsic::kConcat and kPad keep the parts, the result type
-// the sum (joined_dim).
+// the sum (joined_axis): a number, or, with a tensor's axis or a computed size among the parts
+// (`x.size(1) + y.size(1)`, `x.size(1) + 128`), a computed size (Dim::Kind::kComputed, a host
+// int once JAX traces the module, checked there against the sizes it meets).
 #include <fmt/format.h>
 
 #include "frontend/kernel_lowering.h"
@@ -17,9 +19,10 @@ using ir::TypeKind;
 
 namespace {
 
-// A joined axis's size as whole tensor axes plus a number (`x.size(1) + y.size(1)`, `n + 128`).
+// A joined axis's size as whole tensor axes and computed sizes plus a number
+// (`x.size(1) + y.size(1)`, `n + 128`).
 struct JoinedSize {
-  std::vector<Dim> axes;  // Dim::Kind::kFull
+  std::vector<Dim> terms;  // Dim::Kind::kFull or kComputed, in the parts' order
   int64_t number = 0;
 };
 
@@ -34,25 +37,23 @@ bool add_part(JoinedSize& size, const Dim& part) {
       size.number += part.extent;
       return true;
     case Dim::Kind::kFull:
-      size.axes.push_back(part);
+    case Dim::Kind::kComputed:
+      size.terms.push_back(part);
       return true;
     default:
       return false;
   }
 }
 
-// The dimension of a joined size. Tile types hold numbers only: a sum with a tensor's axis in it
-// is a computed size (s11-sizes' computed dimensions are where it belongs), so nullopt here.
-std::optional<Dim> joined_dim(const JoinedSize& size) {
-  if (!size.axes.empty()) return std::nullopt;
-  if (size.number == 1) return Dim::unit();
-  return Dim::literal(size.number);
-}
-
+// The sum as Python spells it, for the module's trace-time messages.
 std::string joined_text(const ir::Kernel& kernel, const JoinedSize& size) {
   std::vector<std::string> terms;
-  for (const Dim& axis : size.axes) {
-    terms.push_back(fmt::format("{}.size({})", kernel.bindings[axis.binding].name, axis.axis));
+  for (const Dim& term : size.terms) {
+    if (term.kind == Dim::Kind::kFull) {
+      terms.push_back(fmt::format("{}.size({})", kernel.bindings[term.binding].name, term.axis));
+    } else {
+      terms.push_back(kernel.computed_sizes[static_cast<size_t>(term.size)].text);
+    }
   }
   if (size.number != 0 || terms.empty()) terms.push_back(std::to_string(size.number));
   return fmt::format("{}", fmt::join(terms, " + "));
@@ -68,16 +69,30 @@ Dim KernelLowering::joined_axis(const std::vector<Dim>& parts, std::string_view 
       fail(DiagnosticKind::kUnsupported, range,
            fmt::format("`{}` along dimension {}, which a tile's block or a slice makes up here, "
                        "is not supported yet: the joined axis must be a whole tensor axis "
-                       "(index it with `:`) or a number",
+                       "(index it with `:`), a number or a host int computed from sizes",
                        shown, axis));
     }
   }
-  const std::optional<Dim> dim = joined_dim(size);
+  if (size.terms.empty()) return size.number == 1 ? Dim::unit() : Dim::literal(size.number);
+  if (size.terms.size() == 1 && size.number == 0) return size.terms.front();
+  // The host sum, left to right as the source writes it (`x.size(1) + y.size(1)`), so that an
+  // allocation spelling the same sum interns to the same computed size.
+  ExprPtr sum;
+  for (const Dim& term : size.terms) {
+    ExprPtr value = dim_size(term, range);
+    sum = sum ? ir::Binary::make(ir::BinaryOp::kAdd, std::move(sum), std::move(value),
+                                 Type::scalar(TypeKind::kInt), range)
+              : std::move(value);
+  }
+  if (size.number != 0) {
+    sum = ir::Binary::make(ir::BinaryOp::kAdd, std::move(sum), ir::IntImm::make(size.number, range),
+                           Type::scalar(TypeKind::kInt), range);
+  }
+  const std::optional<Dim> dim = named_size_dim(sum, joined_text(kernel_, size));
   if (!dim) {
     fail(DiagnosticKind::kUnsupported, range,
-         fmt::format("`{}` along dimension {} makes an axis of size {}, a size computed from a "
-                     "tensor's, which a tile value cannot have yet (only numbers, tiles and "
-                     "whole tensor axes)",
+         fmt::format("`{}` along dimension {} makes an axis of size {}, which is not a size "
+                     "known when JAX traces the kernel",
                      shown, axis, joined_text(kernel_, size)));
   }
   return *dim;
