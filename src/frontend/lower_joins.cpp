@@ -198,19 +198,35 @@ ExprPtr KernelLowering::make_pad(const CallArgs& args, std::string_view shown) {
     fail(DiagnosticKind::kUnsupported, widths_node.range(),
          fmt::format("`{}` takes its widths as a tuple or list written out here", shown));
   }
-  std::vector<int64_t> widths;
+  // A width is a number, or a host int known when JAX traces the kernel (`n`, `x.size(1)`,
+  // `k` from hl.specialize): then it is a dimension of the joined sum (a computed size) and the
+  // module pads by its value. A negative host int fails in jnp.pad while JAX traces.
+  struct Width {
+    ExprPtr value;  // an IntImm, or the size's host expression
+    std::optional<Dim> dim;
+  };
+  std::vector<Width> widths;
   for (const SyntaxNode& entry : widths_node.named_children()) {
     const ExprPtr width = resolve_host_size(lower_expr(entry));
-    const auto* imm = width->as<ir::IntImm>();
-    if (!imm) {
-      fail(DiagnosticKind::kUnsupported, entry.range(),
-           fmt::format("a `{}` width other than a number is not supported yet", shown));
+    if (const auto* imm = width->as<ir::IntImm>()) {
+      if (imm->value < 0) {
+        fail(DiagnosticKind::kUnsupported, entry.range(),
+             fmt::format("a negative `{}` width (cropping) is not supported yet", shown));
+      }
+      std::optional<Dim> dim;
+      if (imm->value > 0) dim = imm->value == 1 ? Dim::unit() : Dim::literal(imm->value);
+      widths.push_back({ir::IntImm::make(imm->value, entry.range()), dim});
+      continue;
     }
-    if (imm->value < 0) {
+    const std::optional<Dim> dim =
+        width->type.kind == TypeKind::kInt ? named_size_dim(width, entry) : std::nullopt;
+    if (!dim || dim->kind == Dim::Kind::kTile) {
       fail(DiagnosticKind::kUnsupported, entry.range(),
-           fmt::format("a negative `{}` width (cropping) is not supported yet", shown));
+           fmt::format("a `{}` width other than a number or a host int known when JAX traces "
+                       "the kernel (`n`, `x.size(1)`) is not supported: it sizes the result",
+                       shown));
     }
-    widths.push_back(imm->value);
+    widths.push_back({dim_size(*dim, entry.range()), dim});
   }
   const int rank = value->type.tile_rank();
   if (widths.size() % 2 != 0 || widths.size() > 2 * static_cast<size_t>(rank)) {
@@ -220,17 +236,18 @@ ExprPtr KernelLowering::make_pad(const CallArgs& args, std::string_view shown) {
                      shown, 2 * rank, rank));
   }
   for (size_t pair = 0; pair * 2 < widths.size(); ++pair) {
-    const int64_t low = widths[pair * 2];
-    const int64_t high = widths[pair * 2 + 1];
-    if (low == 0 && high == 0) continue;
+    const Width& low = widths[pair * 2];
+    const Width& high = widths[pair * 2 + 1];
+    if (!low.dim && !high.dim) continue;  // both 0
     const int axis = rank - 1 - static_cast<int>(pair);
     std::vector<Dim> dims = value->type.dims;
-    dims[static_cast<size_t>(axis)] = joined_axis(
-        {dims[static_cast<size_t>(axis)], Dim::literal(low + high)}, shown, axis, range);
+    std::vector<Dim> parts = {dims[static_cast<size_t>(axis)]};
+    if (low.dim) parts.push_back(*low.dim);
+    if (high.dim) parts.push_back(*high.dim);
+    dims[static_cast<size_t>(axis)] = joined_axis(parts, shown, axis, range);
     Type type = Type::tile_tensor(std::move(dims), value->type.dtype);
     value = ir::Call::make(Intrinsic::kPad,
-                           {value, ir::IntImm::make(axis, range), ir::IntImm::make(low, range),
-                            ir::IntImm::make(high, range), fill},
+                           {value, ir::IntImm::make(axis, range), low.value, high.value, fill},
                            std::move(type), range);
   }
   return value;

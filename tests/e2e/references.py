@@ -1284,7 +1284,7 @@ def ref_wide_joins(x, y, fill=0.0):
     both = np.concatenate([x, y], axis=1)
     padded = np.concatenate([f64(x), np.full((m, 128), fill)], axis=1).astype(np.float32)
     framed = np.concatenate(
-        [np.full((m, 1), -np.inf), f64(both), np.zeros((m, 2))], axis=1).astype(x.dtype)
+        [np.full((m, 1), -np.inf), f64(both), np.zeros((m, y.shape[1]))], axis=1).astype(x.dtype)
     return both, padded, framed
 
 
@@ -2703,7 +2703,7 @@ SAMPLES: tuple[SampleSpec, ...] = (
         scalars=({}, {"fill": -2.5}),
         extra_shapes=("x=1x1:f32,y=1x1:f32", "x=9x5:bf16,y=9x200:bf16"),
         tolerance={BFLOAT16: (1e-2, 2e-2)},
-        notes="torch.cat/F.pad along whole axes: joined sizes computed from sizes",
+        notes="torch.cat/F.pad along whole axes, a pad by y.size(1): joined sizes computed from sizes",
     ),
     SampleSpec(
         name="row_topk",
