@@ -200,7 +200,7 @@ ExprPtr KernelLowering::make_pad(const CallArgs& args, std::string_view shown) {
   }
   // A width is a number, or a host int known when JAX traces the kernel (`n`, `x.size(1)`,
   // `k` from hl.specialize): then it is a dimension of the joined sum (a computed size) and the
-  // module pads by its value. A negative host int fails in jnp.pad while JAX traces.
+  // module pads by its value.
   struct Width {
     ExprPtr value;  // an IntImm, or the size's host expression
     std::optional<Dim> dim;
@@ -226,7 +226,22 @@ ExprPtr KernelLowering::make_pad(const CallArgs& args, std::string_view shown) {
                        "the kernel (`n`, `x.size(1)`) is not supported: it sizes the result",
                        shown));
     }
-    widths.push_back({dim_size(*dim, entry.range()), dim});
+    // A computed width below 0 would crop: checked before the launch while JAX traces
+    // (jnp.pad's own error names no source line). A tensor's axis is never negative.
+    ExprPtr width_value = dim_size(*dim, entry.range());
+    const std::string spelled = dims_to_string(kernel_, {*dim});  // "[k + 1]"
+    const std::string text = fmt::format(
+        "the `{}` width {} must be at least 0 (a negative width crops, which is not supported "
+        "yet); it is ",
+        shown, spelled.substr(1, spelled.size() - 2));
+    if (dim->kind == Dim::Kind::kComputed && required_sizes_.insert(">=" + text).second) {
+      pending_size_checks_.push_back(ir::Assert::make(
+          ir::Compare::make(ir::CompareOp::kGe, width_value, ir::IntImm::make(0, entry.range()),
+                            Type::scalar(TypeKind::kBool), entry.range()),
+          ir::StringImm::make(fmt::format("\"{}\"", text), entry.range()), entry.range(),
+          /*implied=*/true));
+    }
+    widths.push_back({std::move(width_value), dim});
   }
   const int rank = value->type.tile_rank();
   if (widths.size() % 2 != 0 || widths.size() > 2 * static_cast<size_t>(rank)) {
