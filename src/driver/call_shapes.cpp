@@ -65,8 +65,9 @@ namespace {
 ir::ScalarType dtype_named(const std::string& name) {
   for (ir::ScalarType type :
        {ir::ScalarType::kBool, ir::ScalarType::kUInt8, ir::ScalarType::kInt8,
-        ir::ScalarType::kInt16, ir::ScalarType::kInt32, ir::ScalarType::kFloat16,
-        ir::ScalarType::kBFloat16, ir::ScalarType::kFloat32}) {
+        ir::ScalarType::kInt16, ir::ScalarType::kInt32, ir::ScalarType::kFloat8E4M3FN,
+        ir::ScalarType::kFloat8E5M2, ir::ScalarType::kFloat16, ir::ScalarType::kBFloat16,
+        ir::ScalarType::kFloat32}) {
     if (ir::dtype_name(type) == name) return type;
   }
   return ir::ScalarType::kFloat32;

@@ -20,15 +20,28 @@ struct DtypeSpelling {
 };
 
 constexpr DtypeSpelling kDtypes[] = {
-    {"bf16", ir::ScalarType::kBFloat16},   {"bfloat16", ir::ScalarType::kBFloat16},
-    {"f16", ir::ScalarType::kFloat16},     {"float16", ir::ScalarType::kFloat16},
-    {"half", ir::ScalarType::kFloat16},    {"f32", ir::ScalarType::kFloat32},
-    {"float32", ir::ScalarType::kFloat32}, {"float", ir::ScalarType::kFloat32},
-    {"i8", ir::ScalarType::kInt8},         {"int8", ir::ScalarType::kInt8},
-    {"u8", ir::ScalarType::kUInt8},        {"uint8", ir::ScalarType::kUInt8},
-    {"i16", ir::ScalarType::kInt16},       {"int16", ir::ScalarType::kInt16},
-    {"i32", ir::ScalarType::kInt32},       {"int32", ir::ScalarType::kInt32},
-    {"int", ir::ScalarType::kInt32},       {"bool", ir::ScalarType::kBool},
+    {"bf16", ir::ScalarType::kBFloat16},
+    {"bfloat16", ir::ScalarType::kBFloat16},
+    {"f16", ir::ScalarType::kFloat16},
+    {"float16", ir::ScalarType::kFloat16},
+    {"half", ir::ScalarType::kFloat16},
+    {"f8e4m3", ir::ScalarType::kFloat8E4M3FN},
+    {"float8_e4m3fn", ir::ScalarType::kFloat8E4M3FN},
+    {"f8e5m2", ir::ScalarType::kFloat8E5M2},
+    {"float8_e5m2", ir::ScalarType::kFloat8E5M2},
+    {"f32", ir::ScalarType::kFloat32},
+    {"float32", ir::ScalarType::kFloat32},
+    {"float", ir::ScalarType::kFloat32},
+    {"i8", ir::ScalarType::kInt8},
+    {"int8", ir::ScalarType::kInt8},
+    {"u8", ir::ScalarType::kUInt8},
+    {"uint8", ir::ScalarType::kUInt8},
+    {"i16", ir::ScalarType::kInt16},
+    {"int16", ir::ScalarType::kInt16},
+    {"i32", ir::ScalarType::kInt32},
+    {"int32", ir::ScalarType::kInt32},
+    {"int", ir::ScalarType::kInt32},
+    {"bool", ir::ScalarType::kBool},
 };
 
 constexpr std::string_view k64Bit[] = {"f64",   "float64", "double", "i64",
@@ -66,6 +79,10 @@ std::string_view short_name(ir::ScalarType type) {
       return "bf16";
     case ir::ScalarType::kFloat16:
       return "f16";
+    case ir::ScalarType::kFloat8E4M3FN:
+      return "f8e4m3";
+    case ir::ScalarType::kFloat8E5M2:
+      return "f8e5m2";
     case ir::ScalarType::kFloat32:
       return "f32";
     case ir::ScalarType::kInt8:

@@ -58,7 +58,6 @@ std::optional<ir::Kernel> KernelLowering::run() {
   }
   kernel_.body = lower_block(syntax_.function.child_by_field("body"));
   drop_unread_block_values();
-  refuse_block_dependent_positions();
   check_builtin_tunable_keys();
   if (failed_) return std::nullopt;
   if (!has_device_loop(kernel_.body)) {
@@ -311,50 +310,6 @@ void KernelLowering::fail(DiagnosticKind kind, SourceRange range, std::string me
 
 void KernelLowering::unsupported(SourceRange range, std::string what) {
   fail(DiagnosticKind::kUnsupported, range, fmt::format("{} is not supported yet", what));
-}
-
-void KernelLowering::refuse_block_dependent_positions() {
-  // The blocks the module keeps exactly (passes/kept_blocks.h: a fixed block whose numbering
-  // the kernel reads, a registered block whose value it reads); others may be widened.
-  const auto kept = [&](int tile_dim) {
-    const ir::TileDim& dim = kernel_.tile_dims[static_cast<size_t>(tile_dim)];
-    if (dim.block.kind == ir::BlockSource::Kind::kTunable) {
-      return kernel_.block_value_binding(dim.block.tunable) >= 0;
-    }
-    if (dim.block.kind != ir::BlockSource::Kind::kFixed) return true;
-    bool numbered = false;
-    ir::for_each_expr(kernel_.body, [&](const ir::Expr& expr) {
-      const auto* attr = expr.as<ir::TileAttr>();
-      numbered |= attr && attr->tile_dim == tile_dim &&
-                  (attr->attr == ir::TileAttrKind::kId || attr->attr == ir::TileAttrKind::kCount);
-    });
-    return numbered;
-  };
-  std::optional<SourceRange> where;
-  std::string name;
-  ir::for_each_expr(kernel_.body, [&](const ir::Expr& expr) {
-    const auto* binary = expr.as<ir::Binary>();
-    if (where || !binary ||
-        (binary->op != ir::BinaryOp::kFloorDiv && binary->op != ir::BinaryOp::kMod)) {
-      return;
-    }
-    const auto* attr = binary->lhs->as<ir::TileAttr>();
-    if (!attr || (attr->attr != ir::TileAttrKind::kBegin && attr->attr != ir::TileAttrKind::kEnd) ||
-        kept(attr->tile_dim)) {
-      return;
-    }
-    where = expr.range;
-    name = kernel_.tile_dims[static_cast<size_t>(attr->tile_dim)].name;
-  });
-  if (!where) return;
-  diags_.error(DiagnosticKind::kUnsupported, *where,
-               fmt::format("dividing the position of a block of `{}` (its value depends on the "
-                           "block size, which the module may widen to one legal on a TPU) is "
-                           "not supported yet; register the block size and read its value "
-                           "(`block = hl.register_block_size(n)`, `hl.tile(n, block_size=block)`, "
-                           "then `block` in device code) to keep exactly the configured block",
-                           name));
-  failed_ = true;
 }
 
 }  // namespace helionc::frontend

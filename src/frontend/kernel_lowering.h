@@ -119,10 +119,42 @@ class KernelLowering {
   ir::StmtPtr lower_if_chain(const SyntaxNode& condition, const SyntaxNode& body,
                              const std::vector<SyntaxNode>& alternatives, size_t next,
                              SourceRange range);
+  // The branches of an `if` on a static value (null for a device `if`): a name bound on one
+  // branch only stays usable under the same condition (lower_static_guards.cpp).
+  struct StaticBranches {
+    ir::ExprPtr condition;
+    ir::Block* then_body = nullptr;
+    ir::Block* else_body = nullptr;
+  };
   std::vector<ir::If::Merge> merge_branch_scopes(
       const std::map<std::string, int, std::less<>>& before,
       const std::map<std::string, int, std::less<>>& then_scope,
-      const std::map<std::string, int, std::less<>>& else_scope, SourceRange range);
+      const std::map<std::string, int, std::less<>>& else_scope, SourceRange range,
+      const StaticBranches* branches = nullptr);
+
+  // ---- lower_static_guards.cpp: names bound on one branch of an `if` on a static value
+  // (`if compute_bias_grad: grad_b_acc = ...`). Helion compiles only the branch the value
+  // takes, so such a name is defined wherever the kernel reads it under the same condition.
+  struct StaticGuard {
+    ir::ExprPtr condition;
+    bool holds = true;  // the name exists when `condition` holds (false: when it does not)
+  };
+  // The conditions of the static `if`s being lowered around the current statement.
+  std::vector<StaticGuard> static_guards_;
+  // Bindings usable only under a guard: made on one branch, or carried or merged from one.
+  std::map<int, StaticGuard> guarded_;
+  // Those of them bound on one branch with no value on the other (not to be carried).
+  std::set<int> one_branch_;
+  // For `name`, bound as `defined` on one branch only: keeps it in scope under the guard, with
+  // zeros of its type on the other branch when it is a device tile value (a loop may carry
+  // it); returns the merge, if one was made.
+  std::optional<ir::If::Merge> keep_one_branch_name(const std::string& name, int defined,
+                                                    bool in_then, const StaticBranches& branches,
+                                                    SourceRange range);
+  // Reports `id` used where its guard may not hold (a read of a name bound on one branch).
+  void check_static_guard(int id, SourceRange use);
+  // The guard a merge or a carry of these bindings inherits.
+  void inherit_guard(int result, std::initializer_list<int> sources);
   // After an error, the names a broken assignment would have bound: later uses stay quiet.
   void poison_targets(const SyntaxNode& stmt);
   void bind_targets(const SyntaxNode& target, const ir::ExprPtr& value, SourceRange range,
@@ -182,6 +214,10 @@ class KernelLowering {
   // `op` is kEq where the two meet, kGe where a window reads the axis up to the literal.
   void require_size(const SizeAgreement& agreement, SourceRange range,
                     ir::CompareOp op = ir::CompareOp::kEq);
+  // Two whole axes (`a`, `b`: Dim::Kind::kFull) that must have one length, which only the
+  // call's shapes tell: `why` ends the message of the trace-time check.
+  void require_equal_axes(const ir::Dim& a, const ir::Dim& b, std::string_view why,
+                          SourceRange range);
   // Appends the checks gathered while lowering a top-level loop (before the loop itself).
   void flush_size_checks(ir::Block& out);
 
@@ -410,6 +446,13 @@ class KernelLowering {
   // After a launch that wrote `view` (a view of another tensor), rebinds the viewed tensor to
   // the written values, so `out_flat[tile] = ...; return out` returns what was written.
   void write_back_views(const ir::Block& launch_body, ir::Block& out);
+  // The same after `view` was written (by a launch or a host store): rebinds each tensor up
+  // its chain of views to the written values.
+  void write_back_view(int view, ir::Block& out);
+
+  // ---- lower_host_stores.cpp: `x[idx] = value` in host code, `x = x.at[idx].set(value)`
+  void lower_host_store(const SyntaxNode& target, ir::ExprPtr value, SourceRange range,
+                        ir::Block& out);
 
   // ---- lower_returns.cpp: `return`, and the parameters a kernel updates in place
   void lower_return(const SyntaxNode& node, ir::Block& out);
@@ -440,10 +483,6 @@ class KernelLowering {
   // Sets Kernel::block_value_bindings and removes the Lets of registered block sizes whose
   // value the kernel never reads.
   void drop_unread_block_values();
-  // A precise error where device code divides a block's position (`tile.begin // M`, `% M`)
-  // of a loop whose block the module may widen to a TPU-legal one: the result depends on the
-  // block size, which would then differ from the config's.
-  void refuse_block_dependent_positions();
 
   // ---- lower_tunables.cpp: `hl.register_tunable`, `hl.constexpr`, `helion.cdiv`,
   // `helion.next_power_of_2` (null when `name` is none of them)
@@ -551,6 +590,10 @@ class KernelLowering {
   void lower_static_range(const SyntaxNode& node, ir::Block& out, std::string_view shown);
   // `for x in [a, b]` / `(a, b)` in device code: the body once per element.
   void lower_unrolled_for(const SyntaxNode& node, ir::Block& out);
+  // Whether a carried value's shape after the body (`end`) may stand for the one before it
+  // (`start`); adds the trace-time checks of the axes that must then have equal lengths.
+  bool carried_axes_agree(const std::string& name, const std::vector<ir::Dim>& start,
+                          const std::vector<ir::Dim>& end, SourceRange range);
   // `[tile_m, tile_n] float32`, for messages about carried values.
   std::string describe(const ir::Type& type) const;
 
@@ -575,6 +618,9 @@ class KernelLowering {
   std::map<int, std::pair<int, ir::ExprPtr>> views_;
   // Host bindings of `x[...]` (lower_host_index): copies in the module, never stored into.
   std::map<int, ir::ExprPtr> host_indexed_;
+  // Tensor bindings that name one array under two names (`y = x`), both ways: a host store
+  // rebinds one name only, so it is refused while the other still names the array.
+  std::multimap<int, int> shared_arrays_;
   // Bindings made by hl.register_block_size -> their tunable index.
   std::map<int, int> registered_block_sizes_;
   std::set<int> read_block_values_;  // those of them read as values (lower_identifier)

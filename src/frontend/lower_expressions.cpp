@@ -71,6 +71,7 @@ ExprPtr KernelLowering::lower_identifier(const SyntaxNode& node) {
     failed_ = true;
     throw LoweringAbort{};
   }
+  check_static_guard(id, node.range());
   auto closed = closed_.find(id);
   if (closed != closed_.end()) {
     const bool tile = binding(id).origin == Binding::Origin::kLoopVar;
@@ -300,6 +301,14 @@ Type KernelLowering::combine_types(const ir::Expr& a, const ir::Expr& b, ArithKi
     // Host code on whole arrays (`return out0 + out1`): jnp broadcasting and promotion, which
     // agree with PyTorch's for the dtypes a TPU has.
     return host_array_type(ta, tb, kind);
+  }
+  if (ta.dtype && tb.dtype && *ta.dtype != *tb.dtype && ir::is_floating(*ta.dtype) &&
+      ir::is_floating(*tb.dtype) && (ir::is_float8(*ta.dtype) || ir::is_float8(*tb.dtype))) {
+    // Said here, since the module would fail while JAX traces (no implicit promotion).
+    fail(DiagnosticKind::kTypeMismatch, range,
+         fmt::format("`{}` and `{}` values cannot be combined: PyTorch and JAX promote no 8-bit "
+                     "float; convert with `.to()` first",
+                     ir::dtype_name(*ta.dtype), ir::dtype_name(*tb.dtype)));
   }
   const auto dtype = result_dtype(ta, tb, kind);
   if (ta.kind == TypeKind::kTileTensor || tb.kind == TypeKind::kTileTensor) {

@@ -366,55 +366,59 @@ void KernelLowering::write_back_views(const ir::Block& launch_body, ir::Block& o
     collector.written = &written;
     collector.visit(stmt);
   }
-  for (int view : written) {
-    // Walk up a chain of views (`out.view(-1).unsqueeze(0)`), rebinding each viewed tensor.
-    int current = view;
-    while (views_.count(current)) {
-      const auto& [base, expr] = views_.at(current);
-      if (const auto name = scope_.find(binding(base).name);
-          name != scope_.end() && name->second != base) {
-        // `x = x.view(-1)`: the viewed array has no name left, so nothing can read it again;
-        // a parameter's caller still would, which the return reports.
-        note_param_write(base, kNoName);
-        if (holds_param_.count(base)) rebound_names_[holds_param_.at(base)] = name->second;
-        break;
-      }
-      const auto* call = expr->as<ir::Call>();
-      const SourceRange range = expr->range;
-      ExprPtr written_value = ref(current, range);
-      ExprPtr restored;
-      if (call->op == Intrinsic::kSwapAxes) {
-        // Swapping the same two axes again undoes it.
-        restored =
-            ir::Call::make(Intrinsic::kSwapAxes, {written_value, call->args[1], call->args[2]},
-                           binding(base).type, range);
-      } else if (call->op == Intrinsic::kPermute) {
-        // The inverse permutation puts the axes back.
-        const auto& order = call->args[1]->as<ir::TupleExpr>()->elements;
-        std::vector<ExprPtr> inverse(order.size());
-        for (size_t i = 0; i < order.size(); ++i) {
-          inverse[order[i]->as<ir::IntImm>()->value] =
-              ir::IntImm::make(static_cast<int64_t>(i), range);
-        }
-        const int n = static_cast<int>(inverse.size());
-        restored = make_host_view(Intrinsic::kPermute, written_value,
-                                  ir::TupleExpr::make(std::move(inverse), Type::shape(n), range), n,
-                                  range);
-      } else {
-        const Type& base_type = binding(base).type;
-        ExprPtr shape = ir::Call::make(Intrinsic::kShapeOf, {ref(base, range)},
-                                       Type::shape(base_type.rank), range);
-        restored = make_host_view(Intrinsic::kReshape, written_value, shape, base_type.rank, range);
-      }
-      const int rebound =
-          bind(binding(base).name, binding(base).type, ir::Binding::Origin::kHost, range);
-      out.push_back(ir::Let::make(rebound, restored, range));
-      note_param_write(base, rebound);
-      // Later views of the same tensor must see the new values: keep the view relation.
-      if (views_.count(base)) views_[rebound] = views_.at(base);
-      current = base;
-      (void)rebound;
+  for (int view : written) write_back_view(view, out);
+}
+
+void KernelLowering::write_back_view(int view, ir::Block& out) {
+  // Walk up a chain of views (`out.view(-1).unsqueeze(0)`), rebinding each viewed tensor.
+  int current = view;
+  while (views_.count(current)) {
+    const int base = views_.at(current).first;  // copies: the entry is repointed below
+    const ExprPtr expr = views_.at(current).second;
+    if (const auto name = scope_.find(binding(base).name);
+        name != scope_.end() && name->second != base) {
+      // `x = x.view(-1)`: the viewed array has no name left, so nothing can read it again;
+      // a parameter's caller still would, which the return reports.
+      note_param_write(base, kNoName);
+      if (holds_param_.count(base)) rebound_names_[holds_param_.at(base)] = name->second;
+      break;
     }
+    const auto* call = expr->as<ir::Call>();
+    const SourceRange range = expr->range;
+    ExprPtr written_value = ref(current, range);
+    ExprPtr restored;
+    if (call->op == Intrinsic::kSwapAxes) {
+      // Swapping the same two axes again undoes it.
+      restored = ir::Call::make(Intrinsic::kSwapAxes, {written_value, call->args[1], call->args[2]},
+                                binding(base).type, range);
+    } else if (call->op == Intrinsic::kPermute) {
+      // The inverse permutation puts the axes back.
+      const auto& order = call->args[1]->as<ir::TupleExpr>()->elements;
+      std::vector<ExprPtr> inverse(order.size());
+      for (size_t i = 0; i < order.size(); ++i) {
+        inverse[order[i]->as<ir::IntImm>()->value] =
+            ir::IntImm::make(static_cast<int64_t>(i), range);
+      }
+      const int n = static_cast<int>(inverse.size());
+      restored =
+          make_host_view(Intrinsic::kPermute, written_value,
+                         ir::TupleExpr::make(std::move(inverse), Type::shape(n), range), n, range);
+    } else {
+      const Type& base_type = binding(base).type;
+      ExprPtr shape = ir::Call::make(Intrinsic::kShapeOf, {ref(base, range)},
+                                     Type::shape(base_type.rank), range);
+      restored = make_host_view(Intrinsic::kReshape, written_value, shape, base_type.rank, range);
+    }
+    const int rebound =
+        bind(binding(base).name, binding(base).type, ir::Binding::Origin::kHost, range);
+    out.push_back(ir::Let::make(rebound, restored, range));
+    note_param_write(base, rebound);
+    // Later views of the same tensor must see the new values: keep the view relation, and
+    // the view's next write goes into the rebound tensor.
+    if (views_.count(base)) views_[rebound] = views_.at(base);
+    views_[current].first = rebound;
+    current = base;
+    (void)rebound;
   }
 }
 

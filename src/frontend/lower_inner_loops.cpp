@@ -160,12 +160,59 @@ std::vector<ir::TileLoop::Carry> KernelLowering::open_carries(const SyntaxNode& 
     if (before.origin != Binding::Origin::kDevice || closed_.count(init) || poisoned_.count(init)) {
       continue;
     }
+    if (one_branch_.count(init)) {
+      // Bound on one branch of a static `if`, with no value on the other to carry.
+      fail(DiagnosticKind::kUnsupported, loop_range,
+           fmt::format("`{}` is carried around this loop but is defined on only one branch of an "
+                       "`if` before it, and is not a tile value of known dtype (which would be "
+                       "zeros on the other branch); this is not supported yet",
+                       name));
+    }
     ir::TileLoop::Carry carry;
     carry.init = init;
     carry.phi = bind(name, before.type, Binding::Origin::kDevice, loop_range);
+    inherit_guard(carry.phi, {init});
     carries.push_back(carry);
   }
   return carries;
+}
+
+bool KernelLowering::carried_axes_agree(const std::string& name, const std::vector<ir::Dim>& start,
+                                        const std::vector<ir::Dim>& end, SourceRange range) {
+  if (start.size() != end.size()) return false;
+  // Helion specializes shapes, so two axes whose lengths are equal when the kernel is called
+  // make one shape: `state = initial[r, 0, :, :]` carried and rebound to `x_block[t, :, :]`, or
+  // `acc = hl.zeros([tile, 1])` accumulating a product with `x[tile_k, :]` of a [k, 1] `x`.
+  // Each such pair is checked while JAX traces; other differences are errors.
+  std::vector<std::pair<ir::Dim, ir::Dim>> checks;
+  for (size_t i = 0; i < start.size(); ++i) {
+    const ir::Dim& a = start[i];
+    const ir::Dim& b = end[i];
+    if (a == b || dims_agree({a}, {b})) continue;
+    const bool a_full = a.kind == ir::Dim::Kind::kFull;
+    const bool b_full = b.kind == ir::Dim::Kind::kFull;
+    if (a_full && b_full) {
+      checks.emplace_back(a, b);
+    } else if ((a_full && b.kind == ir::Dim::Kind::kUnit) ||
+               (b_full && a.kind == ir::Dim::Kind::kUnit)) {
+      checks.emplace_back(a_full ? a : b, ir::Dim::unit());
+    } else {
+      return false;
+    }
+  }
+  unify_dims(start, end, range);  // the literal sizes' checks
+  const std::string why = fmt::format(
+      "the kernel carries `{}` around a loop whose body gives it the other axis "
+      "(Helion specializes shapes)",
+      name);
+  for (const auto& [full, other] : checks) {
+    if (other.kind == ir::Dim::Kind::kUnit) {
+      require_size(SizeAgreement{ir::Dim::literal(1), full}, range);
+    } else {
+      require_equal_axes(full, other, why, range);
+    }
+  }
+  return true;
 }
 
 void KernelLowering::close_carries(std::vector<ir::TileLoop::Carry>& carries,
@@ -179,10 +226,11 @@ void KernelLowering::close_carries(std::vector<ir::TileLoop::Carry>& carries,
     const bool poisoned = poisoned_.count(carry.next) > 0;
     if (!poisoned && !closed_.count(carry.next)) {
       // Closed: the name was rebound only inside a nested loop, which reported it.
-      // A literal size may come back as the tensor axis it met (checked at trace time).
-      const bool same_shape = start.kind == end.kind && start.variadic == end.variadic &&
-                              dims_agree(start.dims, end.dims);
-      if (same_shape) unify_dims(start.dims, end.dims, binding(carry.next).range);
+      // A literal size may come back as the tensor axis it met, a whole axis as another
+      // tensor's whole axis, a 1 as a whole axis (checked at trace time: carried_axes_agree).
+      const bool same_shape =
+          start.kind == end.kind && start.variadic == end.variadic &&
+          carried_axes_agree(name, start.dims, end.dims, binding(carry.next).range);
       const bool same_dtype = !start.dtype || !end.dtype || *start.dtype == *end.dtype;
       if (!same_shape || !same_dtype) {
         diags_
@@ -195,6 +243,7 @@ void KernelLowering::close_carries(std::vector<ir::TileLoop::Carry>& carries,
       }
     }
     carry.result = bind(name, start, Binding::Origin::kDevice, loop_range);
+    inherit_guard(carry.result, {carry.init, carry.next});
     if (poisoned) poisoned_[carry.result] = "";
   }
 }

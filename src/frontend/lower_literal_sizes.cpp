@@ -66,6 +66,26 @@ void KernelLowering::require_size(const SizeAgreement& agreement, SourceRange ra
       ir::Assert::make(std::move(equal), std::move(message), range, /*implied=*/true));
 }
 
+void KernelLowering::require_equal_axes(const Dim& a, const Dim& b, std::string_view why,
+                                        SourceRange range) {
+  const ir::Binding& lhs = kernel_.bindings[a.binding];
+  const ir::Binding& rhs = kernel_.bindings[b.binding];
+  const auto size = [&](const Dim& dim, const ir::Binding& tensor) {
+    return ir::Call::make(
+        ir::Intrinsic::kSize,
+        {ir::VarRef::make(dim.binding, tensor.type, range), ir::IntImm::make(dim.axis, range)},
+        Type::scalar(TypeKind::kInt), range);
+  };
+  ir::ExprPtr equal = ir::Compare::make(ir::CompareOp::kEq, size(a, lhs), size(b, rhs),
+                                        Type::scalar(TypeKind::kBool), range);
+  // The names are identifiers and the rest is plain text: a valid Python literal as spelled.
+  const std::string text = fmt::format("{}.size({}) must equal {}.size({}): {}; it is ", lhs.name,
+                                       a.axis, rhs.name, b.axis, why);
+  pending_size_checks_.push_back(ir::Assert::make(
+      std::move(equal), ir::StringImm::make(fmt::format("\"{}\"", text), range), range,
+      /*implied=*/true));
+}
+
 void KernelLowering::flush_size_checks(ir::Block& out) {
   for (ir::StmtPtr& check : pending_size_checks_) out.push_back(std::move(check));
   pending_size_checks_.clear();

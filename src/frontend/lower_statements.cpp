@@ -93,9 +93,7 @@ void KernelLowering::lower_assignment(const SyntaxNode& node, ir::Block& out) {
   if (!value) unsupported(node.range(), "a declaration without a value");
   if (value.type() == "assignment") unsupported(node.range(), "a chained assignment");
   if (target.type() == "subscript") {
-    if (!in_device()) {
-      unsupported(target.range(), "writing to a tensor in host code (outside `hl.tile` loops)");
-    }
+    if (!in_device()) return lower_host_store(target, lower_expr(value), node.range(), out);
     ir::ExprPtr stored =
         is_atomic_call(value) ? lower_atomic(value, /*value_used=*/true, out) : lower_expr(value);
     return lower_store(target, std::move(stored), node.range(), out);
@@ -126,7 +124,13 @@ void KernelLowering::bind_targets(const SyntaxNode& target, const ir::ExprPtr& v
     const int id = bind(std::string(target.text()), value->type, origin, target.range());
     out.push_back(ir::Let::make(id, value, range));
     // `y = x`: one array under two names; a store through `y` updates the caller's `x`.
-    if (const auto* alias = value->as<ir::VarRef>()) note_same_array(alias->binding, id);
+    if (const auto* alias = value->as<ir::VarRef>()) {
+      note_same_array(alias->binding, id);
+      if (value->type.kind == TypeKind::kTensor) {
+        shared_arrays_.emplace(alias->binding, id);
+        shared_arrays_.emplace(id, alias->binding);
+      }
+    }
     // `head_dim = hl.specialize(q.size(-1))`: a shape entry `head_dim` is q's whole last axis.
     if (origin == Binding::Origin::kHost && value->type.kind == TypeKind::kInt) {
       host_sizes_[id] = value;
@@ -282,13 +286,13 @@ void KernelLowering::lower_augmented_assignment(const SyntaxNode& node, ir::Bloc
   if (target.type() != "identifier" && target.type() != "subscript") {
     unsupported(target.range(), "this augmented-assignment target");
   }
-  if (target.type() == "subscript" && !in_device()) {
-    unsupported(target.range(), "writing to a tensor in host code (outside `hl.tile` loops)");
-  }
   // `a op= b` means `a = a op b` for every target we accept (tile tensors are values).
   ir::ExprPtr current = lower_expr(target);
   ir::ExprPtr rhs = lower_expr(node.child_by_field("right"));
   ir::ExprPtr combined = make_binary(*op, current, rhs, node.range());
+  if (target.type() == "subscript" && !in_device()) {
+    return lower_host_store(target, combined, node.range(), out);
+  }
   if (target.type() == "subscript") return lower_store(target, combined, node.range(), out);
   bind_targets(target, combined, node.range(), out);
 }
@@ -480,13 +484,28 @@ ir::StmtPtr KernelLowering::lower_if_chain(const SyntaxNode& condition_node, con
   }
   const auto before = scope_;
   const auto contents_before = param_contents_;
-  ir::Block then_body = lower_block(body);
+  // Each branch is lowered knowing which way the condition went (lower_static_guards.cpp).
+  struct Guarded {
+    std::vector<StaticGuard>& guards;
+    Guarded(std::vector<StaticGuard>& guards, StaticGuard guard) : guards(guards) {
+      guards.push_back(std::move(guard));
+    }
+    ~Guarded() { guards.pop_back(); }
+    Guarded(const Guarded&) = delete;
+    Guarded& operator=(const Guarded&) = delete;
+  };
+  ir::Block then_body;
+  {
+    const Guarded guard(static_guards_, {condition, true});
+    then_body = lower_block(body);
+  }
   const auto then_scope = scope_;
   const auto then_contents = param_contents_;
   scope_ = before;
   param_contents_ = contents_before;
   ir::Block else_body;
   if (next < alternatives.size()) {
+    const Guarded guard(static_guards_, {condition, false});
     const SyntaxNode& alternative = alternatives[next];
     if (alternative.type() == "elif_clause") {
       else_body.push_back(lower_if_chain(alternative.child_by_field("condition"),
@@ -498,7 +517,8 @@ ir::StmtPtr KernelLowering::lower_if_chain(const SyntaxNode& condition_node, con
   }
   const auto else_scope = scope_;
   const auto else_contents = param_contents_;
-  auto merges = merge_branch_scopes(before, then_scope, else_scope, range);
+  const StaticBranches branches{condition, &then_body, &else_body};
+  auto merges = merge_branch_scopes(before, then_scope, else_scope, range, &branches);
   merge_param_contents(then_contents, else_contents, merges);
   return ir::If::make(std::move(condition), std::move(then_body), std::move(else_body),
                       std::move(merges), range);
@@ -507,7 +527,8 @@ ir::StmtPtr KernelLowering::lower_if_chain(const SyntaxNode& condition_node, con
 std::vector<ir::If::Merge> KernelLowering::merge_branch_scopes(
     const std::map<std::string, int, std::less<>>& before,
     const std::map<std::string, int, std::less<>>& then_scope,
-    const std::map<std::string, int, std::less<>>& else_scope, SourceRange range) {
+    const std::map<std::string, int, std::less<>>& else_scope, SourceRange range,
+    const StaticBranches* branches) {
   scope_ = before;
   std::vector<ir::If::Merge> merges;
   const auto lookup = [](const auto& scope, const std::string& name) {
@@ -525,6 +546,14 @@ std::vector<ir::If::Merge> KernelLowering::merge_branch_scopes(
     // one of them in scope so a later use still reports "used outside the loop".
     if (closed_.count(then_id) || closed_.count(else_id)) {
       scope_[name] = closed_.count(then_id) ? then_id : else_id;
+      continue;
+    }
+    if ((then_id < 0 || else_id < 0) && branches) {
+      const bool in_then = then_id >= 0;
+      if (auto merge =
+              keep_one_branch_name(name, in_then ? then_id : else_id, in_then, *branches, range)) {
+        merges.push_back(*merge);
+      }
       continue;
     }
     if (then_id < 0 || else_id < 0) {
@@ -550,6 +579,7 @@ std::vector<ir::If::Merge> KernelLowering::merge_branch_scopes(
     }
     if (a.dtype != b.dtype) merged.dtype = std::nullopt;  // known when JAX traces the branch
     const int result = bind(name, std::move(merged), binding(then_id).origin, range);
+    inherit_guard(result, {then_id, else_id});
     merges.push_back({result, then_id, else_id});
   }
   return merges;

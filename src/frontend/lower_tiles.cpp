@@ -81,9 +81,13 @@ void KernelLowering::lower_for(const SyntaxNode& node, ir::Block& out) {
   // Loop variables: one per tile dimension, or one standing for all of them.
   std::vector<int> vars;
   const size_t first_binding = kernel_.bindings.size();
+  // An inner `hl.grid` (in device code) tiles with blocks of one element: its loop variables
+  // are tiles, hidden behind the names the source gives its indices (bound below).
+  const bool inner_grid = is_grid && in_device() && !grid_as_tile;
   const auto var_type = [&](int dim) {
-    return is_grid && !grid_as_tile ? Type::scalar(TypeKind::kInt)
-                                    : Type::tile({dim}, kernel_.tile_dims[dim].variadic);
+    return is_grid && !grid_as_tile && !inner_grid
+               ? Type::scalar(TypeKind::kInt)
+               : Type::tile({dim}, kernel_.tile_dims[dim].variadic);
   };
   if (target.type() == "identifier") {
     Type type = dims.size() == 1 ? var_type(dims[0]) : Type::tile(dims, false);
@@ -114,6 +118,24 @@ void KernelLowering::lower_for(const SyntaxNode& node, ir::Block& out) {
     unsupported(target.range(), "this loop target");
   }
 
+  // The indices of an inner `hl.grid`: each name is its tile's `begin`, an int the body
+  // computes with and indexes by (passes/inline_index_scalars.h writes it into the indices).
+  ir::Block indices;
+  if (inner_grid) {
+    for (size_t i = 0; i < vars.size(); ++i) {
+      const ir::Binding tile = binding(vars[i]);  // a copy: bind() grows kernel_.bindings
+      // The tile takes another name in the module, where the index's name is the int's.
+      const std::string tile_name = fmt::format("{}_tile", tile.name);
+      kernel_.bindings[static_cast<size_t>(vars[i])].name = tile_name;
+      kernel_.tile_dims[static_cast<size_t>(dims[i])].name = tile_name;
+      const int index =
+          bind(tile.name, Type::scalar(TypeKind::kInt), ir::Binding::Origin::kDevice, tile.range);
+      indices.push_back(ir::Let::make(index,
+                                      ir::TileAttr::make(dims[i], ir::TileAttrKind::kBegin,
+                                                         Type::scalar(TypeKind::kInt), tile.range),
+                                      tile.range));
+    }
+  }
   // An inner loop (inside device code) carries the names its body rebinds.
   const bool inner = in_device();
   std::vector<ir::TileLoop::Carry> carried;
@@ -126,6 +148,7 @@ void KernelLowering::lower_for(const SyntaxNode& node, ir::Block& out) {
     if (kernel_.tile_dims[static_cast<size_t>(dim)].block.kind == ir::BlockSource::Kind::kTunable)
       open_tunables_.pop_back();
   }
+  body.insert(body.begin(), indices.begin(), indices.end());
   if (grid_as_tile) check_elementwise_grid(body, vars.front(), node.range());
   ir::StmtPtr loop =
       ir::TileLoop::make(dims, std::move(vars), std::move(body), node.range(), std::move(carried));
@@ -333,6 +356,13 @@ std::vector<int> KernelLowering::lower_tile_spec(const SyntaxNode& call, bool gr
   if (grid_as_tile) {
     // Such loops share one tunable: each takes the rest of `block_sizes` from there.
     blocks[0].tunable = variadic_grid_tunable_;
+  } else if (grid && in_device()) {
+    // An inner `hl.grid` runs as Helion runs it: tiles of one element, whose index the loop
+    // variable is (lower_for binds it to `tile.begin`).
+    for (BlockSource& block : blocks) {
+      block.kind = BlockSource::Kind::kFixed;
+      block.size = ir::IntImm::make(1, range);
+    }
   } else if (grid) {
     for (BlockSource& block : blocks) block.kind = BlockSource::Kind::kGrid;
   } else if (const SyntaxNode block_node = args.keyword("block_size")) {

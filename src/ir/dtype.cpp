@@ -18,6 +18,10 @@ std::string_view dtype_name(ScalarType type) {
       return "int16";
     case ScalarType::kInt32:
       return "int32";
+    case ScalarType::kFloat8E4M3FN:
+      return "float8_e4m3fn";
+    case ScalarType::kFloat8E5M2:
+      return "float8_e5m2";
     case ScalarType::kFloat16:
       return "float16";
     case ScalarType::kBFloat16:
@@ -40,6 +44,10 @@ std::string_view jnp_dtype(ScalarType type) {
       return "jnp.int16";
     case ScalarType::kInt32:
       return "jnp.int32";
+    case ScalarType::kFloat8E4M3FN:
+      return "jnp.float8_e4m3fn";
+    case ScalarType::kFloat8E5M2:
+      return "jnp.float8_e5m2";
     case ScalarType::kFloat16:
       return "jnp.float16";
     case ScalarType::kBFloat16:
@@ -55,6 +63,8 @@ int dtype_bits(ScalarType type) {
     case ScalarType::kBool:
     case ScalarType::kUInt8:
     case ScalarType::kInt8:
+    case ScalarType::kFloat8E4M3FN:
+    case ScalarType::kFloat8E5M2:
       return 8;
     case ScalarType::kInt16:
     case ScalarType::kFloat16:
@@ -68,14 +78,18 @@ int dtype_bits(ScalarType type) {
 }
 
 bool is_floating(ScalarType type) {
-  return type == ScalarType::kFloat16 || type == ScalarType::kBFloat16 ||
+  return is_float8(type) || type == ScalarType::kFloat16 || type == ScalarType::kBFloat16 ||
          type == ScalarType::kFloat32;
+}
+
+bool is_float8(ScalarType type) {
+  return type == ScalarType::kFloat8E4M3FN || type == ScalarType::kFloat8E5M2;
 }
 
 bool is_integral(ScalarType type) { return !is_floating(type) && type != ScalarType::kBool; }
 
 std::optional<ScalarType> torch_dtype_from_attr(std::string_view attr) {
-  static constexpr std::array<std::pair<std::string_view, ScalarType>, 12> kNames = {{
+  static constexpr std::array<std::pair<std::string_view, ScalarType>, 14> kNames = {{
       {"float32", ScalarType::kFloat32},
       {"float", ScalarType::kFloat32},
       {"bfloat16", ScalarType::kBFloat16},
@@ -88,6 +102,8 @@ std::optional<ScalarType> torch_dtype_from_attr(std::string_view attr) {
       {"int8", ScalarType::kInt8},
       {"uint8", ScalarType::kUInt8},
       {"bool", ScalarType::kBool},
+      {"float8_e4m3fn", ScalarType::kFloat8E4M3FN},
+      {"float8_e5m2", ScalarType::kFloat8E5M2},
   }};
   for (const auto& [name, type] : kNames) {
     if (name == attr) return type;
@@ -116,7 +132,9 @@ ScalarType promote(ScalarType a, ScalarType b) {
   if (a == b) return a;
   if (category(a) != category(b)) return category(a) > category(b) ? a : b;
   if (category(a) == 2) {
-    // float16 with bfloat16 has no common 16-bit type: PyTorch gives float32.
+    // float16 with bfloat16 has no common 16-bit type: PyTorch gives float32. An 8-bit float
+    // with another float has none either (PyTorch and JAX refuse; arithmetic on them is an
+    // error in the frontend): products take float32, which holds every 8-bit value.
     if (a == ScalarType::kFloat32 || b == ScalarType::kFloat32) return ScalarType::kFloat32;
     return ScalarType::kFloat32;
   }

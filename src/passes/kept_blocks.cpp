@@ -1,8 +1,48 @@
 #include "passes/kept_blocks.h"
 
+#include <set>
+
 #include "ir/visitor.h"
 
 namespace helionc::passes {
+
+namespace {
+
+// The tile dimensions whose `tile.begin` or `tile.end` a scalar index of a load or store reads.
+class ScalarIndexBounds final : public ir::Visitor {
+ public:
+  bool reads(int tile_dim) const {
+    return tile_dim < 0 ? !dims_.empty() : dims_.count(tile_dim) > 0;
+  }
+
+ protected:
+  void visit_node(const ir::Load& node) override {
+    note(node.index);
+    Visitor::visit_node(node);
+  }
+  void visit_node(const ir::Store& node) override {
+    note(node.index);
+    Visitor::visit_node(node);
+  }
+
+ private:
+  void note(const ir::Index& index) {
+    for (const ir::IndexItem& item : index) {
+      if (item.kind != ir::IndexItem::Kind::kScalar) continue;
+      ir::for_each_expr(item.scalar, [&](const ir::Expr& expr) {
+        const auto* attr = expr.as<ir::TileAttr>();
+        if (attr &&
+            (attr->attr == ir::TileAttrKind::kBegin || attr->attr == ir::TileAttrKind::kEnd)) {
+          dims_.insert(attr->tile_dim);
+        }
+      });
+    }
+  }
+
+  std::set<int> dims_;
+};
+
+}  // namespace
 
 bool reads_block_numbering(const ir::Kernel& kernel, int tile_dim) {
   bool reads = false;
@@ -15,10 +55,16 @@ bool reads_block_numbering(const ir::Kernel& kernel, int tile_dim) {
   return reads;
 }
 
+bool indexes_with_block_bounds(const ir::Kernel& kernel, int tile_dim) {
+  ScalarIndexBounds bounds;
+  bounds.visit(kernel.body);
+  return bounds.reads(tile_dim);
+}
+
 bool keeps_requested_block(const ir::Kernel& kernel, const ir::TileDim& dim) {
   switch (dim.block.kind) {
     case ir::BlockSource::Kind::kFixed:
-      return reads_block_numbering(kernel, dim.id);
+      return reads_block_numbering(kernel, dim.id) || indexes_with_block_bounds(kernel, dim.id);
     case ir::BlockSource::Kind::kTunable:
       return kernel.block_value_binding(dim.block.tunable) >= 0;
     case ir::BlockSource::Kind::kGrid:

@@ -126,6 +126,11 @@ struct Output {
   // input unless the array is fresh), the steps that share it keep it resident
   // (revisiting_dims), and the body reads it from the output's ref.
   bool copies_in = false;
+  // Stored by a rank-polymorphic loop over another array's shape (`for tile in
+  // hl.tile(x.size()): y[tile] = ...`): Helion specializes shapes, and the kernels that do this
+  // pass arrays of one shape, so the module checks while JAX traces that the output has the
+  // loop's shape (which the loop then covers) instead of masking an unknown rank.
+  bool checked_loop_shape = false;
 };
 
 // Which ref a load in the body reads.

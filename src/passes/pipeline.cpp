@@ -6,7 +6,9 @@
 
 #include "ir/printer.h"
 #include "ir/verifier.h"
+#include "passes/inline_index_scalars.h"
 #include "passes/plan_launches.h"
+#include "passes/refuse_block_positions.h"
 #include "passes/schedule.h"
 #include "passes/unswitch_tensor_ifs.h"
 
@@ -27,6 +29,14 @@ struct Pass {
 
 bool run_unswitch_tensor_ifs(State& state, DiagnosticEngine& diags) {
   return unswitch_tensor_ifs(state.module, diags);
+}
+
+bool run_inline_index_scalars(State& state, DiagnosticEngine& diags) {
+  return inline_index_scalars(state.module, diags);
+}
+
+bool run_refuse_block_positions(State& state, DiagnosticEngine& diags) {
+  return refuse_block_positions(state.module, diags);
 }
 
 bool run_plan_launches(State& state, DiagnosticEngine& diags) {
@@ -51,6 +61,8 @@ bool run_schedule(State& state, DiagnosticEngine&) {
 // The pipeline, in order. Later issues add passes here (masks for inner loops, pipelining).
 constexpr Pass kPasses[] = {
     {"unswitch-tensor-ifs", run_unswitch_tensor_ifs},
+    {"inline-index-scalars", run_inline_index_scalars},
+    {"refuse-block-positions", run_refuse_block_positions},
     {"plan-launches", run_plan_launches},
     {"schedule", run_schedule},
 };

@@ -136,7 +136,7 @@ class LaunchPlanner {
       }
       case ir::StmtKind::kStore: {
         const auto& store = *stmt.as<ir::Store>();
-        walk_index(store.index, store.tensor);
+        walk_index(store.index, store.tensor, /*read=*/false);
         walk_expr(store.value);
         const auto* tensor = store.tensor->as<ir::VarRef>();
         if (tensor == nullptr || !is_host(tensor->binding)) {
@@ -209,11 +209,9 @@ class LaunchPlanner {
     launch_.inner_loops.push_back(std::move(inner));
     for (int dim : loop.tile_dims) {
       const ir::TileDim& tile = kernel_.tile_dims[dim];
-      if (tile.block.kind == ir::BlockSource::Kind::kGrid || tile.variadic) {
-        unsupported(tile.range, tile.variadic
-                                    ? "an inner loop of trace-time rank is not supported yet"
-                                    : "an inner `hl.grid` loop is not supported yet; use "
-                                      "`hl.tile(..., block_size=1)`");
+      // (An inner `hl.grid` reaches here as tiles of one element: frontend/lower_tiles.cpp.)
+      if (tile.variadic) {
+        unsupported(tile.range, "an inner loop of trace-time rank is not supported yet");
         return;
       }
       GridDim grid;
@@ -242,7 +240,7 @@ class LaunchPlanner {
     switch (expr->kind) {
       case ir::ExprKind::kLoad: {
         const auto& load = *expr->as<ir::Load>();
-        walk_index(load.index, load.tensor);
+        walk_index(load.index, load.tensor, /*read=*/true);
         const auto* tensor = load.tensor->as<ir::VarRef>();
         if (tensor == nullptr || !is_host(tensor->binding)) {
           unsupported(load.tensor->range, "indexing this value is not supported yet");
@@ -413,7 +411,7 @@ class LaunchPlanner {
     launch_.captures.push_back({kind, binding, tile_dim});
   }
 
-  void walk_index(const ir::Index& index, const ExprPtr& tensor) {
+  void walk_index(const ir::Index& index, const ExprPtr& tensor, bool read) {
     const auto* ref = tensor->as<ir::VarRef>();
     const int rank = ref ? kernel_.bindings[ref->binding].type.rank : -1;
     const bool scalars_only = all_scalar(index);
@@ -436,6 +434,15 @@ class LaunchPlanner {
       if (moves_in_kernel(item.scalar)) {
         // Its axis is whole in the block; the kernel picks the element (plan_picks.h).
         refuse_moving_scalar_with_inner_tile(index, tensor);
+        refuse_moving_scalar_with_gather(index, item, tensor);
+        walk_expr(item.scalar);
+        continue;
+      }
+      // A read with scalars alone may go to SMEM (scalar_only_reads), where the kernel indexes
+      // with any scalar it computes (`w[j]` in an `hl.static_range`, `table[ids[i]]`); whether
+      // it does is known once every access is seen (build_operands checks it then).
+      if (read && scalars_only && ref != nullptr && !check_index_scalar(item.scalar, false)) {
+        kernel_scalar_reads_.emplace_back(ref->binding, item.scalar);
         walk_expr(item.scalar);
         continue;
       }
@@ -482,11 +489,28 @@ class LaunchPlanner {
     }
   }
 
-  void check_index_scalar(const ExprPtr& expr) {
-    if (!expr) return;
+  // A gather reads the block as an index map places it, where a picked axis has no place yet.
+  void refuse_moving_scalar_with_gather(const ir::Index& index, const IndexItem& scalar,
+                                        const ExprPtr& tensor) {
+    const bool gathers = std::any_of(index.begin(), index.end(), [](const IndexItem& item) {
+      return item.kind == IndexItem::Kind::kGather;
+    });
+    if (!gathers) return;
+    const auto* ref = tensor->as<ir::VarRef>();
+    unsupported(scalar.range,
+                fmt::format("gathering from `{}` together with a scalar index that moves inside "
+                            "the kernel (a tile attribute of an inner loop) is not supported yet",
+                            ref ? name(ref->binding) : std::string("the tensor")));
+  }
+
+  // Whether a BlockSpec's index map can compute `expr` (grid indices and host values only);
+  // where it cannot, the reason is reported when `report`.
+  bool check_index_scalar(const ExprPtr& expr, bool report = true) {
+    if (!expr) return true;
     if (const auto* ref = expr->as<ir::VarRef>()) {
       const Binding& binding = kernel_.bindings[ref->binding];
-      if (grid_var_dim_.count(ref->binding) || is_host(ref->binding)) return;
+      if (grid_var_dim_.count(ref->binding) || is_host(ref->binding)) return true;
+      if (!report) return false;
       if (binding.origin == Binding::Origin::kLoopVar) {
         unsupported(ref->range,
                     fmt::format("indexing with the tile `{}` inside an index expression is not "
@@ -498,24 +522,30 @@ class LaunchPlanner {
                                 "supported yet",
                                 binding.name));
       }
-      return;
+      return false;
     }
     switch (expr->kind) {
       case ir::ExprKind::kLoad:
-        unsupported(expr->range, "indexing with a value loaded in the kernel is not supported yet");
-        return;
+        if (report) {
+          unsupported(expr->range,
+                      "indexing with a value loaded in the kernel is not supported yet");
+        }
+        return false;
       case ir::ExprKind::kUnary:
-        check_index_scalar(expr->as<ir::Unary>()->operand);
-        return;
-      case ir::ExprKind::kBinary:
-        check_index_scalar(expr->as<ir::Binary>()->lhs);
-        check_index_scalar(expr->as<ir::Binary>()->rhs);
-        return;
-      case ir::ExprKind::kCall:
-        for (const ExprPtr& arg : expr->as<ir::Call>()->args) check_index_scalar(arg);
-        return;
+        return check_index_scalar(expr->as<ir::Unary>()->operand, report);
+      case ir::ExprKind::kBinary: {
+        const bool lhs = check_index_scalar(expr->as<ir::Binary>()->lhs, report);
+        return check_index_scalar(expr->as<ir::Binary>()->rhs, report) && lhs;
+      }
+      case ir::ExprKind::kCall: {
+        bool ok = true;
+        for (const ExprPtr& arg : expr->as<ir::Call>()->args) {
+          ok = check_index_scalar(arg, report) && ok;
+        }
+        return ok;
+      }
       default:
-        return;
+        return true;
     }
   }
 
@@ -637,6 +667,10 @@ class LaunchPlanner {
     // aliased input (before).
     std::map<std::pair<int, std::string>, int> input_of;
     const std::set<int> scalar_only = scalar_only_reads(output_of);
+    // Reads indexed with scalars the kernel computes need their array in SMEM.
+    for (const auto& [binding, scalar] : kernel_scalar_reads_) {
+      if (!scalar_only.count(binding)) check_index_scalar(scalar);
+    }
     std::map<int, int> aliased_input_of;  // output -> input
     for (size_t i = 0; i < accesses_.size(); ++i) {
       const Access& access = accesses_[i];
@@ -736,16 +770,14 @@ class LaunchPlanner {
       const auto* alloc = def ? def->as<ir::Alloc>() : nullptr;
       // A fresh `empty` array has no values to keep: blocks may spill garbage outside the range.
       const bool fresh = is_fresh(binding);
-      const Coverage coverage = coverage_of(output.operand);
+      Coverage coverage = coverage_of(output.operand);
       const bool in_place = stores_through_jagged_loop(output, fresh);
+      if (coverage == Coverage::kBeyond && !fresh && !in_place && output.operand.variadic) {
+        // Checked to have the loop's shape while JAX traces (Output::checked_loop_shape).
+        output.checked_loop_shape = true;
+        coverage = Coverage::kFull;
+      }
       if (coverage == Coverage::kBeyond && !fresh && !in_place) {
-        if (output.operand.variadic) {
-          unsupported(output.operand.range,
-                      fmt::format("a rank-polymorphic loop that may not cover all of `{}` is not "
-                                  "supported yet; tile `{}.size()` itself",
-                                  name(binding), name(binding)));
-          continue;
-        }
         for (size_t a = 0; a < output.operand.view.size(); ++a) {
           const ViewAxis& axis = output.operand.view[a];
           if (axis.kind == ViewAxis::Kind::kTile &&
@@ -1150,10 +1182,13 @@ class LaunchPlanner {
   std::vector<Access> accesses_;
   std::vector<int> dtype_queries_;
   std::map<int, ExprPtr> device_values_;  // device binding -> the value it was bound to
-  int current_inner_ = -1;                // the inner loop being walked
-  int if_depth_ = 0;                      // `if`s around the statement being walked
-  std::vector<int> static_loops_;         // ids of the static loops around it
-  int device_if_depth_ = 0;               // `if`s on device values around it
+  // Reads with scalars alone whose index the kernel computes: (array, scalar); the array must
+  // go to SMEM (build_operands).
+  std::vector<std::pair<int, ExprPtr>> kernel_scalar_reads_;
+  int current_inner_ = -1;         // the inner loop being walked
+  int if_depth_ = 0;               // `if`s around the statement being walked
+  std::vector<int> static_loops_;  // ids of the static loops around it
+  int device_if_depth_ = 0;        // `if`s on device values around it
   int next_static_loop_ = 0;
 };
 

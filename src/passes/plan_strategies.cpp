@@ -71,6 +71,22 @@ std::string against_grid(const ir::Kernel& kernel, const Launch& launch, size_t 
           kernel.bindings[output.operand.binding].name);
     }
   }
+  for (const Output& output : launch.outputs) {
+    if (output.revisiting_dims.empty()) continue;
+    for (const ViewAxis& axis : output.operand.view) {
+      if (axis.kind != ViewAxis::Kind::kTile ||
+          std::find(loop.tile_dims.begin(), loop.tile_dims.end(), axis.tile_dim) ==
+              loop.tile_dims.end()) {
+        continue;
+      }
+      // The steps along the outer dimension must follow one another on each of `output`'s
+      // blocks, but a last grid axis would visit the loop's other blocks in between.
+      return fmt::format(
+          "`{}`'s blocks are revisited along an outer dimension (the stores pick elements) and "
+          "the loop's own steps would visit its other blocks in between",
+          kernel.bindings[output.operand.binding].name);
+    }
+  }
   return against_scratch(kernel, loop);
 }
 

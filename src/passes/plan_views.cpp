@@ -17,10 +17,13 @@ bool all_scalar(const ir::Index& index) {
 namespace {
 
 // The gathers the kernel printer can do: one gathered axis of a table of any rank whose other
-// axes are tiles, `:` or slices (the block is whole along the gathered axis), at indices of
-// static rank (`w[ids[tile_b], tile_e]`, `x[tile_m, ids]`, `t[ids[tile_b], :, 0:2, :]`,
-// `w[ids[tile_b, tile_s], tile_e]`).
-std::optional<ViewError> check_gather(const Operand& operand, const std::string& name) {
+// axes are tiles, `:`, slices or scalars an index map computes (the block is whole along the
+// gathered axis; a scalar axis is squeezed away, so the kernel gathers from the block as if it
+// were not there), at indices of static rank (`w[ids[tile_b], tile_e]`, `x[tile_m, ids]`,
+// `t[ids[tile_b], :, 0:2, :]`, `w[ids[tile_b, tile_s], tile_e]`, `x[b, tile_k.index + off, h,
+// tile_m]`). A scalar on the last axis would be a lane window the kernel selects from
+// (ViewAxis::kColumn), which the gathers do not do yet.
+std::optional<ViewError> check_gather(const Operand& operand, int rank, const std::string& name) {
   const IndexItem* gather = nullptr;
   for (const IndexItem& item : operand.index) {
     if (item.kind != IndexItem::Kind::kGather) continue;
@@ -33,15 +36,21 @@ std::optional<ViewError> check_gather(const Operand& operand, const std::string&
     gather = &item;
   }
   if (gather == nullptr) return std::nullopt;
-  const bool simple = std::all_of(operand.index.begin(), operand.index.end(), [](const auto& i) {
-    return i.kind == IndexItem::Kind::kGather || i.kind == IndexItem::Kind::kTile ||
-           i.kind == IndexItem::Kind::kFull || i.kind == IndexItem::Kind::kSlice;
-  });
+  bool simple = true;
+  int axis = 0;
+  for (const IndexItem& item : operand.index) {
+    const bool last = axis == rank - 1;
+    if (item.kind != IndexItem::Kind::kNewAxis) ++axis;
+    simple =
+        simple && (item.kind == IndexItem::Kind::kGather || item.kind == IndexItem::Kind::kTile ||
+                   item.kind == IndexItem::Kind::kFull || item.kind == IndexItem::Kind::kSlice ||
+                   (item.kind == IndexItem::Kind::kScalar && !last));
+  }
   if (!simple) {
     return ViewError{gather->range,
-                     fmt::format("gathering from `{}` together with an integer or `None` index is "
-                                 "not supported yet; index its other axes with tiles, `:` or "
-                                 "slices and index the gathered value instead",
+                     fmt::format("gathering from `{}` together with `None` or an integer index of "
+                                 "its last axis is not supported yet; index its other axes with "
+                                 "tiles, `:` or slices and index the gathered value instead",
                                  name)};
   }
   if (gather->scalar->type.variadic) {
@@ -101,7 +110,7 @@ std::optional<ViewError> build_view(Operand& operand, int rank, const std::strin
     view.push_back(std::move(v));
   }
 
-  if (std::optional<ViewError> error = check_gather(operand, name)) return error;
+  if (std::optional<ViewError> error = check_gather(operand, rank, name)) return error;
 
   // A scalar on the last (lane) axis: a block one lane wide is illegal, so the block is a
   // lane-aligned window holding the column and the kernel selects it.

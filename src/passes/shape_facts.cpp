@@ -84,6 +84,10 @@ int ShapeFacts::shape_root(int binding) const {
   if (const auto* call = let->value->as<Call>()) {
     // Every result of broadcast_tensors has the one broadcast shape.
     if (call->op == Intrinsic::kBroadcastTensors && let->unpack) return let->targets.front();
+    // `x[idx] = v` in host code rebinds x to an array of x's shape.
+    if (call->op == Intrinsic::kHostIndexSet) {
+      if (const auto* base = call->args[0]->as<ir::VarRef>()) return shape_root(base->binding);
+    }
     if (call->op == Intrinsic::kReshape && !let->unpack) {
       // `x.reshape(y.shape)` has y's shape; `x.view(-1)` the flat shape of x's.
       if (auto root = shape_root_of(call->args[1])) return *root;

@@ -27,6 +27,8 @@ DEFAULT_HELIONC = PROJECT_ROOT / "build" / "src" / "driver" / "helionc"
 # dtypes
 
 BFLOAT16 = np.dtype(ml_dtypes.bfloat16)
+FLOAT8_E4M3FN = np.dtype(ml_dtypes.float8_e4m3fn)
+FLOAT8_E5M2 = np.dtype(ml_dtypes.float8_e5m2)
 
 # Spellings accepted in shape lists (product.md: `x=1024x1024:bf16`), PyTorch and numpy names.
 DTYPES: dict[str, np.dtype] = {
@@ -38,9 +40,11 @@ DTYPES: dict[str, np.dtype] = {
     "i16": np.dtype(np.int16), "int16": np.dtype(np.int16),
     "i32": np.dtype(np.int32), "int32": np.dtype(np.int32), "int": np.dtype(np.int32),
     "bool": np.dtype(np.bool_),
+    "f8e4m3": FLOAT8_E4M3FN, "float8_e4m3fn": FLOAT8_E4M3FN,
+    "f8e5m2": FLOAT8_E5M2, "float8_e5m2": FLOAT8_E5M2,
 }
 
-_FLOAT_RANK = {np.dtype(np.float16): 1, BFLOAT16: 1, np.dtype(np.float32): 2}
+_FLOAT_RANK = {FLOAT8_E4M3FN: 0, FLOAT8_E5M2: 0, np.dtype(np.float16): 1, BFLOAT16: 1, np.dtype(np.float32): 2}
 
 
 def is_float(dtype: np.dtype) -> bool:
@@ -57,6 +61,9 @@ def torch_promote(a: np.dtype, b: np.dtype) -> np.dtype:
     if a == b:
         return a
     if is_float(a) and is_float(b):
+        # an 8-bit float gives way to the other float (JAX's rule: PyTorch refuses to promote)
+        if (_FLOAT_RANK[a] == 0) != (_FLOAT_RANK[b] == 0):
+            return b if _FLOAT_RANK[a] == 0 else a
         # f16 + bf16 -> f32 (neither holds the other); anything + f32 -> f32
         return np.dtype(np.float32)
     if is_float(a):
@@ -78,8 +85,13 @@ def torch_promote(a: np.dtype, b: np.dtype) -> np.dtype:
 # The references compute in float64 and round once to the result dtype. float32 is tight: a
 # few ulp of XLA's transcendental approximations. bfloat16 is loose: the kernel may round after
 # every operation (PyTorch eager does; 1 ulp of bf16 is 2**-8 relative), and several roundings
-# add up. float16 sits between. Integers and bools must match exactly.
+# add up. float16 sits between. The 8-bit floats allow one ulp (2**-3 relative for e4m3fn's
+# three mantissa bits, 2**-2 for e5m2's two): a value near a rounding boundary may land on either
+# side when the kernel's float32 differs from the reference's float64 in the last bit. Integers
+# and bools must match exactly.
 TOLERANCES: dict[np.dtype, tuple[float, float]] = {
+    FLOAT8_E4M3FN: (0.125, 2.0**-9),
+    FLOAT8_E5M2: (0.25, 2.0**-16),
     np.dtype(np.float32): (1e-5, 1e-5),
     np.dtype(np.float16): (4e-3, 4e-3),
     BFLOAT16: (2e-2, 2e-2),
@@ -101,7 +113,7 @@ class TensorSpec:
 
 
 def dtype_short(dtype: np.dtype) -> str:
-    for short in ("bf16", "f16", "f32", "i8", "u8", "i16", "i32", "bool"):
+    for short in ("bf16", "f16", "f32", "i8", "u8", "i16", "i32", "bool", "f8e4m3", "f8e5m2"):
         if DTYPES[short] == dtype:
             return short
     raise ValueError(f"no short name for {dtype}")

@@ -20,7 +20,9 @@ from typing import Callable
 
 import numpy as np
 
-from e2e_support import SAMPLES_DIR, BFLOAT16, Call, f64, normal, parse_call, read_shapes_file, torch_promote, uniform
+from e2e_support import (
+    SAMPLES_DIR, BFLOAT16, FLOAT8_E4M3FN, Call, f64, normal, parse_call, read_shapes_file, torch_promote, uniform,
+)
 
 _erf = np.vectorize(math.erf, otypes=[np.float64])
 
@@ -639,6 +641,17 @@ def ref_matmul_upcast(x, y):
     return ((f64(x) @ f64(y)).astype(np.float32),)
 
 
+def ref_fp8_quantize(x, scale):
+    # fp8_quantize.py: the float32 product, rounded once to E4M3 (as the kernel's `.to()`)
+    product = x.astype(np.float32) * scale.astype(np.float32)[:, None]
+    return (product.astype(FLOAT8_E4M3FN),)
+
+
+def ref_fp8_matmul(x, y, scale=0.5):
+    # fp8_matmul.py: 8-bit operands widen exactly; (x @ y) * scale rounded once to bfloat16
+    return (((f64(x) @ f64(y)) * scale).astype(BFLOAT16),)
+
+
 def ref_linear_relu(x, w, bias):
     return (np.maximum(f64(x) @ f64(w).T + f64(bias), 0.0).astype(x.dtype),)
 
@@ -1213,6 +1226,62 @@ def ref_merge_views(x):
     out = halves - halves.max(axis=-1, keepdims=True) + halves[:, 1:2, :]
     return (out.astype(x.dtype),)
 
+# --- session 11, s11-flow: stores in host code, names bound on one branch of a static `if`,
+# carried values whose axes agree only when the kernel is called -----------------------------
+
+
+def ref_scatter_back(x, perm):
+    # scatter_back.py: 2x + 1 (gathered by perm, scattered back), the first row -1, the last
+    # row's first element 10 more
+    out = 2 * f64(x) + 1
+    out[0, :] = -1.0
+    out[-1, 0] += 10.0
+    return (out.astype(x.dtype),)
+
+
+def ref_last_step_zero(x):
+    # last_step_zero.py: exp(x) - 1 except at the last step, which is 0.5
+    out = np.exp(f64(x)) - 1
+    out[:, -1, :] = 0.5
+    return (out.astype(x.dtype),)
+
+
+def ref_host_clear_ends(x, y):
+    # host_clear_ends.py: x + y, then the first element 0 and the last 1 (x updated in place)
+    out = (f64(x) + f64(y)).astype(x.dtype).reshape(-1)
+    out[0] = 0.0
+    out[-1] = 1.0
+    return (out.reshape(x.shape),)
+
+
+def ref_optional_col_sums(x, y, with_y=True):
+    # optional_col_sums.py: x's column sums, and y's (or -1) below them, float32
+    second = f64(y).sum(0) if with_y else np.full(x.shape[1], -1.0)
+    return (np.stack([f64(x).sum(0), second]).astype(np.float32),)
+
+
+def ref_column_gemv(w, v):
+    # column_gemv.py: w @ v in float32
+    return ((f64(w) @ f64(v)).astype(np.float32),)
+
+
+def ref_shifted_state(x, init):
+    # shifted_state.py: each step plus the one before (init before the first)
+    v = f64(x)
+    before = np.concatenate([f64(init)[None], v[:-1]])
+    return ((v + before).astype(x.dtype),)
+
+
+def ref_block_partial_sums(x):
+    # block_partial_sums.py: twice x, and x's column sums in float32
+    return ((2 * f64(x)).astype(x.dtype), f64(x).sum(0).astype(np.float32))
+
+
+def ref_any_rank_scratch(x, scratch):
+    # any_rank_scratch.py: 2 (x + 1), and scratch updated to x + 1 (returned after it)
+    plus = (f64(x) + 1).astype(x.dtype)
+    return ((2 * f64(plus)).astype(x.dtype), plus)
+
 
 # --- session 11, s11-sizes: sizes computed from other sizes ---------------------------------
 
@@ -1295,6 +1364,46 @@ def ref_row_topk(x, k=8):
     top_at = np.argsort(-wide, axis=1, kind="stable")[:, :k].astype(np.int32)
     low = np.sort(wide, axis=1)[:, : x.shape[1] // 2].astype(x.dtype)
     return np.take_along_axis(x, top_at, axis=1), top_at, low
+
+
+# --- session 11, s11-indices: scalar indices computed in the kernel -------------------------
+
+
+def ref_kv_head_groups(q, kv):
+    # kv_head_groups.py: query head h times kv head h // (heads // kv_heads)
+    groups = q.shape[0] // kv.shape[0]
+    return ((f64(q) * np.repeat(f64(kv), groups, axis=0)).astype(q.dtype),)
+
+
+def ref_split_heads(x, heads=2):
+    # split_heads.py: twice x, its first axis split into (bh // heads, heads)
+    bh, s, d = x.shape
+    return ((2 * f64(x)).reshape(bh // heads, heads, s, d).astype(x.dtype),)
+
+
+def ref_grid_in_grid(x):
+    # grid_in_grid.py: twice the next column (cyclically) plus the column's index
+    v = f64(x)
+    return ((2 * np.roll(v, -1, axis=1) + np.arange(x.shape[1])[None, :]).astype(x.dtype),)
+
+
+def ref_chunk_row_sums(x, chunk=12):
+    # chunk_row_sums.py: the sum of each chunk's rows, per head, in float32
+    b, s, h, d = x.shape
+    return (f64(x).reshape(b, s // chunk, chunk, h, d).sum(2).astype(x.dtype),)
+
+
+def ref_weighted_taps(x, w):
+    # weighted_taps.py: sum_j w[j] * x[i + j], zeros past x's end, in float32 cast to x's dtype
+    n, taps = x.shape[0], w.shape[0]
+    padded = np.concatenate([f64(x), np.zeros(taps)])
+    return (sum(f64(w)[j] * padded[j : j + n] for j in range(taps)).astype(x.dtype),)
+
+
+def ref_chunk_column_offsets(g):
+    # chunk_column_offsets.py: each element less the first of its chunk of 8 rows, per column
+    first = f64(g)[:, np.arange(g.shape[1]) // 8 * 8, :]
+    return ((f64(g) - first).astype(g.dtype),)
 
 
 SAMPLES: tuple[SampleSpec, ...] = (
@@ -2714,6 +2823,187 @@ SAMPLES: tuple[SampleSpec, ...] = (
         scalars=({}, {"k": 1}, {"k": 3}),
         extra_shapes=("x=1x8:f32", "x=9x12:bf16"),
         notes="torch.topk with a k from hl.specialize and n // 2: computed widths",
+    ),
+    # session 11, s11-indices
+    SampleSpec(
+        name="kv_head_groups",
+        kernel="kv_head_groups",
+        configs={"b8": (8,), "b32": (32,)},
+        reference=ref_kv_head_groups,
+        extra_shapes=("q=1x1x1:f32,kv=1x1x1:f32", "q=6x9x5:bf16,kv=3x9x5:bf16"),
+        # the inner loop stores, so it streams nothing
+        loop_types=(("grid",), ("unroll",)),
+        refused_loop_types=(("emit_pipeline",), ("fori_loop",)),
+        inner_dims=((0, "q", 1),),
+        notes="an index computed in the kernel from the outer tile (h // groups) in an index map",
+    ),
+    SampleSpec(
+        name="split_heads",
+        kernel="split_heads",
+        configs={"b8": (8,), "b32": (32,)},
+        reference=ref_split_heads,
+        scalars=({}, {"heads": 3}),
+        extra_shapes=("x=6x1x1:f32", "x=6x9x5:bf16"),
+        loop_types=(("grid",), ("unroll",)),
+        refused_loop_types=(("emit_pipeline",), ("fori_loop",)),
+        inner_dims=((0, "x", 1),),
+        notes="b = bh // heads, h = bh % heads of an hl.grid index in an index map",
+    ),
+    SampleSpec(
+        name="chunk_column_offsets",
+        kernel="chunk_column_offsets",
+        configs={"none": ()},
+        reference=ref_chunk_column_offsets,
+        extra_shapes=("g=1x1x1:f32", "g=2x13x5:bf16"),
+        # `out`'s blocks are revisited along the heads (its stores pick a column), so the loop
+        # over rows cannot be the grid's last axis; it stores, so it streams nothing
+        loop_types=(("unroll",),),
+        refused_loop_types=(("grid",), ("emit_pipeline",), ("fori_loop",)),
+        notes="a column at an inner loop's position and a column of its tile, computed b and h",
+    ),
+    SampleSpec(
+        name="grid_in_grid",
+        kernel="grid_in_grid",
+        configs={"none": ()},
+        reference=ref_grid_in_grid,
+        extra_shapes=("x=1x1:f32", "x=2x9:bf16"),
+        tolerance={BFLOAT16: (1e-2, 5e-1)},
+        # the inner hl.grid stores, so it streams nothing
+        loop_types=(("grid",), ("unroll",)),
+        refused_loop_types=(("emit_pipeline",), ("fori_loop",)),
+        notes="an inner hl.grid: tiles of one element, its index moving inside the kernel",
+    ),
+    SampleSpec(
+        name="chunk_row_sums",
+        kernel="chunk_row_sums",
+        configs={"b128-k8": (128, 8), "b256-k16": (256, 16)},
+        reference=ref_chunk_row_sums,
+        scalars=({}, {"chunk": 6}),
+        extra_shapes=("x=1x12x1x1:f32", "x=2x36x3x5:bf16"),
+        tolerance={BFLOAT16: (2e-2, 1e-1)},
+        # the loop over a chunk's rows (12 or 6, so blocks of 8 and 16 leave partial ones),
+        # named by the sequence it walks
+        inner_dims=((1, "x", 1),),
+        # the window reads `x` through a gather, so no input is tiled by the loop to stream
+        loop_types=(("grid",), ("unroll",)),
+        refused_loop_types=(("emit_pipeline",), ("fori_loop",)),
+        notes="an offset window (tile_c.begin * chunk + tile_k.index) beside scalar indices",
+    ),
+    SampleSpec(
+        name="weighted_taps",
+        kernel="weighted_taps",
+        configs={"b256": (256,), "b1024": (1024,)},
+        reference=ref_weighted_taps,
+        extra_shapes=("x=1:f32,w=1:f32", "x=130:bf16,w=2:bf16"),
+        tolerance={BFLOAT16: (2e-2, 1e-1)},
+        notes="w[j] of an hl.static_range index, read from SMEM",
+    ),
+    # session 11, s11-flow
+    SampleSpec(
+        name="scatter_back",
+        kernel="scatter_back",
+        configs={"b8": (8,), "b32": (32,)},
+        reference=ref_scatter_back,
+        inputs={"x": remember_shape("x"), "perm": distinct_indices_below("x", 0)},
+        extra_shapes=("x=1x1:f32,perm=1:i32", "x=9x3:bf16,perm=9:i32"),
+        notes="a host-code scatter, row store and element update after the launch",
+    ),
+    SampleSpec(
+        name="last_step_zero",
+        kernel="last_step_zero",
+        configs={"b1x8x128": (1, 8, 128), "b2x16x256": (2, 16, 256)},
+        reference=ref_last_step_zero,
+        extra_shapes=("x=1x2x1:f32", "x=2x3x5:bf16", "x=2x3x300:f32"),
+        loop_types=(("unroll",), ("grid",)),
+        refused_loop_types=(("emit_pipeline",), ("fori_loop",)),
+        inner_dims=((2, "x", 2),),
+        notes="a host store into the launch's output where its loop does not reach",
+        # the simulator's lowering of an aliased output needs dividing blocks
+        simulator_call="x=2x16x256:f32",
+    ),
+    SampleSpec(
+        name="host_clear_ends",
+        kernel="host_clear_ends",
+        configs={"b8": (8,), "b32": (32,)},
+        reference=ref_host_clear_ends,
+        extra_shapes=("x=1x1:f32,y=1x1:f32", "x=3x5:bf16,y=3x5:bf16"),
+        notes="host stores through a view of an updated parameter, written back",
+    ),
+    SampleSpec(
+        name="optional_col_sums",
+        kernel="optional_col_sums",
+        configs={"b128x8": (128, 8), "b256x32": (256, 32)},
+        reference=ref_optional_col_sums,
+        scalars=({}, {"with_y": False}),
+        extra_shapes=("x=1x1:f32,y=1x1:f32", "x=9x129:bf16,y=9x129:bf16"),
+        loop_types=(("unroll",), ("grid",), ("fori_loop",), ("emit_pipeline",)),
+        inner_dims=((1, "x", 0),),
+        notes="a name bound on one branch of a static `if`, carried by the inner loop",
+    ),
+    SampleSpec(
+        name="column_gemv",
+        kernel="column_gemv",
+        configs={"b8x128": (8, 128), "b32x256": (32, 256)},
+        reference=ref_column_gemv,
+        extra_shapes=("w=1x1:f32,v=1x1:f32", "w=9x130:bf16,v=130x1:bf16"),
+        tolerance={BFLOAT16: (2e-2, 5e-2)},
+        loop_types=(("unroll",), ("grid",), ("fori_loop",), ("emit_pipeline",)),
+        inner_dims=((1, "w", 1),),
+        notes="a carried [tile, 1] accumulating [tile, v.size(1)]: v.size(1) checked to be 1",
+    ),
+    SampleSpec(
+        name="shifted_state",
+        kernel="shifted_state",
+        configs={"default": ()},
+        reference=ref_shifted_state,
+        extra_shapes=("x=1x1x1:f32,init=1x1:f32", "x=3x2x5:bf16,init=2x5:bf16"),
+        loop_types=(("unroll",), ("grid",)),
+        refused_loop_types=(("emit_pipeline",), ("fori_loop",)),
+        notes="a carried value rebound to another tensor's axes of the same lengths",
+    ),
+    SampleSpec(
+        name="block_partial_sums",
+        kernel="block_partial_sums",
+        # the outer rows (registered), then the inner loop's; 24 and 16 misalign the windows
+        configs={"b24x16": (24, 16), "b8x16": (8, 16), "b32x32": (32, 32)},
+        reference=ref_block_partial_sums,
+        extra_shapes=("x=1x1:f32", "x=9x3:bf16"),
+        tolerance={BFLOAT16: (1e-2, 5e-2)},
+        loop_types=(("unroll",),),
+        refused_loop_types=(("emit_pipeline",), ("fori_loop",)),
+        inner_dims=((1, "x", 0),),
+        notes="stores through windows of an inner loop starting inside its outer block",
+    ),
+    SampleSpec(
+        name="any_rank_scratch",
+        kernel="any_rank_scratch",
+        configs={"b8x128": (8, 128), "b2x8x256": (2, 8, 256)},  # right-aligned over the rank
+        reference=ref_any_rank_scratch,
+        extra_shapes=("x=1:f32,scratch=1:f32", "x=5x3:bf16,scratch=5x3:bf16"),
+        notes="a rank-polymorphic loop storing into another parameter of the loop's shape",
+    ),
+    # session 11, s11-lead
+    SampleSpec(
+        name="fp8_quantize",
+        kernel="fp8_quantize",
+        configs={"b8x128": (8, 128), "b64x256": (64, 256)},
+        reference=ref_fp8_quantize,
+        inputs={"scale": uniform(0.25, 4.0)},
+        extra_shapes=("x=1x1:f32,scale=1:f32", "x=9x130:bf16,scale=9:f32"),
+        notes="an 8-bit float output (torch.float8_e4m3fn)",
+    ),
+    SampleSpec(
+        name="fp8_matmul",
+        kernel="fp8_matmul",
+        configs={"b8x128x128": (8, 128, 128), "b64x256x256": (64, 256, 256)},
+        reference=ref_fp8_matmul,
+        scalars=({}, {"scale": 2.0}),
+        # the kernel takes any float operands: the harness's float32 and bfloat16 calls too
+        extra_shapes=("x=1x1:f8e4m3,y=1x1:f8e5m2", "x=9x130:f8e5m2,y=130x129:f8e4m3",
+                      "x=1x1:f32,y=1x1:f32", "x=9x130:bf16,y=130x129:bf16"),
+        notes="hl.dot of 8-bit float operands into a float32 accumulator",
+        loop_types=(("unroll",), ("grid",), ("emit_pipeline",), ("fori_loop",)),
+        inner_dims=((2, "x", 1),),
     ),
 )
 

@@ -55,3 +55,18 @@ def test_a_kernel_that_updates_and_returns_warns(helionc):
     assert proc.returncode == 0, proc.stderr
     assert "[-Win-place-result]" in proc.stderr
     assert "updates `running` in place" in proc.stderr
+
+
+def test_a_rank_polymorphic_loop_checks_the_shape_it_stores_into(helionc):
+    # samples/any_rank_scratch.py (s11-flow): `scratch[tile]` under `hl.tile(x.size())` needs
+    # scratch to have x's shape; another shape is an error while JAX traces, never a partial
+    # store.
+    import pytest
+
+    module = helionc.module("any_rank_scratch", "any_rank_scratch", None)
+    x = jnp.ones((8, 128), jnp.float32)
+    with pytest.raises(ValueError, match="stores into `scratch`, whose shape"):
+        module.any_rank_scratch(x, jnp.zeros((16, 128), jnp.float32), interpret=True)
+    out, scratch = module.any_rank_scratch(x, jnp.zeros((8, 128), jnp.float32), interpret=True)
+    np.testing.assert_allclose(np.asarray(out), 4.0)
+    np.testing.assert_allclose(np.asarray(scratch), 2.0)

@@ -91,8 +91,9 @@ def test_fixed_block_numbering_refused(helionc, tmp_path, n):
     """Blocks of 64 lanes over n > 64 are not legal on the TPU: refused, not computed with 128."""
     module = compile_source(helionc, tmp_path, FIXED_64, "sums_of_64")
     with pytest.raises(ValueError, match=(
-            r"sums_of_64.py:11: the kernel reads `tile.id` or `tile.count` of this loop, whose "
-            r"block size the source fixes, so its blocks must be 64 elements, but that block is "
+            r"sums_of_64.py:11: the kernel reads `tile.id` or `tile.count` of this loop, or "
+            r"indexes with its `tile.begin` or `tile.end`, and the source fixes its block size, "
+            r"so its blocks must be 64 elements, but that block is "
             rf"not legal on the TPU for {n} elements along the lane \(last\) axis of a block "
             r"\(a multiple of 128, or the whole dimension\)")):
         module.sums_of_64(jnp.zeros((n,), jnp.float32), interpret=True)
@@ -151,9 +152,10 @@ def test_fixed_block_numbering_from_a_begin(helionc, tmp_path, begin):
     n = 40
     if begin % 8:
         with pytest.raises(ValueError, match=r"tiles_from.py:11: the kernel reads `tile.id` or "
-                                             r"`tile.count` of this loop, whose block size the "
-                                             r"source fixes, so its blocks of 8 must start at its "
-                                             r"begin, 10"):
+                                             r"`tile.count` of this loop, or indexes with its "
+                                             r"`tile.begin` or `tile.end`, and the source fixes "
+                                             r"its block size, so its blocks of 8 must start at "
+                                             r"its begin, 10"):
             module.tiles_from(jnp.zeros((n, 128), jnp.float32), begin, interpret=True)
         return
     got = np.asarray(module.tiles_from(jnp.zeros((n, 128), jnp.float32), begin, interpret=True))
@@ -209,3 +211,44 @@ def test_block_means_without_halving(helionc, tmp_path):
     x = np.random.default_rng(1).standard_normal((512, 256)).astype(np.float32)
     got = np.asarray(module.block_means(jnp.asarray(x), interpret=True))
     np.testing.assert_allclose(got, x.astype(np.float64).sum(0), rtol=1e-4, atol=1e-4)
+
+
+BLOCK_MAXIMA = """
+import torch
+import helion
+import helion.language as hl
+
+
+@helion.kernel(static_shapes=True)
+def block_maxima(x: torch.Tensor) -> torch.Tensor:
+    m, n = x.size()
+    out = torch.zeros([m, (n + 127) // 128], dtype=x.dtype, device=x.device)
+    for tile_m, tile_n in hl.tile([m, n], block_size=[None, 128]):
+        col = tile_n.begin // 128
+        out[tile_m, col] = x[tile_m, tile_n].amax(dim=1)
+    return out
+"""
+
+
+@pytest.mark.parametrize("n", [128, 384, 130])
+def test_fixed_block_begin_as_scalar_index(helionc, tmp_path, n):
+    """`out[tile_m, tile_n.begin // 128]` stores one column per block of 128 lanes: a block
+    widened to the whole of n = 130 would store one column for two blocks, so that block is
+    refused (a block of 128 lanes over 130 is legal, so n = 130 runs with partial blocks)."""
+    module = compile_source(helionc, tmp_path, BLOCK_MAXIMA, "block_maxima")
+    x = np.random.default_rng(n).standard_normal((24, n)).astype(np.float32)
+    got = np.asarray(module.block_maxima(jnp.asarray(x), interpret=True))
+    blocks = (n + 127) // 128
+    expected = np.stack([x[:, b * 128 : (b + 1) * 128].max(axis=1) for b in range(blocks)], 1)
+    np.testing.assert_array_equal(got, expected)
+
+
+BLOCK_MAXIMA_64 = BLOCK_MAXIMA.replace("128", "64")
+
+
+def test_fixed_block_begin_as_scalar_index_refused(helionc, tmp_path):
+    """Blocks of 64 lanes over 100 are not legal on the TPU: refused, not widened to 100 (one
+    column stored for both blocks)."""
+    module = compile_source(helionc, tmp_path, BLOCK_MAXIMA_64, "block_maxima")
+    with pytest.raises(ValueError, match=r"indexes with its `tile.begin` or `tile.end`"):
+        module.block_maxima(jnp.zeros((8, 100), jnp.float32), interpret=True)

@@ -67,21 +67,22 @@ class DeviceContext final : public ExprContext {
       if (axis.gather) return gather(load, use, operand, ref, axis, kernel_axis);
       kernel_axis += axis.squeezed ? 0 : 1;
     }
-    if (std::optional<PyExpr> picked = picked_read(operand, ref, load.index)) return *picked;
+    // The access's part of the block, then the elements it picks: the column of a window of
+    // lanes (the last kernel axis, so it goes first) and the picked elements of other axes.
+    PyExpr value = block_read(load, use, operand, ref);
     for (const passes::ViewAxis& axis : operand.view) {
       if (axis.kind != passes::ViewAxis::Kind::kColumn) continue;
       // The block is a window of lanes holding the column: select it.
       context_.imports.helpers.insert("column");
-      const std::string sliced = slice_subscript(operand, load.index);  // `x[:8, j]`
-      PyExpr column = py_call("_column", {ref + (sliced.empty() ? "[...]" : sliced),
-                                          geometry_.print(axis.scalar).text});
-      const SlicedBlock block = sliced_block(ref, operand, load.index);
-      if (block.nonempty.empty()) return column;
-      // The column's shape is the block's without its lane axis.
-      const std::vector<std::string> sizes(block.sizes.begin(), block.sizes.end() - 1);
-      return py_atom(fmt::format("({} if {} else jnp.zeros({}, {}.dtype))", column.text,
-                                 block.nonempty, py_tuple(sizes), ref));
+      value = py_call("_column", {value.text, geometry_.print(axis.scalar).text});
     }
+    return picked_read(operand, value, load.index);
+  }
+
+  // The block of `ref` as an access with `load`'s index reads it: the whole block, the block
+  // an inner loop streams, windows of a resident block, slices.
+  PyExpr block_read(const ir::Load& load, const passes::RefUse& use, const passes::Operand& operand,
+                    const std::string& ref) {
     if (auto streamed = streamed_.find(use.index); !use.output && streamed != streamed_.end()) {
       // A block copied into VMEM by a `fori_loop` loop (`buf[slot]`), or the block ref of an
       // `emit_pipeline` body (`x_block[...]`), sliced like the access.
@@ -123,14 +124,13 @@ class DeviceContext final : public ExprContext {
     return result;
   }
 
-  // A read of an output whose stores pick elements: the block, then each picked element
-  // (`_pick`, last axis first so that the earlier axes keep their positions).
-  std::optional<PyExpr> picked_read(const passes::Operand& operand, const std::string& ref,
-                                    const ir::Index& index) {
+  // A read of an array whose accesses pick elements: `value` (its block, the column already
+  // selected), then each picked element (`_pick`, last axis first so that the earlier axes keep
+  // their positions).
+  PyExpr picked_read(const passes::Operand& operand, PyExpr value, const ir::Index& index) {
     const auto picked = picks(operand, index);
-    if (picked.empty()) return std::nullopt;
+    if (picked.empty()) return value;
     context_.imports.helpers.insert("picks");
-    PyExpr value = py_atom(ref + window(operand, &index));
     for (auto it = picked.rbegin(); it != picked.rend(); ++it) {
       value = py_call("_pick", {value.text, std::to_string(it->first), it->second});
     }
@@ -494,9 +494,9 @@ class DeviceContext final : public ExprContext {
       case ir::TileAttrKind::kBlockSize:
         return py_atom(geometry_.block(t));
       case ir::TileAttrKind::kId:
-        return geometry_.program_id(t);
+        return geometry_.id(t);
       case ir::TileAttrKind::kCount:
-        return geometry_.block_count(t);
+        return geometry_.count(t);
     }
     return std::nullopt;
   }

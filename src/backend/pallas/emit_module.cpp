@@ -105,8 +105,7 @@ bool print_kernel(PythonWriter& out, EmitContext& context, const ir::Kernel& ker
                   const passes::KernelPlan& plan, const autotune::ConfigFile* config) {
   bool ok = true;
   KernelLoopTypes loop_types(kernel, plan);
-  if (kernel.num_tunable_blocks > 0 || loop_types.loop_count() > 0 ||
-      !kernel.user_tunables.empty()) {
+  if (kernel_reads_config(kernel, plan)) {
     ok &= print_config_tables(out, kernel, config, loop_types, context.diags);
     out.blank();
     out.blank();

@@ -137,7 +137,7 @@ bool ExprPrinter::needs_scalar_opmath(const ir::Binary& node) {
   const auto narrow_tile = [](const ir::Type& type) {
     if (type.kind != ir::TypeKind::kTileTensor) return false;
     return !type.dtype || *type.dtype == ir::ScalarType::kBFloat16 ||
-           *type.dtype == ir::ScalarType::kFloat16;
+           *type.dtype == ir::ScalarType::kFloat16 || ir::is_float8(*type.dtype);
   };
   // A literal that bfloat16 and float16 both hold exactly (0.5, 1.0, 3.0) gives the same
   // result either way, so the product stays plain and readable.
@@ -326,6 +326,9 @@ PyExpr ExprPrinter::call(const ir::Call& node) {
     case Intrinsic::kHostIndex:
       return py_atom(host_index_text(node, py_primary(print(args[0])),
                                      [&](const ir::ExprPtr& value) { return text(value); }));
+    case Intrinsic::kHostIndexSet:
+      return py_atom(host_index_set_text(node, py_primary(print(args[0])),
+                                         [&](const ir::ExprPtr& value) { return text(value); }));
     case Intrinsic::kStride: {
       imports_.math = true;
       const auto* axis = args[1]->as<ir::IntImm>();

@@ -6,6 +6,7 @@
 
 #include "backend/pallas/host_state.h"
 #include "backend/pallas/launch_printer.h"
+#include "backend/pallas/loop_types.h"
 #include "backend/pallas/pack_params.h"
 #include "ir/visitor.h"
 #include "passes/legal_block.h"
@@ -58,10 +59,7 @@ class HostPrinter {
     params.emplace_back("interpret=None");
     auto body = out_.block(fmt::format("def {}({}):", kernel_.name, fmt::join(params, ", ")));
     for (const std::string& line : unpack_packs(kernel_, name_of)) out_.line(line);
-    const bool loop_types =
-        std::any_of(plan_.launches.begin(), plan_.launches.end(),
-                    [](const auto& launch) { return !launch.inner_loops.empty(); });
-    if (kernel_.num_tunable_blocks > 0 || loop_types || !kernel_.user_tunables.empty()) {
+    if (kernel_reads_config(kernel_, plan_)) {
       // Chosen by the arguments as passed, before any host code rebinds them (also without
       // tunable block sizes: the inner loops' strategies are config entries).
       config_ = host_.local("config");
@@ -111,6 +109,7 @@ class HostPrinter {
         return;
       case ir::StmtKind::kTileLoop: {
         const int launch = plan_.launch_of.at(&stmt);
+        check_loop_shapes(plan_.launches[launch], stmt);
         const std::vector<std::string> restore =
             broadcast_unit_axes(plan_.launches[launch], stmts, i, top);
         print_launch(out_, host_, plan_.launches[launch], names_[launch], top, config_,
@@ -242,8 +241,8 @@ class HostPrinter {
     return true;
   }
 
-  // Host arithmetic reads values (`return out0 + out1`): an array that holds none yet (an
-  // `empty` no launch wrote) gets zeros first, as a returned one does.
+  // Host arithmetic reads values (`return out0 + out1`), as a host store does: an array that
+  // holds none yet (an `empty` no launch wrote) gets zeros first, as a returned one does.
   void give_values(const ir::ExprPtr& value, const ir::Stmt& stmt) {
     std::set<int> read;
     const auto operand = [&](const ir::ExprPtr& side) {
@@ -260,6 +259,10 @@ class HostPrinter {
         operand(node->rhs);
       } else if (const auto* node = e.as<ir::Unary>()) {
         operand(node->operand);
+      } else if (const auto* node = e.as<ir::Call>();
+                 node && node->op == ir::Intrinsic::kHostIndexSet) {
+        operand(node->args[0]);  // `x.at[idx].set(v)` keeps x's other elements
+        operand(node->args[1]);
       }
     });
     for (int binding : read) {
@@ -319,6 +322,29 @@ class HostPrinter {
       emit_broadcast(operand.binding, py_tuple(extents), stmts, i, top, restore);
     }
     return restore;
+  }
+
+  // Outputs a rank-polymorphic loop over another array's shape stores into
+  // (passes::Output::checked_loop_shape) must have that shape, which JAX knows while it traces.
+  void check_loop_shapes(const passes::Launch& launch, const ir::Stmt& loop) {
+    for (const passes::Output& output : launch.outputs) {
+      if (!output.checked_loop_shape) continue;
+      const ir::TileDim& dim = kernel_.tile_dims[launch.grid.front().tile_dim];
+      const std::string name = binding_name(kernel_, output.operand.binding);
+      const std::string shape = host_.text(dim.extent);
+      auto raise = out_.block(context_.with_where(
+          fmt::format("if tuple({}.shape) != tuple({}):", name, shape), loop.range));
+      const SourceFile& file = *loop.range.file;
+      out_.line(fmt::format(
+          "raise ValueError({} + str(tuple({}.shape)) + {} + str(tuple({})))",
+          py_string(fmt::format("{}:{}: the loop over `{}` stores into `{}`, whose shape ",
+                                file.path(), file.line_column(loop.range.begin).line,
+                                file.text_of(dim.extent->range), name)),
+          name,
+          py_string(" must be the loop's (Helion specializes shapes; helionc does not mask a "
+                    "rank known only at trace time): "),
+          shape));
+    }
   }
 
   // `y = _broadcast_unit_axes(y, extents)`, saving y first when later statements read it.

@@ -142,13 +142,26 @@ class KernelPrinter {
   // Outputs stored under a mask keep the array's old values outside the loop's range.
   // The mask is applied only when one of its dimensions can have partial blocks for the shapes
   // being traced (TileGeometry::partial_condition); with a bound known only at run time, always.
+  // An output whose block an inner loop stores window by window (`out[tile_b, tile_l,
+  // tile_w]` with `tile_w` an inner loop's) gets a mask of unit axes but the masked ones, which
+  // broadcasts against each window, and the window of the old values.
   void prepare_store_masks() {
     masks_.resize(launch_.outputs.size());
     mask_guards_.resize(launch_.outputs.size());
+    inner_windowed_.assign(launch_.outputs.size(), false);
+    std::set<int> inner_dims;
+    for (const passes::InnerLoop& inner : launch_.inner_loops) {
+      inner_dims.insert(inner.tile_loop().tile_dims.begin(), inner.tile_loop().tile_dims.end());
+    }
     for (size_t o = 0; o < launch_.outputs.size(); ++o) {
       const passes::Output& output = launch_.outputs[o];
       // Its mask reads an inner loop's indices: made at the store, inside the loop.
       if (output.masked_in_place) continue;
+      for (const passes::ViewAxis& view : output.operand.view) {
+        if (view.kind == passes::ViewAxis::Kind::kTile && inner_dims.count(view.tile_dim)) {
+          inner_windowed_[o] = true;
+        }
+      }
       bool always = false;
       std::optional<PyExpr> guard;
       std::vector<std::optional<PyExpr>> partial;
@@ -162,8 +175,18 @@ class KernelPrinter {
         int kernel_axis = 0;  // the axis among those the kernel sees
         for (int a = 0; a < axis; ++a) kernel_axis += output.operand.view[a].squeezed ? 0 : 1;
         const std::optional<PyExpr> index_guard = always ? std::nullopt : partial[i];
-        const PyExpr index =
-            geometry_.index(tile_dim, names_.outputs[o] + ".shape", kernel_axis, index_guard);
+        std::string shape = names_.outputs[o] + ".shape";
+        if (inner_windowed_[o]) {
+          std::vector<std::string> dims;
+          for (const passes::ViewAxis& view : output.operand.view) {
+            if (!view.squeezed) dims.emplace_back("1");
+          }
+          dims[static_cast<size_t>(kernel_axis)] =
+              fmt::format("{}.shape[{}]", names_.outputs[o], kernel_axis);
+          shape = dims.size() == 1 ? fmt::format("({},)", dims[0])
+                                   : fmt::format("({})", fmt::join(dims, ", "));
+        }
+        const PyExpr index = geometry_.index(tile_dim, shape, kernel_axis, index_guard);
         PyExpr condition = geometry_.in_range(tile_dim, index);
         if (index_guard) {
           // With several axes, one whose blocks are whole is in range everywhere (its index is
@@ -177,6 +200,44 @@ class KernelPrinter {
       }
       if (!always) mask_guards_[o] = guard;
     }
+  }
+
+  // A store through windows of an inner loop that starts inside a block (`hl.tile(
+  // outer.begin, outer.end)`): its first and last windows reach rows of the neighbouring outer
+  // blocks, which other steps own and which the window's values (computed from loads masked
+  // to the loop's range) must not overwrite; those rows keep the block's current contents.
+  std::string inside_offset_windows(size_t o, const std::string& window, std::string value) {
+    const passes::Output& output = launch_.outputs[o];
+    PyExpr inside;
+    std::optional<PyExpr> guard;
+    bool always = false;
+    int kernel_axis = 0;  // the axis among those the kernel sees
+    for (const passes::ViewAxis& view : output.operand.view) {
+      if (view.squeezed) continue;
+      const int axis = kernel_axis++;
+      if (view.kind != passes::ViewAxis::Kind::kTile || !geometry_.windowed(view.tile_dim) ||
+          !ir::has_begin(kernel_.tile_dims[view.tile_dim])) {
+        continue;
+      }
+      std::vector<std::string> dims;
+      for (const passes::ViewAxis& other : output.operand.view) {
+        if (!other.squeezed) dims.emplace_back("1");
+      }
+      dims[static_cast<size_t>(axis)] = geometry_.block(view.tile_dim);
+      const std::string shape = dims.size() == 1 ? fmt::format("({},)", dims[0])
+                                                 : fmt::format("({})", fmt::join(dims, ", "));
+      const PyExpr condition =
+          geometry_.in_range(view.tile_dim, geometry_.index(view.tile_dim, shape, axis));
+      inside = inside.text.empty() ? condition : py_binary("&", inside, condition);
+      if (const std::optional<PyExpr> partial = geometry_.partial_condition(view.tile_dim)) {
+        guard = guard ? py_binary("or", *guard, *partial) : *partial;
+      } else {
+        always = true;
+      }
+    }
+    if (inside.text.empty()) return value;
+    const PyExpr kept = py_call("jnp.where", {inside.text, value, names_.outputs[o] + window});
+    return always || !guard ? kept.text : py_conditional(kept, *guard, py_atom(value)).text;
   }
 
   // The mask of an output stored in place (passes::Output::masked_in_place): the elements of
@@ -245,18 +306,22 @@ class KernelPrinter {
       if (launch_.outputs[output].masked_in_place) {
         masks_[output] = in_place_mask(output);
       }
+      value = inside_offset_windows(output, window, value);
       if (!masks_[output].text.empty()) {
         // Outside the loop's range the block keeps the array's old values, or what earlier
         // outer steps wrote into it (passes::Output::masked_in_place). A slice of the block
         // (`out[tile, 16:]`) takes the same slice of the block's mask.
         const std::string sliced = device_.slice_items(store->index).empty() ? "" : window;
-        const PyExpr mask =
-            sliced.empty() ? masks_[output] : py_atom(py_primary(masks_[output]) + sliced);
+        const PyExpr mask = sliced.empty() || inner_windowed_[output]
+                                ? masks_[output]
+                                : py_atom(py_primary(masks_[output]) + sliced);
         const bool in_place =
             launch_.outputs[output].masked_in_place || launch_.outputs[output].copies_in;
         const std::string old = in_place ? ref + window
                                          : names_.inputs[launch_.outputs[output].aliased_input] +
-                                               (sliced.empty() ? "[...]" : sliced);
+                                               (inner_windowed_[output] ? window
+                                                : sliced.empty()        ? "[...]"
+                                                                        : sliced);
         const PyExpr masked = py_call("jnp.where", {mask.text, value, old});
         value = mask_guards_[output]
                     ? py_conditional(masked, *mask_guards_[output], py_atom(value)).text
@@ -1176,6 +1241,7 @@ class KernelPrinter {
   std::vector<PyExpr> masks_;  // per output: the in-range condition ("" when not masked)
   std::vector<std::optional<PyExpr>>
       mask_guards_;                     // per output: when masks_ applies (none: always)
+  std::vector<bool> inner_windowed_;    // per output: inner loops store windows of its block
   std::map<int, std::string> scratch_;  // carry of the `grid` loop -> its VMEM scratch ref
   std::map<int, Dma> dma_;              // `fori_loop` inner loops
 };

@@ -232,8 +232,8 @@ class LaunchPrinter {
           host_.context.diags.error(
               DiagnosticKind::kUnsupported, dim.range,
               "a loop whose begin is computed in the kernel and whose block numbers "
-              "(`tile.id`, `tile.count`) or registered block size the kernel reads is not "
-              "supported yet");
+              "(`tile.id`, `tile.count`, a scalar index made from `tile.begin` or `tile.end`) "
+              "or registered block size the kernel reads is not supported yet");
         } else if (has_begin(dim)) {
           begin = ", begin=" + host_.text(dim.begin);
         }
@@ -259,8 +259,8 @@ class LaunchPrinter {
                          kernel_.bindings[static_cast<size_t>(value)].name);
     }
     return fmt::format(
-        "{}the kernel reads `tile.id` or `tile.count` of this loop, whose block size the source "
-        "fixes",
+        "{}the kernel reads `tile.id` or `tile.count` of this loop, or indexes with its "
+        "`tile.begin` or `tile.end`, and the source fixes its block size",
         where);
   }
 
@@ -432,6 +432,24 @@ class LaunchPrinter {
   // Whether launch dimension `g` is an axis of the pallas_call's grid in the variant printed.
   bool on_grid(size_t g) const { return schedule_->on_grid(g); }
 
+  // The number of grid axes that are inner loops' (the `grid` strategy): the grid's last ones.
+  size_t inner_grid_axes() const {
+    if (launch_.variadic) return 0;
+    size_t inner = 0;
+    for (size_t g = 0; g < launch_.grid.size(); ++g) {
+      if (on_grid(g) && launch_.grid[g].inner_loop >= 0) ++inner;
+    }
+    return inner;
+  }
+
+  // "kernel (file.py:12)": the launch in messages raised while JAX traces.
+  std::string launch_label() const {
+    std::string label = kernel_.name;
+    const std::string place = host_.context.where(launch_.tile_loop().range);
+    if (!place.empty()) label += " (" + place + ")";
+    return label;
+  }
+
   // The index maps' parameters: one per grid axis.
   std::string index_params() const {
     std::vector<std::string> params;
@@ -503,10 +521,7 @@ class LaunchPrinter {
     {
       auto call = out_.block(fmt::format("{} = _fit_vmem(", config_));
       out_.line(config_ + ",");
-      std::string label = kernel_.name;
-      const std::string place = host_.context.where(launch_.tile_loop().range);
-      if (!place.empty()) label += " (" + place + ")";
-      out_.line(py_string(label) + ",");
+      out_.line(py_string(launch_label()) + ",");
       out_.line(fmt::format("{},", names_.first_loop));
       out_.line(fmt::format("lambda {}: {},", config_, py_tuple(legal)));
       {
@@ -917,7 +932,8 @@ class LaunchPrinter {
         launches_ == 1 ? kernel_.name : fmt::format("{}_{}", kernel_.name, launch_.index);
 
     {
-      auto call = out_.block(fmt::format("{} = pl.pallas_call(", fmt::join(targets, ", ")));
+      // `_pallas_call` (prelude): pl.pallas_call, skipped when the loop runs no steps.
+      auto call = out_.block(fmt::format("{} = _pallas_call(", fmt::join(targets, ", ")));
       out_.line(function + ",");
       if (single) {
         out_.line(fmt::format("out_shape={},", out_shapes[0]));
@@ -950,6 +966,10 @@ class LaunchPrinter {
       out_.line("),");
       out_.line("interpret=_interpret(interpret),");
       out_.line(fmt::format("name={},", py_string(name)));
+      out_.line(fmt::format("where={},", py_string(launch_label())));
+      if (const size_t inner = inner_grid_axes(); inner > 0) {
+        out_.line(fmt::format("inner_steps={},", inner));
+      }
     }
     out_.line(fmt::format("){}{}", py_tuple_args(arguments), chained));
     for (const std::string& line : after) out_.line(line);

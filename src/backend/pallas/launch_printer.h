@@ -4,7 +4,7 @@
 //
 //   block_m = _legal_block(config["block_sizes"][0], m, "sublane")
 //   block_n = _legal_block(config["block_sizes"][1], n, "lane")
-//   out = pl.pallas_call(
+//   out = _pallas_call(
 //       _bias_gelu_kernel,
 //       out_shape=out,
 //       grid=(pl.cdiv(m, block_m), pl.cdiv(n, block_n)),

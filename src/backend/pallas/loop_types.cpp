@@ -55,4 +55,17 @@ std::string KernelLoopTypes::python_tuple(const LoopTypes& types) {
   return py_tuple(names);
 }
 
+bool kernel_reads_config(const ir::Kernel& kernel, const passes::KernelPlan& plan) {
+  const bool reordered =
+      std::any_of(plan.launches.begin(), plan.launches.end(), [](const passes::Launch& launch) {
+        if (!passes::orders_grid(launch)) return false;
+        const std::vector<int64_t> order = passes::default_grid_order(launch);
+        return !std::is_sorted(order.begin(), order.end());
+      });
+  const bool inner_loops =
+      std::any_of(plan.launches.begin(), plan.launches.end(),
+                  [](const passes::Launch& launch) { return !launch.inner_loops.empty(); });
+  return kernel.num_tunable_blocks > 0 || inner_loops || !kernel.user_tunables.empty() || reordered;
+}
+
 }  // namespace helionc::backend::pallas

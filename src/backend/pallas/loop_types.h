@@ -52,4 +52,9 @@ class KernelLoopTypes {
   std::vector<LoopTypes> resolved_;  // kernel-level, in order of first resolution
 };
 
+// Whether the kernel's public function reads a config: for tunable block sizes, inner-loop
+// strategies, tunables of the kernel's own, or the grid order of a loop whose revisited
+// dimensions reorder it (passes::default_grid_order, `loop_orders`).
+bool kernel_reads_config(const ir::Kernel& kernel, const passes::KernelPlan& plan);
+
 }  // namespace helionc::backend::pallas

@@ -69,13 +69,16 @@ std::string contiguous_stride_text(const std::string& array, std::optional<int64
       "tuple(math.prod(max(s, 1) for s in {0}.shape[i + 1:]) for i in range({0}.ndim))", array);
 }
 
-std::string host_index_text(const ir::Call& call, const std::string& array,
-                            const std::function<std::string(const ir::ExprPtr&)>& text) {
+namespace {
+
+// The items of a host-code index, `call.args[first]` on, as a subscript's text.
+std::string index_items(const ir::Call& call, size_t first,
+                        const std::function<std::string(const ir::ExprPtr&)>& text) {
   const auto bound = [&](const ir::ExprPtr& value) {
     return value->kind == ir::ExprKind::kNoneImm ? std::string() : text(value);
   };
   std::vector<std::string> items;
-  for (size_t i = 1; i < call.args.size(); ++i) {
+  for (size_t i = first; i < call.args.size(); ++i) {
     const auto* slice = call.args[i]->as<ir::TupleExpr>();
     if (slice == nullptr) {
       items.push_back(text(call.args[i]));
@@ -86,7 +89,20 @@ std::string host_index_text(const ir::Call& call, const std::string& array,
     if (parts[2]->kind != ir::ExprKind::kNoneImm) item += ":" + text(parts[2]);
     items.push_back(std::move(item));
   }
-  return fmt::format("{}[{}]", array, fmt::join(items, ", "));
+  // `x[()]`: no items index the whole array (a 0-d one's only element).
+  return items.empty() ? "()" : fmt::format("{}", fmt::join(items, ", "));
+}
+
+}  // namespace
+
+std::string host_index_text(const ir::Call& call, const std::string& array,
+                            const std::function<std::string(const ir::ExprPtr&)>& text) {
+  return fmt::format("{}[{}]", array, index_items(call, 1, text));
+}
+
+std::string host_index_set_text(const ir::Call& call, const std::string& array,
+                                const std::function<std::string(const ir::ExprPtr&)>& text) {
+  return fmt::format("{}.at[{}].set({})", array, index_items(call, 2, text), text(call.args[1]));
 }
 
 PyExpr next_power_of_2(const PyExpr& n) {

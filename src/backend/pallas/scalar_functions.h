@@ -27,6 +27,11 @@ std::string contiguous_stride_text(const std::string& array, std::optional<int64
 std::string host_index_text(const ir::Call& call, const std::string& array,
                             const std::function<std::string(const ir::ExprPtr&)>& text);
 
+// A host-code store (Intrinsic::kHostIndexSet) as Python: `x.at[idx].set(value)`, which jnp
+// casts to x's dtype as PyTorch's store does.
+std::string host_index_set_text(const ir::Call& call, const std::string& array,
+                                const std::function<std::string(const ir::ExprPtr&)>& text);
+
 // Helion's `next_power_of_2(n)` on a Python int: `1 << max(0, n - 1).bit_length()` (1 for
 // n <= 1).
 PyExpr next_power_of_2(const PyExpr& n);

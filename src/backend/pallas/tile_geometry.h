@@ -91,6 +91,12 @@ class TileGeometry {
     return py_call("pl.program_id", {axis_text(tile_dim)});
   }
 
+  // `tile.id` and `tile.count` as the kernel reads them: a grid axis's program id and count
+  // computed once at the top of the kernel (`tile_b_id = pl.program_id(0)`), since interpret
+  // mode substitutes program ids only outside the loops and branches of the kernel body.
+  PyExpr id(int tile_dim) { return hoisted(tile_dim, "_id", program_id(tile_dim)); }
+  PyExpr count(int tile_dim) { return hoisted(tile_dim, "_count", block_count(tile_dim)); }
+
   // The block number along `tile_dim` counted from the array's start (an index map's value).
   PyExpr block_index(int tile_dim) {
     const ir::TileDim& dim = kernel_.tile_dims[tile_dim];
@@ -193,6 +199,19 @@ class TileGeometry {
     std::vector<std::string> lines;
   };
 
+  // `value`, a fact of a grid axis's position, bound to a name at the top of the kernel; an
+  // inner loop's own (its step) as it is.
+  PyExpr hoisted(int tile_dim, std::string_view suffix, const PyExpr& value) {
+    if (python_loop(tile_dim) != nullptr) return value;
+    const std::string key = fmt::format("{}{}", tile_dim, suffix);
+    if (auto it = hoisted_.find(key); it != hoisted_.end()) return py_atom(it->second);
+    const std::string name =
+        scope_.fresh(safe_local_name(kernel_.tile_dims[tile_dim].name) + std::string(suffix));
+    lines_for(tile_dim).push_back(fmt::format("{} = {}", name, value.text));
+    hoisted_.emplace(key, name);
+    return py_atom(name);
+  }
+
   // The Python loop (an open inner loop printed as a loop) a tile dimension belongs to.
   const Loop* python_loop(int tile_dim) const {
     const int inner = launch_.grid[grid_axis(tile_dim)].inner_loop;
@@ -217,6 +236,7 @@ class TileGeometry {
   std::vector<std::string> preamble_;
   std::map<int, Loop> loops_;  // open Python loops by inner loop
   std::map<int, std::string> starts_;
+  std::map<std::string, std::string> hoisted_;  // "<tile dim><suffix>" -> name
   std::map<std::string, std::string> indices_;
   std::map<std::string, std::string> guarded_indices_;  // None where the guard does not hold
   std::map<int, std::string> partial_;                  // partial_condition names

@@ -11,6 +11,7 @@ namespace helionc::backend::reference {
 
 using ir::Intrinsic;
 using pallas::contiguous_stride_text;
+using pallas::host_index_set_text;
 using pallas::host_index_text;
 using pallas::Prec;
 using pallas::py_atom;
@@ -123,8 +124,9 @@ bool needs_scalar_opmath(const ir::Binary& node) {
                      node.op == ir::BinaryOp::kMul || node.op == ir::BinaryOp::kDiv;
   if (!arith) return false;
   const auto narrow = [](const ir::Type& type) {
-    return type.is_array() && (!type.dtype || *type.dtype == ir::ScalarType::kBFloat16 ||
-                               *type.dtype == ir::ScalarType::kFloat16);
+    return type.is_array() &&
+           (!type.dtype || *type.dtype == ir::ScalarType::kBFloat16 ||
+            *type.dtype == ir::ScalarType::kFloat16 || ir::is_float8(*type.dtype));
   };
   const auto python_float = [](const ir::ExprPtr& value) {
     if (value->type.kind != ir::TypeKind::kFloat) return false;
@@ -461,6 +463,9 @@ PyExpr ExprWriter::call(const ir::Call& node) {
     case Intrinsic::kHostIndex:
       return py_atom(host_index_text(node, py_primary(print(args[0])),
                                      [&](const ir::ExprPtr& value) { return text(value); }));
+    case Intrinsic::kHostIndexSet:
+      return py_atom(host_index_set_text(node, py_primary(print(args[0])),
+                                         [&](const ir::ExprPtr& value) { return text(value); }));
     case Intrinsic::kStride: {
       state_.math = true;
       const auto* axis = args[1]->as<ir::IntImm>();

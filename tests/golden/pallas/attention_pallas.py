@@ -57,7 +57,7 @@ def _default_block(size, role, other=1):
 
     `other` is the number of elements a block spans along its whole (untiled) dimensions.
     """
-    return min(_DEFAULT_BLOCKS[role], max(1, _BLOCK_ELEMENTS // other), size)
+    return min(_DEFAULT_BLOCKS[role], max(1, _BLOCK_ELEMENTS // max(1, other)), size)
 
 
 def _legal_block(requested, size, role, other=1, axes=()):
@@ -66,7 +66,8 @@ def _legal_block(requested, size, role, other=1, axes=()):
     `requested` (None: the default for blocks that also span `other` elements of whole
     dimensions) is kept when legal: a block at least as large as the dimension becomes the
     whole dimension, and a dimension no larger than the role's multiple is taken whole;
-    otherwise the block is rounded down to the multiple, and is at least one multiple.
+    otherwise the block is rounded down to the multiple, and is at least one multiple. A
+    dimension of no elements gets a block of 1, so that its grid has no steps (_pallas_call).
     `axes`: the lengths of the array axes the blocks land on, when they may differ (a loop
     over part of an input's axis): a whole axis is then legal only if they are all equal, and
     otherwise the block is a multiple, which is legal on any of them.
@@ -77,8 +78,46 @@ def _legal_block(requested, size, role, other=1, axes=()):
     if any(axis != size for axis in axes):
         return max(multiple, min(requested, size) // multiple * multiple)
     if requested >= size or size <= multiple:
-        return size
+        return max(size, 1)
     return max(multiple, requested // multiple * multiple)
+
+
+def _pallas_call(kernel, *, grid, out_shape, where, inner_steps=0, **params):
+    """pl.pallas_call for a launch whose loop may run no steps (an axis of length 0).
+
+    The last `inner_steps` axes of `grid` are inner loops' (the `grid` strategy). A launch whose
+    own loop has no steps runs none of its device code, as in Helion: it is skipped, and each
+    output keeps its value before the launch (the input it aliases, else zeros). Pallas cannot
+    run a grid or a block of no elements otherwise, so any other empty axis (an inner loop of
+    no steps, a whole axis of length 0) is an error that names the launch (`where`).
+    """
+    own = grid[: len(grid) - inner_steps]
+    aliases = params.get("input_output_aliases") or {}
+    single = not isinstance(out_shape, (tuple, list))
+    shapes = (out_shape,) if single else tuple(out_shape)
+
+    def skipped(*operands):
+        by_output = {output: operands[operand] for operand, output in aliases.items()}
+        outputs = tuple(
+            by_output[o] if o in by_output else jnp.zeros(shape.shape, shape.dtype)
+            for o, shape in enumerate(shapes)
+        )
+        return outputs[0] if single else outputs
+
+    def launch(*operands):
+        arrays = (*operands, *shapes)  # arrays and jax.ShapeDtypeStructs
+        empty = [s for s in grid if s <= 0] + [tuple(a.shape) for a in arrays if 0 in a.shape]
+        if empty:
+            raise ValueError(
+                f"{where}: an inner loop or a whole axis of length 0 is not supported yet "
+                f"(grid {tuple(grid)}, empty: {empty}); a launch whose own loop has no "
+                "steps is skipped"
+            )
+        return pl.pallas_call(kernel, grid=grid, out_shape=out_shape, **params)(*operands)
+
+    if any(steps <= 0 for steps in own):
+        return skipped
+    return launch
 
 
 def tpu_lowering_context(target=None):
@@ -114,12 +153,16 @@ def _dot(a, b, dimension_numbers):
     """A matrix product (`jax.lax.dot_general`'s contraction) as PyTorch and Helion compute it:
     operands promoted to a common dtype, float32 accumulation (int32 for integers), float32 and
     float16 operands at full precision (the default rounds them to bfloat16). The result stays in
-    the accumulation dtype."""
-    dtype = jnp.promote_types(a.dtype, b.dtype)
+    the accumulation dtype. An 8-bit float with another float (which JAX does not promote)
+    multiplies in float32, which holds every 8-bit value exactly."""
+    try:
+        dtype = jnp.promote_types(a.dtype, b.dtype)
+    except jax.dtypes.TypePromotionError:
+        dtype = jnp.dtype(jnp.float32)
     integral = jnp.issubdtype(dtype, jnp.integer)
     return jax.lax.dot_general(
         a.astype(dtype), b.astype(dtype), dimension_numbers,
-        precision=None if integral or dtype == jnp.bfloat16 else jax.lax.Precision.HIGHEST,
+        precision=jax.lax.Precision.HIGHEST if dtype in (jnp.float32, jnp.float16) else None,
         preferred_element_type=jnp.int32 if integral else jnp.float32)
 
 
@@ -407,7 +450,7 @@ def attention_output(q_in, k_in, v_in, *, interpret=None):
         max(k_view.shape[2], v_view.shape[2]),
         axes=(k_view.shape[1], v_view.shape[1]),
     )
-    out = pl.pallas_call(
+    out = _pallas_call(
         functools.partial(
             _attention_output_kernel,
             block_b=block_b,
@@ -475,6 +518,8 @@ def attention_output(q_in, k_in, v_in, *, interpret=None):
         ),
         interpret=_interpret(interpret),
         name="attention_output",
+        where="attention_output (tests/golden/pallas/attention.py:38)",
+        inner_steps=1,
     )(q_view, k_view, v_view)
     return out.reshape(q_in.shape)  # tests/golden/pallas/attention.py:60
 
@@ -536,8 +581,12 @@ def _ref_scalar_op(x, op, y):
 def _ref_dot(a, a_axis, b, b_axis, batch):
     """Helion's matrix product: `a` contracted along `a_axis` with `b` along `b_axis` (and the
     batch axes `batch`, a pair, or None), operands promoted to one dtype, accumulated in float32
-    (int32 for integers) at full precision; the result stays in the accumulation dtype."""
-    dtype = jnp.promote_types(a.dtype, b.dtype)
+    (int32 for integers) at full precision; the result stays in the accumulation dtype. An
+    8-bit float with another float (which JAX does not promote) multiplies in float32."""
+    try:
+        dtype = jnp.promote_types(a.dtype, b.dtype)
+    except jax.dtypes.TypePromotionError:
+        dtype = jnp.dtype(jnp.float32)
     integral = jnp.issubdtype(dtype, jnp.integer)
     batch_axes = ((batch[0],), (batch[1],)) if batch is not None else ((), ())
     return jax.lax.dot_general(

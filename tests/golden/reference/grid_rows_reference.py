@@ -62,8 +62,12 @@ def _ref_scalar_op(x, op, y):
 def _ref_dot(a, a_axis, b, b_axis, batch):
     """Helion's matrix product: `a` contracted along `a_axis` with `b` along `b_axis` (and the
     batch axes `batch`, a pair, or None), operands promoted to one dtype, accumulated in float32
-    (int32 for integers) at full precision; the result stays in the accumulation dtype."""
-    dtype = jnp.promote_types(a.dtype, b.dtype)
+    (int32 for integers) at full precision; the result stays in the accumulation dtype. An
+    8-bit float with another float (which JAX does not promote) multiplies in float32."""
+    try:
+        dtype = jnp.promote_types(a.dtype, b.dtype)
+    except jax.dtypes.TypePromotionError:
+        dtype = jnp.dtype(jnp.float32)
     integral = jnp.issubdtype(dtype, jnp.integer)
     batch_axes = ((batch[0],), (batch[1],)) if batch is not None else ((), ())
     return jax.lax.dot_general(

@@ -95,7 +95,7 @@ TEST_CASE("bias_relu: BlockSpecs of a 2-D grid and a (1, n) view of the bias") {
                  // bias's length is not known to be n: a block must suit both
                  "    block_n = _legal_block(config[\"block_sizes\"][1], n, \"lane\", "
                  "axes=(n, bias.shape[0]))\n"
-                 "    out = pl.pallas_call(\n"
+                 "    out = _pallas_call(\n"
                  "        _bias_relu_kernel,\n"
                  "        out_shape=out,\n"
                  "        grid=(pl.cdiv(m, block_m), pl.cdiv(n, block_n)),\n"));
@@ -273,6 +273,7 @@ TEST_CASE("a reduction along a tiled axis masks the padding; tile attributes") {
                  "    tile_n_index = tile_n_start + "
                  "jax.lax.broadcasted_iota(jnp.int32, (1, block_n), 1) "
                  "if tile_n_partial else None\n"
+                 "    tile_n_id = pl.program_id(1)\n"
                  "    tile_m_start = pl.program_id(0) * block_m\n"
                  "    tile_m_index = tile_m_start + "
                  "jax.lax.broadcasted_iota(jnp.int32, (block_m,), 0)\n"
@@ -281,7 +282,7 @@ TEST_CASE("a reduction along a tiled axis masks the padding; tile attributes") {
                  "    v = jnp.where(_tile_broadcast(tile_n_index < n, (block_m, block_n)), v, 0) "
                  "if tile_n_partial else v\n"
                  "    out_ref[...] = (v - _tile_broadcast(jnp.sum(v, axis=1, keepdims=True), "
-                 "(block_m, block_n)) + pl.program_id(1) + "
+                 "(block_m, block_n)) + tile_n_id + "
                  "_tile_broadcast(tile_m_index[:, None], (block_m, block_n)))"
                  ".astype(out_ref.dtype)  # k.py:6\n"));
   CHECK(contains(text, "functools.partial(_centre_kernel, block_n=block_n, n=n, block_m=block_m)"));

@@ -119,7 +119,8 @@ def f(x: torch.Tensor, fast: bool = True) -> torch.Tensor:
     return out
 )");
   CHECK(contains(result->errors(),
-                 "k.py:11:21: error: `y` is defined on only one branch of the `if` above"));
+                 "k.py:11:21: error: `y` is defined on only one branch of an `if` above, and "
+                 "this use is not under an `if` on the same condition"));
 }
 
 TEST_CASE("dtypes follow PyTorch promotion through casts and scalars") {
