@@ -526,6 +526,8 @@ class KernelLowering {
   // or else a computed size (a host int computed from others, interned in
   // Kernel::computed_sizes with `node`'s spelling); nullopt for other sizes.
   std::optional<ir::Dim> named_size_dim(const ir::ExprPtr& size, const SyntaxNode& node);
+  // The same with the spelling given (a size helionc builds, such as a joined axis's sum).
+  std::optional<ir::Dim> named_size_dim(const ir::ExprPtr& size, std::string_view spelling);
   // Computed sizes that are a registered block size (Kernel::computed_sizes index -> tunable).
   std::map<int, int> block_dims_;
   // The tunable blocks of the tile loops being lowered, innermost last.

@@ -2,7 +2,9 @@
 // `torch.nn.functional.pad` (constant mode) of one. The joined axis must not be a tile's block
 // (a block's size is a config's, and two blocks side by side are no block of any tile), and its
 // size is the sum of its parts: ir::Intrinsic::kConcat and kPad keep the parts, the result type
-// the sum (joined_dim).
+// the sum (joined_axis): a number, or, with a tensor's axis or a computed size among the parts
+// (`x.size(1) + y.size(1)`, `x.size(1) + 128`), a computed size (Dim::Kind::kComputed, a host
+// int once JAX traces the module, checked there against the sizes it meets).
 #include <fmt/format.h>
 
 #include "frontend/kernel_lowering.h"
@@ -17,9 +19,10 @@ using ir::TypeKind;
 
 namespace {
 
-// A joined axis's size as whole tensor axes plus a number (`x.size(1) + y.size(1)`, `n + 128`).
+// A joined axis's size as whole tensor axes and computed sizes plus a number
+// (`x.size(1) + y.size(1)`, `n + 128`).
 struct JoinedSize {
-  std::vector<Dim> axes;  // Dim::Kind::kFull
+  std::vector<Dim> terms;  // Dim::Kind::kFull or kComputed, in the parts' order
   int64_t number = 0;
 };
 
@@ -34,25 +37,23 @@ bool add_part(JoinedSize& size, const Dim& part) {
       size.number += part.extent;
       return true;
     case Dim::Kind::kFull:
-      size.axes.push_back(part);
+    case Dim::Kind::kComputed:
+      size.terms.push_back(part);
       return true;
     default:
       return false;
   }
 }
 
-// The dimension of a joined size. Tile types hold numbers only: a sum with a tensor's axis in it
-// is a computed size (s11-sizes' computed dimensions are where it belongs), so nullopt here.
-std::optional<Dim> joined_dim(const JoinedSize& size) {
-  if (!size.axes.empty()) return std::nullopt;
-  if (size.number == 1) return Dim::unit();
-  return Dim::literal(size.number);
-}
-
+// The sum as Python spells it, for the module's trace-time messages.
 std::string joined_text(const ir::Kernel& kernel, const JoinedSize& size) {
   std::vector<std::string> terms;
-  for (const Dim& axis : size.axes) {
-    terms.push_back(fmt::format("{}.size({})", kernel.bindings[axis.binding].name, axis.axis));
+  for (const Dim& term : size.terms) {
+    if (term.kind == Dim::Kind::kFull) {
+      terms.push_back(fmt::format("{}.size({})", kernel.bindings[term.binding].name, term.axis));
+    } else {
+      terms.push_back(kernel.computed_sizes[static_cast<size_t>(term.size)].text);
+    }
   }
   if (size.number != 0 || terms.empty()) terms.push_back(std::to_string(size.number));
   return fmt::format("{}", fmt::join(terms, " + "));
@@ -68,16 +69,30 @@ Dim KernelLowering::joined_axis(const std::vector<Dim>& parts, std::string_view 
       fail(DiagnosticKind::kUnsupported, range,
            fmt::format("`{}` along dimension {}, which a tile's block or a slice makes up here, "
                        "is not supported yet: the joined axis must be a whole tensor axis "
-                       "(index it with `:`) or a number",
+                       "(index it with `:`), a number or a host int computed from sizes",
                        shown, axis));
     }
   }
-  const std::optional<Dim> dim = joined_dim(size);
+  if (size.terms.empty()) return size.number == 1 ? Dim::unit() : Dim::literal(size.number);
+  if (size.terms.size() == 1 && size.number == 0) return size.terms.front();
+  // The host sum, left to right as the source writes it (`x.size(1) + y.size(1)`), so that an
+  // allocation spelling the same sum interns to the same computed size.
+  ExprPtr sum;
+  for (const Dim& term : size.terms) {
+    ExprPtr value = dim_size(term, range);
+    sum = sum ? ir::Binary::make(ir::BinaryOp::kAdd, std::move(sum), std::move(value),
+                                 Type::scalar(TypeKind::kInt), range)
+              : std::move(value);
+  }
+  if (size.number != 0) {
+    sum = ir::Binary::make(ir::BinaryOp::kAdd, std::move(sum), ir::IntImm::make(size.number, range),
+                           Type::scalar(TypeKind::kInt), range);
+  }
+  const std::optional<Dim> dim = named_size_dim(sum, joined_text(kernel_, size));
   if (!dim) {
     fail(DiagnosticKind::kUnsupported, range,
-         fmt::format("`{}` along dimension {} makes an axis of size {}, a size computed from a "
-                     "tensor's, which a tile value cannot have yet (only numbers, tiles and "
-                     "whole tensor axes)",
+         fmt::format("`{}` along dimension {} makes an axis of size {}, which is not a size "
+                     "known when JAX traces the kernel",
                      shown, axis, joined_text(kernel_, size)));
   }
   return *dim;
@@ -189,19 +204,50 @@ ExprPtr KernelLowering::make_pad(const CallArgs& args, std::string_view shown) {
     fail(DiagnosticKind::kUnsupported, widths_node.range(),
          fmt::format("`{}` takes its widths as a tuple or list written out here", shown));
   }
-  std::vector<int64_t> widths;
+  // A width is a number, or a host int known when JAX traces the kernel (`n`, `x.size(1)`,
+  // `k` from hl.specialize): then it is a dimension of the joined sum (a computed size) and the
+  // module pads by its value.
+  struct Width {
+    ExprPtr value;  // an IntImm, or the size's host expression
+    std::optional<Dim> dim;
+  };
+  std::vector<Width> widths;
   for (const SyntaxNode& entry : widths_node.named_children()) {
     const ExprPtr width = resolve_host_size(lower_expr(entry));
-    const auto* imm = width->as<ir::IntImm>();
-    if (!imm) {
-      fail(DiagnosticKind::kUnsupported, entry.range(),
-           fmt::format("a `{}` width other than a number is not supported yet", shown));
+    if (const auto* imm = width->as<ir::IntImm>()) {
+      if (imm->value < 0) {
+        fail(DiagnosticKind::kUnsupported, entry.range(),
+             fmt::format("a negative `{}` width (cropping) is not supported yet", shown));
+      }
+      std::optional<Dim> dim;
+      if (imm->value > 0) dim = imm->value == 1 ? Dim::unit() : Dim::literal(imm->value);
+      widths.push_back({ir::IntImm::make(imm->value, entry.range()), dim});
+      continue;
     }
-    if (imm->value < 0) {
+    const std::optional<Dim> dim =
+        width->type.kind == TypeKind::kInt ? named_size_dim(width, entry) : std::nullopt;
+    if (!dim || dim->kind == Dim::Kind::kTile) {
       fail(DiagnosticKind::kUnsupported, entry.range(),
-           fmt::format("a negative `{}` width (cropping) is not supported yet", shown));
+           fmt::format("a `{}` width other than a number or a host int known when JAX traces "
+                       "the kernel (`n`, `x.size(1)`) is not supported: it sizes the result",
+                       shown));
     }
-    widths.push_back(imm->value);
+    // A computed width below 0 would crop: checked before the launch while JAX traces
+    // (jnp.pad's own error names no source line). A tensor's axis is never negative.
+    ExprPtr width_value = dim_size(*dim, entry.range());
+    const std::string spelled = dims_to_string(kernel_, {*dim});  // "[k + 1]"
+    const std::string text = fmt::format(
+        "the `{}` width {} must be at least 0 (a negative width crops, which is not supported "
+        "yet); it is ",
+        shown, spelled.substr(1, spelled.size() - 2));
+    if (dim->kind == Dim::Kind::kComputed && required_sizes_.insert(">=" + text).second) {
+      pending_size_checks_.push_back(ir::Assert::make(
+          ir::Compare::make(ir::CompareOp::kGe, width_value, ir::IntImm::make(0, entry.range()),
+                            Type::scalar(TypeKind::kBool), entry.range()),
+          ir::StringImm::make(fmt::format("\"{}\"", text), entry.range()), entry.range(),
+          /*implied=*/true));
+    }
+    widths.push_back({std::move(width_value), dim});
   }
   const int rank = value->type.tile_rank();
   if (widths.size() % 2 != 0 || widths.size() > 2 * static_cast<size_t>(rank)) {
@@ -211,17 +257,18 @@ ExprPtr KernelLowering::make_pad(const CallArgs& args, std::string_view shown) {
                      shown, 2 * rank, rank));
   }
   for (size_t pair = 0; pair * 2 < widths.size(); ++pair) {
-    const int64_t low = widths[pair * 2];
-    const int64_t high = widths[pair * 2 + 1];
-    if (low == 0 && high == 0) continue;
+    const Width& low = widths[pair * 2];
+    const Width& high = widths[pair * 2 + 1];
+    if (!low.dim && !high.dim) continue;  // both 0
     const int axis = rank - 1 - static_cast<int>(pair);
     std::vector<Dim> dims = value->type.dims;
-    dims[static_cast<size_t>(axis)] = joined_axis(
-        {dims[static_cast<size_t>(axis)], Dim::literal(low + high)}, shown, axis, range);
+    std::vector<Dim> parts = {dims[static_cast<size_t>(axis)]};
+    if (low.dim) parts.push_back(*low.dim);
+    if (high.dim) parts.push_back(*high.dim);
+    dims[static_cast<size_t>(axis)] = joined_axis(parts, shown, axis, range);
     Type type = Type::tile_tensor(std::move(dims), value->type.dtype);
     value = ir::Call::make(Intrinsic::kPad,
-                           {value, ir::IntImm::make(axis, range), ir::IntImm::make(low, range),
-                            ir::IntImm::make(high, range), fill},
+                           {value, ir::IntImm::make(axis, range), low.value, high.value, fill},
                            std::move(type), range);
   }
   return value;

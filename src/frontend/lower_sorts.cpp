@@ -73,24 +73,34 @@ ExprPtr KernelLowering::make_sort(std::string_view kind, const ExprPtr& value, c
   ExprPtr count = ir::NoneImm::make(range);
   Dim counted = sorted;
   if (topk) {
+    // `k` names the result's last dimension: a number, or a host int known when JAX traces
+    // the kernel (an `hl.specialize`d value, a parameter, `x.size(1) // 4`: a computed size,
+    // which _sort_last checks against the axis then).
     const SyntaxNode k_node = at(0, "k");
     const ExprPtr k = resolve_host_size(lower_expr(k_node));
     const auto* imm = k->as<ir::IntImm>();
-    if (!imm) {
+    const std::optional<Dim> named = imm ? std::nullopt : named_size_dim(k, k_node);
+    if (!imm && !named) {
       fail(DiagnosticKind::kUnsupported, k_node.range(),
-           fmt::format("`{}` with a `k` other than a number is not supported yet: the result's "
-                       "last axis has `k` elements, and a tile value's sizes are numbers, tiles "
-                       "and whole tensor axes only",
+           fmt::format("`{}` with a `k` other than a number or a host int known when JAX traces "
+                       "the kernel (an `hl.specialize`d value, a size) is not supported: the "
+                       "result's last axis has `k` elements, and device code cannot size a "
+                       "value",
                        shown));
     }
-    if (imm->value < 1 || (sorted.kind == Dim::Kind::kLiteral && imm->value > sorted.extent) ||
-        (sorted.kind == Dim::Kind::kUnit && imm->value > 1)) {
+    if (imm &&
+        (imm->value < 1 || (sorted.kind == Dim::Kind::kLiteral && imm->value > sorted.extent) ||
+         (sorted.kind == Dim::Kind::kUnit && imm->value > 1))) {
       fail(DiagnosticKind::kBadArgument, k_node.range(),
            fmt::format("`{}` takes a `k` from 1 to the length of the axis, not {}", shown,
                        imm->value));
     }
-    count = ir::IntImm::make(imm->value, k_node.range());
-    counted = imm->value == 1 ? Dim::unit() : Dim::literal(imm->value);
+    if (imm) {
+      counted = imm->value == 1 ? Dim::unit() : Dim::literal(imm->value);
+    } else {
+      counted = *named;
+    }
+    count = dim_size(counted, k_node.range());
   }
   std::vector<Dim> dims = value->type.dims;
   dims.back() = counted;

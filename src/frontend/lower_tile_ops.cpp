@@ -99,6 +99,10 @@ std::vector<Dim> non_unit(const std::vector<Dim>& dims) {
 }  // namespace
 
 std::optional<Dim> KernelLowering::named_size_dim(const ExprPtr& size, const SyntaxNode& node) {
+  return named_size_dim(size, node.text());
+}
+
+std::optional<Dim> KernelLowering::named_size_dim(const ExprPtr& size, std::string_view spelling) {
   if (std::optional<Dim> dim = size_dim(kernel_, size)) return dim;
   // A host int computed from other sizes (`head_dim // 2`, `a.size(1) + b.size(1)`): a number
   // once JAX traces the module, so a static dimension there; not anything device code computes.
@@ -117,7 +121,7 @@ std::optional<Dim> KernelLowering::named_size_dim(const ExprPtr& size, const Syn
   }
   // Its spelling goes into the module's trace-time messages (Python string literals).
   std::string text;
-  for (const char c : node.text()) {
+  for (const char c : spelling) {
     if (c == '\n' || c == '\r') {
       text += ' ';
     } else if (c != '"' && c != '\\') {

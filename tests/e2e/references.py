@@ -1347,6 +1347,24 @@ def ref_stepped_ramps(x, squared=True):
     shaped = v ** 2 * 2.0 if squared else np.abs(v) * 0.5
     return ((shaped + 2 * i + (i + 1) + 20).astype(np.float32),)
 
+# --- session 11, s11-joins: joined axes and top-k widths computed from sizes --------------------
+def ref_wide_joins(x, y, fill=0.0, spare=0):
+    m = x.shape[0]
+    both = np.concatenate([x, y], axis=1)
+    padded = np.concatenate([f64(x), np.full((m, 128), fill)], axis=1).astype(np.float32)
+    framed = np.concatenate(
+        [np.zeros((m, spare)), np.full((m, 1), -np.inf), f64(both), np.zeros((m, y.shape[1]))],
+        axis=1).astype(x.dtype)
+    return both, padded, framed
+
+
+def ref_row_topk(x, k=8):
+    # Ties by position (bf16 rows have ties), as the module's selection takes the first.
+    wide = f64(x)
+    top_at = np.argsort(-wide, axis=1, kind="stable")[:, :k].astype(np.int32)
+    low = np.sort(wide, axis=1)[:, : x.shape[1] // 2].astype(x.dtype)
+    return np.take_along_axis(x, top_at, axis=1), top_at, low
+
 
 # --- session 11, s11-indices: scalar indices computed in the kernel -------------------------
 
@@ -2785,6 +2803,26 @@ SAMPLES: tuple[SampleSpec, ...] = (
         scalars=({}, {"squared": False}),
         extra_shapes=("x=1:f32", "x=129:bf16"),
         notes="hl.arange/torch.arange with starts and steps, .pow, a static conditional",
+    ),
+    # session 11, s11-joins
+    SampleSpec(
+        name="wide_joins",
+        kernel="wide_joins",
+        configs={"b8": (8,), "b16": (16,)},
+        reference=ref_wide_joins,
+        scalars=({}, {"fill": -2.5, "spare": 3}, {"spare": 130}),
+        extra_shapes=("x=1x1:f32,y=1x1:f32", "x=9x5:bf16,y=9x200:bf16"),
+        tolerance={BFLOAT16: (1e-2, 2e-2)},
+        notes="torch.cat/F.pad along whole axes, a pad by y.size(1): joined sizes computed from sizes",
+    ),
+    SampleSpec(
+        name="row_topk",
+        kernel="row_topk",
+        configs={"b8": (8,), "b16": (16,)},
+        reference=ref_row_topk,
+        scalars=({}, {"k": 1}, {"k": 3}),
+        extra_shapes=("x=1x8:f32", "x=9x12:bf16"),
+        notes="torch.topk with a k from hl.specialize and n // 2: computed widths",
     ),
     # session 11, s11-indices
     SampleSpec(

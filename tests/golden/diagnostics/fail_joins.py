@@ -4,8 +4,9 @@ import helion
 import helion.language as hl
 
 
-# torch.cat and F.pad join along an axis that is whole in every part; the result's size must be
-# a number for now (a sum with a tensor's size in it is a computed size).
+# torch.cat and F.pad join along an axis that is whole in every part; the result's size is the
+# sum of the parts' (`cols`: x.size(1) + y.size(1), a computed size; `widened`: n + n), and a
+# pad width a number or a host int.
 @helion.kernel()
 def joins(x: torch.Tensor, y: torch.Tensor, flag: torch.Tensor) -> torch.Tensor:
     m, n = x.size()
@@ -15,6 +16,8 @@ def joins(x: torch.Tensor, y: torch.Tensor, flag: torch.Tensor) -> torch.Tensor:
         cols = torch.cat([x[tile_m, :], y[tile_m, :]], dim=1)
         mirrored = torch.nn.functional.pad(x[tile_m, :], (1, 1), mode="reflect")
         cropped = torch.nn.functional.pad(x[tile_m, :], (-1, 0))
+        widened = torch.nn.functional.pad(x[tile_m, :], (0, n))
+        blocked = torch.nn.functional.pad(x[tile_m, :], (0, tile_m.block_size))
         picked = x[tile_m, :] if flag[tile_m].sum() > 0 else y[tile_m, :]
         out[tile_m, :] = cols
     return out
