@@ -346,7 +346,7 @@ ExprPtr KernelLowering::lower_tile_method(const ExprPtr& receiver, std::string_v
     check_arity(args, shown, 0, 1, {"dim"});
     const SyntaxNode dim = argument(args, 0, "dim");
     if (!dim) {
-      const ExprPtr shape = lower_tile_attribute(receiver, "shape", range);
+      ExprPtr shape = lower_tile_attribute(receiver, "shape", range);
       if (!shape || !shape->as<ir::TupleExpr>()) {
         unsupported(range, "`.size()` of a tile value whose rank is only known at trace time");
       }

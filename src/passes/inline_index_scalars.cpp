@@ -49,7 +49,7 @@ class InlineIndexScalars final : public ir::Mutator {
 
  protected:
   ExprPtr mutate_node(const ir::Load& node, const ExprPtr& self) override {
-    const ExprPtr inner = Mutator::mutate_node(node, self);  // loads in gathered indices
+    ExprPtr inner = Mutator::mutate_node(node, self);  // loads in gathered indices
     const auto& load = *inner->as<ir::Load>();
     bool changed = false;
     ir::Index index = inline_scalars(load.index, &changed);
@@ -58,7 +58,7 @@ class InlineIndexScalars final : public ir::Mutator {
   }
 
   ir::StmtPtr mutate_node(const ir::Store& node, const ir::StmtPtr& self) override {
-    const ir::StmtPtr inner = Mutator::mutate_node(node, self);
+    ir::StmtPtr inner = Mutator::mutate_node(node, self);
     const auto& store = *inner->as<ir::Store>();
     bool changed = false;
     ir::Index index = inline_scalars(store.index, &changed);
