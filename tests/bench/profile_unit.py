@@ -12,6 +12,7 @@ import math
 import os
 import pathlib
 import subprocess
+import tempfile
 
 os.environ.setdefault("JAX_PLATFORMS", "cpu")
 
@@ -76,6 +77,10 @@ def config_text(kernel: str, blocks: tuple[int, ...], loop_types: tuple[str, ...
 
 def compile_sample(helionc: str, sample: str, kernel: str, blocks, loop_types, workdir: pathlib.Path) -> pathlib.Path:
     tag = "-".join([sample, "x".join(map(str, blocks)) or "none", *loop_types])
+    # Two cases of one sample (dividing and partial shapes) compile the same config in parallel
+    # worker processes: each gets a folder of its own, so that neither reads the other's
+    # half-written config.
+    workdir = pathlib.Path(tempfile.mkdtemp(prefix=f"{tag}-", dir=workdir))
     config = workdir / f"{tag}.yaml"
     config.write_text(config_text(kernel, blocks, loop_types))
     out = workdir / f"{tag}_pallas.py"
