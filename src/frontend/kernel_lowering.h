@@ -185,6 +185,28 @@ class KernelLowering {
   ir::ExprPtr lower_boolean(const SyntaxNode& node);
   ir::ExprPtr lower_sequence(const SyntaxNode& node);
 
+  // ---- lower_comprehensions.cpp: comprehensions and `list(...)`/`tuple(...)` unrolled into
+  // the list they make, written out; `for` in device code over such a list.
+  using ComprehensionNames = std::map<std::string, ir::ExprPtr, std::less<>>;
+  static constexpr size_t kMaxUnrolledElements = 4096;
+  ir::ExprPtr lower_comprehension(const SyntaxNode& node);
+  // `list(...)`, `tuple(...)` (of a generator too); null when `call` is no such call.
+  ir::ExprPtr lower_sequence_call(const SyntaxNode& call);
+  // The value a comprehension variable stands for, innermost first; null when none.
+  ir::ExprPtr comprehension_name(std::string_view name) const;
+  // A list or tuple of these elements, typed as a written-out one is.
+  ir::ExprPtr make_sequence(std::vector<ir::ExprPtr> elements, SourceRange range);
+  // The elements of a written-out list or tuple, or of a name bound to one (known_sequences_).
+  std::optional<std::vector<ir::ExprPtr>> known_elements(const ir::ExprPtr& value);
+  // Records `binding` = `value` when its elements can be read again wherever it is iterated.
+  void note_known_sequence(int binding, const ir::ExprPtr& value);
+  // The elements an iterable stands for while compiling (`what` names the construct in errors).
+  std::vector<ir::ExprPtr> iterable_elements(const SyntaxNode& iterable, std::string_view what);
+  void bind_comprehension_target(const SyntaxNode& target, const ir::ExprPtr& value,
+                                 ComprehensionNames& names);
+  void unroll_comprehension(const std::vector<SyntaxNode>& clauses, size_t next,
+                            const SyntaxNode& body, std::vector<ir::ExprPtr>& out);
+
   // ---- lower_shape_splats.cpp
   // `[n, *x.shape[1:]]` of an `x` whose rank is not known yet: a shape of unknown rank holding
   // the unpacked shapes (each `*` at `splats`), resolved once the kernel is read.
@@ -380,6 +402,13 @@ class KernelLowering {
   // masked-off elements read as 0 and are not written.
   ir::ExprPtr lower_hl_load(const CallArgs& args);
   void lower_hl_store(const CallArgs& args, ir::Block& out);
+  // The one `...` among an index's entries (null when none); two are an error.
+  const SyntaxNode* single_ellipsis(const std::vector<SyntaxNode>& items);
+  // Inserts at `at` the `:` entries that `...` stands for, then lowers the slices written after
+  // it (`late_slices`: placeholders' positions in `index` before the insertion).
+  void expand_ellipsis(int tensor, const SyntaxNode& ellipsis, size_t at,
+                       const std::vector<std::pair<size_t, SyntaxNode>>& late_slices,
+                       ir::Index& index);
   ir::Index lower_index_items(int tensor, const std::vector<SyntaxNode>& items, SourceRange range,
                               std::vector<ir::Dim>* dims);
   ir::ExprPtr make_reduction(ir::Intrinsic op, const ir::ExprPtr& value, const SyntaxNode& dim,
@@ -592,6 +621,8 @@ class KernelLowering {
   void lower_static_range(const SyntaxNode& node, ir::Block& out, std::string_view shown);
   // `for x in [a, b]` / `(a, b)` in device code: the body once per element.
   void lower_unrolled_for(const SyntaxNode& node, ir::Block& out);
+  // Whether a device-code `for` over `iterable` is unrolled by lower_unrolled_for.
+  bool unrolled_iterable(const SyntaxNode& iterable);
   // Whether a carried value's shape after the body (`end`) may stand for the one before it
   // (`start`); adds the trace-time checks of the axes that must then have equal lengths.
   bool carried_axes_agree(const std::string& name, const std::vector<ir::Dim>& start,
@@ -662,6 +693,8 @@ class KernelLowering {
     SyntaxNode helper{};
   };
   std::vector<LambdaFrame> lambda_frames_;
+  std::vector<ComprehensionNames> comprehension_frames_;  // innermost comprehension last
+  std::map<int, ir::ExprPtr> known_sequences_;            // binding -> the list it was bound to
   int device_depth_ = 0;
   bool variadic_tunable_seen_ = false;
   bool failed_ = false;

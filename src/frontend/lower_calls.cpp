@@ -72,6 +72,7 @@ SyntaxNode KernelLowering::argument(const CallArgs& args, size_t position, std::
 
 ExprPtr KernelLowering::lower_call(const SyntaxNode& node) {
   const SyntaxNode callee = node.child_by_field("function");
+  if (ExprPtr sequence = lower_sequence_call(node)) return sequence;  // may take a generator
   const CallArgs args = split_args(node);
   if (auto name = imports_.qualified_name(callee)) return lower_qualified_call(*name, args);
   if (callee.type() == "attribute") {

@@ -37,6 +37,7 @@ ExprPtr KernelLowering::lower_expr(const SyntaxNode& node) {
   if (type == "boolean_operator") return lower_boolean(node);
   // `a, b` without parentheses is a tuple too (`x, y = y, x`).
   if (type == "tuple" || type == "list" || type == "expression_list") return lower_sequence(node);
+  if (type == "list_comprehension") return lower_comprehension(node);
   if (type == "conditional_expression") return lower_conditional(node);
   if (type == "lambda") unsupported(node.range(), "a lambda here");
   unsupported(node.range(), fmt::format("this expression (`{}`)", type));
@@ -44,7 +45,8 @@ ExprPtr KernelLowering::lower_expr(const SyntaxNode& node) {
 
 ExprPtr KernelLowering::lower_identifier(const SyntaxNode& node) {
   const std::string_view name = node.text();
-  if (ExprPtr argument = lambda_name(node)) return argument;  // inside an inlined lambda
+  if (ExprPtr element = comprehension_name(name)) return element;  // `m` in `[m for m in xs]`
+  if (ExprPtr argument = lambda_name(node)) return argument;       // inside an inlined lambda
   if (const int pack = pack_named(node); pack >= 0) {
     fail(DiagnosticKind::kUnsupported, node.range(),
          fmt::format("`{}` is a list, tuple or dict of tensors, which the module passes as "

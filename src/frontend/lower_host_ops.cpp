@@ -236,7 +236,14 @@ ExprPtr KernelLowering::lower_host_index(const ExprPtr& tensor, const SyntaxNode
     }
     return value;
   };
-  for (const SyntaxNode& item : subscript.children_by_field("subscript")) {
+  const std::vector<SyntaxNode> items = subscript.children_by_field("subscript");
+  const SyntaxNode* ellipsis = single_ellipsis(items);
+  size_t ellipsis_at = 0;  // where in `args` the `:`s that `...` stands for go
+  for (const SyntaxNode& item : items) {
+    if (item.type() == "ellipsis") {
+      ellipsis_at = args.size();
+      continue;
+    }
     if (item.type() == "slice") {
       const SliceParts parts = slice_parts(item);
       std::vector<ExprPtr> bounds = {static_int(parts[0]), static_int(parts[1]),
@@ -248,7 +255,6 @@ ExprPtr KernelLowering::lower_host_index(const ExprPtr& tensor, const SyntaxNode
       ++axes_used;
       continue;
     }
-    if (item.type() == "ellipsis") unsupported(item.range(), "`...` in a host-code index");
     ExprPtr value = lower_expr(item);
     if (value->type.kind == TypeKind::kNone) {
       ++rank_change;
@@ -272,6 +278,27 @@ ExprPtr KernelLowering::lower_host_index(const ExprPtr& tensor, const SyntaxNode
                        ir::type_to_string(value->type)));
     }
     args.push_back(std::move(value));
+  }
+  if (ellipsis) {
+    // `...`: as many `:` as the other entries leave axes, written out (the rank must be known).
+    if (!type.rank_known()) {
+      const std::string_view name = subscript.child_by_field("value").text();
+      fail(DiagnosticKind::kUnsupported, ellipsis->range(),
+           fmt::format("`...` in an index of `{}`, whose rank is only known at trace time, is "
+                       "not supported: helionc expands `...` while compiling (unpack `{}.shape` "
+                       "to state its rank)",
+                       name, name));
+    }
+    const int whole = std::max(0, type.rank - axes_used);
+    const auto none = [&] { return ir::NoneImm::make(ellipsis->range()); };
+    std::vector<ExprPtr> colons;
+    for (int i = 0; i < whole; ++i) {
+      colons.push_back(ir::TupleExpr::make({none(), none(), none()},
+                                           Type::tuple({none()->type, none()->type, none()->type}),
+                                           ellipsis->range()));
+    }
+    args.insert(args.begin() + static_cast<std::ptrdiff_t>(ellipsis_at), colons.begin(),
+                colons.end());
   }
   if (type.rank_known() && axes_used > type.rank) {
     fail(DiagnosticKind::kRankMismatch, range,

@@ -84,28 +84,29 @@ void KernelLowering::lower_static_range(const SyntaxNode& node, ir::Block& out,
 }
 
 void KernelLowering::lower_unrolled_for(const SyntaxNode& node, ir::Block& out) {
-  // `for i in [1, 2, 3]`, `for t in (a, b, c)`: Python runs the body once per element, so the
-  // body is lowered once per element with the target bound to it (unrolled here rather than
-  // while JAX traces: the elements may be tiles or device values of different types).
+  // `for i in [1, 2, 3]`, `for t in (a, b, c)`, `for m in ms` (`ms` bound to such a list or a
+  // comprehension): Python runs the body once per element, so the body is lowered once per
+  // element with the target bound to it (unrolled here rather than while JAX traces: the
+  // elements may be tiles or device values of different types). The elements are evaluated
+  // first, as Python evaluates the iterable before the loop.
   const SyntaxNode iterable = node.child_by_field("right");
   const SyntaxNode target = node.child_by_field("left");
   if (node.child_by_field("alternative")) unsupported(node.range(), "`for ... else`");
-  if (target.type() != "identifier") unsupported(target.range(), "this loop target");
-  const auto elements = iterable.named_children();
-  for (const SyntaxNode& element : elements) {
-    if (element.type() == "list_splat" || element.type() == "parenthesized_list_splat") {
-      unsupported(element.range(), "`*` in the iterable of a `for` loop");
-    }
+  if (target.type() != "identifier" && target.type() != "pattern_list" &&
+      target.type() != "tuple_pattern" && target.type() != "list_pattern") {
+    unsupported(target.range(), "this loop target");
   }
+  const std::vector<ir::ExprPtr> elements = iterable_elements(iterable, "a `for` loop");
   const bool failed_before = failed_;
-  for (const SyntaxNode& element : elements) {
+  for (const ir::ExprPtr& element : elements) {
     // A whole tensor (`for w in (a, b)`) is not a device value: the target names the same
     // array, as the element's own name does.
-    const auto tensor = element.type() == "identifier" ? scope_.find(element.text()) : scope_.end();
-    if (tensor != scope_.end() && binding(tensor->second).type.kind == TypeKind::kTensor) {
-      scope_[std::string(target.text())] = tensor->second;
+    const auto* tensor = element->as<ir::VarRef>();
+    if (tensor && target.type() == "identifier" &&
+        binding(tensor->binding).type.kind == TypeKind::kTensor) {
+      scope_[std::string(target.text())] = tensor->binding;
     } else {
-      bind_targets(target, lower_expr(element), element.range(), out);
+      bind_targets(target, element, element->range, out);
     }
     for (const SyntaxNode& stmt : node.child_by_field("body").named_children()) {
       try {

@@ -522,6 +522,19 @@ std::vector<KernelLowering::PackItem> KernelLowering::pack_items(const SyntaxNod
   }
   // A tuple or shape of known length (`scales = (0.5, 1.0)`, `x.shape`).
   const ExprPtr value = lower_expr(iterable);
+  if (auto known = known_elements(value)) {
+    // A list bound to a name (`ts = (a, b)`, `ms = [m * 2 for m in (1, 2)]`): its elements,
+    // read again here, the whole tensors among them as arrays.
+    for (ExprPtr& element : *known) {
+      const auto* ref = element->as<ir::VarRef>();
+      if (ref && binding(ref->binding).type.kind == TypeKind::kTensor) {
+        items.push_back({ref->binding, nullptr, {}});
+      } else {
+        items.push_back({-1, std::move(element), {}});
+      }
+    }
+    return items;
+  }
   if ((value->type.kind != TypeKind::kTuple && value->type.kind != TypeKind::kShape) ||
       value->type.rank < 0) {
     unsupported(iterable.range(), "iterating over this value alongside a tuple of tensors");
@@ -546,6 +559,9 @@ void KernelLowering::bind_pack_item(const SyntaxNode& target, const PackItem& it
   }
   if (target.type() == "pattern_list" || target.type() == "tuple_pattern" ||
       target.type() == "list_pattern") {
+    // An element that is itself a tuple (`for i, j in pairs`): unpacked as an assignment is.
+    if (item.parts.empty() && item.value)
+      return bind_targets(target, item.value, target.range(), out);
     const auto names = target.named_children();
     if (names.size() != item.parts.size()) {
       fail(DiagnosticKind::kRankMismatch, target.range(),

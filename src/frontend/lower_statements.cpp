@@ -123,6 +123,7 @@ void KernelLowering::bind_targets(const SyntaxNode& target, const ir::ExprPtr& v
     }
     const int id = bind(std::string(target.text()), value->type, origin, target.range());
     out.push_back(ir::Let::make(id, value, range));
+    note_known_sequence(id, value);  // `for x in name` unrolls over its elements
     // `y = x`: one array under two names; a store through `y` updates the caller's `x`.
     if (const auto* alias = value->as<ir::VarRef>()) {
       note_same_array(alias->binding, id);

@@ -38,9 +38,24 @@ ir::Index KernelLowering::lower_index_items(int tensor, const std::vector<Syntax
                                             SourceRange subscript_range,
                                             std::vector<ir::Dim>* dims) {
   ir::Index index;
+  const SyntaxNode* ellipsis = single_ellipsis(items);
+  size_t ellipsis_at = 0;  // where in `index` the `:`s that `...` stands for go
+  // Slices after `...`: their axis is known once `...` is expanded (positions in `index`).
+  std::vector<std::pair<size_t, SyntaxNode>> late_slices;
   for (const SyntaxNode& item : items) {
     ir::IndexItem entry;
     entry.range = item.range();
+    if (item.type() == "ellipsis") {
+      ellipsis_at = index.size();
+      continue;
+    }
+    if (ellipsis && ellipsis->start_byte() < item.start_byte() &&
+        (item.type() == "slice" || is_slice_call(item))) {
+      late_slices.emplace_back(index.size(), item);
+      entry.kind = ir::IndexItem::Kind::kFull;  // a placeholder, one axis
+      index.push_back(entry);
+      continue;
+    }
     if (item.type() == "slice" || is_slice_call(item)) {
       const auto axis = std::count_if(index.begin(), index.end(), [](const ir::IndexItem& e) {
         return e.kind != ir::IndexItem::Kind::kNewAxis;
@@ -58,7 +73,6 @@ ir::Index KernelLowering::lower_index_items(int tensor, const std::vector<Syntax
       index.push_back(entry);
       continue;
     }
-    if (item.type() == "ellipsis") unsupported(item.range(), "`...` in an index");
     ExprPtr value = lower_expr(item);
     const Type& type = value->type;
     if (const auto* attr = value->as<ir::TileAttr>(); attr &&
@@ -97,6 +111,8 @@ ir::Index KernelLowering::lower_index_items(int tensor, const std::vector<Syntax
                        ir::type_to_string(type)));
     }
   }
+
+  if (ellipsis) expand_ellipsis(tensor, *ellipsis, ellipsis_at, late_slices, index);
 
   // Rank: every entry but `None` consumes one dimension (a variadic tile consumes all).
   bool has_variadic = false;
@@ -158,6 +174,66 @@ ir::Index KernelLowering::lower_index_items(int tensor, const std::vector<Syntax
     if (entry.kind != ir::IndexItem::Kind::kNewAxis) ++axis;
   }
   return index;
+}
+
+const SyntaxNode* KernelLowering::single_ellipsis(const std::vector<SyntaxNode>& items) {
+  const SyntaxNode* found = nullptr;
+  for (const SyntaxNode& item : items) {
+    if (item.type() != "ellipsis") continue;
+    if (found) {
+      fail(DiagnosticKind::kRankMismatch, item.range(),
+           "an index can only have a single ellipsis (`...`)");
+    }
+    found = &item;
+  }
+  return found;
+}
+
+void KernelLowering::expand_ellipsis(int tensor, const SyntaxNode& ellipsis, size_t at,
+                                     const std::vector<std::pair<size_t, SyntaxNode>>& late_slices,
+                                     ir::Index& index) {
+  // `...` is as many `:` as the tensor has axes the other entries leave; the rank must be
+  // known while compiling (an index's entries fix the block shapes the module prints).
+  const std::string& name = binding(tensor).name;
+  for (const ir::IndexItem& entry : index) {
+    if (entry.kind == ir::IndexItem::Kind::kVariadic) {
+      unsupported(ellipsis.range(), "`...` beside a tile of trace-time rank");
+    }
+  }
+  const int rank = binding(tensor).type.rank;
+  if (rank < 0) {
+    fail(DiagnosticKind::kUnsupported, ellipsis.range(),
+         fmt::format("`...` in an index of `{}`, whose rank is only known at trace time, is not "
+                     "supported: helionc expands `...` while compiling (unpack `{}.shape`, or "
+                     "index `{}` without `...` first, to state its rank)",
+                     name, name, name));
+  }
+  const auto consumed = std::count_if(index.begin(), index.end(), [](const ir::IndexItem& e) {
+    return e.kind != ir::IndexItem::Kind::kNewAxis;
+  });
+  if (consumed > rank) {
+    Diagnostic& diag = diags_.error(
+        DiagnosticKind::kRankMismatch, ellipsis.range(),
+        fmt::format("too many indices for `{}`, a tensor of dimension {}: {} besides `...`", name,
+                    rank, consumed));
+    if (auto it = rank_evidence_.find(tensor); it != rank_evidence_.end()) {
+      diag.note(it->second, fmt::format("the rank of `{}` was fixed here", name));
+    }
+    failed_ = true;
+    throw LoweringAbort{};
+  }
+  ir::IndexItem full;
+  full.kind = ir::IndexItem::Kind::kFull;
+  full.range = ellipsis.range();
+  const size_t added = static_cast<size_t>(rank - consumed);
+  index.insert(index.begin() + static_cast<std::ptrdiff_t>(at), added, full);
+  for (const auto& [position, slice] : late_slices) {
+    const size_t moved = position + added;
+    const auto axis = std::count_if(
+        index.begin(), index.begin() + static_cast<std::ptrdiff_t>(moved),
+        [](const ir::IndexItem& e) { return e.kind != ir::IndexItem::Kind::kNewAxis; });
+    index[moved] = lower_tensor_slice(tensor, static_cast<int>(axis), slice);
+  }
 }
 
 // The entries of an index list of `hl.load`, `hl.store` or `hl.atomic_*` (`[tile_m, tile_n]`,

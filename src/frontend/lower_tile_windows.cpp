@@ -291,7 +291,24 @@ ExprPtr KernelLowering::lower_tile_subscript(const ExprPtr& base, const SyntaxNo
   int axis = 0;
   int consumed = 0;
   const int rank = base->type.tile_rank();
-  for (const SyntaxNode& item : node.children_by_field("subscript")) {
+  const std::vector<SyntaxNode> items = node.children_by_field("subscript");
+  const SyntaxNode* ellipsis = single_ellipsis(items);
+  for (const SyntaxNode& item : items) {
+    if (ellipsis && &item == ellipsis) {
+      // As many `:` as the other entries leave axes.
+      if (rank < 0) {
+        unsupported(item.range(),
+                    "`...` in an index of a tile value whose rank is only known "
+                    "at trace time");
+      }
+      const auto others = std::count_if(items.begin(), items.end(), [](const SyntaxNode& i) {
+        return i.type() != "none" && i.type() != "ellipsis";
+      });
+      const int whole = std::max(0, rank - static_cast<int>(others));
+      axis += whole;
+      consumed += whole;
+      continue;
+    }
     if (item.type() == "none") {
       value = make_unsqueeze(value, axis, item.range());
       ++axis;

@@ -27,6 +27,17 @@ bool is_tensor_scalar_bound(const Type& type) {
 
 }  // namespace
 
+bool KernelLowering::unrolled_iterable(const SyntaxNode& iterable) {
+  // A list known while compiling: written out, a comprehension or `list(...)`/`tuple(...)`.
+  // (A name bound to a list or tuple is lower_pack_for's, as names of tuples of tensors are.)
+  const std::string_view type = iterable.type();
+  if (type == "list" || type == "tuple" || type == "list_comprehension") return true;
+  if (type != "call") return false;
+  const SyntaxNode callee = iterable.child_by_field("function");
+  return callee.type() == "identifier" && (callee.text() == "list" || callee.text() == "tuple") &&
+         !scope_.count(callee.text());
+}
+
 void KernelLowering::lower_for(const SyntaxNode& node, ir::Block& out) {
   const SyntaxNode iterable = node.child_by_field("right");
   const SyntaxNode target = node.child_by_field("left");
@@ -46,9 +57,7 @@ void KernelLowering::lower_for(const SyntaxNode& node, ir::Block& out) {
       return lower_static_range(node, out, "range");
     }
     if (lower_pack_for(node, out)) return;
-    if (in_device() && (iterable.type() == "list" || iterable.type() == "tuple")) {
-      return lower_unrolled_for(node, out);
-    }
+    if (in_device() && unrolled_iterable(iterable)) return lower_unrolled_for(node, out);
     // A name whose assignment failed was reported there (lower_identifier stays quiet).
     if (iterable.type() == "identifier" && scope_.count(iterable.text()))
       lower_identifier(iterable);

@@ -1406,6 +1406,43 @@ def ref_chunk_column_offsets(g):
     return ((f64(g) - first).astype(g.dtype),)
 
 
+# --- session 12, s12-ellipsis: `...` in indices, comprehensions unrolled --------------------
+
+
+def ref_ellipsis_index(x, w):
+    # ellipsis_index.py: out = x * w + x[0] over a batch of matrices; firsts = x[..., 0]
+    v = f64(x)
+    prod = (v * f64(w)[None, None, :]).astype(x.dtype)  # rounded as the kernel's tile product
+    return ((f64(prod) + v[0][None]).astype(x.dtype), x[:, :, 0].copy())
+
+
+def ref_ellipsis_grid(src, dst):
+    # ellipsis_grid.py: dst's column i is i + 1, src's twice that; the last matrix of src then
+    # gains 0.5 (both in place, returned as (src, dst))
+    b, m, n = src.shape
+    cols = np.broadcast_to(np.arange(n, dtype=np.float64) + 1.0, (b, m, n))
+    new_dst = cols.astype(dst.dtype)
+    new_src = (2.0 * f64(new_dst)).astype(src.dtype)
+    new_src[b - 1] = (f64(new_src[b - 1]) + 0.5).astype(src.dtype)
+    return (new_src, new_dst)
+
+
+def ref_unrolled_lists(x, y):
+    # unrolled_lists.py: the lists as Python makes them, summed in float32 order-free (float64)
+    xv, yv = f64(x.astype(np.float32)), f64(y.astype(np.float32))
+    acc = np.zeros_like(xv)
+    for w in [w * 0.5 for w in (1, 2, 3)]:
+        acc += xv * w
+    for a, b in [(1, 2), (3, -1)]:
+        acc += a * xv - b * yv
+    for s in (1, 2, 3):
+        acc += xv * s
+    for c in [p * q for p in (1, 2) for q in (3, -1)]:
+        acc += c * yv
+    acc += xv + yv
+    return (acc.astype(x.dtype),)
+
+
 SAMPLES: tuple[SampleSpec, ...] = (
     SampleSpec(
         name="live_row_if",
@@ -3004,6 +3041,31 @@ SAMPLES: tuple[SampleSpec, ...] = (
         notes="hl.dot of 8-bit float operands into a float32 accumulator",
         loop_types=(("unroll",), ("grid",), ("emit_pipeline",), ("fori_loop",)),
         inner_dims=((2, "x", 1),),
+    ),
+    # session 12, s12-ellipsis
+    SampleSpec(
+        name="ellipsis_index",
+        kernel="ellipsis_index",
+        configs={"b8x128": (8, 128), "b32x256": (32, 256)},
+        reference=ref_ellipsis_index,
+        extra_shapes=("x=1x1x1:f32,w=1:f32", "x=2x9x130:bf16,w=130:bf16"),
+        notes="`...` for leading, no and trailing axes; hl.load and host code too",
+    ),
+    SampleSpec(
+        name="ellipsis_grid",
+        kernel="ellipsis_grid",
+        configs={"default": ()},
+        reference=ref_ellipsis_grid,
+        extra_shapes=("src=1x1x1:f32,dst=1x1x1:f32", "src=3x9x5:bf16,dst=3x9x5:bf16"),
+        notes="`dst[..., i]` and `src[b - 1, ..., j]` under hl.grid, in place",
+    ),
+    SampleSpec(
+        name="unrolled_lists",
+        kernel="unrolled_lists",
+        configs={"b128": (128,), "b1024": (1024,)},
+        reference=ref_unrolled_lists,
+        extra_shapes=("x=1:f32,y=1:f32", "x=129:bf16,y=129:bf16"),
+        notes="comprehensions, list()/tuple() and for over bound lists, unrolled while compiling",
     ),
 )
 

@@ -38,6 +38,7 @@ def emptied(call: Call) -> Call:
 # Samples whose emptied first call is not a valid input (numpy or the kernel would not take it).
 NOT_EMPTIABLE = {
     "accumulate_views": "count keeps its length, which the reference ties to total's",
+    "ellipsis_index": "it reads matrix 0 of the batch (`v[0, ...]`; torch raises too)",
     "embedding": "indices into a table of no rows",
     "gather_pairs": "indices into a table of no rows",
     "gather_states": "indices into a table of no rows",
