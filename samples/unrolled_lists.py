@@ -14,7 +14,7 @@ import helion.language as hl
 @helion.kernel(static_shapes=True)
 def unrolled_lists(x: torch.Tensor, y: torch.Tensor) -> torch.Tensor:
     """A weighted sum of ``x`` and ``y`` (one shape, 1-D) whose weights come from unrolled
-    lists: ``out = 14 * x + 6 * y`` in float32, cast back to x's dtype."""
+    lists: ``out = 14 * x + 9 * y`` in float32, cast back to x's dtype."""
     (n,) = x.size()
     out = torch.empty_like(x)
     weights = [w * 0.5 for w in (1, 2, 3)]  # [0.5, 1.0, 1.5]
@@ -37,6 +37,8 @@ def unrolled_lists(x: torch.Tensor, y: torch.Tensor) -> torch.Tensor:
             acc += c * yv
         for t in tensors:
             acc += t[tile].to(torch.float32)
+        for i, m in enumerate((2, 3)):  # a list written out, in `enumerate`
+            acc += (i * m) * yv
         out[tile] = acc.to(x.dtype)
     return out
 
@@ -44,7 +46,7 @@ def unrolled_lists(x: torch.Tensor, y: torch.Tensor) -> torch.Tensor:
 def main() -> None:
     x = torch.randn(1000, device="cuda")
     y = torch.randn(1000, device="cuda")
-    torch.testing.assert_close(unrolled_lists(x, y), 14 * x + 6 * y)
+    torch.testing.assert_close(unrolled_lists(x, y), 14 * x + 9 * y)
 
 
 if __name__ == "__main__":

@@ -581,6 +581,14 @@ bool KernelLowering::lower_pack_for(const SyntaxNode& node, ir::Block& out) {
   // a loop in device code could not iterate before.
   const auto unrolled = [&](const SyntaxNode& n) {
     if (pack_named(n) >= 0) return true;
+    // In `enumerate`/`zip`, also a list written out or a comprehension (`enumerate((2, 3))`);
+    // alone, those are lower_unrolled_for's.
+    const bool nested =
+        n.start_byte() != iterable.start_byte() || n.end_byte() != iterable.end_byte();
+    if (nested && in_device() &&
+        (n.type() == "list" || n.type() == "tuple" || n.type() == "list_comprehension")) {
+      return true;
+    }
     const auto it = n.type() == "identifier" ? scope_.find(n.text()) : scope_.end();
     if (it == scope_.end() || !in_device()) return false;
     const Type& type = binding(it->second).type;

@@ -1440,6 +1440,8 @@ def ref_unrolled_lists(x, y):
     for c in [p * q for p in (1, 2) for q in (3, -1)]:
         acc += c * yv
     acc += xv + yv
+    for i, m in enumerate((2, 3)):
+        acc += (i * m) * yv
     return (acc.astype(x.dtype),)
 
 
@@ -3065,7 +3067,7 @@ SAMPLES: tuple[SampleSpec, ...] = (
         configs={"b128": (128,), "b1024": (1024,)},
         reference=ref_unrolled_lists,
         extra_shapes=("x=1:f32,y=1:f32", "x=129:bf16,y=129:bf16"),
-        notes="comprehensions, list()/tuple() and for over bound lists, unrolled while compiling",
+        notes="comprehensions, list()/tuple(), for over bound lists and enumerate of a literal, unrolled",
     ),
 )
 
