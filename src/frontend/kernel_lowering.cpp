@@ -263,6 +263,7 @@ void KernelLowering::lower_params() {
 
 int KernelLowering::bind(std::string name, Type type, Binding::Origin origin, SourceRange range) {
   const int id = static_cast<int>(kernel_.bindings.size());
+  known_dicts_.erase(name);  // the name no longer names a dict of constant keys
   scope_[name] = id;
   kernel_.bindings.push_back({std::move(name), std::move(type), origin, range});
   return id;

@@ -206,6 +206,12 @@ class KernelLowering {
                                  ComprehensionNames& names);
   void unroll_comprehension(const std::vector<SyntaxNode>& clauses, size_t next,
                             const SyntaxNode& body, std::vector<ir::ExprPtr>& out);
+  // Dicts of constant keys: `d = {...}` / a dict comprehension (false for other assignments),
+  // and `d[key]` (null when `node` reads no such dict).
+  using KnownDict = std::vector<std::pair<std::string, ir::ExprPtr>>;
+  static std::optional<std::string> dict_key(const ir::ExprPtr& key);
+  bool lower_dict_assignment(const SyntaxNode& target, const SyntaxNode& value);
+  ir::ExprPtr lower_dict_subscript(const SyntaxNode& node);
 
   // ---- lower_shape_splats.cpp
   // `[n, *x.shape[1:]]` of an `x` whose rank is not known yet: a shape of unknown rank holding
@@ -695,6 +701,7 @@ class KernelLowering {
   std::vector<LambdaFrame> lambda_frames_;
   std::vector<ComprehensionNames> comprehension_frames_;  // innermost comprehension last
   std::map<int, ir::ExprPtr> known_sequences_;            // binding -> the list it was bound to
+  std::map<std::string, KnownDict, std::less<>> known_dicts_;  // name -> its entries
   int device_depth_ = 0;
   bool variadic_tunable_seen_ = false;
   bool failed_ = false;

@@ -1,8 +1,9 @@
 // Comprehensions and sequences known while compiling: `[m * 2 for m in (1, 2, 3)]`,
-// `tuple(f(t) for t in (a, b))`, `list(xs)`, and `for x in xs` in device code over a name bound
-// to such a list. A comprehension is unrolled here into the list it makes, written out (a
-// `TupleExpr`, as `[2, 4, 6]` is); its iterable must be a list or tuple of known length or a
-// `range` of constant ints, so the elements are known before the module runs.
+// `tuple(f(t) for t in (a, b))`, `list(xs)`, `for x in xs` in device code over a name bound
+// to such a list, and dicts of constant keys (`{k: k * 2 for k in (1, 2)}`, read as `d[1]`). A
+// comprehension is unrolled here into the list it makes, written out (a `TupleExpr`, as `[2, 4, 6]`
+// is); its iterable must be a list or tuple of known length or a `range` of constant ints, so the
+// elements are known before the module runs.
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -161,6 +162,12 @@ void KernelLowering::bind_comprehension_target(const SyntaxNode& target, const E
 void KernelLowering::unroll_comprehension(const std::vector<SyntaxNode>& clauses, size_t next,
                                           const SyntaxNode& body, std::vector<ExprPtr>& out) {
   if (next == clauses.size()) {
+    if (body.type() == "pair") {  // a dict comprehension's `key: value`, as a (key, value) tuple
+      out.push_back(make_sequence(
+          {lower_expr(body.child_by_field("key")), lower_expr(body.child_by_field("value"))},
+          body.range()));
+      return;
+    }
     out.push_back(lower_expr(body));
     return;
   }
@@ -224,6 +231,102 @@ ExprPtr KernelLowering::lower_sequence_call(const SyntaxNode& call) {
   }
   return make_sequence(iterable_elements(args[0], fmt::format("`{}`", callee.text())),
                        call.range());
+}
+
+std::optional<std::string> KernelLowering::dict_key(const ExprPtr& key) {
+  // Keys compared as Python compares them: an int and a bool of one value are one key.
+  if (const auto* i = key->as<ir::IntImm>()) return std::to_string(i->value);
+  if (const auto* b = key->as<ir::BoolImm>()) return b->value ? "1" : "0";
+  if (const auto* text = key->as<ir::StringImm>()) return "s" + text->spelling;  // as written
+  return std::nullopt;
+}
+
+bool KernelLowering::lower_dict_assignment(const SyntaxNode& target, const SyntaxNode& value) {
+  // `d = {k: k * 2 for k in (1, 2, 3)}` or `d = {"a": 1}`: a dict of constant keys, whose
+  // values are read by constant keys (`d[1]`); it is no value of the module.
+  if (target.type() != "identifier" ||
+      (value.type() != "dictionary_comprehension" && value.type() != "dictionary")) {
+    return false;
+  }
+  KnownDict dict;
+  const auto add = [&](const SyntaxNode& key_node, const SyntaxNode& value_node) {
+    const ExprPtr key = lower_expr(key_node);
+    const std::optional<std::string> text = dict_key(key);
+    if (!text) {
+      unsupported(key_node.range(),
+                  "a dict key that is not an int, bool or string literal "
+                  "when compiling");
+    }
+    const ExprPtr element = lower_expr(value_node);
+    const auto same = std::find_if(dict.begin(), dict.end(),
+                                   [&](const auto& entry) { return entry.first == *text; });
+    if (same != dict.end()) {
+      same->second = element;  // a later entry of one key wins, as in Python
+    } else {
+      dict.emplace_back(*text, element);
+    }
+  };
+  if (value.type() == "dictionary") {
+    for (const SyntaxNode& pair : value.named_children()) {
+      if (pair.type() != "pair") unsupported(pair.range(), "`**` in a dict");
+      add(pair.child_by_field("key"), pair.child_by_field("value"));
+    }
+  } else {
+    const SyntaxNode body = value.child_by_field("body");
+    if (body.type() != "pair") unsupported(body.range(), "this dict comprehension");
+    std::vector<SyntaxNode> clauses;
+    for (const SyntaxNode& child : value.named_children()) {
+      if (child.start_byte() != body.start_byte()) clauses.push_back(child);
+    }
+    // The pairs, unrolled as a list comprehension's elements are: each a (key, value) tuple.
+    std::vector<ExprPtr> pairs;
+    unroll_comprehension(clauses, 0, body, pairs);
+    for (const ExprPtr& pair : pairs) {
+      const auto* tuple = pair->as<ir::TupleExpr>();
+      const std::optional<std::string> text = dict_key(tuple->elements[0]);
+      if (!text) {
+        unsupported(body.child_by_field("key").range(),
+                    "a dict key that is not an int, bool or string literal when compiling");
+      }
+      const auto same = std::find_if(dict.begin(), dict.end(),
+                                     [&](const auto& entry) { return entry.first == *text; });
+      if (same != dict.end()) {
+        same->second = tuple->elements[1];
+      } else {
+        dict.emplace_back(*text, tuple->elements[1]);
+      }
+    }
+  }
+  for (const auto& entry : dict) {
+    if (is_device_value(entry.second)) {
+      unsupported(value.range(), "a dict of values computed in device code");
+    }
+  }
+  const std::string name(target.text());
+  scope_.erase(name);
+  known_dicts_[name] = std::move(dict);
+  return true;
+}
+
+ExprPtr KernelLowering::lower_dict_subscript(const SyntaxNode& node) {
+  const SyntaxNode base = node.child_by_field("value");
+  if (base.type() != "identifier" || comprehension_name(base.text())) return nullptr;
+  const auto dict = known_dicts_.find(base.text());
+  if (dict == known_dicts_.end() || scope_.count(base.text())) return nullptr;
+  const auto items = node.children_by_field("subscript");
+  if (items.size() != 1) unsupported(node.range(), "this subscript of a dict");
+  const ExprPtr key = lower_expr(items[0]);
+  const std::optional<std::string> text = dict_key(key);
+  if (!text) {
+    unsupported(
+        items[0].range(),
+        fmt::format("reading the dict `{}` by a key not known when compiling", base.text()));
+  }
+  for (const auto& [k, value] : dict->second) {
+    if (k == *text) return value;
+  }
+  fail(DiagnosticKind::kBadArgument, items[0].range(),
+       fmt::format("the dict `{}` has no key {}", base.text(), items[0].text()));
 }
 
 }  // namespace helionc::frontend

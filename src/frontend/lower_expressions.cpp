@@ -62,6 +62,12 @@ ExprPtr KernelLowering::lower_identifier(const SyntaxNode& node) {
       fail(DiagnosticKind::kTypeMismatch, node.range(),
            fmt::format("module `{}` is not a value", name));
     }
+    if (known_dicts_.count(name)) {
+      fail(DiagnosticKind::kUnsupported, node.range(),
+           fmt::format("`{}` is a dict of constant keys, which helionc reads only by a constant "
+                       "key (`{}[key]`), not as a value",
+                       name, name));
+    }
     fail(DiagnosticKind::kUndefinedName, node.range(), fmt::format("undefined name `{}`", name));
   }
   const int id = it->second;
@@ -209,6 +215,7 @@ ExprPtr KernelLowering::lower_attribute(const SyntaxNode& node) {
 
 ExprPtr KernelLowering::lower_subscript(const SyntaxNode& node) {
   if (ExprPtr element = lower_pack_subscript(node)) return element;
+  if (ExprPtr element = lower_dict_subscript(node)) return element;
   const SyntaxNode base_node = node.child_by_field("value");
   // `x.shape[i]` is `x.size(i)`: keep the axis symbolic rather than a tuple access.
   ExprPtr base = lower_expr(base_node);
@@ -231,10 +238,11 @@ ExprPtr KernelLowering::lower_subscript(const SyntaxNode& node) {
       return ir::Call::make(ir::Intrinsic::kSize, {call->args[0], index},
                             Type::scalar(TypeKind::kInt), node.range());
     }
-    if (const auto* tuple = base->as<ir::TupleExpr>(); tuple && type.rank > 0) {
-      // An element of a tuple written out (a tile value's `.shape`): the element itself, so a
-      // size stays a size (`v.shape[1]` is `x.size(1)`); IR expressions have no side effects.
-      return tuple->elements[static_cast<size_t>((i + type.rank) % type.rank)];
+    if (const auto known = known_elements(base); known && type.rank > 0) {
+      // An element of a tuple written out (a tile value's `.shape`, or a name bound to a list
+      // of numbers): the element itself, so a size stays a size (`v.shape[1]` is `x.size(1)`)
+      // and device code reads no host tuple; IR expressions have no side effects.
+      return (*known)[static_cast<size_t>((i + type.rank) % type.rank)];
     }
     Type element = type.kind == TypeKind::kShape ? Type::scalar(TypeKind::kInt)
                                                  : type.elements[(i + type.rank) % type.rank];

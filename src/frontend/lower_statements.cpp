@@ -99,6 +99,7 @@ void KernelLowering::lower_assignment(const SyntaxNode& node, ir::Block& out) {
     return lower_store(target, std::move(stored), node.range(), out);
   }
   if (lower_pack_assignment(target, value, out)) return;
+  if (lower_dict_assignment(target, value)) return;
   if (!in_device() && target.type() == "identifier" && is_allocation_call(value)) {
     return lower_allocation(target, value, out);
   }

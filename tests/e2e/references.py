@@ -1442,6 +1442,8 @@ def ref_unrolled_lists(x, y):
     acc += xv + yv
     for i, m in enumerate((2, 3)):
         acc += (i * m) * yv
+    factors = {k: k * 2 for k in range(1, 3)}
+    acc += xv * factors[2] - yv * factors[1] + 0.5 * xv
     return (acc.astype(x.dtype),)
 
 
@@ -3067,7 +3069,7 @@ SAMPLES: tuple[SampleSpec, ...] = (
         configs={"b128": (128,), "b1024": (1024,)},
         reference=ref_unrolled_lists,
         extra_shapes=("x=1:f32,y=1:f32", "x=129:bf16,y=129:bf16"),
-        notes="comprehensions, list()/tuple(), for over bound lists and enumerate of a literal, unrolled",
+        notes="comprehensions, list()/tuple(), for over bound lists, enumerate of a literal, a dict",
     ),
 )
 
