@@ -248,6 +248,9 @@ bool KernelLowering::lower_dict_assignment(const SyntaxNode& target, const Synta
       (value.type() != "dictionary_comprehension" && value.type() != "dictionary")) {
     return false;
   }
+  // Read by name, a dict has one value wherever it is read: host code outside `if`s only.
+  if (in_device()) unsupported(value.range(), "a dict in device code (bind it before the loop)");
+  if (!static_guards_.empty()) unsupported(value.range(), "binding a dict inside an `if`");
   KnownDict dict;
   const auto add = [&](const SyntaxNode& key_node, const SyntaxNode& value_node) {
     const ExprPtr key = lower_expr(key_node);
@@ -295,11 +298,6 @@ bool KernelLowering::lower_dict_assignment(const SyntaxNode& target, const Synta
       } else {
         dict.emplace_back(*text, tuple->elements[1]);
       }
-    }
-  }
-  for (const auto& entry : dict) {
-    if (is_device_value(entry.second)) {
-      unsupported(value.range(), "a dict of values computed in device code");
     }
   }
   const std::string name(target.text());

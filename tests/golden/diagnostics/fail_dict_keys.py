@@ -14,3 +14,15 @@ def scaled(x: torch.Tensor) -> torch.Tensor:
         out[tile] = a + b
     copy = factors
     return out
+
+
+@helion.kernel()
+def branches(x: torch.Tensor, flag: bool) -> torch.Tensor:
+    if flag:
+        factors = {1: 2}
+    else:
+        factors = {1: 3}
+    out = torch.zeros_like(x)
+    for tile in hl.tile(x.size(0)):
+        out[tile] = x[tile]
+    return out
