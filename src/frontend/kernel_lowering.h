@@ -255,6 +255,16 @@ class KernelLowering {
   // the target does not regroup the value's shape that way. `to` spells the target.
   ir::ExprPtr regroup_reshape(const ir::ExprPtr& value, std::vector<std::optional<ir::Dim>> target,
                               std::string_view shown, const std::string& to, SourceRange range);
+  // The error for two loops' tiles over one range meeting at one position of `a` and `b`
+  // (`x[tile_i] * y[tile_j]`), when there are such; returns otherwise.
+  void refuse_paired_tiles(const std::vector<ir::Dim>& a, const std::vector<ir::Dim>& b,
+                           SourceRange range);
+  // ---- lower_reshape_merges.cpp
+  // `value` with the tiles that a reshape to `target` merges into another tile's dimension as
+  // unit dimensions, their loops given block size 1; null when the reshape merges no tiles.
+  ir::ExprPtr merge_unit_tiles(const ir::ExprPtr& value,
+                               const std::vector<std::optional<ir::Dim>>& target,
+                               std::string_view shown, const std::string& to, SourceRange range);
   ir::ExprPtr lower_dtype_expr(const SyntaxNode& node);
   ir::ExprPtr lower_shape_expr(const SyntaxNode& node);
   std::optional<ir::ScalarType> dtype_constant(const SyntaxNode& node);

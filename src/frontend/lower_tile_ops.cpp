@@ -565,8 +565,13 @@ ExprPtr KernelLowering::lower_tile_method(const ExprPtr& receiver, std::string_v
       if (!dim) unsupported(node.range(), fmt::format("a `{}` size {}", shown, kOtherSize));
       target.push_back(dim);
     }
+    const std::string from = dims_to_string(kernel_, receiver->type.dims);
+    const std::string to = fmt::format("[{}]", fmt::join(spelled, ", "));
+    // Tiles merged into another tile's dimension become tiles of one row (unit dimensions).
+    ExprPtr value = receiver;
+    if (ExprPtr merged = merge_unit_tiles(receiver, target, shown, to, range)) value = merged;
     const std::vector<std::optional<Dim>> written = target;  // before the -1 is resolved
-    const std::vector<Dim> source = non_unit(receiver->type.dims);
+    const std::vector<Dim> source = non_unit(value->type.dims);
     std::vector<Dim> known;
     size_t known_before_inferred = 0;
     for (size_t i = 0; i < target.size(); ++i) {
@@ -584,8 +589,6 @@ ExprPtr KernelLowering::lower_tile_method(const ExprPtr& receiver, std::string_v
                      source[known_before_inferred]);
       }
     }
-    const std::string from = dims_to_string(kernel_, receiver->type.dims);
-    const std::string to = fmt::format("[{}]", fmt::join(spelled, ", "));
     const bool same_count = known.size() == source.size() && (inferred < 0 || target[inferred]);
     size_t differs = 0;  // the first kept dimension whose size may change
     while (same_count && differs < known.size() && same_extent(known[differs], source[differs])) {
@@ -594,7 +597,7 @@ ExprPtr KernelLowering::lower_tile_method(const ExprPtr& receiver, std::string_v
     if (!same_count || differs < known.size()) {
       // Not a reshape that only adds or removes unit dimensions: whole axes and numbers
       // regrouped between the tiles, or an error.
-      if (ExprPtr regrouped = regroup_reshape(receiver, written, shown, to, range)) {
+      if (ExprPtr regrouped = regroup_reshape(value, written, shown, to, range)) {
         return regrouped;
       }
       if (!same_count) {
@@ -623,12 +626,12 @@ ExprPtr KernelLowering::lower_tile_method(const ExprPtr& receiver, std::string_v
       dims.push_back(*dim);
       entries.push_back(size_expr(kernel_, *dim, range));
     }
-    if (dims == receiver->type.dims) return receiver;
+    if (dims == value->type.dims) return value;
     const int rank = static_cast<int>(entries.size());
     return ir::Call::make(
         Intrinsic::kReshape,
-        {receiver, ir::TupleExpr::make(std::move(entries), Type::shape(rank), range)},
-        Type::tile_tensor(std::move(dims), receiver->type.dtype), range);
+        {value, ir::TupleExpr::make(std::move(entries), Type::shape(rank), range)},
+        Type::tile_tensor(std::move(dims), value->type.dtype), range);
   }
   return nullptr;
 }

@@ -343,6 +343,9 @@ struct TileDim {
   // `hl.jagged_tile(lengths)`: `extent` is the longest row of the enclosing block, and the
   // frontend masks each row past its own length (frontend/lower_jagged_tiles.cpp).
   bool jagged = false;
+  // A reshape merges this tile into another tile's dimension (frontend/lower_reshape_merges.cpp):
+  // the block is fixed to 1, and kept (never widened to a TPU-legal block).
+  bool merged = false;
   SourceRange range;
 };
 

@@ -62,6 +62,7 @@ bool indexes_with_block_bounds(const ir::Kernel& kernel, int tile_dim) {
 }
 
 bool keeps_requested_block(const ir::Kernel& kernel, const ir::TileDim& dim) {
+  if (dim.merged) return true;  // its rows are another tile's (a reshape merges them)
   switch (dim.block.kind) {
     case ir::BlockSource::Kind::kFixed:
       return reads_block_numbering(kernel, dim.id) || indexes_with_block_bounds(kernel, dim.id);

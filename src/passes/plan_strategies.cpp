@@ -174,6 +174,18 @@ void judge_loop_strategies(const ir::Kernel& kernel, Launch& launch) {
     reason(LoopStrategy::kUnroll) = "";
     reason(LoopStrategy::kGrid) = against_grid(kernel, launch, i);
     inner.streamed_inputs = streamed_inputs(launch, static_cast<int>(i));
+    // A streamed input's block shape names the blocks of all its tiled axes, also those of
+    // outer loops nothing else in the kernel sizes (a tile of one row a reshape merges away).
+    for (int input : inner.streamed_inputs) {
+      for (const ViewAxis& axis : launch.inputs[static_cast<size_t>(input)].operand.view) {
+        const Capture block{Capture::Kind::kBlock, -1, axis.tile_dim};
+        const bool captured =
+            std::any_of(launch.captures.begin(), launch.captures.end(), [&](const Capture& c) {
+              return c.kind == block.kind && c.binding == -1 && c.tile_dim == block.tile_dim;
+            });
+        if (axis.kind == ViewAxis::Kind::kTile && !captured) launch.captures.push_back(block);
+      }
+    }
     const std::string streaming = against_streaming(kernel, launch, i);
     reason(LoopStrategy::kEmitPipeline) =
         streaming.empty() ? against_scratch(kernel, inner.tile_loop()) : streaming;

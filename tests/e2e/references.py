@@ -772,6 +772,11 @@ def ref_causal_attention_output(q_in, k_in, v_in):
     return (_attention64(q_in, k_in, v_in, causal=True)[0],)
 
 
+def ref_attention_heads_merged(q, k, v):
+    # per batch and head: the merged rows are one head's queries (s12-merge)
+    return (_attention64(q, k, v, causal=False)[0],)
+
+
 def ref_attention_lse(q_in, k_in, v_in):
     # out in q's dtype, the base-2 LSE in float32 of shape q.shape[:-1]
     return _attention64(q_in, k_in, v_in, causal=False)
@@ -3070,6 +3075,19 @@ SAMPLES: tuple[SampleSpec, ...] = (
         reference=ref_unrolled_lists,
         extra_shapes=("x=1:f32,y=1:f32", "x=129:bf16,y=129:bf16"),
         notes="comprehensions, list()/tuple(), for over bound lists, enumerate of a literal, a dict",
+    ),
+    # session 12, s12-merge
+    SampleSpec(
+        name="attention_heads_merged",
+        kernel="attention_heads_merged",
+        # batch, heads (not read: merged tiles have blocks of 1), queries, the inner loop's keys
+        configs={"b1x1x64x32": (1, 1, 64, 32), "b2x4x128x256": (2, 4, 128, 256)},
+        reference=ref_attention_heads_merged,
+        extra_shapes=("q=1x1x1x8:f32,k=1x1x1x8:f32,v=1x1x1x8:f32", "q=3x1x9x16:bf16,k=3x1x130x16:bf16,v=3x1x130x16:bf16"),
+        tolerance=PRODUCT_TOLERANCE,
+        notes="a reshape merging the batch and head tiles into the query rows",
+        loop_types=(("unroll",), ("grid",), ("emit_pipeline",), ("fori_loop",)),
+        inner_dims=((3, "k", 2),),
     ),
 )
 

@@ -226,7 +226,7 @@ class LaunchPrinter {
       if (passes::keeps_requested_block(kernel_, dim)) {
         host_.context.imports.helpers.insert("kept_block");
         kept = py_string(kept_reason(dim)) + ", ";
-        if (has_begin(dim) && in_kernel_bounds_[g]) {
+        if (has_begin(dim) && in_kernel_bounds_[g] && !dim.merged) {  // 1 divides any begin
           // The module's blocks start at multiples of the block; Helion's at the loop's begin,
           // which here is known only while the kernel runs.
           host_.context.diags.error(
@@ -252,6 +252,12 @@ class LaunchPrinter {
     if (dim.range.valid()) {
       where = fmt::format("{}:{}: ", dim.range.file->path(),
                           dim.range.file->line_column(dim.range.begin).line);
+    }
+    if (dim.merged) {
+      return fmt::format(
+          "{}a reshape merges the tiles of this loop into another tile's dimension, which "
+          "needs blocks of 1",
+          where);
     }
     const int value = kernel_.block_value_binding(dim.block.tunable);
     if (dim.block.kind == ir::BlockSource::Kind::kTunable && value >= 0) {

@@ -201,6 +201,28 @@ def f(x: torch.Tensor, w: torch.Tensor) -> torch.Tensor:
                  "tile_m.block_size, size(x, 1)))"));
 }
 
+TEST_CASE("a tile reshape that merges leading tiles gives them blocks of 1") {
+  auto ok = lower(R"(@helion.kernel
+def f(q: torch.Tensor) -> torch.Tensor:
+    b, h, m, d = q.size()
+    out = torch.empty_like(q)
+    for tile_b, tile_h, tile_m in hl.tile([b, h, m]):
+        rows = q[tile_b, tile_h, tile_m, :].reshape([-1, d])
+        out[tile_b, tile_h, tile_m, :] = rows.reshape([1, 1, -1, d])
+    return out
+)");
+  INFO(ok->errors());
+  REQUIRE_FALSE(ok->diags.has_errors());
+  const std::string ir = ok->ir();
+  CHECK(contains(ir, "let rows: tile_tensor<[tile_m, q.size(3)] x ?> = reshape(reshape("));
+  const helionc::ir::Kernel& kernel = ok->module.kernels.at(0);
+  for (const helionc::ir::TileDim& dim : kernel.tile_dims) {
+    // tile_b and tile_h merge into tile_m: fixed blocks of 1, kept; tile_m stays tunable.
+    CHECK(dim.merged == (dim.name != "tile_m"));
+    CHECK((dim.block.kind == helionc::ir::BlockSource::Kind::kFixed) == dim.merged);
+  }
+}
+
 TEST_CASE("a tile reshape that cannot be proven to keep the element count is rejected") {
   auto result = lower(R"(@helion.kernel
 def f(x: torch.Tensor) -> torch.Tensor:
@@ -224,10 +246,9 @@ def f(x: torch.Tensor) -> torch.Tensor:
                  "and [tile_n] may differ in size (to reorder dimensions use `.permute` or "
                  "`.transpose`)"));
   CHECK(contains(text,
-                 "k.py:12:13: error: `.view()` of a tile of shape [tile_m, tile_n] to [-1] "
-                 "merges or splits dimensions, which is not supported yet (only unit "
-                 "dimensions can be added or removed, and whole axes and numbers regrouped "
-                 "between the tiles)"));
+                 "k.py:12:13: error: `.view()` of a tile of shape [tile_m, tile_n] to [-1], "
+                 "which merges `tile_m` into the dimension of `tile_n` and so needs blocks of 1 "
+                 "along `tile_m`, where it is one of the block's last two dimensions"));
   CHECK(contains(text,
                  "k.py:13:13: error: `.reshape()` of a tile of shape [tile_m, tile_n] to "
                  "[tile_m, tile_n, tile_n] merges or splits dimensions"));
