@@ -469,6 +469,7 @@ ExprPtr KernelLowering::lower_method_call(const SyntaxNode& receiver_node, std::
            fmt::format("`{}` must be assigned directly to a name", shown));
     }
     if (ExprPtr result = lower_host_method(receiver, method, args)) return result;
+    if (method == "item" && !in_device()) return lower_item(receiver, args);
     if (!in_device()) {
       if (ExprPtr cast = lower_cast_method(receiver, method, args)) return cast;
     }
@@ -578,7 +579,11 @@ ExprPtr KernelLowering::lower_static_builtin(std::string_view name, const CallAr
       unsupported(range, fmt::format("`{}` of values computed in device code or tensors", name));
     }
     if (name == "abs") return ir::Call::make(Intrinsic::kAbs, {value}, value->type, range);
-    if (value->type.kind == TypeKind::kInt) return value;
+    // `t.item()` of a dtype known only while JAX traces is typed an int but may be a float.
+    const auto* item = value->as<ir::Call>();
+    const bool maybe_float =
+        item && item->op == Intrinsic::kItem && !item->args[0]->type.dtype.has_value();
+    if (value->type.kind == TypeKind::kInt && !maybe_float) return value;
     if (const auto* imm = value->as<ir::FloatImm>()) {
       return ir::IntImm::make(static_cast<int64_t>(imm->value), range);
     }
