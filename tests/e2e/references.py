@@ -3083,7 +3083,7 @@ SAMPLES: tuple[SampleSpec, ...] = (
         tolerance=SUM_TOLERANCE,
         loop_types=(("unroll",), ("emit_pipeline",), ("fori_loop",)),
         refused_loop_types=(("grid",),),
-        inner_dims=((0, "x", 1),),
+        inner_dims=((1, "x", 1),),
         notes="an inner loop bounded by `end[0]`, an element no outer tile indexes",
     ),
     SampleSpec(
