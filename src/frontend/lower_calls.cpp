@@ -403,6 +403,12 @@ ExprPtr KernelLowering::lower_qualified_call(const std::string& name, const Call
     fail(DiagnosticKind::kUnsupported, args.call.child_by_field("function").range(),
          fmt::format("`{}` is not possible on a TPU: {}", shown, *reason));
   }
+  if (!in_device() && is_allocation_call(args.call)) {
+    // `return torch.zeros([]), out`: the allocation forms are statements of their own.
+    fail(DiagnosticKind::kUnsupported, range,
+         fmt::format("`{0}` in host code must be assigned directly to a name (`out = {0}(...)`)",
+                     shown));
+  }
   if (name.rfind("helion.", 0) == 0 || name.rfind("torch.", 0) == 0 ||
       name.rfind("math.", 0) == 0) {
     fail(DiagnosticKind::kUnknownFunction, args.call.child_by_field("function").range(),

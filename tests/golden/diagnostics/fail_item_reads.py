@@ -23,3 +23,13 @@ def item_of_stored(x: torch.Tensor) -> torch.Tensor:
         out[tile] = x[tile] + first
         total[0] = 1.0
     return out
+
+
+@helion.kernel()
+def empty_early_return(x: torch.Tensor, count: torch.Tensor) -> torch.Tensor:
+    out = torch.empty_like(x)
+    if count.item() == 0:
+        return torch.zeros([], dtype=x.dtype, device=x.device)
+    for tile in hl.tile(x.size(0)):
+        out[tile] = x[tile] * count[0]
+    return out
