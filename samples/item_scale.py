@@ -1,9 +1,9 @@
-"""x * scale.item() + bias[-1].item(): numbers read with `.item()` in host code.
+"""x * scale.item() + bias[-1].item(): numbers read with `.item()`.
 
-Both names are read only in device code, so the kernel reads the elements itself (from SMEM,
-as it reads a loop bound from a tensor): the host code needs no concrete value and the module
-works under `jax.jit`. `bias[-1]` counts from the end on the host; the kernel reads element
-`bias.size(0) - 1`.
+`shift` is bound in host code but read only in device code, so the kernel reads the element
+itself (from SMEM, as it reads a loop bound from a tensor), and `scale.item()` is written in
+device code: the host code needs no concrete value and the module works under `jax.jit`.
+`bias[-1]` counts from the end on the host; the kernel reads element `bias.size(0) - 1`.
 """
 
 from __future__ import annotations
@@ -18,8 +18,7 @@ import helion.language as hl
 def item_scale(x: torch.Tensor, scale: torch.Tensor, bias: torch.Tensor) -> torch.Tensor:
     """x * scale + bias[-1] in x's dtype; scale is a 0-d float32 tensor, bias 1-D float32."""
     out = torch.empty_like(x)
-    factor = scale.item()
     shift = bias[-1].item()
     for tile in hl.tile(x.size()):
-        out[tile] = (x[tile].to(torch.float32) * factor + shift).to(x.dtype)
+        out[tile] = (x[tile].to(torch.float32) * scale.item() + shift).to(x.dtype)
     return out

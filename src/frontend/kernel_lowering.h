@@ -444,6 +444,8 @@ class KernelLowering {
   // code is read in the kernel (an element load); a name host code reads is a concrete value
   // computed before the launches (kItem).
   ir::ExprPtr lower_item(const ir::ExprPtr& receiver, const CallArgs& args);
+  // `s.item()` in device code: the element of a 0-d tensor (a load) or of a 0-d tile value.
+  ir::ExprPtr lower_device_item(const ir::ExprPtr& receiver, const CallArgs& args);
   // `name = t.item()`: notes how device code reads `name` (when it can).
   void note_item_binding(int id, const ir::ExprPtr& value);
   // `name` read where it is bound to an item: the element load in device code, or null (the

@@ -475,13 +475,18 @@ ExprPtr KernelLowering::lower_method_call(const SyntaxNode& receiver_node, std::
            fmt::format("`{}` must be assigned directly to a name", shown));
     }
     if (ExprPtr result = lower_host_method(receiver, method, args)) return result;
-    if (method == "item" && !in_device()) return lower_item(receiver, args);
+    if (method == "item") {
+      return in_device() ? lower_device_item(receiver, args) : lower_item(receiver, args);
+    }
     if (!in_device()) {
       if (ExprPtr cast = lower_cast_method(receiver, method, args)) return cast;
     }
-    unsupported(range, fmt::format("the tensor method `{}` in host code", shown));
+    unsupported(range,
+                fmt::format("the tensor method `{}` {}", shown,
+                            in_device() ? "on a whole tensor in device code" : "in host code"));
   }
   // Tile tensors.
+  if (method == "item") return lower_device_item(receiver, args);
   if (ExprPtr result = lower_product_method(receiver, method, args)) return result;
   if (ExprPtr result = lower_tile_method(receiver, method, args)) return result;
   if (auto fn = unary_method(method)) {

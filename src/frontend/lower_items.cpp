@@ -32,6 +32,24 @@ ExprPtr KernelLowering::lower_item(const ExprPtr& receiver, const CallArgs& args
   return ir::Call::make(Intrinsic::kItem, {receiver}, Type::scalar(kind), range);
 }
 
+ExprPtr KernelLowering::lower_device_item(const ExprPtr& receiver, const CallArgs& args) {
+  const SourceRange range = args.call.range();
+  check_arity(args, ".item()", 0, 0, {});
+  if (const auto* tensor = receiver->as<ir::VarRef>();
+      tensor && receiver->type.kind == TypeKind::kTensor) {
+    // `s.item()` of a whole tensor: its only element, so `s` has no axes.
+    refine_rank(tensor->binding, 0, receiver->range);
+    return ir::Load::make(ref(tensor->binding, receiver->range), {},
+                          Type::tile_tensor({}, binding(tensor->binding).type.dtype), range);
+  }
+  if (receiver->type.kind == TypeKind::kTileTensor && receiver->type.dims.empty()) {
+    return receiver;  // `offsets[g].item()`: already one element, which device code computes
+  }
+  fail(DiagnosticKind::kTypeMismatch, range,
+       "`.item()` takes a value of one element, and this one has axes (index it down to one "
+       "element first)");
+}
+
 void KernelLowering::note_item_binding(int id, const ExprPtr& value) {
   const auto* call = value->as<ir::Call>();
   if (!call || call->op != Intrinsic::kItem) return;

@@ -33,3 +33,11 @@ def empty_early_return(x: torch.Tensor, count: torch.Tensor) -> torch.Tensor:
     for tile in hl.tile(x.size(0)):
         out[tile] = x[tile] * count[0]
     return out
+
+
+@helion.kernel()
+def item_of_a_tile(x: torch.Tensor) -> torch.Tensor:
+    out = torch.empty_like(x)
+    for tile in hl.tile(x.size(0)):
+        out[tile] = x[tile] * x[tile].item()
+    return out
