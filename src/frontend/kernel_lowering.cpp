@@ -58,6 +58,7 @@ std::optional<ir::Kernel> KernelLowering::run() {
   }
   kernel_.body = lower_block(syntax_.function.child_by_field("body"));
   drop_unread_block_values();
+  finish_items();
   check_builtin_tunable_keys();
   if (failed_) return std::nullopt;
   if (!has_device_loop(kernel_.body)) {

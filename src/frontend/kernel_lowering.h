@@ -485,6 +485,20 @@ class KernelLowering {
   // `x.method(...)` for a tensor or a tile value; null when neither knows `method`.
   ir::ExprPtr lower_value_method(const ir::ExprPtr& receiver, std::string_view method,
                                  const CallArgs& args);
+  // ---- lower_items.cpp: `t.item()` in host code. A name bound to it and read only in device
+  // code is read in the kernel (an element load); a name host code reads is a concrete value
+  // computed before the launches (kItem).
+  ir::ExprPtr lower_item(const ir::ExprPtr& receiver, const CallArgs& args);
+  // `s.item()` in device code: the element of a 0-d tensor (a load) or of a 0-d tile value.
+  ir::ExprPtr lower_device_item(const ir::ExprPtr& receiver, const CallArgs& args);
+  // `name = t.item()`: notes how device code reads `name` (when it can).
+  void note_item_binding(int id, const ir::ExprPtr& value);
+  // `name` read where it is bound to an item: the element load in device code, or null (the
+  // host value) after noting the host read.
+  ir::ExprPtr read_item_binding(int id, SourceRange range);
+  // Drops the kItem lets that only device code reads, and refuses device reads of an element
+  // the kernel writes (the kernel would read the value after the write).
+  void finish_items();
   ir::ExprPtr make_host_view(ir::Intrinsic op, const ir::ExprPtr& tensor, ir::ExprPtr argument,
                              int rank, SourceRange range);
   // A precise error where a launch reads a tensor through one name after storing into the
@@ -670,6 +684,16 @@ class KernelLowering {
   // Tensor bindings that name one array under two names (`y = x`), both ways: a host store
   // rebinds one name only, so it is refused while the other still names the array.
   std::multimap<int, int> shared_arrays_;
+  // Names bound to `t.item()` that device code may read in the kernel -> the tensor (a VarRef)
+  // and the element's index (host ints); the subset host code reads.
+  struct ItemRead {
+    ir::ExprPtr tensor;
+    std::vector<ir::ExprPtr> index;
+    SourceRange call;  // `t[0].item()`
+  };
+  std::map<int, ItemRead> item_reads_;
+  std::set<int> host_read_items_;
+  std::map<int, std::pair<int, SourceRange>> device_read_items_;  // tensor -> (name, a read)
   // Bindings made by hl.register_block_size -> their tunable index.
   std::map<int, int> registered_block_sizes_;
   std::set<int> read_block_values_;  // those of them read as values (lower_identifier)

@@ -404,6 +404,12 @@ ExprPtr KernelLowering::lower_qualified_call(const std::string& name, const Call
     fail(DiagnosticKind::kUnsupported, args.call.child_by_field("function").range(),
          fmt::format("`{}` is not possible on a TPU: {}", shown, *reason));
   }
+  if (!in_device() && is_allocation_call(args.call)) {
+    // `return torch.zeros([]), out`: the allocation forms are statements of their own.
+    fail(DiagnosticKind::kUnsupported, range,
+         fmt::format("`{0}` in host code must be assigned directly to a name (`out = {0}(...)`)",
+                     shown));
+  }
   if (name.rfind("helion.", 0) == 0 || name.rfind("torch.", 0) == 0 ||
       name.rfind("math.", 0) == 0) {
     fail(DiagnosticKind::kUnknownFunction, args.call.child_by_field("function").range(),
@@ -470,12 +476,18 @@ ExprPtr KernelLowering::lower_method_call(const SyntaxNode& receiver_node, std::
            fmt::format("`{}` must be assigned directly to a name", shown));
     }
     if (ExprPtr result = lower_host_method(receiver, method, args)) return result;
+    if (method == "item") {
+      return in_device() ? lower_device_item(receiver, args) : lower_item(receiver, args);
+    }
     if (!in_device()) {
       if (ExprPtr cast = lower_cast_method(receiver, method, args)) return cast;
     }
-    unsupported(range, fmt::format("the tensor method `{}` in host code", shown));
+    unsupported(range,
+                fmt::format("the tensor method `{}` {}", shown,
+                            in_device() ? "on a whole tensor in device code" : "in host code"));
   }
   // Tile tensors.
+  if (method == "item") return lower_device_item(receiver, args);
   if (ExprPtr result = lower_product_method(receiver, method, args)) return result;
   if (ExprPtr result = lower_tile_method(receiver, method, args)) return result;
   if (auto fn = unary_method(method)) {
@@ -579,7 +591,11 @@ ExprPtr KernelLowering::lower_static_builtin(std::string_view name, const CallAr
       unsupported(range, fmt::format("`{}` of values computed in device code or tensors", name));
     }
     if (name == "abs") return ir::Call::make(Intrinsic::kAbs, {value}, value->type, range);
-    if (value->type.kind == TypeKind::kInt) return value;
+    // `t.item()` of a dtype known only while JAX traces is typed an int but may be a float.
+    const auto* item = value->as<ir::Call>();
+    const bool maybe_float =
+        item && item->op == Intrinsic::kItem && !item->args[0]->type.dtype.has_value();
+    if (value->type.kind == TypeKind::kInt && !maybe_float) return value;
     if (const auto* imm = value->as<ir::FloatImm>()) {
       return ir::IntImm::make(static_cast<int64_t>(imm->value), range);
     }

@@ -91,6 +91,7 @@ ExprPtr KernelLowering::lower_identifier(const SyntaxNode& node) {
     failed_ = true;
     throw LoweringAbort{};
   }
+  if (ExprPtr element = read_item_binding(id, node.range())) return element;  // in the kernel
   return ref(id, node.range());
 }
 

@@ -137,6 +137,7 @@ void KernelLowering::bind_targets(const SyntaxNode& target, const ir::ExprPtr& v
     if (origin == Binding::Origin::kHost && value->type.kind == TypeKind::kInt) {
       host_sizes_[id] = value;
     }
+    if (origin == Binding::Origin::kHost) note_item_binding(id, value);
     if (origin == Binding::Origin::kDevice && value->type.is_scalar() && !is_device_value(value)) {
       trace_time_values_.insert(id);  // `scale = 0.5` in device code is still a Python float
     }

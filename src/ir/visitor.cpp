@@ -96,7 +96,10 @@ bool reads_kernel_values(const Kernel& kernel, const ExprPtr& expr) {
 }
 
 bool bounds_in_kernel(const Kernel& kernel, const TileDim& dim) {
-  return reads_kernel_values(kernel, dim.begin) || reads_kernel_values(kernel, dim.extent);
+  // A bound read from a tensor is read in the kernel even where no outer tile indexes it
+  // (`hl.tile(end[0])`): the host has no element values (they may be traced under jax.jit).
+  return reads_kernel_values(kernel, dim.begin) || reads_kernel_values(kernel, dim.extent) ||
+         bounds_from_tensors(dim);
 }
 
 bool bounds_from_tensors(const TileDim& dim) {

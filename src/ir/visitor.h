@@ -43,7 +43,8 @@ void for_each_expr(const ExprPtr& expr, Fn&& fn);
 // computed in a tile loop, or a loop variable.
 bool reads_kernel_values(const Kernel& kernel, const ExprPtr& expr);
 
-// Whether a tile dimension's bounds move with an outer tile (`hl.tile(0, tile_m.end)`).
+// Whether a tile dimension's bounds are known only in the kernel: they move with an outer tile
+// (`hl.tile(0, tile_m.end)`) or are read from tensors (`hl.tile(end[0])`).
 bool bounds_in_kernel(const Kernel& kernel, const TileDim& dim);
 
 // Whether a tile dimension's bounds are read from tensors (`hl.tile(offsets[g], offsets[g + 1])`,

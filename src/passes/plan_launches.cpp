@@ -976,7 +976,7 @@ class LaunchPlanner {
     for (const Access& access : accesses_) {
       if (access.store || output_of.count(access.binding)) continue;
       const ir::Type& type = kernel_.bindings[access.binding].type;
-      const bool ok = type.rank_known() && !launch_.variadic && all_scalar(*access.index) &&
+      const bool ok = type.rank_known() && all_scalar(*access.index) &&
                       static_cast<int>(access.index->size()) == type.rank;
       (ok ? scalar : other).insert(access.binding);
     }
@@ -1104,7 +1104,13 @@ class LaunchPlanner {
     const bool variadic = std::any_of(index.begin(), index.end(), [](const IndexItem& item) {
       return item.kind == IndexItem::Kind::kVariadic;
     });
-    if (launch_.variadic || variadic) {
+    // An element read as a scalar (`scale = s.item()`, `b[0]`) needs no tile: it is an
+    // operand of its own, of the known rank it was read with, in any launch.
+    const bool scalars_only =
+        !variadic && type.rank_known() && static_cast<int>(index.size()) == type.rank &&
+        std::all_of(index.begin(), index.end(),
+                    [](const IndexItem& item) { return item.kind == IndexItem::Kind::kScalar; });
+    if ((launch_.variadic || variadic) && !scalars_only) {
       if (!(launch_.variadic && index.size() == 1 && variadic)) {
         unsupported(access.range,
                     fmt::format("in a rank-polymorphic `hl.tile(x.size())` loop, index `{}` "

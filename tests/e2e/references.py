@@ -70,6 +70,9 @@ class SampleSpec:
     # Loop bounds read from tensors: the module's reference slices with Python ints read from
     # them, so it runs eagerly only (not under jax.jit).
     eager_reference: bool = False
+    # `.item()` values the host code needs concretely (an output's size): the module runs
+    # eagerly only; under jax.jit and TPU export it raises its precise error (test_host_values).
+    host_values: bool = False
 
     def variants(self) -> dict[str, Variant]:
         """Config id -> Variant: every block config x every loop-type combination. Samples
@@ -1450,6 +1453,68 @@ def ref_unrolled_lists(x, y):
     factors = {k: k * 2 for k in range(1, 3)}
     acc += xv * factors[2] - yv * factors[1] + 0.5 * xv
     return (acc.astype(x.dtype),)
+
+# --- session 12, s12-hostreads: tensor elements read in host code (`end[0]`, `.item()`) ------
+
+
+def bound_below(name: str, axis: int):
+    """A [1] int tensor holding a bound in [shape_of(name)[axis] // 2, shape_of(name)[axis]],
+    `name` generated earlier in the same call (seldom a multiple of a block)."""
+
+    def generate(rng, shape, dtype):
+        bound = _shapes_seen.pop(name, None)
+        assert bound is not None, f"the shapes line must list `{name}` before the bound"
+        n = bound[axis]
+        return np.full(shape, rng.integers(n // 2, n + 1)).astype(dtype)
+
+    return generate
+
+
+def window_below(name: str, axis: int):
+    """A [2] int tensor (begin, end), 0 <= begin <= end <= shape_of(name)[axis], `name`
+    generated earlier in the same call: begin inside the first half, end in the second."""
+
+    def generate(rng, shape, dtype):
+        bound = _shapes_seen.pop(name, None)
+        assert bound is not None, f"the shapes line must list `{name}` before the window"
+        n = bound[axis]
+        return np.array([rng.integers(0, n // 2 + 1), rng.integers(n // 2, n + 1)]).astype(dtype)
+
+    return generate
+
+
+def offsets_within(name: str, axis: int):
+    """Sorted int offsets from 0 to a last one in [shape_of(name)[axis] // 2,
+    shape_of(name)[axis]], `name` generated earlier in the same call."""
+
+    def generate(rng, shape, dtype):
+        bound = _shapes_seen.pop(name, None)
+        assert bound is not None, f"the shapes line must list `{name}` before the offsets"
+        last = int(rng.integers(bound[axis] // 2, bound[axis] + 1))
+        cuts = sorted(int(c) for c in rng.integers(0, last + 1, size=shape[0] - 2))
+        return np.array([0] + cuts + [last]).astype(dtype)
+
+    return generate
+
+
+def ref_bounded_row_sum(x, end):
+    # bounded_row_sum.py: float32 sums of each row's first end[0] elements
+    return (f64(x)[:, : int(end[0])].sum(axis=1).astype(np.float32),)
+
+
+def ref_window_row_sum(x, bounds):
+    # window_row_sum.py: float32 sums of each row's columns bounds[0] to bounds[1]
+    return (f64(x)[:, int(bounds[0]) : int(bounds[1])].sum(axis=1).astype(np.float32),)
+
+
+def ref_item_scale(x, scale, bias):
+    # item_scale.py: x * scale + bias[-1] in float32, cast to x's dtype
+    return ((f64(x) * float(scale) + float(bias[-1])).astype(x.dtype),)
+
+
+def ref_item_sized_rows(x, offsets):
+    # item_sized_rows.py: twice the first offsets[-1] rows of x
+    return ((2 * f64(x)[: int(offsets[-1])]).astype(x.dtype),)
 
 
 SAMPLES: tuple[SampleSpec, ...] = (
@@ -3088,6 +3153,55 @@ SAMPLES: tuple[SampleSpec, ...] = (
         notes="a reshape merging the batch and head tiles into the query rows",
         loop_types=(("unroll",), ("grid",), ("emit_pipeline",), ("fori_loop",)),
         inner_dims=((3, "k", 2),),
+    ),
+    # session 12, s12-hostreads: tensor elements read in host code
+    SampleSpec(
+        name="bounded_row_sum",
+        kernel="bounded_row_sum",
+        eager_reference=True,
+        configs={"b8x128": (8, 128), "b16x256": (16, 256)},
+        reference=ref_bounded_row_sum,
+        inputs={"x": remember_shape("x"), "end": bound_below("x", 1)},
+        extra_shapes=("x=9x130:f32,end=1:i32", "x=3x7:bf16,end=1:i32"),
+        tolerance=SUM_TOLERANCE,
+        loop_types=(("unroll",), ("emit_pipeline",), ("fori_loop",)),
+        refused_loop_types=(("grid",),),
+        inner_dims=((1, "x", 1),),
+        notes="an inner loop bounded by `end[0]`, an element no outer tile indexes",
+    ),
+    SampleSpec(
+        name="window_row_sum",
+        kernel="window_row_sum",
+        eager_reference=True,
+        configs={"b8x128": (8, 128), "b16x256": (16, 256)},
+        reference=ref_window_row_sum,
+        inputs={"x": remember_shape("x"), "bounds": window_below("x", 1)},
+        extra_shapes=("x=9x130:f32,bounds=2:i32", "x=3x7:bf16,bounds=2:i32"),
+        tolerance=SUM_TOLERANCE,
+        loop_types=(("unroll",), ("emit_pipeline",), ("fori_loop",)),
+        refused_loop_types=(("grid",),),
+        inner_dims=((1, "x", 1),),
+        notes="an inner loop from `bounds[0]` to `bounds[1]`, read in the kernel",
+    ),
+    SampleSpec(
+        name="item_scale",
+        kernel="item_scale",
+        configs={"b8x128": (8, 128), "b16x256": (16, 256)},
+        reference=ref_item_scale,
+        inputs={"scale": uniform(0.5, 2.0), "bias": uniform(-1.0, 1.0)},
+        extra_shapes=("x=9x130:f32,scale=:f32,bias=2:f32", "x=1x1:bf16,scale=:f32,bias=1:f32"),
+        notes="`.item()` values read only in device code: loaded in the kernel",
+    ),
+    SampleSpec(
+        name="item_sized_rows",
+        kernel="item_sized_rows",
+        eager_reference=True,
+        host_values=True,
+        configs={"b8x128": (8, 128), "b16x256": (16, 256)},
+        reference=ref_item_sized_rows,
+        inputs={"x": remember_shape("x"), "offsets": offsets_within("x", 0)},
+        extra_shapes=("x=9x130:f32,offsets=3:i32", "x=3x7:bf16,offsets=2:i32"),
+        notes="an output sized by `.item()`: a concrete host value, refused under jax.jit",
     ),
 )
 

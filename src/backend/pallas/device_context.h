@@ -450,7 +450,14 @@ class DeviceContext final : public ExprContext {
       context_.imports.helpers.insert("tile_broadcast");
       in_range = py_call("_tile_broadcast", {in_range.text, *block});
     }
-    const PyExpr masked = py_call("jnp.where", {in_range.text, value.text, fill});
+    // A max or min over a dtype known only while JAX traces: the fill must be of that dtype
+    // (an int32 value masked with -inf would become float32).
+    const bool extreme = identity == "lowest" || identity == "highest";
+    if (extreme && !dtype) context_.imports.helpers.insert("masked_extreme");
+    const PyExpr masked =
+        extreme && !dtype ? py_call("_masked_extreme", {in_range.text, value.text,
+                                                        identity == "lowest" ? "True" : "False"})
+                          : py_call("jnp.where", {in_range.text, value.text, fill});
     return partial ? py_conditional(masked, *partial, value) : masked;
   }
 

@@ -426,6 +426,16 @@ PyExpr ExprPrinter::call(const ir::Call& node) {
           fmt::format("{}:{}", file.path(), file.line_column(node.range.begin).line);
       return py_call("_sort_last", {text(args[0]), text(args[1]), text(args[2]), py_string(where)});
     }
+    case Intrinsic::kItem: {
+      // `_item(x, where, source)` (templates/helper_item.py.tmpl): a concrete Python number,
+      // or a precise error while JAX traces.
+      imports_.helpers.insert("item");
+      const SourceFile& file = *node.range.file;
+      const std::string where =
+          fmt::format("{}:{}", file.path(), file.line_column(node.range.begin).line);
+      return py_call("_item", {text(args[0]), py_string(where),
+                               py_string(std::string(file.text_of(node.range)))});
+    }
     case Intrinsic::kTakeAlong:
       // The indices of a partial block's padding may be anything, which only changes padding.
       imports_.helpers.insert("take_along");

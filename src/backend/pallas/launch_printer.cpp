@@ -458,6 +458,9 @@ class LaunchPrinter {
 
   // The index maps' parameters: one per grid axis.
   std::string index_params() const {
+    // A rank-polymorphic grid has one index per axis of the call's rank; an operand of known
+    // rank there (an element read as a scalar) takes a whole block at (0, ...).
+    if (launch_.variadic) return "*" + grid_params_.front();
     std::vector<std::string> params;
     for (size_t g = 0; g < grid_params_.size(); ++g) {
       if (on_grid(g)) params.push_back(grid_params_[g]);

@@ -507,6 +507,10 @@ PyExpr ExprWriter::call(const ir::Call& node) {
       return py_call("_ref_randn", arg_texts());
     case Intrinsic::kArange:
       return py_call("jnp.arange", {text(args[0]), "dtype=" + text(args[1])});
+    case Intrinsic::kItem:
+      // A concrete Python number: like a bound read from a tensor, it makes the reference run
+      // eagerly (JAX raises its ConcretizationTypeError under `jax.jit`).
+      return py_atom(fmt::format("{}.item()", py_primary(print(args[0]))));
     case Intrinsic::kNextPowerOf2:
       return pallas::next_power_of_2(print(args[0]));
     case Intrinsic::kTunable: {

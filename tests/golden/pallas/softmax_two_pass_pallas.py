@@ -192,6 +192,20 @@ def _fit_vmem(config, launch, first, blocks, needs, fallbacks, halve, vmem_bytes
     return changed
 
 
+def _masked_extreme(keep, value, lowest):
+    """`value` where `keep`, else the identity of a max (`lowest`) or min over its dtype: -inf or
+    +inf for floats, the dtype's bounds for integers (False/True for bools). helionc did not know
+    the dtype when compiling; JAX does while it traces."""
+    dtype = jnp.dtype(value.dtype)
+    if jnp.issubdtype(dtype, jnp.floating):
+        fill = -jnp.inf if lowest else jnp.inf
+    elif dtype == jnp.bool_:
+        fill = not lowest
+    else:
+        fill = jnp.iinfo(dtype).min if lowest else jnp.iinfo(dtype).max
+    return jnp.where(keep, value, jnp.asarray(fill, dtype))
+
+
 def _tile_broadcast(x, shape):
     """`x` broadcast to `shape`, through one vector register's tile along each broadcast axis.
 
@@ -252,7 +266,7 @@ def _softmax_two_pass_kernel(
     mi = mi_scratch[...]
     values = x_ref[...]  # tests/golden/pallas/softmax_two_pass.py:25
     values = (
-        jnp.where(_tile_broadcast(tile_n_index < n, (block_m, block_n)), values, -jnp.inf)
+        _masked_extreme(_tile_broadcast(tile_n_index < n, (block_m, block_n)), values, True)
         if tile_n_partial
         else values
     )
