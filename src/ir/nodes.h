@@ -343,6 +343,10 @@ struct TileDim {
   // `hl.jagged_tile(lengths)`: `extent` is the longest row of the enclosing block, and the
   // frontend masks each row past its own length (frontend/lower_jagged_tiles.cpp).
   bool jagged = false;
+  // A size written as a number that the kernel stores into this tile's block (`out[tile_m, :] =
+  // x[tile_m.begin + hl.arange(8), :]`), 0 if none: the only block the kernel's meaning holds
+  // for, so the reference steps by it (the module checks the config's block at trace time).
+  int64_t stored_block = 0;
   SourceRange range;
 };
 
