@@ -218,6 +218,11 @@ void KernelLowering::bind_targets(const SyntaxNode& target, const ir::ExprPtr& v
           {shape_of->args[0], ir::IntImm::make(static_cast<int64_t>(i), names[i].range())},
           Type::scalar(TypeKind::kInt), names[i].range());
     }
+    const auto* sizes = value->as<ir::TupleExpr>();
+    if (origin == Binding::Origin::kDevice && sizes && type.kind == TypeKind::kShape) {
+      // `block_t, block_n = acc.size()`: each name stands for the tile's block size it holds.
+      device_ints_[ids.back()] = sizes->elements[i];
+    }
   }
   out.push_back(ir::Let::make_unpack(std::move(ids), value, range));
 }

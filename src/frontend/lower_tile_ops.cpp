@@ -784,10 +784,18 @@ ExprPtr KernelLowering::make_filled_tile(const CallArgs& args, std::string_view 
 
 ExprPtr KernelLowering::resolve_host_size(ExprPtr value) const {
   // A host int bound to a size (`_, d = y.size()`, `d = hl.specialize(y.size(1))`).
+  // A device int bound to a tile's block size (`block_t = tile_t.block_size`, `block_t, _ =
+  // acc.size()`) is that size too.
   for (const ir::VarRef* ref = value->as<ir::VarRef>(); ref; ref = value->as<ir::VarRef>()) {
     auto size = host_sizes_.find(ref->binding);
-    if (size == host_sizes_.end()) break;
-    value = size->second;
+    if (size != host_sizes_.end()) {
+      value = size->second;
+      continue;
+    }
+    auto device = device_ints_.find(ref->binding);
+    const auto* attr = device != device_ints_.end() ? device->second->as<ir::TileAttr>() : nullptr;
+    if (!attr || attr->attr != ir::TileAttrKind::kBlockSize) break;
+    value = device->second;
   }
   return value;
 }

@@ -1414,6 +1414,24 @@ def ref_row_window_store(x):
     return ((2 * f64(x) + 1).astype(x.dtype),)
 
 
+# group_scatter.py: row scatters from an inner loop of an `hl.grid` over groups
+
+
+def ref_group_scatter(x, ids, per=4):
+    out = np.zeros(x.shape)
+    for g in range(ids.shape[0] // per):
+        rows = np.asarray(ids[g * per : (g + 1) * per])
+        out[rows] = f64(x)[rows] * (g + 1)
+    return (out.astype(x.dtype),)
+
+
+# block_size_names.py: `block_m, block_n = v.size()` as sizes, `.squeeze(0)` of a tile's dimension
+
+
+def ref_block_size_names(x, keep):
+    return (np.where((np.asarray(keep) != 0)[:, None], f64(x), 0.0).astype(x.dtype),)
+
+
 SAMPLES: tuple[SampleSpec, ...] = (
     SampleSpec(
         name="live_row_if",
@@ -3024,6 +3042,28 @@ SAMPLES: tuple[SampleSpec, ...] = (
         # 20 rows: a partial last block; 5: one block, shorter than the window
         extra_shapes=("x=5x130:f32", "x=1x1:bf16", "x=33x520:bf16"),
         notes="a window of rows (`tile_m.begin + hl.arange(8)`) stored into a tile of rows",
+    ),
+    SampleSpec(
+        name="group_scatter",
+        kernel="group_scatter",
+        configs={"b8x128": (8, 128), "b2x256": (2, 256)},
+        reference=ref_group_scatter,
+        scalars=({"per": 4}, {"per": 8}),
+        inputs={"x": remember_shape("x"), "ids": distinct_indices_below("x", 0)},
+        extra_shapes=("x=8x1:f32,ids=8:i32", "x=16x520:bf16,ids=16:i32"),
+        loop_types=(("unroll",),),
+        # a loop of two dimensions, inside an hl.grid
+        refused_loop_types=(("grid",), ("emit_pipeline",), ("fori_loop",)),
+        inner_dims=((1, "x", 1),),
+        notes="row scatters into columns of a resident block from an inner loop (moe_matmul_ogs)",
+    ),
+    SampleSpec(
+        name="block_size_names",
+        kernel="block_size_names",
+        configs={"b8x128": (8, 128), "b16x256": (16, 256), "b1x128": (1, 128)},
+        reference=ref_block_size_names,
+        extra_shapes=("x=1x1:f32,keep=1:i32", "x=33x129:bf16,keep=33:i32"),
+        notes="a tile value's sizes as names in .view()/.expand(); .squeeze(0) of a tile's dim",
     ),
 )
 
