@@ -69,3 +69,12 @@ def test_a_window_stored_into_a_tile_needs_a_block_of_its_size(helionc):
     np.testing.assert_allclose(
         np.asarray(module.reference_row_window_store(x)), 2 * np.asarray(x) + 1,
         rtol=1e-6)
+
+
+def test_a_window_stored_into_a_tile_fixes_the_default_block(helionc):
+    # A config without block sizes gets the block the store fixes (8 rows), not the module's
+    # default block (which the trace-time check would refuse).
+    module = helionc.module("row_window_store", "row_window_store", "unsized", ())
+    x = _x((20, 300))
+    np.testing.assert_allclose(
+        np.asarray(module.row_window_store(x, interpret=True)), 2 * np.asarray(x) + 1, rtol=1e-6)
