@@ -148,6 +148,14 @@ std::vector<KernelSearch::Coordinate> KernelSearch::coordinates(
         c.blocks.push_back(size);
       }
     }
+    // A block a store fixes (`out[tile_m, :] = x[tile_m.begin + hl.arange(8), :]`): any other
+    // is the module's trace-time error (ir::TileDim::stored_block).
+    for (const ir::TileDim& dim : kernel_.tile_dims) {
+      if (dim.block.kind == ir::BlockSource::Kind::kTunable && dim.block.tunable == t &&
+          dim.stored_block > 0) {
+        c.blocks = {dim.stored_block};
+      }
+    }
     if (low || high) {
       const int64_t lo = low.value_or(1);
       const int64_t hi = high ? next_pow2(*high) : std::numeric_limits<int64_t>::max();

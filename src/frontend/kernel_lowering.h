@@ -92,6 +92,9 @@ class KernelLowering {
   // (`shown`: how the source names the tensor); every store goes through here.
   void append_store(ir::ExprPtr tensor, ir::Index index, const std::vector<ir::Dim>& dims,
                     ir::ExprPtr value, SourceRange range, std::string_view shown, ir::Block& out);
+  // `value` for a store into `dims`: its literal sizes that land on a tile's dimension become
+  // that tile, through a `fit_block` that checks the block while the module traces.
+  ir::ExprPtr fit_to_tiles(ir::ExprPtr value, const std::vector<ir::Dim>& dims, SourceRange range);
   void lower_assert(const SyntaxNode& node, ir::Block& out);
   void lower_if(const SyntaxNode& node, ir::Block& out);
   // `if` on a device scalar (`if live >= 2:`) around assignments to tile values: both branches

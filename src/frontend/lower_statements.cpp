@@ -221,6 +221,11 @@ void KernelLowering::bind_targets(const SyntaxNode& target, const ir::ExprPtr& v
           {shape_of->args[0], ir::IntImm::make(static_cast<int64_t>(i), names[i].range())},
           Type::scalar(TypeKind::kInt), names[i].range());
     }
+    const auto* sizes = value->as<ir::TupleExpr>();
+    if (origin == Binding::Origin::kDevice && sizes && type.kind == TypeKind::kShape) {
+      // `block_t, block_n = acc.size()`: each name stands for the tile's block size it holds.
+      device_ints_[ids.back()] = sizes->elements[i];
+    }
   }
   out.push_back(ir::Let::make_unpack(std::move(ids), value, range));
 }
@@ -333,6 +338,7 @@ void KernelLowering::lower_store(const SyntaxNode& target, ir::ExprPtr value, So
 void KernelLowering::append_store(ir::ExprPtr tensor, ir::Index index,
                                   const std::vector<ir::Dim>& dims, ir::ExprPtr value,
                                   SourceRange range, std::string_view shown, ir::Block& out) {
+  if (value->type.kind == TypeKind::kTileTensor) value = fit_to_tiles(value, dims, range);
   const Type& value_type = value->type;
   if (value_type.kind == TypeKind::kTileTensor) {
     const auto merged = unify_dims(dims, value_type.dims, range);
@@ -350,6 +356,47 @@ void KernelLowering::append_store(ir::ExprPtr tensor, ir::Index index,
   note_param_write(tensor->as<ir::VarRef>()->binding);
   value = mask_jagged_store(tensor, index, dims, std::move(value), range);
   out.push_back(ir::Store::make(std::move(tensor), std::move(index), std::move(value), range));
+}
+
+ir::ExprPtr KernelLowering::fit_to_tiles(ir::ExprPtr value, const std::vector<ir::Dim>& dims,
+                                         SourceRange range) {
+  // A literal size of the value stored into a tile's dimension of the target (right-aligned,
+  // as the store broadcasts) is that tile's block: a `fit_block` per such axis, which checks the
+  // block while the module traces and types the value with the tile there, so that the store,
+  // the masks and the plans see one shape.
+  if (value->type.tile_rank() < 0 || value->type.dims.size() > dims.size()) return value;
+  const size_t offset = dims.size() - value->type.dims.size();
+  for (size_t i = 0; i < value->type.dims.size(); ++i) {
+    const ir::Dim size = value->type.dims[i];
+    const ir::Dim& target = dims[offset + i];
+    if (size.kind != ir::Dim::Kind::kLiteral || target.kind != ir::Dim::Kind::kTile) continue;
+    ir::TileDim& tile = kernel_.tile_dims[static_cast<size_t>(target.tile_dim)];
+    if (tile.variadic || tile.jagged || (tile.stored_block && tile.stored_block != size.extent)) {
+      fail(DiagnosticKind::kShapeMismatch, range,
+           fmt::format("cannot store a value of shape {} into a block of `{}`{}",
+                       dims_to_string(kernel_, value->type.dims), tile.name,
+                       tile.stored_block
+                           ? fmt::format(", which another store fixes to {}", tile.stored_block)
+                           : std::string(" of this kind")));
+    }
+    const auto* fixed = tile.block.kind == ir::BlockSource::Kind::kFixed
+                            ? tile.block.size->as<ir::IntImm>()
+                            : nullptr;
+    if (fixed && fixed->value != size.extent) {
+      fail(DiagnosticKind::kShapeMismatch, range,
+           fmt::format("cannot store a value of shape {} into a block of `{}`, whose block size "
+                       "is {}",
+                       dims_to_string(kernel_, value->type.dims), tile.name, fixed->value));
+    }
+    tile.stored_block = size.extent;
+    std::vector<ir::Dim> fitted = value->type.dims;
+    fitted[i] = target;
+    value = ir::Call::make(ir::Intrinsic::kFitBlock,
+                           {value, ir::IntImm::make(static_cast<int64_t>(i), range),
+                            ir::IntImm::make(size.extent, range)},
+                           Type::tile_tensor(std::move(fitted), value->type.dtype), range);
+  }
+  return value;
 }
 
 void KernelLowering::lower_assert(const SyntaxNode& node, ir::Block& out) {

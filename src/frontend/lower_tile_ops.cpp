@@ -443,11 +443,20 @@ ExprPtr KernelLowering::lower_tile_method(const ExprPtr& receiver, std::string_v
     }
     const int dim = dim_argument(receiver->type.tile_rank(), dim_node);
     std::vector<Dim> dims = receiver->type.dims;
+    // torch leaves a dimension that is not 1 alone: a literal, and a tile's block,
+    // which the kernel is written for any size of (Helion's block sizes are symbolic, and
+    // PyTorch squeezes a symbolic size only where it is known to be 1), so a block of 1 keeps
+    // its dimension here too and the value's shape is one for every config.
+    if (dims[dim].kind == Dim::Kind::kTile || dims[dim].kind == Dim::Kind::kLiteral) {
+      return receiver;  // a literal is above 1 (a written 1 is a unit dimension)
+    }
     if (dims[dim].kind != Dim::Kind::kUnit) {
-      // torch leaves a non-unit dimension alone; a tile's size is not known to be 1.
+      // A whole axis or a computed size may be 1 or not: only the call's shapes tell.
       fail(DiagnosticKind::kShapeMismatch, dim_node.range(),
-           fmt::format("dimension {} of a tile of shape {} is not a unit dimension", dim,
-                       dims_to_string(kernel_, dims)));
+           fmt::format("`squeeze({})` of a tile of shape {}: that dimension may be 1 or not "
+                       "(only the call's shapes tell), so the result's rank is unknown; index "
+                       "it with 0 instead",
+                       dim, dims_to_string(kernel_, dims)));
     }
     dims.erase(dims.begin() + dim);
     return ir::Call::make(Intrinsic::kSqueeze, {receiver, ir::IntImm::make(dim, range)},
@@ -778,10 +787,18 @@ ExprPtr KernelLowering::make_filled_tile(const CallArgs& args, std::string_view 
 
 ExprPtr KernelLowering::resolve_host_size(ExprPtr value) const {
   // A host int bound to a size (`_, d = y.size()`, `d = hl.specialize(y.size(1))`).
+  // A device int bound to a tile's block size (`block_t = tile_t.block_size`, `block_t, _ =
+  // acc.size()`) is that size too.
   for (const ir::VarRef* ref = value->as<ir::VarRef>(); ref; ref = value->as<ir::VarRef>()) {
     auto size = host_sizes_.find(ref->binding);
-    if (size == host_sizes_.end()) break;
-    value = size->second;
+    if (size != host_sizes_.end()) {
+      value = size->second;
+      continue;
+    }
+    auto device = device_ints_.find(ref->binding);
+    const auto* attr = device != device_ints_.end() ? device->second->as<ir::TileAttr>() : nullptr;
+    if (!attr || attr->attr != ir::TileAttrKind::kBlockSize) break;
+    value = device->second;
   }
   return value;
 }

@@ -346,6 +346,10 @@ struct TileDim {
   // A reshape merges this tile into another tile's dimension (frontend/lower_reshape_merges.cpp):
   // the block is fixed to 1, and kept (never widened to a TPU-legal block).
   bool merged = false;
+  // A size written as a number that the kernel stores into this tile's block (`out[tile_m, :] =
+  // x[tile_m.begin + hl.arange(8), :]`), 0 if none: the only block the kernel's meaning holds
+  // for, so the reference steps by it (the module checks the config's block at trace time).
+  int64_t stored_block = 0;
   SourceRange range;
 };
 

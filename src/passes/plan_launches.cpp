@@ -329,6 +329,12 @@ class LaunchPlanner {
       if (dim.kind == ir::Dim::Kind::kTile) capture_mask_values(dim.tile_dim);
       return;
     }
+    if (call.op == Intrinsic::kFitBlock) {
+      // The trace-time check of the stored value's size needs the block size and the range.
+      const ir::Dim& dim = call.type.dims[ir::int_literal(*call.args[1], 0)];
+      if (dim.kind == ir::Dim::Kind::kTile) capture_mask_values(dim.tile_dim);
+      return;
+    }
     if (!ir::reduces_along_axis(call.op)) return;
     const ir::Type& operand = call.args[0]->type;
     const auto* axis = call.args[1]->as<ir::IntImm>();

@@ -1516,6 +1516,31 @@ def ref_item_sized_rows(x, offsets):
     # item_sized_rows.py: twice the first offsets[-1] rows of x
     return ((2 * f64(x)[: int(offsets[-1])]).astype(x.dtype),)
 
+# --- session 12, s12-window --------------------------------------------------------------------
+# row_window_store.py: a window of 8 rows stored into a tile of rows (block 8)
+
+
+def ref_row_window_store(x):
+    return ((2 * f64(x) + 1).astype(x.dtype),)
+
+
+# group_scatter.py: row scatters from an inner loop of an `hl.grid` over groups
+
+
+def ref_group_scatter(x, ids, per=4):
+    out = np.zeros(x.shape)
+    for g in range(ids.shape[0] // per):
+        rows = np.asarray(ids[g * per : (g + 1) * per])
+        out[rows] = f64(x)[rows] * (g + 1)
+    return (out.astype(x.dtype),)
+
+
+# block_size_names.py: `block_m, block_n = v.size()` as sizes, `.squeeze(0)` of a tile's dimension
+
+
+def ref_block_size_names(x, keep):
+    return (np.where((np.asarray(keep) != 0)[:, None], f64(x), 0.0).astype(x.dtype),)
+
 
 SAMPLES: tuple[SampleSpec, ...] = (
     SampleSpec(
@@ -3202,6 +3227,40 @@ SAMPLES: tuple[SampleSpec, ...] = (
         inputs={"x": remember_shape("x"), "offsets": offsets_within("x", 0)},
         extra_shapes=("x=9x130:f32,offsets=3:i32", "x=3x7:bf16,offsets=2:i32"),
         notes="an output sized by `.item()`: a concrete host value, refused under jax.jit",
+    ),
+    # session 12, s12-window
+    SampleSpec(
+        name="row_window_store",
+        kernel="row_window_store",
+        # blocks of 8 rows, the only ones the kernel's meaning holds for (another is the
+        # trace-time error of tests/e2e/test_tile_windows.py), and of columns
+        configs={"b8x128": (8, 128), "b8x256": (8, 256)},
+        reference=ref_row_window_store,
+        # 20 rows: a partial last block; 5: one block, shorter than the window
+        extra_shapes=("x=5x130:f32", "x=1x1:bf16", "x=33x520:bf16"),
+        notes="a window of rows (`tile_m.begin + hl.arange(8)`) stored into a tile of rows",
+    ),
+    SampleSpec(
+        name="group_scatter",
+        kernel="group_scatter",
+        configs={"b8x128": (8, 128), "b2x256": (2, 256)},
+        reference=ref_group_scatter,
+        scalars=({"per": 4}, {"per": 8}),
+        inputs={"x": remember_shape("x"), "ids": distinct_indices_below("x", 0)},
+        extra_shapes=("x=8x1:f32,ids=8:i32", "x=16x520:bf16,ids=16:i32"),
+        loop_types=(("unroll",),),
+        # a loop of two dimensions, inside an hl.grid
+        refused_loop_types=(("grid",), ("emit_pipeline",), ("fori_loop",)),
+        inner_dims=((1, "x", 1),),
+        notes="row scatters into columns of a resident block from an inner loop (moe_matmul_ogs)",
+    ),
+    SampleSpec(
+        name="block_size_names",
+        kernel="block_size_names",
+        configs={"b8x128": (8, 128), "b16x256": (16, 256), "b1x128": (1, 128)},
+        reference=ref_block_size_names,
+        extra_shapes=("x=1x1:f32,keep=1:i32", "x=33x129:bf16,keep=33:i32"),
+        notes="a tile value's sizes as names in .view()/.expand(); .squeeze(0) of a tile's dim",
     ),
 )
 

@@ -52,3 +52,29 @@ def test_a_whole_axis_broadcasts_against_a_tile_only_at_length_1(helionc, functi
     kwargs = {"interpret": True} if not function.startswith("reference_") else {}
     with pytest.raises(ValueError, match=r"scale\.size\(1\) must be 1: .*tile_n.*; it is 256"):
         getattr(module, function)(_x((16, 256)), _x((256,)), _x((16, 256)), **kwargs)
+
+
+def test_a_window_stored_into_a_tile_needs_a_block_of_its_size(helionc):
+    # samples/row_window_store.py stores 8 rows (`tile_m.begin + hl.arange(8)`) into each block
+    # of tile_m: a block of 16 would leave 8 rows of each block unwritten.
+    module = helionc.module("row_window_store", "row_window_store", "b16x128", (16, 128))
+    with pytest.raises(
+        ValueError,
+        match=r"row_window_store\.py:\d+: tile_m\.block_size must be 8: .*; choose a config whose"
+        r" block is 8, it is 16",
+    ):
+        module.row_window_store(_x((32, 128)), interpret=True)
+    # The reference steps by the only block the kernel's meaning holds for.
+    x = _x((20, 256))
+    np.testing.assert_allclose(
+        np.asarray(module.reference_row_window_store(x)), 2 * np.asarray(x) + 1,
+        rtol=1e-6)
+
+
+def test_a_window_stored_into_a_tile_fixes_the_default_block(helionc):
+    # A config without block sizes gets the block the store fixes (8 rows), not the module's
+    # default block (which the trace-time check would refuse).
+    module = helionc.module("row_window_store", "row_window_store", "unsized", ())
+    x = _x((20, 300))
+    np.testing.assert_allclose(
+        np.asarray(module.row_window_store(x, interpret=True)), 2 * np.asarray(x) + 1, rtol=1e-6)

@@ -106,13 +106,23 @@ class ConfigTables {
     return text + "}";
   }
 
-  // `(64, 512)`, padded with None to one entry per tunable block size.
+  // `(64, 512)`, padded with None to one entry per tunable block size (the module's default
+  // block), or with the block a store fixes (ir::TileDim::stored_block: the only one the
+  // kernel's meaning holds for).
   std::string block_sizes(const std::vector<int64_t>& sizes) const {
     std::vector<std::string> items;
     items.reserve(sizes.size());
     for (int64_t size : sizes) items.push_back(std::to_string(size));
     while (items.size() < static_cast<size_t>(kernel_.num_tunable_blocks)) {
-      items.emplace_back("None");
+      const int tunable = static_cast<int>(items.size());
+      std::string item = "None";
+      for (const ir::TileDim& dim : kernel_.tile_dims) {
+        if (dim.block.kind == ir::BlockSource::Kind::kTunable && dim.block.tunable == tunable &&
+            dim.stored_block > 0) {
+          item = std::to_string(dim.stored_block);
+        }
+      }
+      items.push_back(std::move(item));
     }
     return py_tuple(items);
   }

@@ -443,6 +443,8 @@ PyExpr ExprPrinter::call(const ir::Call& node) {
                      {text(args[0]), text(args[1]), std::to_string(ir::int_literal(*args[2], 0))});
     case Intrinsic::kWindow:
       return window(node);
+    case Intrinsic::kFitBlock:
+      return fit_block(node);
     case Intrinsic::kNextPowerOf2:
       return next_power_of_2(print(args[0]));
     case Intrinsic::kTunable: {
@@ -659,6 +661,24 @@ PyExpr ExprPrinter::window(const ir::Call& node) {
     call_args.push_back(fmt::format("rows=({}, {}, {})", *geometry, rows, py_string(where)));
   }
   return py_call("_window", call_args);
+}
+
+// `_fit_block(value, axis, size, rows, where)` (templates/helper_fit_block.py.tmpl): a value of
+// `size` elements along `axis` stored into the block of the tile the result has there.
+PyExpr ExprPrinter::fit_block(const ir::Call& node) {
+  const int axis = ir::int_literal(*node.args[1], 0);
+  const ir::Dim& dim = node.type.dims[static_cast<size_t>(axis)];
+  const std::optional<std::string> geometry = context_.block_rows(dim.tile_dim);
+  if (!geometry) return unsupported(node, "a value of a written size stored into a block here");
+  imports_.helpers.insert("fit_block");
+  const SourceFile& file = *node.range.file;
+  const std::string where =
+      fmt::format("{}:{}", file.path(), file.line_column(node.range.begin).line);
+  return py_call(
+      "_fit_block",
+      {text(node.args[0]), std::to_string(axis), text(node.args[2]), fmt::format("({})", *geometry),
+       py_string(fmt::format("{}: {}.block_size", where,
+                             kernel_.tile_dims[static_cast<size_t>(dim.tile_dim)].name))});
 }
 
 PyExpr ExprPrinter::shape_op(const ir::Call& node) {

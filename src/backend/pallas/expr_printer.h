@@ -79,6 +79,7 @@ class ExprPrinter {
   PyExpr broadcast_operand(const ir::Expr& operand, PyExpr value, const ir::Expr& result);
   PyExpr shape_op(const ir::Call& call);
   PyExpr window(const ir::Call& call);
+  PyExpr fit_block(const ir::Call& call);
 
  public:
   PyExpr unsupported(const ir::Expr& expr, std::string what);

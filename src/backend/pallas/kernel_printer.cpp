@@ -1050,7 +1050,7 @@ class KernelPrinter {
       if (axis.gather) {
         const ir::ExprPtr& ids = store.index[static_cast<size_t>(axis.array_axis)].scalar;
         const ir::Dim& dim = ids->type.dims.front();
-        return scatter(ref, kernel_axis, exprs_.text(ids),
+        return scatter(ref, operand, kernel_axis, exprs_.text(ids),
                        dim.kind == ir::Dim::Kind::kTile ? dim.tile_dim : -1, store);
       }
       kernel_axis += axis.squeezed ? 0 : 1;
@@ -1073,11 +1073,11 @@ class KernelPrinter {
       if (item.kind == ir::IndexItem::Kind::kTile) {
         const int t = item.tile_dim;
         const PyExpr ids = geometry_.index(t, py_tuple({geometry_.block(t)}), 0);
-        return scatter(ref, k, ids.text, t, store);
+        return scatter(ref, operand, k, ids.text, t, store);
       }
       if (item.kind == ir::IndexItem::Kind::kGather) {
         const ir::Dim& dim = item.scalar->type.dims.front();
-        return scatter(ref, k, exprs_.text(item.scalar),
+        return scatter(ref, operand, k, exprs_.text(item.scalar),
                        dim.kind == ir::Dim::Kind::kTile ? dim.tile_dim : -1, store);
       }
     }
@@ -1086,9 +1086,10 @@ class KernelPrinter {
 
   // `_scatter` of the store's value into the block along kernel axis `kernel_axis` at `ids`,
   // whose first dimension is tile dimension `tile_dim` (-1: none): the indices of a partial
-  // block's padding store nothing.
-  std::string scatter(const std::string& ref, int kernel_axis, const std::string& ids, int tile_dim,
-                      const ir::Store& store) {
+  // block's padding store nothing. The block is the part of the ref the store writes (an inner
+  // loop's window of a resident block: `C_ref[:, pl.ds(tile_n_start, block_n)]`).
+  std::string scatter(const std::string& ref, const passes::Operand& operand, int kernel_axis,
+                      const std::string& ids, int tile_dim, const ir::Store& store) {
     context_.imports.helpers.insert("scatter");
     context_.imports.helpers.insert("gather");  // `_check_one_hot`
     context_.imports.helpers.insert("dot");
@@ -1100,8 +1101,9 @@ class KernelPrinter {
           geometry_.in_range(tile_dim, geometry_.index(tile_dim, shape, 0, partial));
       valid = partial ? py_conditional(in_range, *partial, py_atom("None")) : in_range;
     }
-    return py_call("_scatter", {ref + "[...]", std::to_string(kernel_axis), ids,
-                                exprs_.print(store.value).text, valid.text})
+    return py_call("_scatter",
+                   {ref + device_.window(operand, &store.index), std::to_string(kernel_axis), ids,
+                    exprs_.print(store.value).text, valid.text})
         .text;
   }
 

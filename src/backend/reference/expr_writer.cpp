@@ -548,6 +548,16 @@ PyExpr ExprWriter::call(const ir::Call& node) {
       }
       return py_call("_ref_window", window_args);
     }
+    case Intrinsic::kFitBlock: {
+      // The tile steps by the size (FunctionState::stepped_block): its last block may be
+      // shorter, and the store keeps the value's first elements there.
+      const int axis = ir::int_literal(*args[1], 0);
+      const ir::Dim& dim = node.type.dims[static_cast<size_t>(axis)];
+      const std::string tile = state_.tile(dim.tile_dim, node.range);
+      return py_call(
+          "jax.lax.slice_in_dim",
+          {text(args[0]), "0", fmt::format("{}.block_size", tile), fmt::format("axis={}", axis)});
+    }
     case Intrinsic::kUnsqueeze:
     case Intrinsic::kSqueeze:
     case Intrinsic::kPermute:

@@ -33,6 +33,9 @@ struct FunctionState {
   // its loop's whole range.
   ir::ExprPtr stepped_block(const ir::TileDim& dim) const {
     if (dim.block.kind == ir::BlockSource::Kind::kFixed) return dim.block.size;
+    // A block a store fixes (`out[tile_m, :] = x[tile_m.begin + hl.arange(8), :]`): the only one
+    // the kernel's meaning holds for.
+    if (dim.stored_block > 0) return ir::IntImm::make(dim.stored_block, dim.range);
     const int value = kernel.block_value_binding(dim.block.tunable);
     if (dim.block.kind != ir::BlockSource::Kind::kTunable || value < 0) return nullptr;
     return ir::VarRef::make(value, kernel.bindings.at(static_cast<size_t>(value)).type, dim.range);
