@@ -48,7 +48,33 @@ void KernelLowering::not_a_module_config(const SyntaxNode& name, std::string_vie
                    name.text(), what));
 }
 
+namespace {
+
+// `return <value>` as the whole body of a function without parameters (after a docstring), or
+// null.
+SyntaxNode returned_constant(const SyntaxNode& function) {
+  if (!function.child_by_field("parameters").named_children().empty()) return {};
+  std::vector<SyntaxNode> body = function.child_by_field("body").named_children();
+  if (!body.empty() && body.front().type() == "expression_statement" &&
+      body.front().named_children().front().type() == "string") {
+    body.erase(body.begin());
+  }
+  if (body.size() != 1 || body.front().type() != "return_statement") return {};
+  const std::vector<SyntaxNode> values = body.front().named_children();
+  return values.size() == 1 ? values.front() : SyntaxNode{};
+}
+
+}  // namespace
+
 SyntaxNode KernelLowering::resolve_config_name(const SyntaxNode& node) {
+  if (node.type() == "call" && node.child_by_field("function").type() == "identifier" &&
+      node.child_by_field("arguments").named_children().empty()) {
+    // `config=td_config()`, a helper of the file that only returns a config: its value.
+    if (const auto helper = constants_->helper(node.child_by_field("function").text())) {
+      if (const SyntaxNode value = returned_constant(helper->function)) return value;
+    }
+    return node;
+  }
   if (node.type() != "identifier") return node;
   const auto found = constants_->lookup_past_ifs(node.text(), node.range().begin);
   if (!found || !found->value) return node;

@@ -177,7 +177,8 @@ class KernelLowering {
   SyntaxNode resolve_module_name(const SyntaxNode& node) const;
   // A config's name that is also assigned under an `if` helionc cannot evaluate (`config =
   // None` then `if os.environ...: config = helion.Config(...)`): the value assigned outside
-  // the `if`s, with a warning at each such assignment (builtin_configs.cpp).
+  // the `if`s, with a warning at each such assignment (builtin_configs.cpp). A call of a
+  // helper without parameters that only returns a value (`config=td_config()`) is that value.
   SyntaxNode resolve_config_name(const SyntaxNode& node);
   ir::ExprPtr lower_integer(const SyntaxNode& node);
   ir::ExprPtr lower_float(const SyntaxNode& node);

@@ -33,3 +33,16 @@ def scale_listed(x: torch.Tensor) -> torch.Tensor:
     for tile in hl.tile(x.size(0)):
         out[tile] = x[tile] * 2
     return out
+
+
+def small_config() -> helion.Config:
+    """A helper that only returns a config: the decorator's call of it is that config."""
+    return helion.Config(block_sizes=[16])
+
+
+@helion.kernel(config=small_config())
+def scale_helper(x: torch.Tensor) -> torch.Tensor:
+    out = torch.empty_like(x)
+    for tile in hl.tile(x.size(0)):
+        out[tile] = x[tile] * 2
+    return out
