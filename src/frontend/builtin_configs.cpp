@@ -48,6 +48,53 @@ void KernelLowering::not_a_module_config(const SyntaxNode& name, std::string_vie
                    name.text(), what));
 }
 
+namespace {
+
+// `return <value>` as the whole body of a function without parameters (after a docstring), or
+// null.
+SyntaxNode returned_constant(const SyntaxNode& function) {
+  if (!function.child_by_field("parameters").named_children().empty()) return {};
+  std::vector<SyntaxNode> body = function.child_by_field("body").named_children();
+  if (!body.empty() && body.front().type() == "expression_statement" &&
+      body.front().named_children().front().type() == "string") {
+    body.erase(body.begin());
+  }
+  if (body.size() != 1 || body.front().type() != "return_statement") return {};
+  const std::vector<SyntaxNode> values = body.front().named_children();
+  return values.size() == 1 ? values.front() : SyntaxNode{};
+}
+
+}  // namespace
+
+SyntaxNode KernelLowering::resolve_config_name(const SyntaxNode& node) {
+  if (node.type() == "call" && node.child_by_field("function").type() == "identifier" &&
+      node.child_by_field("arguments").named_children().empty()) {
+    // `config=td_config()`, a helper of the file that only returns a config: its value.
+    if (const auto helper = constants_->helper(node.child_by_field("function").text())) {
+      if (const SyntaxNode value = returned_constant(helper->function)) return value;
+    }
+    return node;
+  }
+  if (node.type() != "identifier") return node;
+  const auto found = constants_->lookup_past_ifs(node.text(), node.range().begin);
+  if (!found || !found->value) return node;
+  // The decorator's value is the one the module assigns unconditionally: what a run gets
+  // when the condition does not hold, and a config (or none) that is right for any run.
+  const SourceFile& file = *found->value.range().file;
+  const uint32_t line = file.line_column(found->value.range().begin).line;
+  const bool none = found->value.type() == "none";
+  for (const SyntaxNode& assignment : found->conditional) {
+    if (assignment.range().begin < found->value.range().begin) continue;  // overwritten
+    diags_.warning(
+        DiagnosticKind::kUnevaluatedCondition, assignment.range(),
+        fmt::format("helionc cannot evaluate the `if` around this assignment of `{}`; the kernel "
+                    "takes the value assigned at line {}{}",
+                    node.text(), line,
+                    none ? ", `None` (no built-in config: helionc's own default applies)" : ""));
+  }
+  return resolve_module_name(found->value);
+}
+
 ir::BuiltinConfig KernelLowering::lower_builtin_config(const SyntaxNode& call) {
   if (call.type() == "identifier") not_a_module_config(call, "a `helion.Config(...)`");
   // `helion.Config(key=value, ...)`, or a dict of the same keys (Helion takes both).

@@ -94,13 +94,14 @@ void KernelLowering::lower_decorator() {
     const SyntaxNode value = arg.child_by_field("value");
     // Configs may be given by the name of a module-level value (`config=CONFIG`).
     if (key == "config") {
-      const SyntaxNode config = resolve_module_name(value);
+      const SyntaxNode config = resolve_config_name(resolve_module_name(value));
       if (config.type() == "none") continue;  // `config=None`: none
       kernel_.builtin_configs.push_back(lower_builtin_config(config));
       continue;
     }
     if (key == "configs") {
-      const SyntaxNode list = resolve_module_name(value);
+      const SyntaxNode list = resolve_config_name(resolve_module_name(value));
+      if (list.type() == "none") continue;  // `configs=None`: none
       if (list.type() == "identifier") not_a_module_config(list, "a list of `helion.Config(...)`");
       if (list.type() != "list" && list.type() != "tuple") {
         fail(DiagnosticKind::kBadArgument, value.range(),

@@ -178,6 +178,11 @@ class KernelLowering {
   // `config=CONFIG`: the module-level value a name in the decorator stands for (the node
   // itself when it is not a name of one).
   SyntaxNode resolve_module_name(const SyntaxNode& node) const;
+  // A config's name that is also assigned under an `if` helionc cannot evaluate (`config =
+  // None` then `if os.environ...: config = helion.Config(...)`): the value assigned outside
+  // the `if`s, with a warning at each such assignment (builtin_configs.cpp). A call of a
+  // helper without parameters that only returns a value (`config=td_config()`) is that value.
+  SyntaxNode resolve_config_name(const SyntaxNode& node);
   ir::ExprPtr lower_integer(const SyntaxNode& node);
   ir::ExprPtr lower_float(const SyntaxNode& node);
   ir::ExprPtr lower_attribute(const SyntaxNode& node);
@@ -619,6 +624,9 @@ class KernelLowering {
   // ---- lower_tiles.cpp
   void lower_for(const SyntaxNode& node, ir::Block& out);
   std::vector<int> lower_tile_spec(const SyntaxNode& call, bool grid);
+  // The index of a grid dimension with a step (grid_steps_) at the step it counts: `begin +
+  // count * step`; `count` itself for the other dimensions.
+  ir::ExprPtr stepped_index(int dim, ir::ExprPtr count, SourceRange range) const;
   int new_tile_dim(std::string name, ir::ExprPtr begin, ir::ExprPtr end, ir::BlockSource block,
                    bool variadic, SourceRange range);
   void name_tile_dims(const SyntaxNode& target, const std::vector<int>& dims);
@@ -710,6 +718,12 @@ class KernelLowering {
   std::map<const ir::Expr*, std::vector<SourceRange>> deferred_splats_;
   // The tunable that `hl.grid(x.size())` loops run under as tiles (lower_tiles.cpp), or -1.
   int variadic_grid_tunable_ = -1;
+  // `out = torch.empty(...).view(-1)`: where the allocation call is and the binding
+  // lower_assignment allocated for it, which the call then reads as (lower_calls.cpp).
+  std::optional<std::pair<SourceRange, int>> chained_allocation_;
+  // Grid dimensions with a step other than 1 -> (begin or null, step): the dimension counts
+  // steps from 0, and the loop's index is `begin + count * step` (lower_tiles.cpp).
+  std::map<int, std::pair<ir::ExprPtr, ir::ExprPtr>> grid_steps_;
   // Device ints and tile attributes bound to names (`live = outer.end - outer.begin`,
   // `rows = local.index`), for windows' bounds.
   std::map<int, ir::ExprPtr> device_ints_;

@@ -71,6 +71,11 @@ SyntaxNode KernelLowering::argument(const CallArgs& args, size_t position, std::
 }
 
 ExprPtr KernelLowering::lower_call(const SyntaxNode& node) {
+  if (chained_allocation_ && chained_allocation_->first.begin == node.range().begin &&
+      chained_allocation_->first.end == node.range().end) {
+    const int allocated = chained_allocation_->second;  // lower_assignment allocated it
+    return ir::VarRef::make(allocated, binding(allocated).type, node.range());
+  }
   const SyntaxNode callee = node.child_by_field("function");
   if (ExprPtr sequence = lower_sequence_call(node)) return sequence;  // may take a generator
   const CallArgs args = split_args(node);

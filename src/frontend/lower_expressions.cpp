@@ -59,6 +59,7 @@ ExprPtr KernelLowering::lower_identifier(const SyntaxNode& node) {
   auto it = scope_.find(name);
   if (it == scope_.end()) {
     if (ExprPtr constant = lower_module_constant(node)) return constant;
+    if (auto dtype = dtype_constant(node)) return ir::DtypeImm::make(*dtype, node.range());
     if (imports_.qualified_name(node)) {
       fail(DiagnosticKind::kTypeMismatch, node.range(),
            fmt::format("module `{}` is not a value", name));
@@ -133,6 +134,10 @@ ExprPtr KernelLowering::lower_float(const SyntaxNode& node) {
 
 std::optional<ir::ScalarType> KernelLowering::dtype_constant(const SyntaxNode& node) {
   const auto name = imports_.qualified_name(node);
+  // Helion's test dtypes, as `helion._testing` sets them for the Pallas backend on a TPU
+  // (Helion's own examples and tests write them in kernels).
+  if (name == "helion._testing.HALF_DTYPE") return ir::ScalarType::kBFloat16;
+  if (name == "helion._testing.LONG_INT_TYPE") return ir::ScalarType::kInt32;
   if (!name || name->rfind("torch.", 0) != 0) return std::nullopt;
   const std::string attr = name->substr(6);
   if (attr == "int64" || attr == "long") {

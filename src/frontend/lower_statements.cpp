@@ -103,6 +103,18 @@ void KernelLowering::lower_assignment(const SyntaxNode& node, ir::Block& out) {
   if (!in_device() && target.type() == "identifier" && is_allocation_call(value)) {
     return lower_allocation(target, value, out);
   }
+  if (!in_device() && target.type() == "identifier" && value.type() == "call" &&
+      value.child_by_field("function").type() == "attribute" &&
+      is_allocation_call(value.child_by_field("function").child_by_field("object"))) {
+    // `out = torch.empty(...).view(-1)` (Helion's jagged examples flatten their output so):
+    // `out = torch.empty(...)`, then `out = out.view(-1)`.
+    const SyntaxNode allocation = value.child_by_field("function").child_by_field("object");
+    lower_allocation(target, allocation, out);
+    chained_allocation_ = {allocation.range(), scope_.find(target.text())->second};
+    ir::ExprPtr chained = lower_expr(value);
+    chained_allocation_.reset();
+    return bind_targets(target, chained, node.range(), out);
+  }
   if (!in_device() && lower_allocation_pairs(target, value, out)) return;
   if (is_atomic_call(value)) {
     return bind_targets(target, lower_atomic(value, /*value_used=*/true, out), node.range(), out);

@@ -139,10 +139,23 @@ void KernelLowering::lower_for(const SyntaxNode& node, ir::Block& out) {
       kernel_.tile_dims[static_cast<size_t>(dims[i])].name = tile_name;
       const int index =
           bind(tile.name, Type::scalar(TypeKind::kInt), ir::Binding::Origin::kDevice, tile.range);
-      indices.push_back(ir::Let::make(index,
-                                      ir::TileAttr::make(dims[i], ir::TileAttrKind::kBegin,
-                                                         Type::scalar(TypeKind::kInt), tile.range),
-                                      tile.range));
+      ir::ExprPtr begin = ir::TileAttr::make(dims[i], ir::TileAttrKind::kBegin,
+                                             Type::scalar(TypeKind::kInt), tile.range);
+      indices.push_back(
+          ir::Let::make(index, stepped_index(dims[i], std::move(begin), tile.range), tile.range));
+    }
+  } else if (is_grid) {
+    // A launch's grid index with a step: the grid counts the steps, and the name the source
+    // gives is the index they reach.
+    for (size_t i = 0; i < vars.size(); ++i) {
+      if (!grid_steps_.count(dims[i])) continue;
+      const ir::Binding count = binding(vars[i]);  // a copy: bind() grows kernel_.bindings
+      kernel_.bindings[static_cast<size_t>(vars[i])].name = fmt::format("{}_step", count.name);
+      const int index =
+          bind(count.name, Type::scalar(TypeKind::kInt), ir::Binding::Origin::kDevice, count.range);
+      ir::ExprPtr counted = ir::VarRef::make(vars[i], count.type, count.range);
+      indices.push_back(ir::Let::make(
+          index, stepped_index(dims[i], std::move(counted), count.range), count.range));
     }
   }
   // An inner loop (inside device code) carries the names its body rebinds.
@@ -164,6 +177,15 @@ void KernelLowering::lower_for(const SyntaxNode& node, ir::Block& out) {
   if (!inner) flush_size_checks(out);
   out.push_back(loop);
   if (!inner) write_back_views(loop->as<ir::TileLoop>()->body, out);
+}
+
+ExprPtr KernelLowering::stepped_index(int dim, ExprPtr count, SourceRange range) const {
+  const auto it = grid_steps_.find(dim);
+  if (it == grid_steps_.end()) return count;
+  const auto& [begin, step] = it->second;
+  const Type type = Type::scalar(TypeKind::kInt);
+  ExprPtr index = ir::Binary::make(ir::BinaryOp::kMul, std::move(count), step, type, range);
+  return begin ? ir::Binary::make(ir::BinaryOp::kAdd, begin, std::move(index), type, range) : index;
 }
 
 namespace {
@@ -301,8 +323,9 @@ int KernelLowering::new_tile_dim(std::string name, ExprPtr begin, ExprPtr end, B
 std::vector<int> KernelLowering::lower_tile_spec(const SyntaxNode& call, bool grid) {
   const CallArgs args = split_args(call);
   const std::string shown(call.child_by_field("function").text());
-  check_arity(args, shown, 1, 2,
-              grid ? std::initializer_list<std::string_view>{}
+  // `hl.grid(end)`, `(begin, end)` or `(begin, end, step)` (or `step=`), as `range` takes them.
+  check_arity(args, shown, 1, grid ? 3 : 2,
+              grid ? std::initializer_list<std::string_view>{"step"}
                    : std::initializer_list<std::string_view>{"block_size"});
   const SourceRange range = call.range();
 
@@ -343,8 +366,9 @@ std::vector<int> KernelLowering::lower_tile_spec(const SyntaxNode& call, bool gr
   };
 
   std::vector<ExprPtr> begins;
-  std::vector<ExprPtr> ends = as_sizes(args.positional.back());
-  if (args.positional.size() == 2) {
+  const size_t bounds = std::min<size_t>(args.positional.size(), 2);
+  std::vector<ExprPtr> ends = as_sizes(args.positional[bounds - 1]);
+  if (bounds == 2) {
     begins = as_sizes(args.positional[0]);
     if (begins.size() != ends.size()) {
       fail(DiagnosticKind::kRankMismatch, range,
@@ -355,6 +379,58 @@ std::vector<int> KernelLowering::lower_tile_spec(const SyntaxNode& call, bool gr
   const bool variadic = ends.size() == 1 && ends[0]->type.kind == TypeKind::kShape;
   if (variadic && !begins.empty()) {
     unsupported(range, "begins for a tile of trace-time rank");
+  }
+
+  // Steps of a grid: one int per dimension, known before the kernel runs; null for 1.
+  std::vector<ExprPtr> steps;
+  if (const SyntaxNode step_node = grid ? argument(args, 2, "step") : SyntaxNode();
+      step_node && step_node.type() != "none") {
+    if (variadic) unsupported(step_node.range(), "a step for a grid of trace-time rank");
+    steps = as_sizes(step_node);
+    if (steps.size() != ends.size()) {
+      fail(DiagnosticKind::kRankMismatch, step_node.range(),
+           fmt::format("`{}` got {} step{} for {} end{}", shown, steps.size(),
+                       steps.size() == 1 ? "" : "s", ends.size(), ends.size() == 1 ? "" : "s"));
+    }
+    for (size_t i = 0; i < steps.size(); ++i) {
+      ExprPtr& step = steps[i];
+      if (step->type.kind != TypeKind::kInt || is_device_value(step)) {
+        fail(DiagnosticKind::kTypeMismatch, step->range,
+             fmt::format("the step of `{}` must be an int known before the kernel runs, not {}",
+                         shown, known_when(step)));
+      }
+      const bool bounds_known = ends[i]->type.kind == TypeKind::kInt &&
+                                (begins.empty() || begins[i]->type.kind == TypeKind::kInt);
+      if (const auto* neg = step->as<ir::Unary>();
+          neg && neg->op == ir::UnaryOp::kNeg && neg->operand->as<ir::IntImm>()) {
+        fail(DiagnosticKind::kBadArgument, step->range,
+             fmt::format("the step of `{}` must be positive, not -{}", shown,
+                         neg->operand->as<ir::IntImm>()->value));
+      }
+      if (const auto* imm = step->as<ir::IntImm>()) {
+        // A step must be positive, as the launch counts `cdiv(end - begin, step)` steps.
+        if (imm->value <= 0) {
+          fail(DiagnosticKind::kBadArgument, step->range,
+               fmt::format("the step of `{}` must be positive, not {}", shown, imm->value));
+        }
+        if (imm->value == 1) {
+          step = nullptr;
+          continue;
+        }
+      } else {
+        // Known only when the kernel is called: checked there, before the launch.
+        const std::string text = fmt::format("the step of `{}` must be positive; it is ", shown);
+        pending_size_checks_.push_back(ir::Assert::make(
+            ir::Compare::make(ir::CompareOp::kGt, step, ir::IntImm::make(0, step->range),
+                              Type::scalar(TypeKind::kBool), step->range),
+            ir::StringImm::make(fmt::format("\"{}\"", text), step->range), step->range,
+            /*implied=*/true));
+      }
+      if (!bounds_known) {
+        unsupported(step->range,
+                    fmt::format("a step in `{}` with bounds read from tensors", shown));
+      }
+    }
   }
 
   // Block sizes: tunable unless `block_size=` fixes them.
@@ -412,8 +488,24 @@ std::vector<int> KernelLowering::lower_tile_spec(const SyntaxNode& call, bool gr
     if (const auto* imm = begin ? begin->as<ir::IntImm>() : nullptr; imm && imm->value == 0) {
       begin = nullptr;
     }
-    dims.push_back(new_tile_dim(fmt::format("tile_{}", kernel_.tile_dims.size()), begin, ends[i],
-                                blocks[i], variadic, range));
+    ExprPtr end = ends[i];
+    const ExprPtr step = steps.empty() ? nullptr : steps[i];
+    if (step) {
+      // The dimension counts the steps, `cdiv(end - begin, step)` of them, from 0; the loop's
+      // index is `begin + count * step` (stepped_index).
+      const auto arith = [&](ir::BinaryOp op, ExprPtr lhs, ExprPtr rhs) {
+        return ir::Binary::make(op, std::move(lhs), std::move(rhs), Type::scalar(TypeKind::kInt),
+                                range);
+      };
+      ExprPtr span = begin ? arith(ir::BinaryOp::kSub, end, begin) : end;
+      end = arith(ir::BinaryOp::kFloorDiv,
+                  arith(ir::BinaryOp::kSub, arith(ir::BinaryOp::kAdd, span, step),
+                        ir::IntImm::make(1, range)),
+                  step);
+    }
+    dims.push_back(new_tile_dim(fmt::format("tile_{}", kernel_.tile_dims.size()),
+                                step ? nullptr : begin, end, blocks[i], variadic, range));
+    if (step) grid_steps_[dims.back()] = {begin, step};
   }
   if (grid_as_tile) variadic_grid_tunable_ = kernel_.tile_dims[dims[0]].block.tunable;
   return dims;

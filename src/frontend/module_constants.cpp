@@ -53,6 +53,36 @@ void parameter_names(const parse::SyntaxNode& function, std::vector<std::string>
   }
 }
 
+// The value of a plain assignment `name = value` (no annotation, no chain), or null.
+parse::SyntaxNode plain_assignment(const parse::SyntaxNode& stmt) {
+  const parse::SyntaxNode inner =
+      stmt.type() == "expression_statement" ? stmt.named_children().front() : stmt;
+  if (inner.type() != "assignment" || inner.child_by_field("type") ||
+      !inner.child_by_field("right") || inner.child_by_field("right").type() == "assignment" ||
+      inner.child_by_field("left").type() != "identifier") {
+    return {};
+  }
+  return inner;
+}
+
+// The plain assignments in the branches of an `if` (nested `if`s included), and the names
+// anything else there binds (conditions with `:=`, loops, imports ...).
+void if_assignments(const parse::SyntaxNode& node,
+                    std::map<std::string, std::vector<parse::SyntaxNode>, std::less<>>& assigned,
+                    std::vector<std::string>& other) {
+  for (const parse::SyntaxNode& child : node.named_children()) {
+    const std::string_view type = child.type();
+    if (const parse::SyntaxNode assignment = plain_assignment(child)) {
+      assigned[std::string(assignment.child_by_field("left").text())].push_back(assignment);
+    } else if (type == "block" || type == "if_statement" || type == "elif_clause" ||
+               type == "else_clause") {
+      if_assignments(child, assigned, other);
+    } else {
+      names_bound_inside(child, other);
+    }
+  }
+}
+
 }  // namespace
 
 void ModuleConstants::Scope::add_statement(const parse::SyntaxNode& stmt) {
@@ -78,8 +108,18 @@ void ModuleConstants::Scope::add_statement(const parse::SyntaxNode& stmt) {
       const std::string_view text = local.text();
       other.emplace_back(text.substr(0, text.find('.')));
     }
+  } else if (stmt.type() == "if_statement") {
+    std::map<std::string, std::vector<parse::SyntaxNode>, std::less<>> assigned;
+    if_assignments(stmt, assigned, other);
+    bound_not_under_if.insert(other.begin(), other.end());
+    for (auto& [name, values] : assigned) {
+      other.push_back(name);
+      auto& all = under_if[name];
+      all.insert(all.end(), values.begin(), values.end());
+    }
   } else {
     names_bound_inside(stmt, other);
+    bound_not_under_if.insert(other.begin(), other.end());
   }
   bound_otherwise.insert(other.begin(), other.end());
 }
@@ -135,6 +175,27 @@ parse::SyntaxNode ModuleConstants::lookup(std::string_view name, uint32_t before
     if (scope->binds(name)) return scope->lookup(name, before);
   }
   return {};
+}
+
+std::optional<ModuleConstants::Guarded> ModuleConstants::lookup_past_ifs(std::string_view name,
+                                                                         uint32_t before) const {
+  for (auto scope = scopes_.rbegin(); scope != scopes_.rend(); ++scope) {
+    if (!scope->binds(name)) continue;
+    if (scope->bound_not_under_if.count(name) || scope->functions.count(name)) return std::nullopt;
+    Guarded found;
+    if (const auto it = scope->assignments.find(name); it != scope->assignments.end()) {
+      for (const parse::SyntaxNode& value : it->second) {
+        if (value.range().begin < before) found.value = value;
+      }
+    }
+    if (const auto it = scope->under_if.find(name); it != scope->under_if.end()) {
+      for (const parse::SyntaxNode& assignment : it->second) {
+        if (assignment.range().begin < before) found.conditional.push_back(assignment);
+      }
+    }
+    return found;
+  }
+  return std::nullopt;
 }
 
 std::optional<ModuleConstants::Helper> ModuleConstants::helper(std::string_view name) const {

@@ -47,10 +47,24 @@ class ModuleConstants {
   };
   std::optional<Helper> helper(std::string_view name) const;
 
+  // A name whose innermost binding scope assigns it plainly, some of those assignments inside
+  // `if` statements (whose conditions helionc cannot evaluate): `value` is the last assignment
+  // outside an `if` before byte `before` (null if none), `conditional` those under an `if`
+  // before it. Nullopt when the scope binds the name otherwise (a loop, an import, a def).
+  struct Guarded {
+    parse::SyntaxNode value;
+    std::vector<parse::SyntaxNode> conditional;
+  };
+  std::optional<Guarded> lookup_past_ifs(std::string_view name, uint32_t before) const;
+
  private:
   struct Scope {
     std::map<std::string, std::vector<parse::SyntaxNode>, std::less<>> assignments;
     std::set<std::string, std::less<>> bound_otherwise;
+    // Plain assignments inside `if` statements (also in bound_otherwise), and the names bound
+    // otherwise than by them.
+    std::map<std::string, std::vector<parse::SyntaxNode>, std::less<>> under_if;
+    std::set<std::string, std::less<>> bound_not_under_if;
     std::map<std::string, std::vector<parse::SyntaxNode>, std::less<>> functions;  // plain defs
     // A function scope: the kernel's start; its names are read as they stand there.
     bool is_function = false;

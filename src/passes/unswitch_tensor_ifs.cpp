@@ -37,9 +37,18 @@ bool looks_at_tensor(const ExprPtr& expr) {
   return false;
 }
 
-// The first `if` of a loop body (at any depth) that must leave the kernel.
+// The first `if` of a loop body (at any depth, inner loops included) that must leave the
+// kernel.
 const ir::If* find_tensor_if(const ir::Block& block) {
   for (const StmtPtr& stmt : block) {
+    if (const auto* inner_loop = stmt->as<ir::TileLoop>()) {
+      if (const ir::If* inner = find_tensor_if(inner_loop->body)) return inner;
+      continue;
+    }
+    if (const auto* static_loop = stmt->as<ir::StaticLoop>()) {
+      if (const ir::If* inner = find_tensor_if(static_loop->body)) return inner;
+      continue;
+    }
     const auto* branch = stmt->as<ir::If>();
     if (branch == nullptr) continue;
     if (!branch->on_device && !branch->condition->as<ir::BoolImm>() &&

@@ -1541,6 +1541,32 @@ def ref_group_scatter(x, ids, per=4):
 def ref_block_size_names(x, keep):
     return (np.where((np.asarray(keep) != 0)[:, None], f64(x), 0.0).astype(x.dtype),)
 
+# --- session 12, s12-forms: `hl.grid(begin, end, step)` ------------------------------------
+
+
+def ref_grid_steps(x):
+    # grid_steps.py: 2 x + j at rows 1, 3, ... and columns 0, 3, ...; zeros elsewhere
+    v = f64(x)
+    out = np.zeros_like(v)
+    out[1::2, 0::3] = 2 * v[1::2, 0::3] + np.arange(0, x.shape[1], 3)[None, :]
+    return (out.astype(x.dtype),)
+
+
+def ref_inner_grid_steps(x, stride=4):
+    # inner_grid_steps.py: x[i, j] - x[i, 0] at columns 0, stride, ...; zeros elsewhere
+    v = f64(x)
+    out = np.zeros_like(v)
+    out[:, ::stride] = v[:, ::stride] - v[:, :1]
+    return (out.astype(x.dtype),)
+
+
+def ref_chained_view_bias(x, bias=None):
+    # chained_view_bias.py: 2 x (+ bias along the rows), flattened
+    v = 2 * f64(x)
+    if bias is not None:
+        v = v + f64(bias)[None, :]
+    return (v.reshape(-1).astype(x.dtype),)
+
 
 SAMPLES: tuple[SampleSpec, ...] = (
     SampleSpec(
@@ -3261,6 +3287,43 @@ SAMPLES: tuple[SampleSpec, ...] = (
         reference=ref_block_size_names,
         extra_shapes=("x=1x1:f32,keep=1:i32", "x=33x129:bf16,keep=33:i32"),
         notes="a tile value's sizes as names in .view()/.expand(); .squeeze(0) of a tile's dim",
+    ),
+    # session 12, s12-forms
+    SampleSpec(
+        name="grid_steps",
+        kernel="grid_steps",
+        configs={"none": ()},
+        reference=ref_grid_steps,
+        extra_shapes=("x=2x1:f32", "x=2x4:f32", "x=5x37:bf16"),
+        tolerance={BFLOAT16: (1e-2, 5e-1)},
+        notes="hl.grid(begins, ends, steps): grid steps counted from 0, indices begin + k * step",
+    ),
+    SampleSpec(
+        name="inner_grid_steps",
+        kernel="inner_grid_steps",
+        configs={"none": ()},
+        reference=ref_inner_grid_steps,
+        scalars=({}, {"stride": 3}, {"stride": 1}, {"stride": 200}),
+        extra_shapes=("x=1x1:f32", "x=2x9:bf16"),
+        tolerance={BFLOAT16: (1e-2, 1e-1)},
+        # the inner hl.grid stores, so it streams nothing
+        loop_types=(("grid",), ("unroll",)),
+        refused_loop_types=(("emit_pipeline",), ("fori_loop",)),
+        notes="an inner hl.grid(end, step=stride) with a step known when the kernel is called",
+    ),
+    SampleSpec(
+        name="chained_view_bias",
+        kernel="chained_view_bias",
+        configs={"b8x128": (8, 128), "b16x256": (16, 256)},
+        reference=ref_chained_view_bias,
+        extra_shapes=("x=1x1:f32,bias=1:f32", "x=9x130:bf16", "x=3x300:f32,bias=300:f32"),
+        tolerance={BFLOAT16: (1e-2, 5e-2)},
+        # the inner loop stores, so it streams nothing; the module holds it twice (with and
+        # without bias)
+        loop_types=(("grid", "grid"), ("unroll", "unroll"), ("grid", "unroll")),
+        refused_loop_types=(("emit_pipeline", "grid"), ("unroll", "fori_loop")),
+        inner_dims=((1, "x", 1),),
+        notes="a tuple shape viewed in its statement; `bias is not None` inside an inner loop",
     ),
 )
 
