@@ -168,26 +168,10 @@ void KernelLowering::finish_items() {
     }
   };
   note_merges(kernel_.body, note_merges);
-  const auto drop = [&](const ir::Block& block, const auto& recurse) -> ir::Block {
-    ir::Block kept;
-    for (const ir::StmtPtr& stmt : block) {
-      if (const auto* let = stmt->as<ir::Let>(); let && let->targets.size() == 1 &&
-                                                 item_reads_.count(let->targets[0]) &&
-                                                 !host_read_items_.count(let->targets[0])) {
-        continue;  // read only in the kernel
-      }
-      const auto* branch = stmt->as<ir::If>();
-      if (branch && !branch->on_device) {
-        kept.push_back(ir::If::make(branch->condition, recurse(branch->then_body, recurse),
-                                    recurse(branch->else_body, recurse), branch->merges,
-                                    branch->range, false));
-        continue;
-      }
-      kept.push_back(stmt);
-    }
-    return kept;
-  };
-  kernel_.body = drop(kernel_.body, drop);
+  kernel_.body = ir::without_host_lets(kernel_.body, [&](const ir::Let& let) {
+    return let.targets.size() == 1 && item_reads_.count(let.targets[0]) &&
+           !host_read_items_.count(let.targets[0]);  // read only in the kernel
+  });
 }
 
 }  // namespace helionc::frontend

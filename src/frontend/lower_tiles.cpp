@@ -553,28 +553,11 @@ void KernelLowering::drop_unread_block_values() {
     }
   }
   // `hl.register_block_size` is host code: at the top level or in host `if`s.
-  const auto drop = [&](const ir::Block& block, const auto& recurse) -> ir::Block {
-    ir::Block kept;
-    for (const ir::StmtPtr& stmt : block) {
-      if (const auto* let = stmt->as<ir::Let>()) {
-        const auto* call = let->value->as<ir::Call>();
-        if (call && call->op == Intrinsic::kBlockValue && let->targets.size() == 1 &&
-            !read_block_values_.count(let->targets[0])) {
-          continue;
-        }
-      }
-      const auto* branch = stmt->as<ir::If>();
-      if (branch && !branch->on_device) {
-        kept.push_back(ir::If::make(branch->condition, recurse(branch->then_body, recurse),
-                                    recurse(branch->else_body, recurse), branch->merges,
-                                    branch->range, false));
-        continue;
-      }
-      kept.push_back(stmt);
-    }
-    return kept;
-  };
-  kernel_.body = drop(kernel_.body, drop);
+  kernel_.body = ir::without_host_lets(kernel_.body, [&](const ir::Let& let) {
+    const auto* call = let.value->as<ir::Call>();
+    return call && call->op == Intrinsic::kBlockValue && let.targets.size() == 1 &&
+           !read_block_values_.count(let.targets[0]);
+  });
 }
 
 }  // namespace helionc::frontend

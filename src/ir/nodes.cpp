@@ -306,4 +306,20 @@ bool opens_pack(const Kernel& kernel, const Param& param) {
   return param.pack >= 0 && kernel.packs[param.pack].elements.front() == param.binding;
 }
 
+Block without_host_lets(const Block& block, const std::function<bool(const Let&)>& dropped) {
+  Block kept;
+  for (const StmtPtr& stmt : block) {
+    if (const auto* let = stmt->as<Let>(); let && dropped(*let)) continue;
+    const auto* branch = stmt->as<If>();
+    if (branch && !branch->on_device) {
+      kept.push_back(If::make(branch->condition, without_host_lets(branch->then_body, dropped),
+                              without_host_lets(branch->else_body, dropped), branch->merges,
+                              branch->range, false));
+      continue;
+    }
+    kept.push_back(stmt);
+  }
+  return kept;
+}
+
 }  // namespace helionc::ir

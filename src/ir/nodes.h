@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <memory>
 #include <optional>
@@ -605,6 +606,10 @@ struct Kernel {
 const std::string& call_name(const Kernel& kernel, const Param& param);
 // Whether `param` is the first element of its pack: the pack's place in the signature.
 bool opens_pack(const Kernel& kernel, const Param& param);
+
+// `block` without the lets of host code that `dropped` picks, looking into host `if`s (device
+// code is kept whole: host values it reads are gone by then).
+Block without_host_lets(const Block& block, const std::function<bool(const Let&)>& dropped);
 
 struct Module {
   const SourceFile* source = nullptr;
