@@ -1568,6 +1568,14 @@ def ref_chained_view_bias(x, bias=None):
     return (v.reshape(-1).astype(x.dtype),)
 
 
+# --- session 12, s12-refgap: a registered block's partial last tile in the reference ----------
+
+
+def ref_block_row_sums(x):
+    # block_row_sums.py: each column's sum, in float32
+    return (f64(x).sum(axis=0).astype(np.float32),)
+
+
 SAMPLES: tuple[SampleSpec, ...] = (
     SampleSpec(
         name="live_row_if",
@@ -3324,6 +3332,21 @@ SAMPLES: tuple[SampleSpec, ...] = (
         refused_loop_types=(("emit_pipeline", "grid"), ("unroll", "fori_loop")),
         inner_dims=((1, "x", 1),),
         notes="a tuple shape viewed in its statement; `bias is not None` inside an inner loop",
+    ),
+    # session 12, s12-refgap
+    SampleSpec(
+        name="block_row_sums",
+        kernel="block_row_sums",
+        # the registered block_m (rows, 8..32), then tile_n
+        configs={"b8x128": (8, 128), "b32x256": (32, 256)},
+        reference=ref_block_row_sums,
+        # At least 32 rows: a loop shorter than the registered block's value is the module's
+        # shape error (its tile keeps the whole dimension, the accumulator the block).
+        extra_shapes=("x=33x1:f32", "x=40x129:bf16"),
+        tolerance=SUM_TOLERANCE,
+        loop_types=ALL_STRATEGIES,
+        inner_dims=((0, "x", 0),),
+        notes="a registered block's partial last tile in the reference (its blocks of 32 rows)",
     ),
 )
 
