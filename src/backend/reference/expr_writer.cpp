@@ -277,7 +277,7 @@ PyExpr ExprWriter::tile_attr(const ir::TileAttr& node) {
     }
   }
   if (node.attr == ir::TileAttrKind::kBlockSize && numeric_ > 0 && state_.stepped_block(dim)) {
-    // A number in arithmetic on arrays (`x[tile] / tile.block_size`): the kernel's block, also
+    // A number in arithmetic on arrays (`x[tile] / tile.block_size`): the block (Helion's), also
     // on the reference's partial last tile (`_ref_tiles`). Elsewhere the attribute sizes the
     // tile's values (a window's rows, a view's sizes, the frontend's and the source's alike),
     // which that tile holds fewer of: its extent, `block_size`.

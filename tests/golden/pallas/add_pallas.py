@@ -316,13 +316,12 @@ def _ref_print(*parts):
 
 def _ref_tiles(begin, end, block_size):
     """The tiles of a loop whose block size the kernel fixes (`block_size=128`): that many
-    indices each, the last one partial, numbered from 0. Their `block` is the kernel's block:
-    that size, or the loop's length where one block covers it (the module keeps such a block
-    as the whole dimension)."""
+    indices each, the last one partial, numbered from 0. Their `block` is that size, Helion's
+    `tile.block_size`, also where one block covers the whole loop."""
     starts = range(begin, end, block_size)
     count = len(starts)
-    block = min(block_size, end - begin)
-    return [_RefTile(s, min(s + block_size, end), k, count, block) for k, s in enumerate(starts)]
+    return [_RefTile(s, min(s + block_size, end), k, count, block_size)
+            for k, s in enumerate(starts)]
 
 
 def _ref_fill_block(value, axis, block):
