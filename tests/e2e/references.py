@@ -1568,6 +1568,33 @@ def ref_chained_view_bias(x, bias=None):
     return (v.reshape(-1).astype(x.dtype),)
 
 
+# --- session 12, s12-refgap: a registered block's partial last tile in the reference ----------
+
+
+def ref_block_row_sums(x):
+    # block_row_sums.py: each column's sum, in float32
+    return (f64(x).sum(axis=0).astype(np.float32),)
+
+
+def whole_or_three_quarters(name: str, axis: int):
+    """A [1] int tensor holding shape_of(name)[axis] where 128 divides it (so every lane block
+    divides the bound), else three quarters of it (a partial last tile for every block, the
+    reference's too), `name` generated earlier in the same call."""
+
+    def generate(rng, shape, dtype):
+        bound = _shapes_seen.pop(name, None)
+        assert bound is not None, f"the shapes line must list `{name}` before the bound"
+        n = bound[axis]
+        return np.full(shape, n if n % 128 == 0 else 3 * n // 4).astype(dtype)
+
+    return generate
+
+
+def ref_bounded_block_lanes(x, end):
+    # bounded_block_lanes.py: float32 sums of each row's first end[0] elements
+    return (f64(x)[:, : int(end[0])].sum(axis=1).astype(np.float32),)
+
+
 SAMPLES: tuple[SampleSpec, ...] = (
     SampleSpec(
         name="live_row_if",
@@ -3324,6 +3351,37 @@ SAMPLES: tuple[SampleSpec, ...] = (
         refused_loop_types=(("emit_pipeline", "grid"), ("unroll", "fori_loop")),
         inner_dims=((1, "x", 1),),
         notes="a tuple shape viewed in its statement; `bias is not None` inside an inner loop",
+    ),
+    # session 12, s12-refgap
+    SampleSpec(
+        name="block_row_sums",
+        kernel="block_row_sums",
+        # the registered block_m (rows, 8..32), then tile_n
+        configs={"b8x128": (8, 128), "b32x256": (32, 256)},
+        reference=ref_block_row_sums,
+        # At least 32 rows: a loop shorter than the registered block's value is the module's
+        # shape error (its tile keeps the whole dimension, the accumulator the block).
+        extra_shapes=("x=33x1:f32", "x=40x129:bf16"),
+        tolerance=SUM_TOLERANCE,
+        loop_types=ALL_STRATEGIES,
+        inner_dims=((0, "x", 0),),
+        notes="a registered block's partial last tile in the reference (its blocks of 32 rows)",
+    ),
+    SampleSpec(
+        name="bounded_block_lanes",
+        kernel="bounded_block_lanes",
+        eager_reference=True,
+        # the registered block_n (lanes), then tile_m
+        configs={"b128x8": (128, 8), "b256x16": (256, 16)},
+        reference=ref_bounded_block_lanes,
+        inputs={"x": remember_shape("x"), "end": whole_or_three_quarters("x", 1)},
+        extra_shapes=("x=9x130:f32,end=1:i32", "x=3x7:bf16,end=1:i32"),
+        tolerance=SUM_TOLERANCE,
+        # bounds read from a tensor: no grid
+        loop_types=(("unroll",), ("emit_pipeline",), ("fori_loop",)),
+        refused_loop_types=(("grid",),),
+        inner_dims=((0, "x", 1),),
+        notes="test_loops' data_dependent_bounds1: a registered block over `end[0]` lanes",
     ),
 )
 

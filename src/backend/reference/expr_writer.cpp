@@ -184,9 +184,17 @@ PyExpr ExprWriter::print(const ir::ExprPtr& expr) {
     }
     case ir::ExprKind::kBinary: {
       const auto& node = *expr->as<ir::Binary>();
-      const PyExpr lhs = print(node.lhs);
-      const PyExpr rhs = print(node.rhs);
       const bool arrays = is_array(node.lhs) || is_array(node.rhs);
+      // A scalar operand of arithmetic on arrays is a number, never a size (tile_attr).
+      const auto operand = [&](const ir::ExprPtr& side) {
+        const bool number = arrays && !is_array(side);
+        numeric_ += number ? 1 : 0;
+        PyExpr printed = print(side);
+        numeric_ -= number ? 1 : 0;
+        return printed;
+      };
+      const PyExpr lhs = operand(node.lhs);
+      const PyExpr rhs = operand(node.rhs);
       if (arrays && node.op == ir::BinaryOp::kAnd) {
         return py_call("jnp.logical_and", {lhs.text, rhs.text});
       }
@@ -267,6 +275,13 @@ PyExpr ExprWriter::tile_attr(const ir::TileAttr& node) {
       default:
         return py_call("jnp.array", {fmt::format("[{}]", tile), "jnp.int32"});
     }
+  }
+  if (node.attr == ir::TileAttrKind::kBlockSize && numeric_ > 0 && state_.stepped_block(dim)) {
+    // A number in arithmetic on arrays (`x[tile] / tile.block_size`): the block (Helion's), also
+    // on the reference's partial last tile (`_ref_tiles`). Elsewhere the attribute sizes the
+    // tile's values (a window's rows, a view's sizes, the frontend's and the source's alike),
+    // which that tile holds fewer of: its extent, `block_size`.
+    return py_atom(tile + ".block");
   }
   return py_atom(fmt::format("{}.{}", tile, name));
 }
@@ -617,9 +632,32 @@ PyExpr ExprWriter::call(const ir::Call& node) {
     }
   }
   if (std::string_view function = array_function(node.op); !function.empty()) {
-    return py_call(function, arg_texts());
+    PyExpr result = py_call(function, arg_texts());
+    return node.op == Intrinsic::kWhere ? filled_blocks(node, std::move(result)) : result;
   }
   return unsupported(node, fmt::format("`{}`", ir::intrinsic_name(node.op)));
+}
+
+// The select the frontend puts where a value over the tile of a loop stepped by a registered
+// block meets a value of that block's size (adopt_block_dims: `acc += x[tile_m, tile_n]` with
+// `acc = hl.zeros([tile_m, block_n])`) has the block's dimension where its value has the tile's.
+// The kernel's tile is a whole block there, its lanes past the loop's end zeros; the
+// reference's last tile is partial, so the select's result is widened to the block with zeros.
+PyExpr ExprWriter::filled_blocks(const ir::Call& node, PyExpr printed) {
+  const ir::ExprPtr& value = node.args[1];
+  if (!is_array(value) || value->type.dims.size() != node.type.dims.size()) return printed;
+  for (size_t axis = 0; axis < node.type.dims.size(); ++axis) {
+    const ir::Dim& mine = value->type.dims[axis];
+    const ir::Dim& theirs = node.type.dims[axis];
+    if (mine.kind != ir::Dim::Kind::kTile || theirs.kind != ir::Dim::Kind::kComputed ||
+        state_.is_grid(mine.tile_dim) || !state_.stepped_block(state_.dim(mine.tile_dim))) {
+      continue;
+    }
+    printed = py_call("_ref_fill_block",
+                      {printed.text, std::to_string(axis),
+                       text(state_.kernel.computed_sizes[static_cast<size_t>(theirs.size)].value)});
+  }
+  return printed;
 }
 
 // Reductions (value, dim-or-None, keepdim) and softmax/log_softmax (value, dim).

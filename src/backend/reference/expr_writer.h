@@ -29,6 +29,9 @@ class ExprWriter {
  private:
   PyExpr call(const ir::Call& node);
   PyExpr reduction(const ir::Call& node);
+  // `printed` (a `where` of `node`) widened to the block on each axis where the frontend gave
+  // a value over a stepped tile a registered block's size.
+  PyExpr filled_blocks(const ir::Call& node, PyExpr printed);
   PyExpr shape_op(const ir::Call& node);
   PyExpr load(const ir::Load& node);
   PyExpr tile_attr(const ir::TileAttr& node);
@@ -53,6 +56,8 @@ class ExprWriter {
   PyExpr unsupported(const ir::Expr& expr, std::string what);
 
   FunctionState& state_;
+  // Inside a scalar operand of arithmetic on arrays: a tile's block size is a number there.
+  int numeric_ = 0;
 };
 
 }  // namespace helionc::backend::reference

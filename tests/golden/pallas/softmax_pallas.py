@@ -254,13 +254,15 @@ def softmax(x, *, interpret=None):
 
 class _RefTile:
     """The tile of a loop in the reference: the loop's whole range [begin, end), one block;
-    or, where the source fixes the block size, block `id` of `count` (`_ref_tiles`)."""
+    or, where the source fixes the block size, block `id` of `count` (`_ref_tiles`), whose
+    `block` (the kernel's `tile.block_size`) is that size even where the last tile is partial."""
 
-    def __init__(self, begin, end, id=None, count=None):
+    def __init__(self, begin, end, id=None, count=None, block=None):
         self.begin = begin
         self.end = end
         self.id = id
         self.count = count
+        self.block = end - begin if block is None else block
 
     @property
     def block_size(self):
@@ -354,10 +356,22 @@ def _ref_print(*parts):
 
 def _ref_tiles(begin, end, block_size):
     """The tiles of a loop whose block size the kernel fixes (`block_size=128`): that many
-    indices each, the last one partial, numbered from 0."""
+    indices each, the last one partial, numbered from 0. Their `block` is that size, Helion's
+    `tile.block_size`, also where one block covers the whole loop."""
     starts = range(begin, end, block_size)
     count = len(starts)
-    return [_RefTile(s, min(s + block_size, end), k, count) for k, s in enumerate(starts)]
+    return [_RefTile(s, min(s + block_size, end), k, count, block_size)
+            for k, s in enumerate(starts)]
+
+
+def _ref_fill_block(value, axis, block):
+    """`value`, whose axis `axis` is the tile of a loop stepped by a registered block, widened
+    to `block` lanes with zeros: where it meets a value of the block's size (`acc += x[tile_m,
+    tile_n]`, `acc = hl.zeros([tile_m, block_n])`), the kernel's tile is a whole block whose
+    lanes past the loop's end read as zeros, and the reference's last tile is partial."""
+    padding = [(0, 0)] * value.ndim
+    padding[axis] = (0, block - value.shape[axis])
+    return jnp.pad(value, padding)
 
 
 def _ref_philox_word(counters, seed, word=0):
