@@ -359,8 +359,11 @@ ExprPtr KernelLowering::lower_qualified_call(const std::string& name, const Call
     }
     if (name == "math.pow") {
       check_arity(args, shown, 2, 2, {});
-      return make_binary(ir::BinaryOp::kPow, lower_expr(args.positional[0]),
-                         lower_expr(args.positional[1]), range);
+      // Operands lowered in source order, so that the first error reported is the leftmost
+      // (the order of a call's arguments is the C++ compiler's choice).
+      ExprPtr base = lower_expr(args.positional[0]);
+      ExprPtr exponent = lower_expr(args.positional[1]);
+      return make_binary(ir::BinaryOp::kPow, std::move(base), std::move(exponent), range);
     }
   }
   if (is_helion(name, "load")) return lower_hl_load(args);

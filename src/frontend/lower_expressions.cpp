@@ -441,8 +441,11 @@ ExprPtr KernelLowering::make_compare(ir::CompareOp op, ExprPtr lhs, ExprPtr rhs,
 ExprPtr KernelLowering::lower_binary(const SyntaxNode& node) {
   const SyntaxNode op_node = node.child_by_field("operator");
   if (op_node.text() == "@") {
-    return make_matmul(lower_expr(node.child_by_field("left")),
-                       lower_expr(node.child_by_field("right")), "@", 0, node.range());
+    // Left before right, so that the first error reported is the leftmost (the order of a
+    // call's arguments is the C++ compiler's choice).
+    ExprPtr left = lower_expr(node.child_by_field("left"));
+    ExprPtr right = lower_expr(node.child_by_field("right"));
+    return make_matmul(left, right, "@", 0, node.range());
   }
   const auto op = binary_operator(op_node.text());
   if (!op) unsupported(op_node.range(), fmt::format("the operator `{}`", op_node.text()));

@@ -251,18 +251,22 @@ ExprPtr KernelLowering::lower_product_function(const std::string& name, const Ca
     if (const SyntaxNode out_dtype = argument(args, 2, "out_dtype")) {
       // PyTorch's `torch.mm/bmm(a, b, out_dtype)`: the float32-accumulated product in that
       // dtype (Helion's attention writes `torch.bmm(q, k, torch.float32)` for bf16 inputs).
-      ExprPtr dot = make_dot(lower_expr(args.positional[0]), lower_expr(args.positional[1]), shown,
-                             rank, /*integers=*/false, range);
+      ExprPtr a = lower_expr(args.positional[0]);  // in source order: the leftmost error first
+      ExprPtr b = lower_expr(args.positional[1]);
+      ExprPtr dot = make_dot(std::move(a), std::move(b), shown, rank, /*integers=*/false, range);
       return make_cast(std::move(dot), lower_dtype_expr(out_dtype), range);
     }
-    return make_matmul(lower_expr(args.positional[0]), lower_expr(args.positional[1]), shown, rank,
-                       range);
+    ExprPtr a = lower_expr(args.positional[0]);  // in source order: the leftmost error first
+    ExprPtr b = lower_expr(args.positional[1]);
+    return make_matmul(a, b, shown, rank, range);
   }
   if (name == "torch.addmm" || name == "torch.baddbmm") {
     check_arity(args, shown, 3, 3, {"beta", "alpha"});
     ExprPtr acc = lower_expr(args.positional[0]);
-    ExprPtr dot = make_dot(lower_expr(args.positional[1]), lower_expr(args.positional[2]), shown,
-                           name == "torch.addmm" ? 2 : 3, /*integers=*/false, range);
+    ExprPtr a = lower_expr(args.positional[1]);  // in source order: the leftmost error first
+    ExprPtr b = lower_expr(args.positional[2]);
+    ExprPtr dot = make_dot(std::move(a), std::move(b), shown, name == "torch.addmm" ? 2 : 3,
+                           /*integers=*/false, range);
     if (acc->type.kind != TypeKind::kTileTensor) {
       fail(DiagnosticKind::kTypeMismatch, acc->range,
            fmt::format("the accumulator of `{}` must be a tile of values, not `{}`", shown,
