@@ -14,6 +14,11 @@ namespace {
 
 using ir::Intrinsic;
 
+// `path:line` of `range`, as the module's trace-time errors name the source they check.
+std::string source_place(const SourceRange& range) {
+  return fmt::format("{}:{}", range.file->path(), range.file->line_column(range.begin).line);
+}
+
 // Elementwise intrinsics on arrays: the jnp (or jax.nn / jax.lax) function.
 std::string_view array_function(Intrinsic op) {
   switch (op) {
@@ -421,20 +426,15 @@ PyExpr ExprPrinter::call(const ir::Call& node) {
       // `_sort_last(value, descending, count, where)` (templates/helper_sort_last.py.tmpl); the
       // place names the source line in its trace-time error for an axis too long to sort.
       imports_.helpers.insert("sort_last");
-      const SourceFile& file = *node.range.file;
-      const std::string where =
-          fmt::format("{}:{}", file.path(), file.line_column(node.range.begin).line);
+      const std::string where = source_place(node.range);
       return py_call("_sort_last", {text(args[0]), text(args[1]), text(args[2]), py_string(where)});
     }
     case Intrinsic::kItem: {
       // `_item(x, where, source)` (templates/helper_item.py.tmpl): a concrete Python number,
       // or a precise error while JAX traces.
       imports_.helpers.insert("item");
-      const SourceFile& file = *node.range.file;
-      const std::string where =
-          fmt::format("{}:{}", file.path(), file.line_column(node.range.begin).line);
-      return py_call("_item", {text(args[0]), py_string(where),
-                               py_string(std::string(file.text_of(node.range)))});
+      return py_call("_item", {text(args[0]), py_string(source_place(node.range)),
+                               py_string(std::string(node.range.file->text_of(node.range)))});
     }
     case Intrinsic::kTakeAlong:
       // The indices of a partial block's padding may be anything, which only changes padding.
@@ -655,9 +655,7 @@ PyExpr ExprPrinter::window(const ir::Call& node) {
     const ir::Dim& dim = args[0]->type.dims[static_cast<size_t>(ir::int_literal(*args[1], 0))];
     const std::optional<std::string> geometry = context_.block_rows(dim.tile_dim);
     if (!geometry) return unsupported(node, "a window of a tile value here");
-    const SourceFile& file = *node.range.file;
-    const std::string where =
-        fmt::format("{}:{}", file.path(), file.line_column(node.range.begin).line);
+    const std::string where = source_place(node.range);
     call_args.push_back(fmt::format("rows=({}, {}, {})", *geometry, rows, py_string(where)));
   }
   return py_call("_window", call_args);
@@ -671,9 +669,7 @@ PyExpr ExprPrinter::fit_block(const ir::Call& node) {
   const std::optional<std::string> geometry = context_.block_rows(dim.tile_dim);
   if (!geometry) return unsupported(node, "a value of a written size stored into a block here");
   imports_.helpers.insert("fit_block");
-  const SourceFile& file = *node.range.file;
-  const std::string where =
-      fmt::format("{}:{}", file.path(), file.line_column(node.range.begin).line);
+  const std::string where = source_place(node.range);
   return py_call(
       "_fit_block",
       {text(node.args[0]), std::to_string(axis), text(node.args[2]), fmt::format("({})", *geometry),
