@@ -127,35 +127,29 @@ void KernelLowering::lower_for(const SyntaxNode& node, ir::Block& out) {
     unsupported(target.range(), "this loop target");
   }
 
-  // The indices of an inner `hl.grid`: each name is its tile's `begin`, an int the body
-  // computes with and indexes by (passes/inline_index_scalars.h writes it into the indices).
+  // The names the source gives the indices of an inner `hl.grid` (each its tile's `begin`, an
+  // int the body computes with and indexes by: passes/inline_index_scalars.h writes it into the
+  // indices) and of a launch's grid with a step (the index its steps reach). The loop variable
+  // takes another name in the module (`NAME_SUFFIX`), the index keeps the source's.
   ir::Block indices;
-  if (inner_grid) {
-    for (size_t i = 0; i < vars.size(); ++i) {
-      const ir::Binding tile = binding(vars[i]);  // a copy: bind() grows kernel_.bindings
-      // The tile takes another name in the module, where the index's name is the int's.
-      const std::string tile_name = fmt::format("{}_tile", tile.name);
-      kernel_.bindings[static_cast<size_t>(vars[i])].name = tile_name;
-      kernel_.tile_dims[static_cast<size_t>(dims[i])].name = tile_name;
-      const int index =
-          bind(tile.name, Type::scalar(TypeKind::kInt), ir::Binding::Origin::kDevice, tile.range);
-      ir::ExprPtr begin = ir::TileAttr::make(dims[i], ir::TileAttrKind::kBegin,
-                                             Type::scalar(TypeKind::kInt), tile.range);
-      indices.push_back(
-          ir::Let::make(index, stepped_index(dims[i], std::move(begin), tile.range), tile.range));
-    }
-  } else if (is_grid) {
-    // A launch's grid index with a step: the grid counts the steps, and the name the source
-    // gives is the index they reach.
-    for (size_t i = 0; i < vars.size(); ++i) {
-      if (!grid_steps_.count(dims[i])) continue;
-      const ir::Binding count = binding(vars[i]);  // a copy: bind() grows kernel_.bindings
-      kernel_.bindings[static_cast<size_t>(vars[i])].name = fmt::format("{}_step", count.name);
-      const int index =
-          bind(count.name, Type::scalar(TypeKind::kInt), ir::Binding::Origin::kDevice, count.range);
-      ir::ExprPtr counted = ir::VarRef::make(vars[i], count.type, count.range);
-      indices.push_back(ir::Let::make(
-          index, stepped_index(dims[i], std::move(counted), count.range), count.range));
+  const auto bind_index = [&](size_t i, std::string_view suffix, bool tile) {
+    const ir::Binding var = binding(vars[i]);  // a copy: bind() grows kernel_.bindings
+    const std::string renamed = fmt::format("{}_{}", var.name, suffix);
+    kernel_.bindings[static_cast<size_t>(vars[i])].name = renamed;
+    if (tile) kernel_.tile_dims[static_cast<size_t>(dims[i])].name = renamed;
+    const int index =
+        bind(var.name, Type::scalar(TypeKind::kInt), ir::Binding::Origin::kDevice, var.range);
+    ir::ExprPtr count = tile ? ir::TileAttr::make(dims[i], ir::TileAttrKind::kBegin,
+                                                  Type::scalar(TypeKind::kInt), var.range)
+                             : ir::VarRef::make(vars[i], var.type, var.range);
+    indices.push_back(
+        ir::Let::make(index, stepped_index(dims[i], std::move(count), var.range), var.range));
+  };
+  for (size_t i = 0; i < vars.size(); ++i) {
+    if (inner_grid) {
+      bind_index(i, "tile", /*tile=*/true);
+    } else if (is_grid && grid_steps_.count(dims[i])) {
+      bind_index(i, "step", /*tile=*/false);
     }
   }
   // An inner loop (inside device code) carries the names its body rebinds.
