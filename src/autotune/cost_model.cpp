@@ -160,6 +160,8 @@ std::string_view bound_name(Bound bound) {
       return "VMEM fill";
     case Bound::kLaunchOverhead:
       return "launch overhead";
+    case Bound::kNone:
+      return "none";
   }
   return "?";
 }

@@ -48,9 +48,10 @@ namespace helionc::autotune {
 inline constexpr int kCostModelVersion = 1;
 
 // What a launch's time is mostly spent on. kLaunchOverhead: the fixed cost of the call itself
-// (launch_overhead_us), which is all a small kernel's time.
-enum class Bound { kMxu, kVpu, kEup, kHbm, kStepOverhead, kVmemFill, kLaunchOverhead };
-// "MXU", "VPU", "EUP", "HBM", "step overhead", "VMEM fill", "launch overhead"
+// (launch_overhead_us), which is all a small kernel's time. kNone: nothing, as a kernel
+// without a device loop launches nothing (search.h's Evaluation of such a kernel).
+enum class Bound { kMxu, kVpu, kEup, kHbm, kStepOverhead, kVmemFill, kLaunchOverhead, kNone };
+// "MXU", "VPU", "EUP", "HBM", "step overhead", "VMEM fill", "launch overhead", "none"
 std::string_view bound_name(Bound bound);
 
 struct TimeTerm {

@@ -60,7 +60,7 @@ struct Evaluation {
   double time_us = 0;
   double tflops = 0;
   double fraction_of_peak = 0;  // of the slowest launch
-  Bound bound = Bound::kMxu;    // of the slowest launch
+  Bound bound = Bound::kNone;   // of the slowest launch (none: the kernel launches nothing)
   int64_t vmem_bytes = 0;       // the largest launch's
   int64_t hbm_bytes = 0;        // all launches'
 };

@@ -125,7 +125,8 @@ void estimate_call(const ir::Kernel& kernel, const passes::KernelPlan& plan,
   out.line(10, fmt::format("- shapes: {}", double_quoted(call.text)));
   // A call's time only when every launch has one: a partial sum would understate it.
   out.line(12, complete ? fmt::format("time_us: {}", us(total)) : "time_us: null");
-  out.line(12, "launches:");
+  // A kernel without a device loop launches nothing (its host code is not modelled).
+  out.line(12, plan.launches.empty() ? "launches: []" : "launches:");
   out.append(launches.take());
 }
 

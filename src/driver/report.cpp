@@ -192,6 +192,9 @@ class KernelReport {
           autotune::launch_choices(config, strategies, plan_, launch);
       text += launch_report(launch, choices, values, config, problems, unknown);
     }
+    if (plan_.launches.empty()) {
+      text += "      no launches: the kernel has no `hl.tile` or `hl.grid` loop (host code only)\n";
+    }
     std::string verdict = "fits";
     if (!problems.empty()) {
       verdict = fmt::format("DOES NOT FIT: {}", fmt::join(problems, "; "));

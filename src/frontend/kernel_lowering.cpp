@@ -62,12 +62,14 @@ std::optional<ir::Kernel> KernelLowering::run() {
   check_builtin_tunable_keys();
   if (failed_) return std::nullopt;
   if (!has_device_loop(kernel_.body)) {
-    // Helion refuses such a kernel too (NoDeviceLoopsInKernel): it would launch nothing.
-    diags_.error(DiagnosticKind::kUnsupported, kernel_.name_range,
-                 fmt::format("kernel `{}` has no `hl.tile` or `hl.grid` loop, so it runs no "
-                             "device code; write the host code as a plain function",
-                             kernel_.name));
-    return std::nullopt;
+    // Helion refuses such a kernel (NoDeviceLoopsInKernel) as it has nothing to launch; its
+    // host code is still a well-defined function of the arguments, so the module runs it as
+    // jnp with no `pallas_call`, and the warning keeps the kernel from passing for portable.
+    diags_.warning(DiagnosticKind::kNoDeviceLoop, kernel_.name_range,
+                   fmt::format("kernel `{}` has no `hl.tile` or `hl.grid` loop: Helion refuses "
+                               "it (NoDeviceLoopsInKernel); the module runs its host code as "
+                               "jnp, with no `pallas_call`",
+                               kernel_.name));
   }
   resolve_shape_splats();
   if (failed_) return std::nullopt;

@@ -629,11 +629,20 @@ std::vector<ir::If::Merge> KernelLowering::merge_branch_scopes(
     const bool same_shape = a.kind == b.kind && a.rank == b.rank && a.dims == b.dims &&
                             a.tile_dims == b.tile_dims && a.variadic == b.variadic;
     if (!same_shape) {
-      diags_
-          .error(DiagnosticKind::kTypeMismatch, binding(else_id).range,
-                 fmt::format("`{}` is `{}` on one branch and `{}` on the other", name,
-                             ir::type_to_string(a), ir::type_to_string(b)))
-          .note(binding(then_id).range, "the other definition is here");
+      Diagnostic& error =
+          diags_
+              .error(DiagnosticKind::kTypeMismatch, binding(else_id).range,
+                     fmt::format("`{}` is `{}` on one branch and `{}` on the other", name,
+                                 ir::type_to_string(a), ir::type_to_string(b)))
+              .note(binding(then_id).range, "the other definition is here");
+      if (branches) {
+        // `if reduction == "none":` (examples/kl_div.py): Helion specializes on such a value
+        // and compiles only the branch taken; one module serves every value here.
+        error.note(branches->condition->range,
+                   "the condition is a static value: Helion compiles a version of the kernel "
+                   "per value of the parameters it specializes on, helionc one module for all "
+                   "of them, so the name needs one shape on both branches");
+      }
       failed_ = true;
       const int id = bind(name, Type::none(), Binding::Origin::kHost, range);
       poisoned_[id] = "";

@@ -70,7 +70,13 @@ void PythonWriter::close_block() {
     lines_.pop_back();
     ++trailing_blanks;
   }
-  if (lines_.size() == opened_at) emit("pass");
+  // Comments are no statement: a body of comments alone needs its `pass` too.
+  const bool has_code = std::any_of(lines_.begin() + static_cast<std::ptrdiff_t>(opened_at),
+                                    lines_.end(), [](const std::string& line) {
+                                      const size_t first = line.find_first_not_of(' ');
+                                      return first != std::string::npos && line[first] != '#';
+                                    });
+  if (!has_code) emit("pass");
   open_blocks_.pop_back();
   for (size_t i = 0; i < trailing_blanks; ++i) blank();
 }

@@ -73,6 +73,9 @@ class SampleSpec:
     # `.item()` values the host code needs concretely (an output's size): the module runs
     # eagerly only; under jax.jit and TPU export it raises its precise error (test_host_values).
     host_values: bool = False
+    # No `hl.tile`/`hl.grid` loop: the module runs host jnp code alone, so its TPU export holds
+    # no Mosaic kernel (and must hold none: a launch there would be one the source never asked for).
+    host_only: bool = False
 
     def variants(self) -> dict[str, Variant]:
         """Config id -> Variant: every block config x every loop-type combination. Samples
@@ -1593,6 +1596,16 @@ def whole_or_three_quarters(name: str, axis: int):
 def ref_bounded_block_lanes(x, end):
     # bounded_block_lanes.py: float32 sums of each row's first end[0] elements
     return (f64(x)[:, : int(end[0])].sum(axis=1).astype(np.float32),)
+
+
+# --- session 13, s13-hostonly: a kernel without a device loop ----------------------------------
+
+
+def ref_host_only(x, y, eps):
+    # host_only.py: x as it is, and (x + y) * 0.5 + eps in the promoted dtype (a Python float
+    # does not widen it)
+    dtype = torch_promote(x.dtype, y.dtype)
+    return x, ((f64(x) + f64(y)) * 0.5 + eps).astype(dtype)
 
 
 SAMPLES: tuple[SampleSpec, ...] = (
@@ -3382,6 +3395,17 @@ SAMPLES: tuple[SampleSpec, ...] = (
         refused_loop_types=(("grid",),),
         inner_dims=((0, "x", 1),),
         notes="test_loops' data_dependent_bounds1: a registered block over `end[0]` lanes",
+    ),
+    # session 13, s13-hostonly
+    SampleSpec(
+        name="host_only",
+        kernel="host_only",
+        configs={"default": ()},
+        reference=ref_host_only,
+        scalars=({}, {"eps": 0.25}),
+        extra_shapes=("x=1:f32,y=1:f32", "x=3x9x130:bf16,y=9x1:bf16"),
+        host_only=True,
+        notes="no hl.tile/hl.grid loop (Helion refuses it): host jnp code, no pallas_call",
     ),
 )
 

@@ -58,6 +58,12 @@ class HostPrinter {
     params.emplace_back("*");
     params.emplace_back("interpret=None");
     auto body = out_.block(fmt::format("def {}({}):", kernel_.name, fmt::join(params, ", ")));
+    if (plan_.launches.empty()) {
+      // The reader of a module that calls no pallas_call should not look for one
+      // (-Wno-device-loop).
+      out_.line("# No hl.tile or hl.grid loop (Helion refuses such a kernel): host code only, no");
+      out_.line("# pallas_call, so `interpret` has nothing to choose.");
+    }
     for (const std::string& line : unpack_packs(kernel_, name_of)) out_.line(line);
     if (kernel_reads_config(kernel_, plan_)) {
       // Chosen by the arguments as passed, before any host code rebinds them (also without

@@ -83,8 +83,10 @@ class FunctionPrinter {
     {
       auto body = out_.block(
           fmt::format("def {}({}):", reference_function_name(kernel), fmt::join(params, ", ")));
-      out_.line(fmt::format("\"\"\"`{}` in plain jnp: a tunable tile spans its loop.\"\"\"",
-                            kernel.name));
+      // A kernel without tiles (no device loop) is host code alone: nothing spans a loop.
+      out_.line(fmt::format("\"\"\"`{}` in plain jnp: {}.\"\"\"", kernel.name,
+                            kernel.tile_dims.empty() ? "host code only, it has no tiles"
+                                                     : "a tunable tile spans its loop"));
       for (const std::string& line : pallas::unpack_packs(kernel, name_of)) out_.line(line);
       block(kernel.body);
     }

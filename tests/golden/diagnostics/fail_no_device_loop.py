@@ -1,3 +1,4 @@
+# RUN-ARGS: -Werror
 import torch
 
 import helion

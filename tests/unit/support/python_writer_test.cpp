@@ -78,6 +78,20 @@ TEST_CASE("an empty block gets pass; trailing blanks move out of it", "[python_w
   CHECK(w.str() == "class A:\n    pass\ndef g():\n    return 1\n\nh = 2\n");
 }
 
+TEST_CASE("a block of comments alone gets pass", "[python_writer]") {
+  PythonWriter w;
+  {
+    auto b = w.block("def f():");
+    w.comment("host code only");
+    {
+      auto inner = w.block("if x:");
+      w.line("# a comment line");
+    }
+  }
+  CHECK(w.str() ==
+        "def f():\n    # host code only\n    if x:\n        # a comment line\n        pass\n");
+}
+
 TEST_CASE("a block can be returned from a helper", "[python_writer]") {
   PythonWriter w;
   auto open_function = [&](std::string_view name) {
