@@ -638,10 +638,11 @@ std::vector<ir::If::Merge> KernelLowering::merge_branch_scopes(
       if (branches) {
         // `if reduction == "none":` (examples/kl_div.py): Helion specializes on such a value
         // and compiles only the branch taken; one module serves every value here.
-        error.note(branches->condition->range,
-                   "the condition is a static value: Helion compiles a version of the kernel "
-                   "per value of the parameters it specializes on, helionc one module for all "
-                   "of them, so the name needs one shape on both branches");
+        error.note(
+            branches->condition->range,
+            "the condition is static, but helionc compiles one module for all its values, so "
+            "the name needs one shape on both branches (Helion compiles a version per "
+            "value of a parameter it specializes on, such as a `str` or `hl.constexpr`)");
       }
       failed_ = true;
       const int id = bind(name, Type::none(), Binding::Origin::kHost, range);
