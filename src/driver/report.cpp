@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <filesystem>
+#include <string_view>
 
 #include "autotune/legality.h"
 #include "autotune/resolve_config.h"
@@ -98,6 +99,10 @@ std::string config_summary(const autotune::KernelConfig& config, size_t tunables
   return parts.empty() ? "no tunables" : fmt::format("{}", fmt::join(parts, "; "));
 }
 
+// What the report says of a kernel without an `hl.tile`/`hl.grid` loop, with shapes or without.
+constexpr std::string_view kNoLaunches =
+    "no launches: the kernel has no `hl.tile` or `hl.grid` loop (host code only)";
+
 class KernelReport {
  public:
   KernelReport(const ir::Kernel& kernel, const passes::KernelPlan& plan,
@@ -153,7 +158,9 @@ class KernelReport {
       std::string why;
       if (accepts(set, why)) fallback.shapes.push_back(set);
     }
-    if (fallback.shapes.empty()) {
+    if (fallback.shapes.empty() && plan_.launches.empty()) {
+      fallback.no_shapes = kNoLaunches;  // no figures to give, whatever the shapes
+    } else if (fallback.shapes.empty()) {
       std::vector<std::string> example;
       for (const TensorParam& p : tensors_) {
         std::vector<std::string> dims(static_cast<size_t>(std::max(p.rank, 1)), "N");
@@ -193,7 +200,7 @@ class KernelReport {
       text += launch_report(launch, choices, values, config, problems, unknown);
     }
     if (plan_.launches.empty()) {
-      text += "      no launches: the kernel has no `hl.tile` or `hl.grid` loop (host code only)\n";
+      text += fmt::format("      {}\n", kNoLaunches);
     }
     std::string verdict = "fits";
     if (!problems.empty()) {

@@ -118,6 +118,9 @@ def test_emit_modes(helionc):
     assert proc.returncode == 0, proc.stderr
     assert proc.stdout.count("no launches: the kernel has no `hl.tile` or `hl.grid` loop") == 2
     assert "launch 0" not in proc.stdout
+    proc = helionc.run(["samples/host_only.py", "--emit", "report", "-o", "-"])  # no shapes needed
+    assert proc.returncode == 0, proc.stderr
+    assert "no launches" in proc.stdout and "--shapes" not in proc.stdout
     proc = helionc.run(["samples/host_only.py", "--emit", "config-space", "--shapes", SHAPES, "-o", "-"])
     assert proc.returncode == 0, proc.stderr
     assert proc.stdout.count("tunables: []") == 2
