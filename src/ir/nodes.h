@@ -183,6 +183,12 @@ struct Binary final : Expr {
   const BinaryOp op;
   const ExprPtr lhs;
   const ExprPtr rhs;
+
+  // Whether `side` (lhs or rhs) is a number in arithmetic on arrays (`x[tile] / tile.block_size`):
+  // there a tile attribute counts as a value, not as the size of the tile's values.
+  bool is_number_operand(const ExprPtr& side) const {
+    return (lhs->type.is_array() || rhs->type.is_array()) && !side->type.is_array();
+  }
 };
 
 enum class CompareOp { kLt, kLe, kGt, kGe, kEq, kNe, kIs, kIsNot };

@@ -61,7 +61,24 @@ bool indexes_with_block_bounds(const ir::Kernel& kernel, int tile_dim) {
   return bounds.reads(tile_dim);
 }
 
-bool keeps_requested_block(const ir::Kernel& kernel, const ir::TileDim& dim) {
+bool reads_block_size_as_number(const ir::Kernel& kernel, int tile_dim) {
+  bool reads = false;
+  const auto note = [&](const ir::ExprPtr& side) {
+    ir::for_each_expr(side, [&](const ir::Expr& expr) {
+      const auto* attr = expr.as<ir::TileAttr>();
+      reads |= attr && attr->attr == ir::TileAttrKind::kBlockSize && attr->tile_dim == tile_dim;
+    });
+  };
+  ir::for_each_expr(kernel.body, [&](const ir::Expr& expr) {
+    if (const auto* binary = expr.as<ir::Binary>()) {
+      if (binary->is_number_operand(binary->lhs)) note(binary->lhs);
+      if (binary->is_number_operand(binary->rhs)) note(binary->rhs);
+    }
+  });
+  return reads;
+}
+
+bool observes_block_positions(const ir::Kernel& kernel, const ir::TileDim& dim) {
   if (dim.merged) return true;  // its rows are another tile's (a reshape merges them)
   switch (dim.block.kind) {
     case ir::BlockSource::Kind::kFixed:
@@ -72,6 +89,22 @@ bool keeps_requested_block(const ir::Kernel& kernel, const ir::TileDim& dim) {
       return false;
   }
   return false;
+}
+
+bool reads_block_value(const ir::Kernel& kernel, const ir::TileDim& dim) {
+  switch (dim.block.kind) {
+    case ir::BlockSource::Kind::kFixed:
+      return reads_block_size_as_number(kernel, dim.id);
+    case ir::BlockSource::Kind::kTunable:
+      return kernel.block_value_binding(dim.block.tunable) >= 0;
+    case ir::BlockSource::Kind::kGrid:
+      return false;
+  }
+  return false;
+}
+
+bool keeps_requested_block(const ir::Kernel& kernel, const ir::TileDim& dim) {
+  return observes_block_positions(kernel, dim) || reads_block_value(kernel, dim);
 }
 
 }  // namespace helionc::passes

@@ -3372,9 +3372,9 @@ SAMPLES: tuple[SampleSpec, ...] = (
         # the registered block_m (rows, 8..32), then tile_n
         configs={"b8x128": (8, 128), "b32x256": (32, 256)},
         reference=ref_block_row_sums,
-        # At least 32 rows: a loop shorter than the registered block's value is the module's
-        # shape error (its tile keeps the whole dimension, the accumulator the block).
-        extra_shapes=("x=33x1:f32", "x=40x129:bf16"),
+        # 9 rows: a loop shorter than the registered block's value keeps that block (Helion's
+        # value of `block_m`), its rows past the 9th masked.
+        extra_shapes=("x=33x1:f32", "x=40x129:bf16", "x=9x130:f32"),
         tolerance=SUM_TOLERANCE,
         loop_types=ALL_STRATEGIES,
         inner_dims=((0, "x", 0),),
@@ -3406,6 +3406,27 @@ SAMPLES: tuple[SampleSpec, ...] = (
         extra_shapes=("x=1:f32,y=1:f32", "x=3x9x130:bf16,y=9x1:bf16"),
         host_only=True,
         notes="no hl.tile/hl.grid loop (Helion refuses it): host jnp code, no pallas_call",
+    ),
+)
+
+# --- session 13 (s13-lead): a fixed block read as a number --------------------------------------
+
+
+def ref_fixed_block_numbers(x):
+    # fixed_block_numbers.py: row sums times 256 / 128, in float32
+    return ((f64(x).sum(axis=1) * 256.0 / 128.0).astype(np.float32),)
+
+
+SAMPLES += (
+    SampleSpec(
+        name="fixed_block_numbers",
+        kernel="fixed_block_numbers",
+        configs={"default": ()},
+        reference=ref_fixed_block_numbers,
+        extra_shapes=("x=7x129:f32", "x=16x256:bf16"),
+        tolerance=SUM_TOLERANCE,
+        loop_types=ALL_STRATEGIES,
+        notes="`tile.block_size` as a number under fixed blocks longer than the loop",
     ),
 )
 

@@ -252,3 +252,42 @@ def test_fixed_block_begin_as_scalar_index_refused(helionc, tmp_path):
     module = compile_source(helionc, tmp_path, BLOCK_MAXIMA_64, "block_maxima")
     with pytest.raises(ValueError, match=r"indexes with its `tile.begin` or `tile.end`"):
         module.block_maxima(jnp.zeros((8, 100), jnp.float32), interpret=True)
+
+
+BLOCK_AS_NUMBER = """
+import torch
+import helion
+import helion.language as hl
+
+
+@helion.kernel(static_shapes=True)
+def per_block(x: torch.Tensor) -> torch.Tensor:
+    (n,) = x.size()
+    out = torch.empty([n], dtype=torch.float32, device=x.device)
+    for tile in hl.tile(n, block_size=BLOCK):
+        out[tile] = x[tile].to(torch.float32) / tile.block_size
+    return out
+"""
+
+
+@pytest.mark.parametrize("n", [100, 128, 300, 1])
+def test_block_size_as_number_is_the_source_block(helionc, tmp_path, n):
+    """`tile.block_size` as a number is Helion's block, 128, also where the loop is shorter
+    (100 elements: the module used to divide by 100, the whole dimension it made the block)."""
+    module = compile_source(helionc, tmp_path, BLOCK_AS_NUMBER.replace("BLOCK", "128"),
+                            "per_block")
+    x = np.random.default_rng(n).standard_normal(n).astype(np.float32)
+    got = np.asarray(module.per_block(jnp.asarray(x), interpret=True))
+    np.testing.assert_allclose(got, x / 128.0, rtol=1e-6)
+
+
+@pytest.mark.parametrize("n", [50, 100])
+def test_block_size_as_number_refused_when_not_legal(helionc, tmp_path, n):
+    """64 lanes are no TPU block for a longer axis, and the whole axis would change the number:
+    refused while JAX traces, not computed with another block."""
+    module = compile_source(helionc, tmp_path, BLOCK_AS_NUMBER.replace("BLOCK", "64"),
+                            "per_block")
+    with pytest.raises(ValueError, match=(
+            r"per_block.py:11: the kernel computes with `tile.block_size` of this loop, and the "
+            r"source fixes its block size, so its blocks must be 64 elements")):
+        module.per_block(jnp.zeros((n,), jnp.float32), interpret=True)

@@ -221,11 +221,14 @@ class LaunchPrinter {
           axes.push_back(host_.size_text(binding, axis, stmt_index_));
         }
       }
-      std::string kept;   // `_kept_block`'s first argument: the loop, and why it keeps its block
-      std::string begin;  // and its last: where Helion's blocks start
+      std::string kept;      // `_kept_block`'s first argument: the loop, and why it keeps its block
+      std::string keywords;  // and its last: where Helion's blocks start, whether the block
+                             // itself is read as a number
       if (passes::keeps_requested_block(kernel_, dim)) {
         host_.context.imports.helpers.insert("kept_block");
         kept = py_string(kept_reason(dim)) + ", ";
+      }
+      if (passes::observes_block_positions(kernel_, dim)) {
         if (has_begin(dim) && in_kernel_bounds_[g] && !dim.merged) {  // 1 divides any begin
           // The module's blocks start at multiples of the block; Helion's at the loop's begin,
           // which here is known only while the kernel runs.
@@ -235,13 +238,14 @@ class LaunchPrinter {
               "(`tile.id`, `tile.count`, a scalar index made from `tile.begin` or `tile.end`) "
               "or registered block size the kernel reads is not supported yet");
         } else if (has_begin(dim)) {
-          begin = ", begin=" + host_.text(dim.begin);
+          keywords = ", begin=" + host_.text(dim.begin);
         }
       }
+      if (passes::reads_block_value(kernel_, dim)) keywords += ", exact=True";
       legal_blocks_.push_back(fmt::format(
           "{}({}{}, {}, \"{}\"{}{}{})", kept.empty() ? "_legal_block" : "_kept_block", kept,
           requested_block(dim, false), size, role, other.empty() ? "" : ", " + other,
-          axes.empty() ? "" : ", axes=" + py_tuple(axes), begin));
+          axes.empty() ? "" : ", axes=" + py_tuple(axes), keywords));
     }
   }
 
@@ -263,6 +267,12 @@ class LaunchPrinter {
     if (dim.block.kind == ir::BlockSource::Kind::kTunable && value >= 0) {
       return fmt::format("{}the kernel reads the value of `{}`, the block size of this loop", where,
                          kernel_.bindings[static_cast<size_t>(value)].name);
+    }
+    if (!passes::observes_block_positions(kernel_, dim)) {
+      return fmt::format(
+          "{}the kernel computes with `tile.block_size` of this loop, and the source fixes its "
+          "block size",
+          where);
     }
     return fmt::format(
         "{}the kernel reads `tile.id` or `tile.count` of this loop, or indexes with its "

@@ -187,7 +187,7 @@ PyExpr ExprWriter::print(const ir::ExprPtr& expr) {
       const bool arrays = is_array(node.lhs) || is_array(node.rhs);
       // A scalar operand of arithmetic on arrays is a number, never a size (tile_attr).
       const auto operand = [&](const ir::ExprPtr& side) {
-        const bool number = arrays && !is_array(side);
+        const bool number = node.is_number_operand(side);
         numeric_ += number ? 1 : 0;
         PyExpr printed = print(side);
         numeric_ -= number ? 1 : 0;
