@@ -1627,6 +1627,13 @@ def ref_arange_scatter_add(x):
     return (out.astype(x.dtype), spread.astype(np.float32))
 
 
+def ref_embedding_grad(dout, ids, vocab):
+    # embedding_grad.py: zeros of vocab's shape with every row of dout added at its id
+    out = np.zeros(vocab.shape)
+    np.add.at(out, ids.astype(np.int64), f64(dout))
+    return (out.astype(vocab.dtype),)
+
+
 def index_into(name: str, axis: int, distinct: bool):
     """Integers in [0, shape_of(name)[axis]), `name` generated earlier in the same call (kept
     for the other index tensors of the call): distinct in random order, or uniform with
@@ -3491,6 +3498,23 @@ SAMPLES: tuple[SampleSpec, ...] = (
         tolerance={**SUM_TOLERANCE, BFLOAT16: (5e-2, 1e-1)},
         returns_tuple=False,
         notes="two tiles of indices, one per axis of a 2-D array: a masked store (reading the old values) and a scatter-add at the cartesian product",
+    ),
+    SampleSpec(
+        name="embedding_grad",
+        kernel="embedding_grad",
+        # tile_n (lanes), then the inner loop's tile_k
+        configs={"b128x8": (128, 8), "b256x32": (256, 32)},
+        reference=ref_embedding_grad,
+        inputs={"vocab": remember_shape("vocab"), "ids": indices_below("vocab", 0)},
+        extra_shapes=("dout=1x1:f32,vocab=1x1:f32,ids=1:i32",
+                      "dout=45x7:f32,vocab=3x7:f32,ids=45:i32"),
+        simulator_call="dout=100x256:f32,vocab=24x256:f32,ids=100:i32",
+        tolerance={**SUM_TOLERANCE, BFLOAT16: (5e-2, 1e-1)},
+        # the inner loop stores (a scatter-add), so it streams nothing
+        loop_types=(("grid",), ("unroll",)),
+        refused_loop_types=(("emit_pipeline",), ("fori_loop",)),
+        inner_dims=((1, "dout", 0),),
+        notes="a scatter-add from an inner loop (an embedding's gradient)",
     ),
 )
 
