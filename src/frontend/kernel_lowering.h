@@ -89,9 +89,11 @@ class KernelLowering {
                       const std::vector<SyntaxNode>& names) const;
   void lower_store(const SyntaxNode& target, ir::ExprPtr value, SourceRange range, ir::Block& out);
   // Appends `tensor[index] = value` after checking that the value fits the block's `dims`
-  // (`shown`: how the source names the tensor); every store goes through here.
+  // (`shown`: how the source names the tensor); every store goes through here. `accumulate`:
+  // a scatter-add (ir::Store::accumulate).
   void append_store(ir::ExprPtr tensor, ir::Index index, const std::vector<ir::Dim>& dims,
-                    ir::ExprPtr value, SourceRange range, std::string_view shown, ir::Block& out);
+                    ir::ExprPtr value, SourceRange range, std::string_view shown, ir::Block& out,
+                    bool accumulate = false);
   // `value` for a store into `dims`: its literal sizes that land on a tile's dimension become
   // that tile, through a `fit_block` that checks the block while the module traces.
   ir::ExprPtr fit_to_tiles(ir::ExprPtr value, const std::vector<ir::Dim>& dims, SourceRange range);

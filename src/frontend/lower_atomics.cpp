@@ -8,7 +8,10 @@
 // the split of K in a split-K matmul) are the planner's business: it keeps those axes innermost
 // and in order and reads the block back from the output (plan_launches, "revisited outputs").
 // The memory-ordering argument `sem=` therefore changes nothing here; its value is still checked
-// as Helion checks it.
+// as Helion checks it. Through a tile of indices (`hl.atomic_add(out, [ids[tile]], v)`) several
+// elements of one update may name one element of the target: `hl.atomic_add` is then a
+// scatter-add (ir::Store::accumulate; the backend adds with a one-hot, README "Decisions worth
+// knowing"), the other functions are refused.
 #include <array>
 #include <string>
 
@@ -101,12 +104,25 @@ ExprPtr KernelLowering::lower_atomic(const SyntaxNode& call, bool value_used, ir
                                       args.positional[1].range(), &dims);
   const Type block_type = Type::tile_tensor(dims, binding(var->binding).type.dtype);
   for (const ir::IndexItem& item : index) {
-    // A scatter's read-modify-write would lose all but one update of a repeated index.
-    if (item.kind == ir::IndexItem::Kind::kGather) {
+    if (item.kind != ir::IndexItem::Kind::kGather) continue;
+    // A scatter's read-modify-write would lose all but one update of a repeated index: an add
+    // is a scatter-add (ir::Store::accumulate), where every element of the value adds.
+    if (fn->combine != Combine::kAdd) {
       unsupported(item.range, fmt::format("`hl.atomic_{}` through a tile of indices (a scatter "
-                                          "whose repeated indices must combine)",
+                                          "whose repeated indices must combine; only "
+                                          "`hl.atomic_add` does so here)",
                                           fn->name));
     }
+    if (value_used) {
+      // Each update's old value would depend on the order the repeated indices add in.
+      unsupported(range,
+                  "using the value of `hl.atomic_add` through a tile of indices (the "
+                  "old values, which depend on the order the repeated indices add in)");
+    }
+    append_store(std::move(tensor), std::move(index), dims, lower_expr(args.positional[2]), range,
+                 args.positional[0].text(), out,
+                 /*accumulate=*/true);
+    return nullptr;
   }
   // Two reads of the same block: one is the call's value, one feeds the update. Both come
   // before the store, so both see the old contents.

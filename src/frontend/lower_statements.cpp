@@ -349,7 +349,8 @@ void KernelLowering::lower_store(const SyntaxNode& target, ir::ExprPtr value, So
 
 void KernelLowering::append_store(ir::ExprPtr tensor, ir::Index index,
                                   const std::vector<ir::Dim>& dims, ir::ExprPtr value,
-                                  SourceRange range, std::string_view shown, ir::Block& out) {
+                                  SourceRange range, std::string_view shown, ir::Block& out,
+                                  bool accumulate) {
   if (value->type.kind == TypeKind::kTileTensor) value = fit_to_tiles(value, dims, range);
   const Type& value_type = value->type;
   if (value_type.kind == TypeKind::kTileTensor) {
@@ -366,8 +367,15 @@ void KernelLowering::append_store(ir::ExprPtr tensor, ir::Index index,
                      ir::type_to_string(value_type)));
   }
   note_param_write(tensor->as<ir::VarRef>()->binding);
+  if (accumulate && !jagged_dims_of(dims).empty()) {
+    // The masked-off elements would have to add zeros, not keep their old values.
+    unsupported(range,
+                "a scatter-add (`hl.atomic_add` through a tile of indices) into a "
+                "jagged tile");
+  }
   value = mask_jagged_store(tensor, index, dims, std::move(value), range);
-  out.push_back(ir::Store::make(std::move(tensor), std::move(index), std::move(value), range));
+  out.push_back(
+      ir::Store::make(std::move(tensor), std::move(index), std::move(value), range, accumulate));
 }
 
 ir::ExprPtr KernelLowering::fit_to_tiles(ir::ExprPtr value, const std::vector<ir::Dim>& dims,

@@ -134,7 +134,8 @@ StmtPtr Mutator::mutate_node(const Store& node, const StmtPtr& self) {
   Index index = mutate_index(node.index, &changed);
   ExprPtr value = mutate(node.value);
   if (!changed && tensor == node.tensor && value == node.value) return self;
-  return Store::make(std::move(tensor), std::move(index), std::move(value), node.range);
+  return Store::make(std::move(tensor), std::move(index), std::move(value), node.range,
+                     node.accumulate);
 }
 
 StmtPtr Mutator::mutate_node(const TileLoop& node, const StmtPtr& self) {

@@ -213,8 +213,10 @@ StmtPtr Alloc::make(int target, ExprPtr shape, ExprPtr dtype, ExprPtr fill, Sour
   return std::make_shared<Alloc>(target, std::move(shape), std::move(dtype), std::move(fill),
                                  range);
 }
-StmtPtr Store::make(ExprPtr tensor, Index index, ExprPtr value, SourceRange range) {
-  return std::make_shared<Store>(std::move(tensor), std::move(index), std::move(value), range);
+StmtPtr Store::make(ExprPtr tensor, Index index, ExprPtr value, SourceRange range,
+                    bool accumulate) {
+  return std::make_shared<Store>(std::move(tensor), std::move(index), std::move(value), range,
+                                 accumulate);
 }
 StmtPtr TileLoop::make(std::vector<int> tile_dims, std::vector<int> loop_vars, Block body,
                        SourceRange range, std::vector<Carry> carried) {

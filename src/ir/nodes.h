@@ -313,17 +313,23 @@ struct Alloc final : Stmt {
 };
 
 // `tensor[index] = value` in device code (the value is cast to the tensor's dtype).
+// `accumulate`: `tensor[index] += value` where every element of the value adds, also those
+// whose indices repeat (a scatter-add: `hl.atomic_add` through a tile of indices, where a
+// read-modify-write would let one of the repeated indices count).
 struct Store final : Stmt {
   static constexpr StmtKind kKind = StmtKind::kStore;
-  static StmtPtr make(ExprPtr tensor, Index index, ExprPtr value, SourceRange range);
-  Store(ExprPtr tensor, Index index, ExprPtr value, SourceRange range)
+  static StmtPtr make(ExprPtr tensor, Index index, ExprPtr value, SourceRange range,
+                      bool accumulate = false);
+  Store(ExprPtr tensor, Index index, ExprPtr value, SourceRange range, bool accumulate)
       : Stmt(kKind, range),
         tensor(std::move(tensor)),
         index(std::move(index)),
-        value(std::move(value)) {}
+        value(std::move(value)),
+        accumulate(accumulate) {}
   const ExprPtr tensor;
   const Index index;
   const ExprPtr value;
+  const bool accumulate;
 };
 
 // Where a tile dimension's block size comes from.

@@ -242,8 +242,8 @@ class IrPrinter {
       }
       case StmtKind::kStore: {
         const auto& node = *s.as<Store>();
-        out_ += fmt::format("{}store {}[{}] = {}{}\n", pad, expr(node.tensor), index(node.index),
-                            expr(node.value), where(s.range));
+        out_ += fmt::format("{}store {}[{}] {} {}{}\n", pad, expr(node.tensor), index(node.index),
+                            node.accumulate ? "+=" : "=", expr(node.value), where(s.range));
         return;
       }
       case StmtKind::kTileLoop: {

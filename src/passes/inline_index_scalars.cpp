@@ -63,7 +63,8 @@ class InlineIndexScalars final : public ir::Mutator {
     bool changed = false;
     ir::Index index = inline_scalars(store.index, &changed);
     if (!changed) return inner;
-    return ir::Store::make(store.tensor, std::move(index), store.value, store.range);
+    return ir::Store::make(store.tensor, std::move(index), store.value, store.range,
+                           store.accumulate);
   }
 
  private:

@@ -606,8 +606,12 @@ class LaunchPlanner {
           output.operand = make_operand(access);
         }
         output.operand.written = true;
+        // Once for a store through one or two (passes::cartesian_scatter) tiles of indices.
+        if (std::any_of(output.operand.view.begin(), output.operand.view.end(),
+                        [](const ViewAxis& axis) { return axis.gather != nullptr; })) {
+          plan_scatter(output, access);
+        }
         for (const ViewAxis& axis : output.operand.view) {
-          if (axis.gather) plan_scatter(output, access);
           if (axis.kind != ViewAxis::Kind::kColumn) continue;
           unsupported(access.range,
                       fmt::format("storing into one element of the last dimension of `{}` is "
@@ -1140,7 +1144,8 @@ class LaunchPlanner {
         return operand;
       }
     }
-    if (std::optional<ViewError> error = build_view(operand, type.rank, name(access.binding))) {
+    if (std::optional<ViewError> error =
+            build_view(operand, type.rank, name(access.binding), access.store)) {
       unsupported(error->range, error->message);
     }
     return operand;

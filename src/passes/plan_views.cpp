@@ -22,16 +22,23 @@ namespace {
 // were not there), at indices of static rank (`w[ids[tile_b], tile_e]`, `x[tile_m, ids]`,
 // `t[ids[tile_b], :, 0:2, :]`, `w[ids[tile_b, tile_s], tile_e]`, `x[b, tile_k.index + off, h,
 // tile_m]`). A scalar on the last axis would be a lane window the kernel selects from
-// (ViewAxis::kColumn), which the gathers do not do yet.
-std::optional<ViewError> check_gather(const Operand& operand, int rank, const std::string& name) {
+// (ViewAxis::kColumn), which the gathers do not do yet. A store may also scatter through two
+// 1-D tiles of indices into both axes of a 2-D array (`out[rows[tile], cols[tile]] = v`: the
+// cartesian product, `_scatter_cartesian`).
+std::optional<ViewError> check_gather(const Operand& operand, int rank, const std::string& name,
+                                      bool store) {
   const IndexItem* gather = nullptr;
   for (const IndexItem& item : operand.index) {
     if (item.kind != IndexItem::Kind::kGather) continue;
     if (gather != nullptr) {
-      return ViewError{item.range,
-                       fmt::format("gathering from `{}` with two tiles of indices is not "
-                                   "supported yet",
-                                   name)};
+      if (store && cartesian_scatter(operand.index, rank)) return std::nullopt;
+      return ViewError{item.range, store ? fmt::format("storing into `{}` through two tiles of "
+                                                       "indices is supported only for both axes "
+                                                       "of a 2-D array, each through a 1-D tile",
+                                                       name)
+                                         : fmt::format("gathering from `{}` with two tiles of "
+                                                       "indices is not supported yet",
+                                                       name)};
     }
     gather = &item;
   }
@@ -62,7 +69,16 @@ std::optional<ViewError> check_gather(const Operand& operand, int rank, const st
 
 }  // namespace
 
-std::optional<ViewError> build_view(Operand& operand, int rank, const std::string& name) {
+bool cartesian_scatter(const ir::Index& index, int rank) {
+  return rank == 2 && index.size() == 2 &&
+         std::all_of(index.begin(), index.end(), [](const IndexItem& item) {
+           return item.kind == IndexItem::Kind::kGather && !item.scalar->type.variadic &&
+                  item.scalar->type.dims.size() == 1;
+         });
+}
+
+std::optional<ViewError> build_view(Operand& operand, int rank, const std::string& name,
+                                    bool store) {
   std::vector<ViewAxis>& view = operand.view;
   int axis = 0;
   for (const IndexItem& item : operand.index) {
@@ -110,7 +126,7 @@ std::optional<ViewError> build_view(Operand& operand, int rank, const std::strin
     view.push_back(std::move(v));
   }
 
-  if (std::optional<ViewError> error = check_gather(operand, rank, name)) return error;
+  if (std::optional<ViewError> error = check_gather(operand, rank, name, store)) return error;
 
   // A scalar on the last (lane) axis: a block one lane wide is illegal, so the block is a
   // lane-aligned window holding the column and the kernel selects it.

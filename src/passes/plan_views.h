@@ -19,8 +19,14 @@ struct ViewError {
 // named `name`: tiles, `:` and scalars map to array axes, `None` to unit axes; missing trailing
 // axes are whole; a scalar on the last axis becomes a column window (ViewAxis::kColumn); a
 // squeezed scalar axis second to last gets a squeezed unit axis after it; rank < 2 views get
-// leading squeezed unit axes; roles are lane / sublane / leading by position.
-std::optional<ViewError> build_view(Operand& operand, int rank, const std::string& name);
+// leading squeezed unit axes; roles are lane / sublane / leading by position. `store`: the
+// operand is stored to, which may scatter through two tiles of indices (check_gather).
+// Whether a store's `index` scatters through two tiles of indices into both axes of a 2-D
+// array (the one form of two tiles of indices that a store supports).
+bool cartesian_scatter(const ir::Index& index, int rank);
+
+std::optional<ViewError> build_view(Operand& operand, int rank, const std::string& name,
+                                    bool store = false);
 
 // Whether every entry of `index` is a scalar (the read selects one element).
 bool all_scalar(const ir::Index& index);

@@ -1607,6 +1607,70 @@ def ref_host_only(x, y, eps):
     dtype = torch_promote(x.dtype, y.dtype)
     return x, ((f64(x) + f64(y)) * 0.5 + eps).astype(dtype)
 
+# --- session 13, s13-scatter: scatter-adds through a tile of indices (hl.atomic_add) ---------
+
+
+def ref_scatter_add_rows(table, values, ids):
+    # scatter_add_rows.py: every row of values added into table's row ids[i], in place;
+    # repeated ids all add
+    out = f64(table).copy()
+    np.add.at(out, ids.astype(np.int64), f64(values))
+    return (out.astype(table.dtype),)
+
+
+def ref_bin_totals(weights, ids, totals, counts):
+    # bin_totals.py: totals[ids[i]] += weights[i], counts[ids[i]] += 1, in place, repeats add
+    t = f64(totals).copy()
+    np.add.at(t, ids.astype(np.int64), f64(weights))
+    c = counts.astype(np.int64).copy()
+    np.add.at(c, ids.astype(np.int64), 1)
+    return (t.astype(totals.dtype), c.astype(counts.dtype))
+
+
+def ref_arange_scatter_add(x):
+    # arange_scatter_add.py: float32 column sums, rounded to x's dtype at out[16:] (one block
+    # of rows at a time: a bf16 out rounds once per block), exactly at spread[::2]
+    m, n = x.shape
+    sums = f64(x).sum(axis=0)
+    out = np.zeros(n + 16)
+    out[16:] = sums
+    spread = np.zeros(2 * n)
+    spread[::2] = sums
+    return (out.astype(x.dtype), spread.astype(np.float32))
+
+
+def ref_embedding_grad(dout, ids, vocab):
+    # embedding_grad.py: zeros of vocab's shape with every row of dout added at its id
+    out = np.zeros(vocab.shape)
+    np.add.at(out, ids.astype(np.int64), f64(dout))
+    return (out.astype(vocab.dtype),)
+
+
+def index_into(name: str, axis: int, distinct: bool):
+    """Integers in [0, shape_of(name)[axis]), `name` generated earlier in the same call (kept
+    for the other index tensors of the call): distinct in random order, or uniform with
+    repeats."""
+
+    def generate(rng, shape, dtype):
+        bound = _shapes_seen[name][axis]
+        if distinct:
+            return rng.permutation(bound)[: shape[0]].astype(dtype)
+        return rng.integers(0, bound, size=shape).astype(dtype)
+
+    return generate
+
+
+def ref_cartesian_scatter(acc, values, rows, cols, rrows, rcols):
+    # cartesian_scatter.py: the positive values at the cartesian product of rows and cols
+    # (distinct) in ones; added at the product of rrows and rcols (repeats add) into acc, in
+    # place
+    out = np.ones(acc.shape)
+    v = f64(values)
+    out[np.ix_(rows.astype(np.int64), cols.astype(np.int64))] = np.where(v > 0, v, 1.0)
+    a = f64(acc).copy()
+    np.add.at(a, (rrows.astype(np.int64)[:, None], rcols.astype(np.int64)[None, :]), f64(values))
+    return (out.astype(acc.dtype), a.astype(acc.dtype))
+
 
 SAMPLES: tuple[SampleSpec, ...] = (
     SampleSpec(
@@ -3427,6 +3491,74 @@ SAMPLES += (
         tolerance=SUM_TOLERANCE,
         loop_types=ALL_STRATEGIES,
         notes="`tile.block_size` as a number under fixed blocks longer than the loop",
+    ),
+    # session 13, s13-scatter
+    SampleSpec(
+        name="scatter_add_rows",
+        kernel="scatter_add_rows",
+        configs={"b8x128": (8, 128), "b32x256": (32, 256)},
+        reference=ref_scatter_add_rows,
+        inputs={"table": remember_shape("table"), "ids": indices_below("table", 0)},
+        extra_shapes=("table=1x1:f32,values=1x1:f32,ids=1:i32",
+                      "table=3x5:f32,values=20x5:f32,ids=20:i32",
+                      "table=4x9:bf16,values=11x9:bf16,ids=11:i32"),
+        simulator_call="table=16x256:f32,values=100x256:f32,ids=100:i32",
+        # Sums of up to ~40 values per row, rounded once per block in bfloat16.
+        tolerance={**SUM_TOLERANCE, BFLOAT16: (5e-2, 1e-1)},
+        notes="hl.atomic_add through a tile of indices with repeats: a one-hot scatter-add",
+    ),
+    SampleSpec(
+        name="bin_totals",
+        kernel="bin_totals",
+        configs={"b128": (128,), "b256": (256,)},
+        reference=ref_bin_totals,
+        inputs={"totals": remember_shape("totals"), "ids": indices_below("totals", 0)},
+        extra_shapes=("weights=1:f32,totals=1:f32,ids=1:i32,counts=1:i32",
+                      "weights=200:f32,totals=3:f32,ids=200:i32,counts=3:i32"),
+        simulator_call="weights=1000:f32,totals=37:f32,ids=1000:i32,counts=37:i32",
+        tolerance={**SUM_TOLERANCE, BFLOAT16: (5e-2, 2e-1)},
+        notes="1-D scatter-adds, float (one-hot matmul) and int32 of a number (select-sum)",
+    ),
+    SampleSpec(
+        name="arange_scatter_add",
+        kernel="arange_scatter_add",
+        configs={"b8": (8,), "b32": (32,)},
+        reference=ref_arange_scatter_add,
+        extra_shapes=("x=1x1:f32", "x=9x130:f32", "x=20x7:bf16"),
+        tolerance={**SUM_TOLERANCE, BFLOAT16: (5e-2, 2e-1)},
+        notes="hl.atomic_add at hl.arange(16, n + 16) and hl.arange(0, 2 * n, step=2) from every step",
+    ),
+    SampleSpec(
+        name="cartesian_scatter",
+        kernel="cartesian_scatter",
+        configs={"b8x128": (8, 128), "b16x256": (16, 256)},
+        reference=ref_cartesian_scatter,
+        inputs={"acc": remember_shape("acc"), "rows": index_into("acc", 0, True),
+                "cols": index_into("acc", 1, True), "rrows": index_into("acc", 0, False),
+                "rcols": index_into("acc", 1, False)},
+        extra_shapes=("acc=1x1:f32,values=1x1:f32,rows=1:i32,cols=1:i32,rrows=1:i32,rcols=1:i32",
+                      "acc=5x9:f32,values=3x7:f32,rows=3:i32,cols=7:i32,rrows=3:i32,rcols=7:i32"),
+        simulator_call="acc=32x256:f32,values=16x256:f32,rows=16:i32,cols=256:i32,rrows=16:i32,rcols=256:i32",
+        tolerance={**SUM_TOLERANCE, BFLOAT16: (5e-2, 1e-1)},
+        returns_tuple=False,
+        notes="two tiles of indices, one per axis of a 2-D array: a masked store (reading the old values) and a scatter-add at the cartesian product",
+    ),
+    SampleSpec(
+        name="embedding_grad",
+        kernel="embedding_grad",
+        # tile_n (lanes), then the inner loop's tile_k
+        configs={"b128x8": (128, 8), "b256x32": (256, 32)},
+        reference=ref_embedding_grad,
+        inputs={"vocab": remember_shape("vocab"), "ids": indices_below("vocab", 0)},
+        extra_shapes=("dout=1x1:f32,vocab=1x1:f32,ids=1:i32",
+                      "dout=45x7:f32,vocab=3x7:f32,ids=45:i32"),
+        simulator_call="dout=100x256:f32,vocab=24x256:f32,ids=100:i32",
+        tolerance={**SUM_TOLERANCE, BFLOAT16: (5e-2, 1e-1)},
+        # the inner loop stores (a scatter-add), so it streams nothing
+        loop_types=(("grid",), ("unroll",)),
+        refused_loop_types=(("emit_pipeline",), ("fori_loop",)),
+        inner_dims=((1, "dout", 0),),
+        notes="a scatter-add from an inner loop (an embedding's gradient)",
     ),
 )
 

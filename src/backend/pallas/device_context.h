@@ -63,6 +63,11 @@ class DeviceContext final : public ExprContext {
       return py_atom(fmt::format("{}[{}]", ref, fmt::join(items, ", ")));
     }
     int kernel_axis = 0;
+    std::vector<const passes::ViewAxis*> gathers;
+    for (const passes::ViewAxis& axis : operand.view) {
+      if (axis.gather) gathers.push_back(&axis);
+    }
+    if (gathers.size() == 2) return cartesian_gather(load, operand, ref);
     for (const passes::ViewAxis& axis : operand.view) {
       if (axis.gather) return gather(load, use, operand, ref, axis, kernel_axis);
       kernel_axis += axis.squeezed ? 0 : 1;
@@ -291,6 +296,18 @@ class DeviceContext final : public ExprContext {
     // [tile_n, tile_n] in Helion (every row at every label of the block): `_gather_columns`.
     if (load.type.dims.size() == 1) return py_call("_pick_columns", {table, index});
     return py_call("_gather_columns", {table, index});
+  }
+
+  // A read through two 1-D tiles of indices of a 2-D array stored through them in the same
+  // loop (passes::cartesian_scatter: only stores have such views, and a read must index as the
+  // stores do): the cartesian product, the rows' one-hot gather then the columns'.
+  PyExpr cartesian_gather(const ir::Load& load, const passes::Operand& operand,
+                          const std::string& ref) {
+    context_.imports.helpers.insert("gather");
+    context_.imports.helpers.insert("dot");  // the one-hot matmuls
+    const PyExpr rows = py_call("_gather_rows", {ref + window(operand, &load.index),
+                                                 geometry_.print(load.index[0].scalar).text});
+    return py_call("_gather_columns", {rows.text, geometry_.print(load.index[1].scalar).text});
   }
 
   // `_gather_rows_dma(w_ref, ids_smem, tile_b_start, tile_e_start, w_rows, w_copies)`: the

@@ -11,6 +11,7 @@
 #include "backend/pallas/tile_geometry.h"
 #include "ir/printer.h"
 #include "ir/visitor.h"
+#include "support/internal_check.h"
 
 namespace helionc::backend::pallas {
 
@@ -1029,6 +1030,7 @@ class KernelPrinter {
       return scattered;
     }
     if (std::optional<std::string> spread = spread_value(store, ref, operand)) return spread;
+    HELIONC_CHECK(!store.accumulate, "a scatter-add is planned as a scatter");
     const auto picks = device_.picks(operand, store.index);
     if (picks.empty()) return std::nullopt;
     context_.imports.helpers.insert("picks");
@@ -1042,20 +1044,58 @@ class KernelPrinter {
 
   // The block after a store through a tile of indices (passes::ViewAxis::gather on an
   // output): `_scatter` along the gathered kernel axis, the padding of a partial block of the
-  // indices masked out. Nullopt for other stores.
+  // indices masked out; through two (both axes of a 2-D array, passes::cartesian_scatter),
+  // `_scatter_cartesian`. Nullopt for other stores.
   std::optional<std::string> scattered_value(const ir::Store& store, const std::string& ref,
                                              const passes::Operand& operand) {
+    std::vector<int> kernel_axes;
+    std::vector<const ir::ExprPtr*> ids;
     int kernel_axis = 0;
     for (const passes::ViewAxis& axis : operand.view) {
       if (axis.gather) {
-        const ir::ExprPtr& ids = store.index[static_cast<size_t>(axis.array_axis)].scalar;
-        const ir::Dim& dim = ids->type.dims.front();
-        return scatter(ref, operand, kernel_axis, exprs_.text(ids),
-                       dim.kind == ir::Dim::Kind::kTile ? dim.tile_dim : -1, store);
+        kernel_axes.push_back(kernel_axis);
+        ids.push_back(&store.index[static_cast<size_t>(axis.array_axis)].scalar);
       }
       kernel_axis += axis.squeezed ? 0 : 1;
     }
-    return std::nullopt;
+    if (ids.empty()) return std::nullopt;
+    if (ids.size() == 1) {
+      return scatter(ref, operand, kernel_axes[0], exprs_.text(*ids[0]), tile_of(*ids[0]), store);
+    }
+    HELIONC_CHECK(ids.size() == 2 && kernel_axes == std::vector<int>({0, 1}),
+                  "plan_views admits two tiles of indices for both axes of a 2-D array only");
+    context_.imports.helpers.insert("scatter_cartesian");
+    std::vector<std::string> args = {
+        ref + device_.window(operand, &store.index),
+        py_tuple({exprs_.text(*ids[0]), exprs_.text(*ids[1])}), exprs_.print(store.value).text,
+        py_tuple({scatter_valid(tile_of(*ids[0])).text, scatter_valid(tile_of(*ids[1])).text})};
+    add_scatter_helpers(store, args);
+    return py_call("_scatter_cartesian", args).text;
+  }
+
+  // The tile dimension of the first dimension of a tile of indices, or -1.
+  static int tile_of(const ir::ExprPtr& ids) {
+    const ir::Dim& dim = ids->type.dims.front();
+    return dim.kind == ir::Dim::Kind::kTile ? dim.tile_dim : -1;
+  }
+
+  // Which indices of a tile of indices along tile dimension `tile_dim` (-1: none) lie in their
+  // loop's range: the padding of a partial block stores nothing. `None` when all do.
+  PyExpr scatter_valid(int tile_dim) {
+    if (tile_dim < 0) return py_atom("None");
+    const std::optional<PyExpr> partial = geometry_.partial_condition(tile_dim);
+    const std::string shape = py_tuple({geometry_.block(tile_dim)});
+    const PyExpr in_range =
+        geometry_.in_range(tile_dim, geometry_.index(tile_dim, shape, 0, partial));
+    return partial ? py_conditional(in_range, *partial, py_atom("None")) : in_range;
+  }
+
+  // The helpers `_scatter` needs, and `add=True` for a scatter-add (ir::Store::accumulate).
+  void add_scatter_helpers(const ir::Store& store, std::vector<std::string>& args) {
+    context_.imports.helpers.insert("scatter");
+    context_.imports.helpers.insert("gather");  // `_check_one_hot`
+    context_.imports.helpers.insert("dot");
+    if (store.accumulate) args.push_back("add=True");  // every element adds
   }
 
   // The block after a store that scatters along a picked axis (passes/plan_picks.h: the other
@@ -1076,9 +1116,7 @@ class KernelPrinter {
         return scatter(ref, operand, k, ids.text, t, store);
       }
       if (item.kind == ir::IndexItem::Kind::kGather) {
-        const ir::Dim& dim = item.scalar->type.dims.front();
-        return scatter(ref, operand, k, exprs_.text(item.scalar),
-                       dim.kind == ir::Dim::Kind::kTile ? dim.tile_dim : -1, store);
+        return scatter(ref, operand, k, exprs_.text(item.scalar), tile_of(item.scalar), store);
       }
     }
     return std::nullopt;
@@ -1090,21 +1128,11 @@ class KernelPrinter {
   // loop's window of a resident block: `C_ref[:, pl.ds(tile_n_start, block_n)]`).
   std::string scatter(const std::string& ref, const passes::Operand& operand, int kernel_axis,
                       const std::string& ids, int tile_dim, const ir::Store& store) {
-    context_.imports.helpers.insert("scatter");
-    context_.imports.helpers.insert("gather");  // `_check_one_hot`
-    context_.imports.helpers.insert("dot");
-    PyExpr valid = py_atom("None");
-    if (tile_dim >= 0) {
-      const std::optional<PyExpr> partial = geometry_.partial_condition(tile_dim);
-      const std::string shape = py_tuple({geometry_.block(tile_dim)});
-      const PyExpr in_range =
-          geometry_.in_range(tile_dim, geometry_.index(tile_dim, shape, 0, partial));
-      valid = partial ? py_conditional(in_range, *partial, py_atom("None")) : in_range;
-    }
-    return py_call("_scatter",
-                   {ref + device_.window(operand, &store.index), std::to_string(kernel_axis), ids,
-                    exprs_.print(store.value).text, valid.text})
-        .text;
+    std::vector<std::string> args = {ref + device_.window(operand, &store.index),
+                                     std::to_string(kernel_axis), ids,
+                                     exprs_.print(store.value).text, scatter_valid(tile_dim).text};
+    add_scatter_helpers(store, args);
+    return py_call("_scatter", args).text;
   }
 
   // The value of a store, broadcast to the block and cast to the array's dtype as needed.

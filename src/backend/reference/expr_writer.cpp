@@ -418,6 +418,16 @@ std::string ExprWriter::store_subscript(const ir::Store& store) {
     scalar |= entry.kind == ir::IndexItem::Kind::kScalar ||
               (entry.kind == ir::IndexItem::Kind::kTile && state_.is_grid(entry.tile_dim));
   }
+  // Two 1-D tiles of indices into both axes of a 2-D array index the cartesian product, as in
+  // Helion (the Pallas backend's passes::cartesian_scatter): NumPy's pairwise indexing
+  // broadcast to it.
+  if (sub.gathers.size() == 2 && store.index.size() == 2 &&
+      store.index[0].scalar->type.dims.size() == 1 &&
+      store.index[1].scalar->type.dims.size() == 1 && !store.index[0].scalar->type.variadic &&
+      !store.index[1].scalar->type.variadic) {
+    return fmt::format("[{}[:, None], {}[None, :]]", py_primary(print(store.index[0].scalar)),
+                       py_primary(print(store.index[1].scalar)));
+  }
   // One index array among slices keeps its place in NumPy's indexing; with ints, a spread tile
   // or a second array its dimensions would move.
   if (sub.gathers.size() > 1 || scalar || sub.variadic) {

@@ -191,7 +191,8 @@ class FunctionPrinter {
   }
 
   // `out[index] = value`: the array's name is rebound to the updated array, the value cast to
-  // its dtype as Helion's stores do.
+  // its dtype as Helion's stores do. A scatter-add (ir::Store::accumulate) is `.at[...].add`,
+  // which adds every element, also those whose indices repeat.
   void store(const ir::Store& store) {
     const std::string tensor = expr_.text(store.tensor);
     const std::string subscript = expr_.store_subscript(store);
@@ -200,7 +201,9 @@ class FunctionPrinter {
     if (store.value->type.is_array() && !has_dtype_of(store.value, store.tensor)) {
       cast = fmt::format("{}.astype({}.dtype)", pallas::py_primary(value), tensor);
     }
-    line(fmt::format("{} = {}.at{}.set({})", tensor, tensor, subscript, cast), store);
+    line(fmt::format("{} = {}.at{}.{}({})", tensor, tensor, subscript,
+                     store.accumulate ? "add" : "set", cast),
+         store);
   }
 
   // A tile loop in the reference. The configs choose tunable block sizes, so a tunable
