@@ -378,6 +378,20 @@ Evaluation KernelSearch::evaluate(const Candidate& cand,
       return ev;
     }
     const passes::LaunchResources& r = *a.resources;
+    // Paired loops (passes::GridDim::from_begin) need equal blocks: the module's trace-time
+    // error (`_paired_blocks`) otherwise.
+    for (size_t g = 0; g < launch.grid.size(); ++g) {
+      const ir::TileDim& dim = kernel_.tile_dims[launch.grid[g].tile_dim];
+      if (!launch.grid[g].from_begin) continue;
+      for (size_t p = 0; p < launch.grid.size(); ++p) {
+        if (launch.grid[p].tile_dim == dim.paired_with && r.blocks[p] != r.blocks[g]) {
+          ev.reason =
+              fmt::format("launch {}: the paired loops over `{}` and `{}` need equal blocks",
+                          launch.index, dim.name, kernel_.tile_dims[dim.paired_with].name);
+          return ev;
+        }
+      }
+    }
     const LaunchVerdict verdict = judge_launch(r, target_, cand.config.vmem_limit_bytes);
     if (!verdict.fits) {
       // Without the figures, so that every candidate refused for the same reason counts once.

@@ -265,8 +265,13 @@ class KernelLowering {
   // the target does not regroup the value's shape that way. `to` spells the target.
   ir::ExprPtr regroup_reshape(const ir::ExprPtr& value, std::vector<std::optional<ir::Dim>> target,
                               std::string_view shown, const std::string& to, SourceRange range);
+  // ---- lower_paired_tiles.cpp
+  // `x[tile_i] * y[tile_j]` for two loops over one range whose begin is read in the kernel:
+  // `rhs` takes `lhs`'s tile dimension, its rows past the loop's end zeros, and the two loops
+  // are marked paired (ir::TileDim::paired_with). Leaves other operands as they are.
+  void pair_tiles(const ir::ExprPtr& lhs, ir::ExprPtr& rhs, SourceRange range);
   // The error for two loops' tiles over one range meeting at one position of `a` and `b`
-  // (`x[tile_i] * y[tile_j]`), when there are such; returns otherwise.
+  // that pair_tiles did not pair, when there are such; returns otherwise.
   void refuse_paired_tiles(const std::vector<ir::Dim>& a, const std::vector<ir::Dim>& b,
                            SourceRange range);
   // ---- lower_reshape_merges.cpp

@@ -7,7 +7,6 @@
 
 #include "frontend/function_table.h"
 #include "frontend/kernel_lowering.h"
-#include "ir/printer.h"
 
 namespace helionc::frontend {
 
@@ -294,34 +293,6 @@ bool is_value(const Type& type) { return type.is_scalar() || type.is_array(); }
 
 }  // namespace
 
-void KernelLowering::refuse_paired_tiles(const std::vector<ir::Dim>& a,
-                                         const std::vector<ir::Dim>& b, SourceRange range) {
-  const auto bounds = [&](const ir::TileDim& dim) {
-    return fmt::format("{}:{}", dim.begin ? ir::print_expr(kernel_, dim.begin) : "0",
-                       ir::print_expr(kernel_, dim.extent));
-  };
-  for (size_t i = 0; i < a.size() && i < b.size(); ++i) {  // right-aligned, as they broadcast
-    const ir::Dim& da = a[a.size() - 1 - i];
-    const ir::Dim& db = b[b.size() - 1 - i];
-    if (da.kind != ir::Dim::Kind::kTile || db.kind != ir::Dim::Kind::kTile ||
-        da.tile_dim == db.tile_dim) {
-      continue;
-    }
-    const ir::TileDim& ta = kernel_.tile_dims[static_cast<size_t>(da.tile_dim)];
-    const ir::TileDim& tb = kernel_.tile_dims[static_cast<size_t>(db.tile_dim)];
-    if (ta.variadic || tb.variadic || bounds(ta) != bounds(tb)) continue;
-    // Helion pairs row r of the two blocks when their sizes are equal, counting from the loops'
-    // begin; helionc's blocks start at multiples of the block (README, "Loop bounds read from
-    // tensors"), which pair the same rows only when the block divides the begin.
-    unsupported(
-        range,
-        fmt::format("shapes {} and {} combine the tiles `{}` and `{}` of two loops over "
-                    "one range row by row (as Helion does when their block sizes are "
-                    "equal), which",
-                    dims_to_string(kernel_, a), dims_to_string(kernel_, b), ta.name, tb.name));
-  }
-}
-
 Type KernelLowering::combine_types(const ir::Expr& a, const ir::Expr& b, ArithKind kind,
                                    SourceRange range) {
   const Type& ta = a.type;
@@ -413,6 +384,7 @@ ExprPtr KernelLowering::make_binary(ir::BinaryOp op, ExprPtr lhs, ExprPtr rhs, S
   tile_as_index(rhs, lhs);
   adopt_block_dims(lhs, rhs, range);
   adopt_block_dims(rhs, lhs, range);
+  pair_tiles(lhs, rhs, range);
   Type type = combine_types(*lhs, *rhs, kind, range);
   if (kind == ArithKind::kBitwise && type.dtype && ir::is_floating(*type.dtype)) {
     fail(DiagnosticKind::kTypeMismatch, range,

@@ -363,6 +363,11 @@ struct TileDim {
   // x[tile_m.begin + hl.arange(8), :]`), 0 if none: the only block the kernel's meaning holds
   // for, so the reference steps by it (the module checks the config's block at trace time).
   int64_t stored_block = 0;
+  // Another loop over the same range whose tiles the kernel combines with this loop's row by
+  // row (`x[tile_i] * y[tile_j]`, frontend/lower_paired_tiles.cpp), or -1. Such a loop's
+  // blocks start at its begin (`begin + k * block`, Helion's blocks) rather than at multiples
+  // of the block, and the two blocks must be equal (the module checks it while JAX traces).
+  int paired_with = -1;
   SourceRange range;
 };
 

@@ -170,8 +170,12 @@ class IrPrinter {
         break;
     }
     const std::string begin = dim.begin ? expr(dim.begin) : "0";
-    return fmt::format("tile {}: {} [{}, {}) block {}", dim.name,
-                       dim.variadic ? "variadic" : "range", begin, expr(dim.extent), block);
+    const std::string paired =
+        dim.paired_with >= 0
+            ? " paired with " + kernel_.tile_dims[static_cast<size_t>(dim.paired_with)].name
+            : "";
+    return fmt::format("tile {}: {} [{}, {}) block {}{}", dim.name,
+                       dim.variadic ? "variadic" : "range", begin, expr(dim.extent), block, paired);
   }
 
   std::string index(const Index& items) {

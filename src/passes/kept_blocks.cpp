@@ -82,7 +82,9 @@ bool observes_block_positions(const ir::Kernel& kernel, const ir::TileDim& dim) 
   if (dim.merged) return true;  // its rows are another tile's (a reshape merges them)
   switch (dim.block.kind) {
     case ir::BlockSource::Kind::kFixed:
-      return reads_block_numbering(kernel, dim.id) || indexes_with_block_bounds(kernel, dim.id);
+      // Paired tiles (ir::TileDim::paired_with) pair rows block by block: the block is meaning.
+      return reads_block_numbering(kernel, dim.id) || indexes_with_block_bounds(kernel, dim.id) ||
+             dim.paired_with >= 0;
     case ir::BlockSource::Kind::kTunable:
       return kernel.block_value_binding(dim.block.tunable) >= 0;
     case ir::BlockSource::Kind::kGrid:

@@ -184,6 +184,10 @@ struct GridDim {
   bool partial = false;
   int size_binding = -1;
   int size_axis = -1;
+  // An inner loop paired with another (ir::TileDim::paired_with): its blocks start at its begin,
+  // so a resident axis holds one block more than whole blocks of the array (its last window
+  // may reach a block past them) and a streamed input is padded by one block more on the host.
+  bool from_begin = false;
 };
 
 // One matrix product's shape, for the cost model's MXU tile efficiency: the result's rows

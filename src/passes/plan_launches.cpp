@@ -88,6 +88,7 @@ class LaunchPlanner {
     resolve_captures();
     record_tile_uses(kernel_, facts_, launch_);
     refuse_unbounded_loops();
+    refuse_unaligned_windows();
     judge_loop_strategies(kernel_, launch_);
     if (failed_) return std::nullopt;
     return std::move(launch_);
@@ -100,6 +101,36 @@ class LaunchPlanner {
   }
 
   const std::string& name(int binding) const { return kernel_.bindings[binding].name; }
+
+  // A paired loop's windows start at its begin (GridDim::from_begin), a row the block need not
+  // divide. On a leading axis that is an address like any other; on the last two axes of a
+  // block (tiled in VMEM by 8 sublanes x 128 lanes) Mosaic loads and copies windows only at
+  // offsets it can prove aligned ("dynamic load with unaligned indices" is not implemented),
+  // so such a use is refused rather than left to fail when the TPU compiles the kernel.
+  void refuse_unaligned_windows() {
+    for (const GridDim& grid : launch_.grid) {
+      if (!grid.from_begin) continue;
+      for (const TileUse& use : grid.uses) {
+        if (use.role == AxisRole::kLeading) continue;
+        const Operand& operand = use.output
+                                     ? launch_.outputs[static_cast<size_t>(use.operand)].operand
+                                     : launch_.inputs[static_cast<size_t>(use.operand)].operand;
+        const ir::TileDim& dim = kernel_.tile_dims[grid.tile_dim];
+        unsupported(
+            operand.range,
+            fmt::format("the tile `{}`, whose rows the kernel combines with those of `{}` (so its "
+                        "blocks start at the loop's begin, which the block need not divide), "
+                        "indexes the {} axis of `{}`'s block; windows at such offsets are "
+                        "supported on leading axes only (a TPU loads the last two axes in "
+                        "tiles of 8 x 128), not yet here: put the looped axis first in an array "
+                        "of rank 3 or more",
+                        dim.name, kernel_.tile_dims[dim.paired_with].name,
+                        use.role == AxisRole::kLane ? "lane (last)" : "sublane (second-to-last)",
+                        name(operand.binding)));
+        return;
+      }
+    }
+  }
 
   // A loop bounded by values computed in the kernel needs an upper bound on the host (its
   // blocks and, under `grid`, its steps): the axis of a tensor it tiles, or the enclosing
@@ -217,6 +248,7 @@ class LaunchPlanner {
       GridDim grid;
       grid.tile_dim = dim;
       grid.inner_loop = index;
+      grid.from_begin = tile.paired_with >= 0;
       grid_axis_[dim] = static_cast<int>(launch_.grid.size());
       launch_.grid.push_back(grid);
       // The loop's range is computed in the kernel (it may come from the outer tile).
@@ -1042,6 +1074,17 @@ class LaunchPlanner {
       const ViewAxis& axis = output.operand.view[a];
       if (axis.kind != ViewAxis::Kind::kTile) continue;
       const ir::TileDim& dim = kernel_.tile_dims[axis.tile_dim];
+      if (dim.paired_with >= 0) {
+        // Its windows start at the loop's begin (GridDim::from_begin): a resident block and
+        // a write-back for such windows are not made.
+        unsupported(output.operand.range,
+                    fmt::format("storing into `{}` through the tile `{}`, whose rows the kernel "
+                                "pairs with those of `{}` (its blocks start at the loop's "
+                                "begin), is not supported yet",
+                                name(output.operand.binding), dim.name,
+                                kernel_.tile_dims[dim.paired_with].name));
+        return true;
+      }
       if (!ir::bounds_from_tensors(dim)) continue;
       if (!fresh) {
         unsupported(output.operand.range,

@@ -163,6 +163,13 @@ std::string against_streaming(const ir::Kernel& kernel, const Launch& launch, si
   return "";
 }
 
+// Whether inner loop `index` is paired (GridDim::from_begin): its blocks start at its begin.
+bool from_begin(const Launch& launch, size_t index) {
+  return std::any_of(launch.grid.begin(), launch.grid.end(), [&](const GridDim& dim) {
+    return dim.inner_loop == static_cast<int>(index) && dim.from_begin;
+  });
+}
+
 }  // namespace
 
 void judge_loop_strategies(const ir::Kernel& kernel, Launch& launch) {
@@ -188,7 +195,12 @@ void judge_loop_strategies(const ir::Kernel& kernel, Launch& launch) {
     }
     const std::string streaming = against_streaming(kernel, launch, i);
     reason(LoopStrategy::kEmitPipeline) =
-        streaming.empty() ? against_scratch(kernel, inner.tile_loop()) : streaming;
+        !streaming.empty() ? streaming
+        : from_begin(launch, i)
+            ? "its blocks start at the loop's begin (its tiles are combined row by row with "
+              "another loop's), which the pipeline's index maps, counting whole blocks, cannot "
+              "express"
+            : against_scratch(kernel, inner.tile_loop());
     reason(LoopStrategy::kForiLoop) = streaming;
   }
 }

@@ -35,6 +35,8 @@ std::vector<int> shrinkable_blocks(const ir::Kernel& kernel, const Launch& launc
     }
     // A registered block size read as a value was computed once, before the launch.
     if (kernel.block_value_binding(dim.block.tunable) >= 0) continue;
+    // Halving one of two paired blocks would break their equality (_paired_blocks).
+    if (launch.grid[g].from_begin) continue;
     positions.push_back(static_cast<int>(g));
   }
   return positions;

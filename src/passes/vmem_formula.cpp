@@ -35,11 +35,17 @@ std::vector<SizeExpr> extents(const Launch& launch, const Operand& operand,
       case AxisPlacement::kBlock:
         block.push_back(block_of(launch, axis.tile_dim));
         break;
-      case AxisPlacement::kResident:
-        // `unroll`: the whole axis stays in VMEM, padded to whole blocks.
-        block.push_back(SizeExpr::round_up(SizeExpr::axis_size(operand.binding, axis.array_axis),
-                                           block_of(launch, axis.tile_dim)));
+      case AxisPlacement::kResident: {
+        // `unroll`: the whole axis stays in VMEM, padded to whole blocks (and by one more for
+        // a paired loop, whose windows start at its begin: GridDim::from_begin).
+        SizeExpr size = SizeExpr::round_up(SizeExpr::axis_size(operand.binding, axis.array_axis),
+                                           block_of(launch, axis.tile_dim));
+        if (launch.grid[grid_axis(launch, axis.tile_dim)].from_begin) {
+          size = SizeExpr::sum({std::move(size), block_of(launch, axis.tile_dim)});
+        }
+        block.push_back(std::move(size));
         break;
+      }
       case AxisPlacement::kWhole: {
         SizeExpr size = SizeExpr::axis_size(operand.binding, axis.array_axis);
         // A column is read through a lane-aligned window of at most 128 lanes.

@@ -902,19 +902,24 @@ class KernelPrinter {
   }
 
   // The block numbers an inner loop over `tile_dim` visits: `begin // block` (or 0) up to
-  // `pl.cdiv(end, block)`.
+  // `pl.cdiv(end, block)`; 0 up to `pl.cdiv(end - begin, block)` for a paired loop, whose
+  // blocks start at its begin (TileGeometry::start).
   std::pair<std::string, std::string> block_range(int tile_dim) {
     const std::string block = geometry_.block(tile_dim);
-    const std::string first = has_begin(kernel_.tile_dims[tile_dim])
+    const bool paired = geometry_.paired(tile_dim);
+    const std::string first = has_begin(kernel_.tile_dims[tile_dim]) && !paired
                                   ? py_binary("//", geometry_.begin(tile_dim), py_atom(block)).text
                                   : "0";
-    const std::string steps = py_call("pl.cdiv", {geometry_.extent(tile_dim).text, block}).text;
+    const std::string steps =
+        py_call("pl.cdiv", {geometry_.first_block_to_end(tile_dim).text, block}).text;
     const int inner = launch_.grid[geometry_.grid_axis(tile_dim)].inner_loop;
     const std::optional<passes::StepSkip>& skip =
         launch_.inner_loops[static_cast<size_t>(inner)].skip;
     if (!skip) return {first, steps};
     // Blocks past the last one the mask keeps anything of do nothing: the loop stops before.
-    const std::string needed = py_call("pl.cdiv", {kept_end(*skip).text, block}).text;
+    PyExpr kept = kept_end(*skip);
+    if (paired) kept = py_binary("-", kept, geometry_.begin(tile_dim));
+    const std::string needed = py_call("pl.cdiv", {kept.text, block}).text;
     return {first, py_call("jnp.minimum", {steps, needed}).text};
   }
 
@@ -953,9 +958,12 @@ class KernelPrinter {
             continue;
           }
           const std::string size = geometry_.block(axis.tile_dim);
-          const std::string start = axis.tile_dim == dim
-                                        ? py_binary("*", py_atom(block_index), py_atom(size)).text
-                                        : geometry_.start(axis.tile_dim).text;
+          PyExpr own = py_binary("*", py_atom(block_index), py_atom(size));
+          // A paired loop's blocks start at its begin; the input is padded by a block past
+          // its end on the host (passes::OperandSchedule::pad_past_end).
+          if (geometry_.paired(dim)) own = py_binary("+", geometry_.begin(dim), own);
+          const std::string start =
+              axis.tile_dim == dim ? own.text : geometry_.start(axis.tile_dim).text;
           window.push_back(py_call("pl.ds", {start, size}).text);
         }
         copies.push_back(fmt::format("pltpu.make_async_copy({}.at[{}], {}.at[{}], {}.at[{}, {}])",

@@ -229,7 +229,9 @@ class LaunchPrinter {
         kept = py_string(kept_reason(dim)) + ", ";
       }
       if (passes::observes_block_positions(kernel_, dim)) {
-        if (has_begin(dim) && in_kernel_bounds_[g] && !dim.merged) {  // 1 divides any begin
+        if (dim.paired_with >= 0) {
+          // Its blocks start at the loop's begin already (GridDim::from_begin).
+        } else if (has_begin(dim) && in_kernel_bounds_[g] && !dim.merged) {  // 1 divides any begin
           // The module's blocks start at multiples of the block; Helion's at the loop's begin,
           // which here is known only while the kernel runs.
           host_.context.diags.error(
@@ -306,6 +308,23 @@ class LaunchPrinter {
         first_block_.push_back({});
         steps_.push_back(py_call("pl.cdiv", {sizes_[g].text, block}));
       }
+    }
+    print_paired_checks();
+  }
+
+  // For each two loops whose tiles the kernel combines row by row (ir::TileDim::paired_with),
+  // the check that their blocks are equal, once the blocks are known.
+  void print_paired_checks() {
+    for (size_t g = 0; g < launch_.grid.size(); ++g) {
+      const ir::TileDim& dim = kernel_.tile_dims[launch_.grid[g].tile_dim];
+      if (!launch_.grid[g].from_begin || dim.paired_with < dim.id) continue;
+      const size_t other = grid_axis(dim.paired_with);
+      const ir::TileDim& partner = kernel_.tile_dims[dim.paired_with];
+      host_.context.imports.helpers.insert("paired_blocks");
+      out_.line(
+          fmt::format("_paired_blocks({}, {}, {})", blocks_[g], blocks_[other],
+                      py_string(fmt::format("{}: the tiles `{}` and `{}`, combined row by row,",
+                                            launch_label(), dim.name, partner.name))));
     }
   }
 
@@ -598,10 +617,12 @@ class LaunchPrinter {
           const size_t g = grid_axis(axis.tile_dim);
           if (placed.axes[a] == passes::AxisPlacement::kResident) {
             // The inner loop reads windows of the whole axis, resident in VMEM, padded to
-            // whole blocks so that the last window stays inside the block.
+            // whole blocks so that the last window stays inside the block; by one block more
+            // for a paired loop, whose windows start at its begin (GridDim::from_begin).
             const std::string size = host_.size_text(operand.binding, axis.array_axis, stmt_index_);
-            block.push_back(
-                py_binary("*", py_call("pl.cdiv", {size, blocks_[g]}), py_atom(blocks_[g])).text);
+            PyExpr blocks = py_call("pl.cdiv", {size, blocks_[g]});
+            if (launch_.grid[g].from_begin) blocks = py_binary("+", blocks, py_atom("1"));
+            block.push_back(py_binary("*", blocks, py_atom(blocks_[g])).text);
             index.emplace_back("0");
             break;
           }
@@ -876,11 +897,19 @@ class LaunchPrinter {
       if (placed.zero_padded) {
         // Streamed: left in HBM, copied by hand, so the copies must not read past the end.
         // Otherwise padded along the inner loop's axis so that its products need no mask.
-        host_.context.imports.helpers.insert("pad_to_blocks");
         const bool streamed = placed.streamed_by >= 0;
-        arguments.push_back(
-            fmt::format("_pad_to_blocks({}, {})", argument(input.operand),
-                        py_tuple(operand_blocks(input.operand, streamed ? nullptr : &placed))));
+        const std::vector<std::string> blocks =
+            operand_blocks(input.operand, streamed ? nullptr : &placed);
+        if (const std::vector<std::string> past = past_end_axes(input.operand); !past.empty()) {
+          // A paired loop's windows start at its begin: the last reaches a block further.
+          host_.context.imports.helpers.insert("pad_past_end");
+          arguments.push_back(fmt::format("_pad_past_end({}, {}, {})", argument(input.operand),
+                                          py_tuple(blocks), py_tuple(past)));
+        } else {
+          host_.context.imports.helpers.insert("pad_to_blocks");
+          arguments.push_back(
+              fmt::format("_pad_to_blocks({}, {})", argument(input.operand), py_tuple(blocks)));
+        }
         in_specs.push_back(spec(input.operand, placed));
         continue;
       }
@@ -1000,6 +1029,20 @@ class LaunchPrinter {
   // The block of each array axis of a plain tiled operand (1 for whole axes: no padding). With
   // `placed`, only the axes whose blocks an inner loop visits (not grid axes of the launch's
   // own loop, whose partial blocks Pallas handles) get their block.
+  // Per view axis of `operand`, whether a paired loop tiles it (`True`/`False`), or nothing
+  // when none does: its windows start at the loop's begin (GridDim::from_begin).
+  std::vector<std::string> past_end_axes(const Operand& operand) const {
+    std::vector<std::string> past;
+    bool any = false;
+    for (const ViewAxis& axis : operand.view) {
+      const bool paired =
+          axis.kind == ViewAxis::Kind::kTile && launch_.grid[grid_axis(axis.tile_dim)].from_begin;
+      any |= paired;
+      past.emplace_back(paired ? "True" : "False");
+    }
+    return any ? past : std::vector<std::string>{};
+  }
+
   std::vector<std::string> operand_blocks(const Operand& operand,
                                           const passes::OperandSchedule* placed = nullptr) const {
     std::vector<std::string> blocks;

@@ -93,8 +93,12 @@ class TileGeometry {
 
   // `tile.id` and `tile.count` as the kernel reads them: a grid axis's program id and count
   // computed once at the top of the kernel (`tile_b_id = pl.program_id(0)`), since interpret
-  // mode substitutes program ids only outside the loops and branches of the kernel body.
-  PyExpr id(int tile_dim) { return hoisted(tile_dim, "_id", program_id(tile_dim)); }
+  // mode substitutes program ids only outside the loops and branches of the kernel body. A
+  // paired loop's block starts at its begin: Helion's id is the block's start over the block.
+  PyExpr id(int tile_dim) {
+    if (paired(tile_dim)) return py_binary("//", start(tile_dim), py_atom(block(tile_dim)));
+    return hoisted(tile_dim, "_id", program_id(tile_dim));
+  }
   PyExpr count(int tile_dim) { return hoisted(tile_dim, "_count", block_count(tile_dim)); }
 
   // The block number along `tile_dim` counted from the array's start (an index map's value).
@@ -109,13 +113,14 @@ class TileGeometry {
 
   PyExpr block_count(int tile_dim) {
     if (python_loop(tile_dim) != nullptr) {
-      return py_call("pl.cdiv", {extent(tile_dim).text, block(tile_dim)});
+      return py_call("pl.cdiv", {first_block_to_end(tile_dim).text, block(tile_dim)});
     }
     return py_call("pl.num_programs", {axis_text(tile_dim)});
   }
 
   // `tm_start = pl.program_id(0) * block_tm`: the array index of the block's first element
-  // (blocks are numbered from the array's start, the first holding the loop's start).
+  // (blocks are numbered from the array's start, the first holding the loop's start; a paired
+  // loop's blocks are numbered from its begin: `begin + k * block`).
   PyExpr start(int tile_dim) {
     auto it = starts_.find(tile_dim);
     if (it != starts_.end()) return py_atom(it->second);
@@ -126,10 +131,22 @@ class TileGeometry {
     if (has_begin(dim) && python_loop(tile_dim) == nullptr) {
       first = py_binary("+", first, py_binary("//", begin(tile_dim), block));
     }
+    PyExpr value = py_binary("*", first, block);
+    if (paired(tile_dim)) value = py_binary("+", begin(tile_dim), value);
     const std::string name = scope_.fresh(safe_local_name(dim.name) + "_start");
-    lines_for(tile_dim).push_back(fmt::format("{} = {}", name, py_binary("*", first, block).text));
+    lines_for(tile_dim).push_back(fmt::format("{} = {}", name, value.text));
     starts_.emplace(tile_dim, name);
     return py_atom(name);
+  }
+
+  // Whether the blocks of `tile_dim` start at the loop's begin (ir::TileDim::paired_with).
+  bool paired(int tile_dim) const { return kernel_.tile_dims[tile_dim].paired_with >= 0; }
+
+  // What the loop's blocks span from the first's start: `end - begin` for a paired loop, whose
+  // blocks start at its begin, else `end` (blocks from the array's start).
+  PyExpr first_block_to_end(int tile_dim) {
+    if (!paired(tile_dim)) return extent(tile_dim);
+    return py_binary("-", extent(tile_dim), begin(tile_dim));
   }
 
   // The array indices of the elements of a block of `shape` along `axis`. Indices made for a

@@ -253,6 +253,11 @@ PyExpr ExprWriter::tile_attr(const ir::TileAttr& node) {
     // Block numbers and counts exist only where there are blocks: where the source fixes the
     // block size (`_ref_tiles` numbers its tiles).
     if (state_.stepped_block(dim) && !dim.variadic && !state_.is_grid(node.tile_dim)) {
+      // A paired loop's tiles start at its begin (frontend/lower_paired_tiles.cpp): Helion's id
+      // is the tile's start over the block, as in the kernel.
+      if (node.attr == ir::TileAttrKind::kId && dim.paired_with >= 0) {
+        return py_binary("//", py_atom(tile + ".begin"), py_atom(tile + ".block"));
+      }
       return py_atom(fmt::format("{}.{}", tile, name));
     }
     return unsupported(node, fmt::format("`{}.{}`: the config chooses this tile's block size, and "
@@ -659,6 +664,20 @@ PyExpr ExprWriter::filled_blocks(const ir::Call& node, PyExpr printed) {
   for (size_t axis = 0; axis < node.type.dims.size(); ++axis) {
     const ir::Dim& mine = value->type.dims[axis];
     const ir::Dim& theirs = node.type.dims[axis];
+    if (mine.kind == ir::Dim::Kind::kTile && theirs.kind == ir::Dim::Kind::kTile &&
+        mine.tile_dim != theirs.tile_dim) {
+      // Paired tiles (frontend/lower_paired_tiles.cpp: `x[tile_i] * y[tile_j]`, blocks fixed in
+      // the source, tiles from the loop's begin): row r of tile_j's block meets row r of
+      // tile_i's; tile_j's rows past the loop's end are zeros, so its tile is widened to the
+      // block with zeros and cut to tile_i's rows.
+      const ir::ExprPtr block = state_.stepped_block(state_.dim(mine.tile_dim));
+      if (block == nullptr) continue;  // refused (function_printer)
+      printed = py_call(
+          "jax.lax.slice_in_dim",
+          {py_call("_ref_fill_block", {printed.text, std::to_string(axis), text(block)}).text, "0",
+           state_.tile(theirs.tile_dim, node.range) + ".block_size", fmt::format("axis={}", axis)});
+      continue;
+    }
     if (mine.kind != ir::Dim::Kind::kTile || theirs.kind != ir::Dim::Kind::kComputed ||
         state_.is_grid(mine.tile_dim) || !state_.stepped_block(state_.dim(mine.tile_dim))) {
       continue;

@@ -257,6 +257,15 @@ class FunctionPrinter {
           return;
         }
         line(fmt::format("{} = _RefTiles({})", name, end), loop);
+      } else if (dim.paired_with >= 0 && !state_.stepped_block(dim)) {
+        // Row r of one block meets row r of the other (frontend/lower_paired_tiles.cpp), so the
+        // result depends on the block, which only the config gives.
+        state_.refuse(loop.range,
+                      fmt::format("the tiles of `{}` paired row by row with those of `{}` under a "
+                                  "block size the config tunes (the result depends on it; fix "
+                                  "it in the source, `block_size=`, for a reference)",
+                                  dim.name, state_.dim(dim.paired_with).name));
+        return;
       } else if (const ir::ExprPtr block = state_.stepped_block(dim)) {
         loops.push_back(out_.block(state_.with_where(
             fmt::format("for {} in _ref_tiles({}, {}, {}):", name, begin, end, expr_.text(block)),

@@ -137,3 +137,46 @@ def make(CONFIG):
 )");
   CHECK(contains(param->errors(), "a parameter"));
 }
+
+TEST_CASE("tiles of two loops over one range read in the kernel pair row by row") {
+  // Helion's nested_tile_sum: the second operand takes the first's tile dimension, its rows past
+  // the loop's end zeros, and both loops are marked paired (their blocks start at the begin).
+  auto result = lower(R"(@helion.kernel()
+def f(x: torch.Tensor, y: torch.Tensor, offsets: torch.Tensor) -> torch.Tensor:
+    _, a, b = x.size()
+    out = torch.empty([offsets.size(0) - 1, a, b], dtype=torch.float32, device=x.device)
+    for g in hl.grid(offsets.size(0) - 1):
+        acc = hl.zeros([a, b], dtype=torch.float32)
+        for tile_i in hl.tile(offsets[g], offsets[g + 1]):
+            for tile_j in hl.tile(offsets[g], offsets[g + 1]):
+                acc = acc + (x[tile_i, :, :] * y[tile_j, :, :]).sum(0)
+        out[g, :, :] = acc
+    return out
+)");
+  INFO(result->errors());
+  REQUIRE_FALSE(result->diags.has_errors());
+  const std::string ir = result->ir();
+  CHECK(contains(ir, "block block_sizes[0] paired with tile_j"));
+  CHECK(contains(ir, "block block_sizes[1] paired with tile_i"));
+  CHECK(contains(ir,
+                 "(load x[tile_i, :, :] * where(unsqueeze(unsqueeze((tile_j.index < "
+                 "tile_j.end), 1), 2), load y[tile_j, :, :], full_like(load y[tile_j, :, :], 0, "
+                 "None)))"));
+
+  // Over a range known on the host the tiles are not paired: the precise error.
+  auto host = lower(R"(@helion.kernel()
+def f(x: torch.Tensor, y: torch.Tensor) -> torch.Tensor:
+    n, d = x.size()
+    out = torch.empty([d], dtype=torch.float32, device=x.device)
+    for tile_d in hl.tile(d):
+        acc = hl.zeros([tile_d], dtype=torch.float32)
+        for tile_i in hl.tile(n):
+            for tile_j in hl.tile(n):
+                acc = acc + (x[tile_i, tile_d] * y[tile_j, tile_d]).sum(0)
+        out[tile_d] = acc
+    return out
+)");
+  CHECK(contains(host->errors(),
+                 "combine the tiles `tile_i` and `tile_j` of two loops over one "
+                 "range row by row"));
+}
