@@ -351,6 +351,10 @@ struct TileDim {
   // x[tile_m.begin + hl.arange(8), :]`), 0 if none: the only block the kernel's meaning holds
   // for, so the reference steps by it (the module checks the config's block at trace time).
   int64_t stored_block = 0;
+  // The divisors a view groups this tile's block by (`tile.block_size // 2`), multiplied out
+  // (0 if none; frontend/lower_tile_groups.cpp): a leading axis's default block, else 1, is
+  // this instead, and the module checks any block while it traces.
+  int64_t grouped = 0;
   SourceRange range;
 };
 
