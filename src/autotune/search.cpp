@@ -155,6 +155,13 @@ std::vector<KernelSearch::Coordinate> KernelSearch::coordinates(
           dim.stored_block > 0) {
         c.blocks = {dim.stored_block};
       }
+      // A view groups the block (`tile.block_size // 2`, ir::TileDim::grouped): a block the
+      // divisor does not divide is the module's trace-time error.
+      if (dim.block.kind == ir::BlockSource::Kind::kTunable && dim.block.tunable == t &&
+          dim.grouped > 0) {
+        std::erase_if(c.blocks, [&](int64_t b) { return b % dim.grouped != 0; });
+        if (c.blocks.empty()) c.blocks.push_back(dim.grouped);
+      }
     }
     if (low || high) {
       const int64_t lo = low.value_or(1);

@@ -274,6 +274,16 @@ class KernelLowering {
   // that pair_tiles did not pair, when there are such; returns otherwise.
   void refuse_paired_tiles(const std::vector<ir::Dim>& a, const std::vector<ir::Dim>& b,
                            SourceRange range);
+  // ---- lower_tile_groups.cpp
+  // A reshape size that is a part of a tile's block (`tile.block_size // 2`): Dim::kTilePart,
+  // after checking that the tile can be viewed in such groups; nullopt for other sizes.
+  std::optional<ir::Dim> tile_part_size(const ir::ExprPtr& size, SourceRange range);
+  // `.reshape()`/`.view()` of `value` to `target` that splits tiles' blocks into groups
+  // (`[tile_d] -> [tile_d.block_size // 2, 2]`) or merges such groups back, every other
+  // dimension kept; null when the target is not such a reshape of the value's shape.
+  ir::ExprPtr group_tile_reshape(const ir::ExprPtr& value,
+                                 const std::vector<std::optional<ir::Dim>>& target,
+                                 std::string_view shown, SourceRange range);
   // ---- lower_reshape_merges.cpp
   // `value` with the tiles that a reshape to `target` merges into another tile's dimension as
   // unit dimensions, their loops given block size 1; null when the reshape merges no tiles.

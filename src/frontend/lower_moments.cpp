@@ -89,6 +89,7 @@ ExprPtr KernelLowering::lower_moments(std::string_view name, const ExprPtr& rece
           size = ir::IntImm::make(1, range);
           break;
         case Dim::Kind::kTile:
+        case Dim::Kind::kTilePart:
         case Dim::Kind::kSlice:
         case Dim::Kind::kVariadic:
           fail(DiagnosticKind::kUnsupported, range,

@@ -284,6 +284,13 @@ ExprPtr KernelLowering::reduce_axes(Intrinsic op, const ExprPtr& value, std::vec
     // dimension past the loop's end are live or not depending on the step (Helion masks them
     // in its last step only): reduce such a value after the loop.
     const Dim& dim = value->type.dims[static_cast<size_t>(axis)];
+    if (dim.kind == Dim::Kind::kTilePart) {
+      // The groups of a partial last block past the range's end hold whatever the block's
+      // padding holds, which nothing masks here.
+      const std::string spelled = dims_to_string(kernel_, {dim});  // "[tile.block_size // 2]"
+      unsupported(range, fmt::format("reducing along `{}` (a tile's block in groups)",
+                                     spelled.substr(1, spelled.size() - 2)));
+    }
     const auto block =
         dim.kind == Dim::Kind::kComputed ? block_dims_.find(dim.size) : block_dims_.end();
     if (block != block_dims_.end() && std::find(open_tunables_.begin(), open_tunables_.end(),
@@ -570,12 +577,16 @@ ExprPtr KernelLowering::lower_tile_method(const ExprPtr& receiver, std::string_v
              fmt::format("a size must be an integer or a tile, not `{}`",
                          ir::type_to_string(size->type)));
       }
-      std::optional<Dim> dim = named_size_dim(size, node);
+      // A part of a tile's block (`tile.block_size // 2`) views the block in groups.
+      std::optional<Dim> dim = tile_part_size(size, node.range());
+      if (!dim) dim = named_size_dim(size, node);
       if (!dim) unsupported(node.range(), fmt::format("a `{}` size {}", shown, kOtherSize));
       target.push_back(dim);
     }
     const std::string from = dims_to_string(kernel_, receiver->type.dims);
     const std::string to = fmt::format("[{}]", fmt::join(spelled, ", "));
+    // A tile's block split into groups, or groups merged back (lower_tile_groups.cpp).
+    if (ExprPtr grouped = group_tile_reshape(receiver, target, shown, range)) return grouped;
     // Tiles merged into another tile's dimension become tiles of one row (unit dimensions).
     ExprPtr value = receiver;
     if (ExprPtr merged = merge_unit_tiles(receiver, target, shown, to, range)) value = merged;

@@ -159,6 +159,9 @@ ExprPtr KernelLowering::make_window(const ExprPtr& value, int axis, const Window
       break;
     case Dim::Kind::kVariadic:
       unsupported(range, "indexing a tile value whose rank is only known at trace time");
+    case Dim::Kind::kTilePart:
+      // The groups of a partial last block past the range's end are padding.
+      unsupported(range, "indexing the groups of a tile's block (`tile.block_size // 2`)");
     case Dim::Kind::kSlice:
       unsupported(range, "indexing a slice of a tensor's axis (`x[tile, a:b]`) loaded as a value");
   }

@@ -169,6 +169,10 @@ std::string dims_to_string(const ir::Kernel& kernel, const std::vector<Dim>& dim
       case Dim::Kind::kComputed:
         parts.push_back(kernel.computed_sizes[static_cast<size_t>(dim.size)].text);
         break;
+      case Dim::Kind::kTilePart:
+        parts.push_back(
+            fmt::format("{}.block_size // {}", kernel.tile_dims[dim.tile_dim].name, dim.extent));
+        break;
     }
   }
   return fmt::format("[{}]", fmt::join(parts, ", "));
@@ -190,6 +194,13 @@ ir::ExprPtr size_expr(const ir::Kernel& kernel, const Dim& dim, SourceRange rang
       return ir::IntImm::make(dim.extent, range);
     case Dim::Kind::kComputed:
       return kernel.computed_sizes[static_cast<size_t>(dim.size)].value;
+    case Dim::Kind::kTilePart:
+      // The module checks the division while it traces (`_block_part`).
+      return ir::Call::make(ir::Intrinsic::kBlockPart,
+                            {ir::TileAttr::make(dim.tile_dim, ir::TileAttrKind::kBlockSize,
+                                                Type::scalar(TypeKind::kInt), range),
+                             ir::IntImm::make(dim.extent, range)},
+                            Type::scalar(TypeKind::kInt), range);
     default:
       return ir::IntImm::make(1, range);
   }

@@ -368,6 +368,10 @@ struct TileDim {
   // blocks start at its begin (`begin + k * block`, Helion's blocks) rather than at multiples
   // of the block, and the two blocks must be equal (the module checks it while JAX traces).
   int paired_with = -1;
+  // The divisors a view groups this tile's block by (`tile.block_size // 2`), multiplied out
+  // (0 if none; frontend/lower_tile_groups.cpp): a leading axis's default block, else 1, is
+  // this instead, and the module checks any block while it traces.
+  int64_t grouped = 0;
   SourceRange range;
 };
 

@@ -138,6 +138,10 @@ class IrPrinter {
           case Dim::Kind::kComputed:
             dims.push_back(kernel_.computed_sizes[static_cast<size_t>(dim.size)].text);
             break;
+          case Dim::Kind::kTilePart:
+            dims.push_back(fmt::format("{}.block_size // {}", kernel_.tile_dims[dim.tile_dim].name,
+                                       dim.extent));
+            break;
         }
       }
       return fmt::format("tile_tensor<[{}] x {}>", fmt::join(dims, ", "),

@@ -68,6 +68,8 @@ std::string dim_to_string(const Dim& dim) {
       return std::to_string(dim.extent);
     case Dim::Kind::kComputed:
       return fmt::format("c{}", dim.size);
+    case Dim::Kind::kTilePart:
+      return fmt::format("t{}/{}", dim.tile_dim, dim.extent);
   }
   return "?";
 }

@@ -40,13 +40,16 @@ struct Dim {
     kLiteral,   // a size written as a number above 1 (`hl.zeros([2, 128])`, `v[1:3]`): `extent`
     kComputed,  // a host int computed from other sizes (`head_dim // 2`, `a.size(1) + b.size(1)`,
                 // `next_power_of_2(n)`): Kernel::computed_sizes[size], a number once JAX traces
+    kTilePart,  // a part of a tile's block (`tile.block_size // 2`): the block of tile dimension
+                // `tile_dim` divided by `extent`, which must divide it
+                // (frontend/lower_tile_groups.cpp)
   };
   Kind kind = Kind::kUnit;
   int tile_dim = -1;
   int binding = -1;
   int axis = -1;
   int slice = -1;       // kSlice
-  int64_t extent = -1;  // kLiteral
+  int64_t extent = -1;  // kLiteral; kTilePart: the divisor
   int size = -1;        // kComputed
 
   static Dim tile(int tile_dim) { return {Kind::kTile, tile_dim, -1, -1, -1, -1}; }
@@ -62,6 +65,11 @@ struct Dim {
   // Two computed sizes are the same dimension when they are the same expression (the frontend
   // interns them); where one meets another size the frontend adds a trace-time check.
   static Dim computed(int size) { return {Kind::kComputed, -1, -1, -1, -1, -1, size}; }
+  // A tile's block in groups of `divisor` elements: the number of groups (a reshape of the
+  // tile's dimension into [tile.block_size // divisor, divisor], and back).
+  static Dim tile_part(int tile_dim, int64_t divisor) {
+    return {Kind::kTilePart, tile_dim, -1, -1, -1, divisor};
+  }
   // A whole dimension or a slice of one: its size is (at most) axis `axis` of `binding`.
   bool within_axis() const { return kind == Kind::kFull || kind == Kind::kSlice; }
   bool operator==(const Dim& other) const = default;

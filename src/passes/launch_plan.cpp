@@ -86,6 +86,9 @@ class PlanPrinter {
         case ir::Dim::Kind::kComputed:
           parts.push_back(kernel_.computed_sizes[static_cast<size_t>(dim.size)].text);
           break;
+        case ir::Dim::Kind::kTilePart:
+          parts.push_back(fmt::format("{} // {}", tile_name(dim.tile_dim), dim.extent));
+          break;
       }
     }
     return fmt::format("[{}]", fmt::join(parts, ", "));

@@ -491,6 +491,8 @@ class Accountant {
         int64_t extent = 1;
         if (dim.kind == ir::Dim::Kind::kTile) {
           extent = blocks_[grid_axis(dim.tile_dim)];
+        } else if (dim.kind == ir::Dim::Kind::kTilePart) {
+          extent = blocks_[grid_axis(dim.tile_dim)] / dim.extent;
         } else if (dim.within_axis()) {  // a slice: at most the axis
           extent = axis_size(dim.binding, dim.axis);
         } else if (dim.kind == ir::Dim::Kind::kLiteral) {
@@ -541,6 +543,8 @@ class Accountant {
     switch (dim.kind) {
       case ir::Dim::Kind::kTile:
         return blocks_[grid_axis(dim.tile_dim)];
+      case ir::Dim::Kind::kTilePart:
+        return blocks_[grid_axis(dim.tile_dim)] / dim.extent;
       case ir::Dim::Kind::kFull:
       case ir::Dim::Kind::kSlice:  // at most the axis: the accounting is an upper bound
         return axis_size(dim.binding, dim.axis);
@@ -585,6 +589,12 @@ class Accountant {
         case ir::Dim::Kind::kComputed:
           value = checked_mul(value, computed_size(dim));
           break;
+        case ir::Dim::Kind::kTilePart: {  // the groups of the tile's extent
+          const size_t g = grid_axis(dim.tile_dim);
+          covered[g] = true;
+          value = checked_mul(value, (sizes_[g] + dim.extent - 1) / dim.extent);
+          break;
+        }
         case ir::Dim::Kind::kVariadic:
           throw Unknown{"a value's rank is only known at trace time"};
         case ir::Dim::Kind::kUnit:

@@ -95,7 +95,8 @@ SizeExpr scratch_bytes(const ir::Kernel& kernel, const Launch& launch,
   }
   std::vector<SizeExpr> factors;
   for (const ir::Dim& dim : binding.type.dims) {
-    if (dim.kind == ir::Dim::Kind::kTile) {
+    if (dim.kind == ir::Dim::Kind::kTile || dim.kind == ir::Dim::Kind::kTilePart) {
+      // A part of a block (kTilePart): at most the block, an upper bound.
       factors.push_back(block_of(launch, dim.tile_dim));
     } else if (dim.within_axis()) {  // a slice: at most the axis (an upper bound)
       factors.push_back(SizeExpr::axis_size(dim.binding, dim.axis));

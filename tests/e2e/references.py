@@ -1685,6 +1685,30 @@ def ref_paired_tile_sum(x, y, offsets, block=16):
                 out[g] += (x[a:a + rows] * y[b:b + rows]).sum(axis=0)
     return (out.astype(np.float32),)
 
+# ---- branch s13-pairs: views of a tile's block in groups (`tile.block_size // 2`) ----
+
+
+def ref_pair_butterfly(x):
+    # pair_butterfly.py: each neighbouring pair (a, b) of a row -> (a + b, a - b), in float32
+    v = f64(x).astype(np.float32).astype(np.float64)
+    a, b = v[:, 0::2], v[:, 1::2]
+    return (np.stack([a + b, a - b], axis=-1).reshape(x.shape).astype(x.dtype),)
+
+
+def ref_group4_mix(x, weight):
+    # group4_mix.py: the float32 product of x and each weight[h], each group of four
+    # neighbouring columns plus its total
+    p = np.einsum("mk,hkd->hmd", f64(x), f64(weight))
+    h, m, d = p.shape
+    g = p.reshape(h, m, d // 4, 4)
+    return ((g + g.sum(-1, keepdims=True)).reshape(h, m, d).astype(x.dtype),)
+
+
+def ref_row_pair_swap(x):
+    # row_pair_swap.py: the rows 2i and 2i + 1 of the leading axis swapped
+    h = x.shape[0]
+    return (x.reshape(h // 2, 2, *x.shape[1:])[:, ::-1].reshape(x.shape),)
+
 
 SAMPLES: tuple[SampleSpec, ...] = (
     SampleSpec(
@@ -3590,6 +3614,36 @@ SAMPLES += (
         refused_loop_types=(("unroll", "emit_pipeline"), ("unroll", "grid"), ("fori_loop", "unroll")),
         notes="tiles of two loops over one range read from a tensor, paired row by row (blocks "
         "from the loop's begin); most segment starts are not multiples of the block",
+    ),
+    # ---- branch s13-pairs: views of a tile's block in groups ----
+    SampleSpec(
+        name="pair_butterfly",
+        kernel="pair_butterfly",
+        configs={"b8x128": (8, 128), "b16x256": (16, 256)},
+        reference=ref_pair_butterfly,
+        extra_shapes=("x=1x2:f32", "x=3x6:bf16"),
+        tolerance={BFLOAT16: (2e-2, 5e-2)},
+        notes="a view in pairs of a tile's block (`tile_d.block_size // 2, 2`), hl.split, hl.join",
+    ),
+    SampleSpec(
+        name="group4_mix",
+        kernel="group4_mix",
+        # tile_h, tile_m, tile_d, then the inner tile_k
+        configs={"b1x8x128x32": (1, 8, 128, 32), "b2x16x256x128": (2, 16, 256, 128)},
+        reference=ref_group4_mix,
+        extra_shapes=("x=1x1:f32,weight=1x1x4:f32",),
+        tolerance={**PRODUCT_TOLERANCE, BFLOAT16: (2e-2, 1e-1)},
+        loop_types=ALL_STRATEGIES,
+        inner_dims=((3, "x", 1),),
+        notes="groups of four as two axes of 2 (`tile_d.block_size // 4, 2, 2`) of a product",
+    ),
+    SampleSpec(
+        name="row_pair_swap",
+        kernel="row_pair_swap",
+        configs={"b2x8x128": (2, 8, 128), "b4x16x128": (4, 16, 128)},
+        reference=ref_row_pair_swap,
+        extra_shapes=("x=2x1x1:f32", "x=4x3x5:bf16"),
+        notes="pairs of a leading tile's rows, permuted last for hl.split and back",
     ),
 )
 

@@ -388,6 +388,10 @@ class DeviceContext final : public ExprContext {
           if (!has_block(dim.tile_dim)) return std::nullopt;
           sizes.push_back(geometry_.block(dim.tile_dim));
           break;
+        case ir::Dim::Kind::kTilePart:  // the division was checked where the value was made
+          if (!has_block(dim.tile_dim)) return std::nullopt;
+          sizes.push_back(fmt::format("{} // {}", geometry_.block(dim.tile_dim), dim.extent));
+          break;
         case ir::Dim::Kind::kFull:
           if (!has_shape(dim.binding)) return std::nullopt;
           sizes.push_back(

@@ -445,6 +445,17 @@ PyExpr ExprPrinter::call(const ir::Call& node) {
       return window(node);
     case Intrinsic::kFitBlock:
       return fit_block(node);
+    case Intrinsic::kBlockPart: {
+      // `_block_part(block, divisor, where)` (templates/helper_block_part.py.tmpl): the groups
+      // of a block, an error while the module traces if the divisor does not divide it.
+      const auto* attr = node.args[0]->as<ir::TileAttr>();
+      if (attr == nullptr) break;
+      imports_.helpers.insert("block_part");
+      return py_call("_block_part",
+                     {text(args[0]), text(args[1]),
+                      py_string(fmt::format("{}: {}.block_size", source_place(node.range),
+                                            kernel_.tile_dims[attr->tile_dim].name))});
+    }
     case Intrinsic::kNextPowerOf2:
       return next_power_of_2(print(args[0]));
     case Intrinsic::kTunable: {

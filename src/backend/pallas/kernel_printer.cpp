@@ -1255,6 +1255,8 @@ class KernelPrinter {
         }
       } else if (a[i].kind == ir::Dim::Kind::kComputed) {
         if (a[i].size != b[i].size) return false;
+      } else if (a[i].kind == ir::Dim::Kind::kTilePart) {
+        if (a[i] != b[i]) return false;
       } else if (a[i].tile_dim != b[i].tile_dim) {
         return false;
       }

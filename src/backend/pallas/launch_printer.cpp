@@ -244,10 +244,15 @@ class LaunchPrinter {
         }
       }
       if (passes::reads_block_value(kernel_, dim)) keywords += ", exact=True";
-      legal_blocks_.push_back(fmt::format(
-          "{}({}{}, {}, \"{}\"{}{}{})", kept.empty() ? "_legal_block" : "_kept_block", kept,
-          requested_block(dim, false), size, role, other.empty() ? "" : ", " + other,
-          axes.empty() ? "" : ", axes=" + py_tuple(axes), keywords));
+      std::string requested = requested_block(dim, false);
+      if (dim.grouped > 0 && grid.role == passes::AxisRole::kLeading && !grid.flat) {
+        // A view groups the block (ir::TileDim::grouped): the default of 1 would not hold a group.
+        requested = fmt::format("({} or {})", requested, dim.grouped);
+      }
+      legal_blocks_.push_back(
+          fmt::format("{}({}{}, {}, \"{}\"{}{}{})", kept.empty() ? "_legal_block" : "_kept_block",
+                      kept, requested, size, role, other.empty() ? "" : ", " + other,
+                      axes.empty() ? "" : ", axes=" + py_tuple(axes), keywords));
     }
   }
 
@@ -756,6 +761,13 @@ class LaunchPrinter {
           factors.push_back(sizes_[g]);
           break;
         }
+        case ir::Dim::Kind::kTilePart: {  // the groups of the tile's extent
+          const size_t g = grid_axis(dim.tile_dim);
+          covered[g] = true;
+          factors.push_back(
+              py_atom(fmt::format("pl.cdiv({}, {})", sizes_[g].text, std::to_string(dim.extent))));
+          break;
+        }
         case ir::Dim::Kind::kVariadic:
           host_.context.imports.math = true;
           covered[grid_axis(dim.tile_dim)] = true;
@@ -1130,6 +1142,9 @@ class LaunchPrinter {
           break;
         case ir::Dim::Kind::kComputed:
           dims.push_back(host_.text(kernel_.computed_sizes[static_cast<size_t>(dim.size)].value));
+          break;
+        case ir::Dim::Kind::kTilePart:
+          dims.push_back(fmt::format("{} // {}", blocks_[grid_axis(dim.tile_dim)], dim.extent));
           break;
         case ir::Dim::Kind::kUnit:
         case ir::Dim::Kind::kSlice:  // judge_loop_strategies rules these out

@@ -316,6 +316,13 @@ std::string ExprWriter::shape_of(const ir::Type& type, SourceRange range) {
       case ir::Dim::Kind::kComputed:
         sizes.push_back(text(state_.kernel.computed_sizes[static_cast<size_t>(dim.size)].value));
         break;
+      case ir::Dim::Kind::kTilePart:
+        // Divisible: the block was checked where the value was made (`_block_part`).
+        sizes.push_back(fmt::format(
+            "{} // {}",
+            state_.is_grid(dim.tile_dim) ? "1" : state_.tile(dim.tile_dim, range) + ".block_size",
+            dim.extent));
+        break;
       case ir::Dim::Kind::kVariadic:
         sizes.push_back("*" + state_.tile(dim.tile_dim, range) + ".shape");
         break;
@@ -559,6 +566,10 @@ PyExpr ExprWriter::call(const ir::Call& node) {
       }
       return py_atom(std::to_string(value));
     }
+    case Intrinsic::kBlockPart:
+      // Divisible: a tunable tile's one block is its whole range, whose length the module
+      // checks before the launch, and a block the source fixes is checked by helionc.
+      return py_atom(fmt::format("{} // {}", text(args[0]), text(args[1])));
     case Intrinsic::kBlockValue: {
       // The reference takes no config: a registered block size read as a value is its bound
       // (`hl.register_block_size(m)`: m), and its loops step over tiles of that size, as a

@@ -12,7 +12,7 @@ def computed(x: torch.Tensor, w: torch.Tensor) -> torch.Tensor:
     out = torch.empty_like(x)
     for tile_m, tile_n in hl.tile([m, n]):
         v = x[tile_m, tile_n]
-        halves = v.view(tile_m, tile_n.block_size // 2, 2)
+        halves = v.view(tile_m, tile_n.block_size - 2, 2)
         left, right = hl.split(v)
         joined = hl.join(v, w[tile_m, :])
         acc = hl.zeros([tile_m, tile_n], dtype=torch.float32)
