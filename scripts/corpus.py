@@ -6,9 +6,9 @@
 GIT_DIR is a git directory of the pytorch/helion repository (a bare mirror is enough: files are
 read with `git show REV:PATH`). Every function decorated with `helion.kernel`, `helion.jit` or
 `helion.aot_kernel` in `examples/*.py` and `test/*.py`, at any nesting depth, is written to a
-file of its own in a temporary directory: the module's top-level imports, assignments and
-helper functions (not its classes, its other kernels or its `__main__` block), then the kernel,
-dedented; a kernel defined inside a function (a test method, a kernel factory) comes with the
+file of its own in a temporary directory: the module's top-level imports, assignments,
+helper functions and other top-level kernels (a kernel may call one, as a combine function of
+`hl.associative_scan`), but not its classes or its `__main__` block, then the kernel, dedented; a kernel defined inside a function (a test method, a kernel factory) comes with the
 outermost such function, dedented and unchanged, so that the names the kernel reads from it
 (`cfg = helion.Config(...)` before the `def`) are there as in Helion. helionc compiles each
 file with `--kernel NAME` (helpers may define kernels of their own, which are then left out when
@@ -83,7 +83,7 @@ def kernel_files(source: str) -> list[tuple[str, str]]:
     lines = source.splitlines(keepends=True)
     prelude = []
     for stmt in tree.body:
-        if is_kernel(stmt) or isinstance(stmt, ast.ClassDef):
+        if isinstance(stmt, ast.ClassDef):
             continue
         if isinstance(stmt, ast.If) and "__name__" in ast.dump(stmt.test):
             continue
