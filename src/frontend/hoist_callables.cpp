@@ -5,9 +5,9 @@
 // result is the kernel's with one block spanning each loop, which a kernel whose result does
 // not depend on its block sizes computes for every config. The form is chosen here, when
 // compiling, from the source alone:
-//   - the store is a statement of a launch's own body (not in an inner loop or an `if`), to a
-//     tensor allocated by the kernel before the launch and used nowhere else up to the
-//     launch's end, indexed by exactly the launch's tiles in order;
+//   - the store is a statement of a launch's own body (not in an inner loop or an `if`), the
+//     only store into a tensor allocated by the kernel before the launch and used nowhere else
+//     up to the launch's end, indexed by exactly the launch's tiles in order;
 //   - each of those tiles covers the allocation's axis: it starts at 0 and ends at the axis's
 //     size (the same name or number), with a tunable block;
 //   - the call's arguments are one tile value of exactly those tiles, of a known dtype, and
@@ -33,6 +33,22 @@ int uses_of(const ir::Block& block, int binding) {
     if (const auto* ref = expr.as<ir::VarRef>(); ref && ref->binding == binding) ++count;
   });
   return count;
+}
+
+// The stores into `binding` anywhere in `block`.
+int stores_into(const ir::Block& block, int binding) {
+  struct Stores final : ir::Visitor {
+    int binding = -1;
+    int count = 0;
+    void visit_node(const ir::Store& store) override {
+      const auto* ref = store.tensor->as<ir::VarRef>();
+      count += ref && ref->binding == binding;
+      ir::Visitor::visit_node(store);
+    }
+  } stores;
+  stores.binding = binding;
+  stores.visit(block);
+  return stores.count;
 }
 
 bool same_size(const ExprPtr& a, const ExprPtr& b) {
@@ -122,6 +138,8 @@ std::optional<Hoist> plan(const ir::Kernel& kernel, size_t launch_at, size_t sto
   const ir::Block before(kernel.body.begin() + static_cast<long>(*alloc_at),
                          kernel.body.begin() + static_cast<long>(launch_at) + 1);
   if (uses_of(before, out->binding) != 1) return std::nullopt;  // the store's own
+  // After the launch the name is the host call's result, which no kernel writes.
+  if (stores_into(kernel.body, out->binding) != 1) return std::nullopt;
   // The tiles cover the allocation's axes.
   const auto* shape = alloc.shape->as<ir::TupleExpr>();
   if (!shape || shape->elements.size() != launch.tile_dims.size()) return std::nullopt;
