@@ -85,7 +85,8 @@ ExprPtr host_arguments(const ir::Kernel& kernel, const ExprPtr& arg, const ExprP
     if (!ours) return nullptr;
     const ExprPtr& extent = kernel.tile_dims[begin->tile_dim].extent;
     const ExprPtr zero = ir::IntImm::make(0, arg->range);
-    return ir::Call::make(Intrinsic::kCallTile, {zero, extent, extent, zero}, arg->type,
+    return ir::Call::make(Intrinsic::kCallTile,
+                          {zero, extent, extent, zero, ir::NoneImm::make(arg->range)}, arg->type,
                           arg->range);
   }
   if (const auto* tuple = arg->as<ir::TupleExpr>()) {

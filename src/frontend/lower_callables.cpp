@@ -46,9 +46,14 @@ ExprPtr KernelLowering::callable_argument(const ExprPtr& arg, const std::string&
                                   ir::TileAttrKind::kBlockSize, ir::TileAttrKind::kId}) {
       attrs.push_back(ir::TileAttr::make(dim, kind, Type::scalar(TypeKind::kInt), arg->range));
     }
+    // The block's indices as the kernel lays them out (a first block may start before a
+    // loop's begin: blocks are numbered from the array's start).
+    attrs.push_back(ir::TileAttr::make(dim, ir::TileAttrKind::kIndex,
+                                       Type::tile_tensor({Dim::tile(dim)}, ir::ScalarType::kInt32),
+                                       arg->range));
     const Type ints = Type::scalar(TypeKind::kInt);
-    return ir::Call::make(Intrinsic::kCallTile, std::move(attrs),
-                          Type::tuple({ints, ints, ints, ints}), arg->range);
+    Type type = Type::tuple({ints, ints, ints, ints, attrs.back()->type});
+    return ir::Call::make(Intrinsic::kCallTile, std::move(attrs), std::move(type), arg->range);
   }
   if (const auto* tuple = arg->as<ir::TupleExpr>();
       tuple && (type.kind == TypeKind::kTuple || type.kind == TypeKind::kShape)) {
@@ -59,6 +64,12 @@ ExprPtr KernelLowering::callable_argument(const ExprPtr& arg, const std::string&
       types.push_back(elements.back()->type);
     }
     return ir::TupleExpr::make(std::move(elements), Type::tuple(std::move(types)), arg->range);
+  }
+  if (type.kind == TypeKind::kTileTensor && type.tile_rank() < 0) {
+    // Its blocks could not be masked past the loop's range, which a callable may reduce over.
+    unsupported(arg->range, fmt::format("passing a tile value of trace-time rank (from "
+                                        "`hl.tile(x.size())`) to the callable parameter `{}`",
+                                        callable));
   }
   if (type.kind == TypeKind::kTileTensor || type.is_scalar() || type.kind == TypeKind::kDtype) {
     return arg;

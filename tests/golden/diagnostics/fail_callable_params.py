@@ -51,8 +51,17 @@ def other_default(
 
 
 @helion.kernel()
-def whole_tile(x: torch.Tensor, fn: Callable[..., torch.Tensor]) -> torch.Tensor:
+def trace_time_rank(x: torch.Tensor, fn: Callable[..., torch.Tensor]) -> torch.Tensor:
     out = torch.empty_like(x)
     for tile in hl.tile(x.size()):
+        out[tile] = fn(x[tile], tile)
+    return out
+
+
+@helion.kernel()
+def two_dimensional_tile(x: torch.Tensor, fn: Callable[..., torch.Tensor]) -> torch.Tensor:
+    m, n = x.size()
+    out = torch.empty_like(x)
+    for tile in hl.tile([m, n]):
         out[tile] = fn(x[tile], tile)
     return out

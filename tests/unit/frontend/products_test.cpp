@@ -280,8 +280,9 @@ TEST_CASE("a callable without a default is a parameter, called where the kernel 
   // Typed as its first tile value (float32), tiles as call_tile objects.
   CHECK(contains(ir,
                  "let acc.1: tile_tensor<[tile_m, tile_n] x float32> = call_param(epilogue, "
-                 "(acc, (call_tile(tile_m.begin, tile_m.end, tile_m.block_size, tile_m.id), "
-                 "call_tile(tile_n.begin, tile_n.end, tile_n.block_size, tile_n.id))), float32)"));
+                 "(acc, (call_tile(tile_m.begin, tile_m.end, tile_m.block_size, tile_m.id, "
+                 "tile_m.index), call_tile(tile_n.begin, tile_n.end, tile_n.block_size, "
+                 "tile_n.id, tile_n.index))), float32)"));
 }
 
 TEST_CASE("a callable's result stored directly into a fresh output is applied after the launch") {
@@ -298,7 +299,8 @@ TEST_CASE("a callable's result stored directly into a fresh output is applied af
   CHECK(contains(ir, "store out.1[tile_m, tile_n] = cast("));
   CHECK(contains(ir,
                  "let out: tensor<2 x float32> = cast(cast(call_param(epilogue, (out.1, "
-                 "(call_tile(0, m, m, 0), call_tile(0, n, n, 0))), float32), float16), float32)"));
+                 "(call_tile(0, m, m, 0, None), call_tile(0, n, n, 0, None))), float32), float16), "
+                 "float32)"));
 
   // Stored twice in the launch: the call stays in the kernel.
   auto twice = lower(kernel_with(
