@@ -145,6 +145,17 @@ void report_call(size_t i, autotune::CallResult& r,
 Expected<AutotuneResult> autotune_kernel(const AutotuneInput& input) {
   const ir::Kernel& kernel = *input.kernel;
   const Progress progress(input.quiet);
+  for (const ir::Param& param : kernel.params) {
+    // The runner calls the module with arrays of the --shapes only.
+    const ir::Binding& binding = kernel.bindings[param.binding];
+    if (input.measure && binding.type.kind == ir::TypeKind::kCallable) {
+      return Error{
+          fmt::format("--search measure: kernel `{}` takes the callable `{}`, which a "
+                      "timed call cannot be given; rank its configs with the cost "
+                      "model (--search model)",
+                      kernel.name, binding.name)};
+    }
+  }
   for (const ShapeSet& set : *input.shapes) {
     std::string why;
     if (!call_matches(kernel, set, why))

@@ -402,6 +402,7 @@ int run_compile(const DriverOptions& options) {
       backend::pallas::EmitOptions emit_options;
       emit_options.references = std::move(references->text);
       emit_options.references_math = references->math;
+      emit_options.references_numpy = references->numpy;
       emit_options.helionc_version = kHelioncVersion;
       emit_options.source_path = file.path();
       emit_options.source_sha256 = sha256;

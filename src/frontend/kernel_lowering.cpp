@@ -5,6 +5,7 @@
 #include <map>
 #include <optional>
 
+#include "frontend/hoist_callables.h"
 #include "ir/verifier.h"
 #include "ir/visitor.h"
 
@@ -75,6 +76,7 @@ std::optional<ir::Kernel> KernelLowering::run() {
   if (failed_) return std::nullopt;
   return_updated_params();
   if (failed_) return std::nullopt;
+  hoist_callable_stores(kernel_);
   for (const std::string& problem : ir::verify_kernel(kernel_)) {
     diags_.error(DiagnosticKind::kInternal, kernel_.name_range,
                  "internal error: the frontend produced invalid IR: " + problem);

@@ -384,6 +384,15 @@ class KernelLowering {
   // Reports a call `f(...)` of a plain name inside an inlined lambda body unless `f` is a builtin.
   void check_lambda_callee(const SyntaxNode& callee);
 
+  // ---- lower_callables.cpp: callable parameters passed at run time (no lambda default),
+  // called on JAX values while JAX traces the kernel.
+  void lower_runtime_callable_param(const SyntaxNode& name);
+  ir::ExprPtr lower_callable_call(int binding, const CallArgs& args);
+  // An argument of such a call as the callable sees it: tiles (in tuples too) become
+  // Intrinsic::kCallTile objects, whose dimensions are appended to `tile_dims`.
+  ir::ExprPtr callable_argument(const ir::ExprPtr& arg, const std::string& callable,
+                                std::vector<int>& tile_dims);
+
   // ---- lower_helpers.cpp: calls of helper functions of the kernel's file, inlined.
   struct LambdaFrame;
   // The inlined call `name(...)`, or null when no helper of that name is in scope.
@@ -759,6 +768,7 @@ class KernelLowering {
   // Callable parameters: binding -> its lambda default. Lambda bodies being inlined, innermost
   // last: the callable's name and its parameters bound to the call's arguments.
   std::map<int, SyntaxNode> lambdas_;
+  std::set<int> runtime_callables_;  // callable parameters without a default (lower_callables)
   struct LambdaFrame {
     std::string callable;
     SourceRange call;

@@ -89,6 +89,10 @@ ExprPtr KernelLowering::lower_call(const SyntaxNode& node) {
     if (auto it = scope_.find(callee.text()); it != scope_.end() && lambdas_.count(it->second)) {
       return inline_lambda(it->second, args);
     }
+    if (auto it = scope_.find(callee.text());
+        it != scope_.end() && runtime_callables_.count(it->second)) {
+      return lower_callable_call(it->second, args);
+    }
     // A helper body sees no kernel local (check_lambda_callee reported one by that name).
     if (!scope_.count(callee.text()) || !lambda_frames_.empty()) {
       if (ExprPtr inlined = lower_helper_call(callee.text(), args)) return inlined;

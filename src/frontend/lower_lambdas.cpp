@@ -43,11 +43,15 @@ bool KernelLowering::lower_callable_param(const SyntaxNode& name, const SyntaxNo
   const bool lambda_default = default_node && default_node.type() == "lambda";
   const bool callable = annotation && is_callable_annotation(annotation.text());
   if (!lambda_default && !callable) return false;
+  if (!default_node) {
+    lower_runtime_callable_param(name);
+    return true;
+  }
   if (!lambda_default) {
     fail(DiagnosticKind::kUnsupported, default_node ? default_node.range() : name.range(),
-         fmt::format("the callable parameter `{}` needs a lambda default (`{} = lambda acc, tile: "
-                     "acc`): helionc compiles the lambda into the kernel, so a callable cannot be "
-                     "passed at run time",
+         fmt::format("the default of the callable parameter `{}` must be a lambda (`{} = "
+                     "lambda acc, tile: acc`), which helionc compiles into the kernel, or none "
+                     "(the callable is then passed at run time)",
                      name.text(), name.text()));
   }
   for (const SyntaxNode& param : lambda_parameters(default_node)) {

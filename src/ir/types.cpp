@@ -92,6 +92,8 @@ std::string type_to_string(const Type& type) {
       return "dtype";
     case TypeKind::kDevice:
       return "device";
+    case TypeKind::kCallable:
+      return "callable";
     case TypeKind::kTensor:
       return fmt::format("{}tensor<{} x {}>", type.optional ? "optional " : "",
                          type.variadic ? std::string("*") : std::to_string(type.rank),

@@ -26,6 +26,7 @@ enum class TypeKind {
   kTile,        // a tile loop variable (one or several tile dimensions)
   kShape,       // a tuple of sizes (`x.size()`)
   kTuple,       // any other tuple (`torch.broadcast_tensors(...)`)
+  kCallable,    // a callable parameter passed at run time (frontend/lower_callables.cpp)
 };
 
 // One dimension of a tile tensor's shape.

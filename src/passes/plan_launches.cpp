@@ -367,6 +367,21 @@ class LaunchPlanner {
       if (dim.kind == ir::Dim::Kind::kTile) capture_mask_values(dim.tile_dim);
       return;
     }
+    if (call.op == Intrinsic::kCallParam) {
+      // A callable parameter sees its tile values with zeros past the loops' ranges (what
+      // Helion's masked loads give it): the masks of every partial axis.
+      for (const ir::ExprPtr& arg : call.args[1]->as<ir::TupleExpr>()->elements) {
+        if (arg->type.kind != TypeKind::kTileTensor) continue;
+        for (const ir::Dim& d : arg->type.dims) {
+          if (d.kind == ir::Dim::Kind::kTile &&
+              kernel_.tile_dims[d.tile_dim].block.kind != ir::BlockSource::Kind::kGrid) {
+            capture_mask_values(d.tile_dim);
+          }
+          if (d.within_axis()) capture(Capture::Kind::kShape, d.binding);
+        }
+      }
+      return;
+    }
     if (!ir::reduces_along_axis(call.op)) return;
     const ir::Type& operand = call.args[0]->type;
     const auto* axis = call.args[1]->as<ir::IntImm>();

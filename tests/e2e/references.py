@@ -1709,6 +1709,69 @@ def ref_row_pair_swap(x):
     h = x.shape[0]
     return (x.reshape(h // 2, 2, *x.shape[1:])[:, ::-1].reshape(x.shape),)
 
+# --- session 13, s13-callables: callable parameters passed at run time -----------------------
+# The callables are arguments of the kernels (SampleSpec.scalars), so they are JAX code; each
+# has a numpy twin that the references use.
+
+import jax.numpy as _jnp  # noqa: E402 - the callables the samples are given are JAX code
+
+_CALLABLE_BIAS = _jnp.asarray(np.random.default_rng(13).standard_normal(4096), _jnp.bfloat16)
+
+
+def mm_add(acc, a, b):
+    """test_dot's mm_func: acc + a @ b in float32."""
+    return acc + _jnp.dot(a, b, preferred_element_type=_jnp.float32)
+
+
+def mm_add_scaled(acc, a, b):
+    """A second mm_func: acc + 0.5 * (a @ b)."""
+    return acc + 0.5 * _jnp.dot(a, b, preferred_element_type=_jnp.float32)
+
+
+def tail_column_index(acc, tiles):
+    """Adds each element's column index (the column tile's `index`)."""
+    return acc + tiles[1].index[None, :]
+
+
+def bias_epilogue(acc, tile):
+    """test_pallas matmul_custom's epilogue: reads an array it closes over, at the tile."""
+    return acc + _CALLABLE_BIAS[tile[1]]
+
+
+def relu_epilogue(acc, tile):
+    """An epilogue that closes over nothing and ignores the tiles."""
+    return _jnp.maximum(acc, 0.0)
+
+
+def fill_index_difference(tile_m, tile_n, dtype):
+    """test_rng's rng_func form: a value of the tiles' shape in `dtype`."""
+    return (tile_m.index[:, None] - tile_n.index[None, :]).astype(dtype)
+
+
+def ref_callable_mm(x, y, mm_func, tail):
+    scale = {mm_add: 1.0, mm_add_scaled: 0.5}[mm_func]
+    assert tail is tail_column_index
+    n = y.shape[1]
+    return ((2.0 * (scale * (f64(x) @ f64(y)) + np.arange(n)[None, :])).astype(np.float32),)
+
+
+def ref_callable_epilogue(x, y, epilogue):
+    product = f64(x) @ f64(y)
+    if epilogue is bias_epilogue:
+        result = product + f64(np.asarray(_CALLABLE_BIAS.astype(_jnp.float32)))[None, : y.shape[1]]
+    else:
+        assert epilogue is relu_epilogue
+        result = np.maximum(product, 0.0)
+    return (result.astype(x.dtype),)
+
+
+def ref_callable_fill(x, fill):
+    assert fill is fill_index_difference
+    m, n = x.shape
+    out = f64(x) + (np.arange(m)[:, None] - np.arange(n)[None, :])
+    out[:1] = 0  # the loop starts at row 1
+    return (out.astype(x.dtype),)
+
 
 SAMPLES: tuple[SampleSpec, ...] = (
     SampleSpec(
@@ -3644,6 +3707,46 @@ SAMPLES += (
         reference=ref_row_pair_swap,
         extra_shapes=("x=2x1x1:f32", "x=4x3x5:bf16"),
         notes="pairs of a leading tile's rows, permuted last for hl.split and back",
+    ),
+    # session 13, s13-callables
+    SampleSpec(
+        name="callable_mm",
+        kernel="callable_mm",
+        configs={"b8x128x128": (8, 128, 128), "b64x256x256": (64, 256, 256)},
+        reference=ref_callable_mm,
+        scalars=(
+            {"mm_func": mm_add, "tail": tail_column_index},
+            {"mm_func": mm_add_scaled, "tail": tail_column_index},
+        ),
+        extra_shapes=("x=1x1:f32,y=1x1:f32", "x=9x130:bf16,y=130x129:bf16"),
+        tolerance=PRODUCT_TOLERANCE,
+        loop_types=ALL_STRATEGIES,
+        inner_dims=((2, "x", 1),),
+        notes="test_dot's mm_func: callables called in the kernel, tile values masked to zeros",
+    ),
+    SampleSpec(
+        name="callable_epilogue",
+        kernel="callable_epilogue",
+        configs={"b8x128x128": (8, 128, 128), "b64x256x256": (64, 256, 256)},
+        reference=ref_callable_epilogue,
+        scalars=({"epilogue": bias_epilogue}, {"epilogue": relu_epilogue}),
+        extra_shapes=("x=1x1:f32,y=1x1:f32", "x=9x130:bf16,y=130x129:bf16"),
+        tolerance=PRODUCT_TOLERANCE,
+        loop_types=ALL_STRATEGIES,
+        inner_dims=((2, "x", 1),),
+        notes="test_pallas matmul_custom: a closure over an array, applied on the host",
+    ),
+    SampleSpec(
+        name="callable_fill",
+        kernel="callable_fill",
+        configs={"b8x128": (8, 128), "b16x256": (16, 256)},
+        reference=ref_callable_fill,
+        scalars=({"fill": fill_index_difference},),
+        extra_shapes=("x=2x1:f32", "x=9x130:f32"),
+        # `out` (zeros, written from row 1) is aliased: the simulator needs dividing blocks
+        simulator_call="x=256x512:f32",
+        notes="test_rng's rng_func(tile_m, tile_n, dtype): typed by its tiles and dtype; a loop "
+        "from row 1",
     ),
 )
 

@@ -40,7 +40,7 @@ def test_streamed_loops_have_no_races(helionc, spec, config_id, sizes, types, sl
     fn = public_function(import_module(path, f"helionc_races.{spec.name}.{tag}"), spec)
     case = Case(spec, simulator_call(spec), {})
     try:
-        case.check(fn(*case.arrays(), interpret=pltpu.InterpretParams(detect_races=True)))
+        case.check(fn(*case.arrays(), **case.scalars, interpret=pltpu.InterpretParams(detect_races=True)))
         races = interpret_pallas_call.races
         assert races is not None, "the race detector did not run"
         assert not races.races_found, "the TPU simulator found a DMA race"

@@ -138,7 +138,9 @@ def test_sample_coverage(spec):
     for call in calls:
         assert {param_of(t.name) for t in call.tensors} <= set(kernel.params), str(call)
     for variant in spec.scalars:
-        assert set(variant) <= set(kernel.defaults), variant
+        # scalars with defaults, and callables passed at run time (callable parameters)
+        assert set(variant) <= set(kernel.params), variant
+        assert all(callable(variant[p]) for p in set(variant) - set(kernel.defaults)), variant
     sizes = [b for b in spec.configs.values()]
     if any(sizes):
         assert len(spec.configs) >= 2

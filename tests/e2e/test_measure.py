@@ -110,3 +110,11 @@ def test_measure_options_need_search_measure(helionc):
     proc = helionc.run(["samples/long_sum.py", "--autotune", "--shapes", CALL, "--top", "3"])
     assert proc.returncode == 2
     assert "--top is only used with --search measure" in proc.stderr
+
+
+def test_a_kernel_taking_a_callable_is_not_timed(helionc, tmp_path):
+    """The runner calls the module with the --shapes arrays only (s13-callables)."""
+    proc = helionc.run(["samples/callable_mm.py", "--autotune", "--search", "measure", "--shapes",
+                        "x=8x128:f32,y=128x128:f32", "--config-out", str(tmp_path / "c.yaml")])
+    assert proc.returncode == 2
+    assert "kernel `callable_mm` takes the callable `mm_func`, which a timed call cannot be given" in proc.stderr

@@ -43,7 +43,8 @@ def kernel_of(spec: SampleSpec):
 
 
 def scalars_id(scalars: dict) -> str:
-    return ",".join(f"{k}={v}" for k, v in scalars.items())
+    # A callable argument (a callable parameter passed at run time) by its name.
+    return ",".join(f"{k}={v.__name__ if callable(v) else v}" for k, v in scalars.items())
 
 
 def _cases(run: bool):
@@ -88,7 +89,6 @@ class Case:
     def __init__(self, spec: SampleSpec, call: Call, scalars: dict):
         self.spec = spec
         self.call = call
-        self.scalars = scalars
         kernel = kernel_of(spec)
         self.kernel = kernel
         # A pack parameter's elements are named `xs.0`, `d.key` (param_of: `xs`, `d`).
@@ -97,7 +97,12 @@ class Case:
         assert not unknown, f"shape list names {sorted(unknown)}, not parameters of {kernel.name}{kernel.params}"
         # tensors positionally, in the kernel's parameter order; scalars by keyword
         self.params = [p for p in kernel.params if p in given]
-        missing = [p for p in kernel.params if p not in given and p not in kernel.defaults]
+        # A parameter without a default that no shape gives (a callable passed at run time)
+        # comes from the spec's first scalar variant when the test gives none.
+        needed = [p for p in kernel.params if p not in given and p not in kernel.defaults and p not in scalars]
+        scalars = {**{p: spec.scalars[0][p] for p in needed if p in spec.scalars[0]}, **scalars}
+        self.scalars = scalars
+        missing = [p for p in needed if p not in scalars]
         assert not missing, f"shape list gives no {missing} for {kernel.name}"
         self.all_scalars = {**{k: v for k, v in kernel.defaults.items() if k not in given}, **scalars}
         self.inputs = make_inputs(call, spec.inputs, seed_for(spec.name, call))
@@ -207,10 +212,11 @@ def test_default_config(helionc, tpu_lower, spec, call):
     fn = compiled(helionc, spec, None)
     case = Case(spec, call, {})
     # interpret left at its default: None means "interpret unless the backend is a TPU"
-    case.check(fn(*case.arrays()))
+    case.check(fn(*case.arrays(), **case.scalars))
     if spec.host_values:
         return  # not exportable (test_lowers_for_tpu checks the error)
-    assert_launches(spec, tpu_lower(lambda *args: fn(*args, interpret=False), *case.structs()))
+    lower = lambda *args: fn(*args, **case.scalars, interpret=False)
+    assert_launches(spec, tpu_lower(lower, *case.structs()))
 
 
 def small_call(spec: SampleSpec) -> Call:
@@ -247,7 +253,7 @@ def test_tpu_interpret_mode(helionc, spec, config_id):
     fn = compiled(helionc, spec, config_id)
     case = Case(spec, simulator_call(spec), {})
     try:
-        case.check(fn(*case.arrays(), interpret="tpu"))
+        case.check(fn(*case.arrays(), **case.scalars, interpret="tpu"))
     finally:
         pltpu.reset_tpu_interpret_mode_state()
 
@@ -277,12 +283,14 @@ def test_signature(helionc, spec):
     assert interpret[0].default is None
 
 
-ALLOWED_IMPORTS = ("jax", "functools", "math", "__future__")
+# numpy, a dependency of jax, only where a kernel passes tiles to a callable parameter (tiles
+# that index arrays on the host are numpy arrays).
+ALLOWED_IMPORTS = ("jax", "functools", "math", "numpy", "__future__")
 
 
 @pytest.mark.parametrize("spec", SAMPLES, ids=lambda s: s.name)
 def test_module_needs_only_jax(helionc, spec):
-    """The generated module imports jax (and functools/math) only: no torch, no helion."""
+    """The generated module imports jax (and functools/math/numpy) only: no torch, no helion."""
     compiled(helionc, spec, None)
     path = helionc.workdir / f"{spec.name}__default_pallas.py"
     tree = ast.parse(path.read_text(), filename=str(path))

@@ -37,6 +37,7 @@ struct EmitOptions {
   // independence). `references_math`: that text uses the math module.
   std::string references;
   bool references_math = false;
+  bool references_numpy = false;  // and numpy (callable parameters' tiles)
   // Lines longer than this are broken (wrap_python_lines); 0 keeps the printers' lines whole,
   // for tests of what the printers print.
   size_t line_width = kPythonLineWidth;

@@ -278,6 +278,38 @@ PyExpr ExprPrinter::print(const ir::ExprPtr& expr) {
   return unsupported(*expr, "this expression");
 }
 
+PyExpr ExprPrinter::call_param(const ir::Call& node) {
+  // `_call_param(fn, (args...), shape, dtype, where, name, in_kernel)`
+  // (templates/helper_call_param.py.tmpl): the call of a callable parameter, checked against
+  // the type the frontend gave it. In a kernel that is a block's shape; on the host (a call
+  // moved after the kernel, frontend/hoist_callables.cpp) the first array argument's.
+  imports_.helpers.insert("call_param");
+  imports_.numpy = true;
+  std::string shape = "None";
+  if (context_.in_kernel()) {
+    std::optional<std::string> block = context_.block_shape(node);
+    if (!block) return unsupported(node, "the result shape of a callable parameter's call here");
+    shape = *block;
+  }
+  // In a kernel, tile values have zeros past the loops' ranges, as Helion's masked loads give
+  // them (a callable may contract or reduce along any axis).
+  std::vector<std::string> arguments;
+  for (const ir::ExprPtr& arg : node.args[1]->as<ir::TupleExpr>()->elements) {
+    PyExpr value = print(arg);
+    if (context_.in_kernel() && arg->type.kind == ir::TypeKind::kTileTensor) {
+      for (int axis = 0; axis < static_cast<int>(arg->type.dims.size()); ++axis) {
+        if (context_.padding(*arg, axis) == passes::Pad::kZero) continue;
+        value = context_.masked_operand(*arg, value, axis, "0");
+      }
+    }
+    arguments.push_back(value.text);
+  }
+  const std::string& name = kernel_.bindings[node.args[0]->as<ir::VarRef>()->binding].name;
+  return py_call("_call_param", {text(node.args[0]), py_tuple(arguments), shape, text(node.args[2]),
+                                 py_string(source_place(node.range)), py_string(name),
+                                 context_.in_kernel() ? "True" : "False"});
+}
+
 PyExpr ExprPrinter::call(const ir::Call& node) {
   const auto& args = node.args;
   auto arg_texts = [&] {
@@ -436,6 +468,12 @@ PyExpr ExprPrinter::call(const ir::Call& node) {
       return py_call("_item", {text(args[0]), py_string(source_place(node.range)),
                                py_string(std::string(node.range.file->text_of(node.range)))});
     }
+    case Intrinsic::kCallParam:
+      return call_param(node);
+    case Intrinsic::kCallTile:
+      imports_.helpers.insert("call_param");
+      imports_.numpy = true;
+      return py_call("_call_tile", arg_texts());
     case Intrinsic::kTakeAlong:
       // The indices of a partial block's padding may be anything, which only changes padding.
       imports_.helpers.insert("take_along");

@@ -20,6 +20,7 @@ namespace helionc::backend::pallas {
 struct OptionalImports {
   bool math = false;
   bool functools = false;
+  bool numpy = false;             // callable parameters' tiles (helper_call_param.py.tmpl)
   std::set<std::string> helpers;  // "expm1", "sinh", ...
 };
 
@@ -74,6 +75,7 @@ class ExprPrinter {
 
  private:
   PyExpr call(const ir::Call& call);
+  PyExpr call_param(const ir::Call& call);
   PyExpr reduction(const ir::Call& call);
   PyExpr dot(const ir::Call& call);
   PyExpr broadcast_operand(const ir::Expr& operand, PyExpr value, const ir::Expr& result);

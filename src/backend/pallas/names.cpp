@@ -9,14 +9,16 @@
 
 namespace helionc::backend::pallas {
 
-std::string module_imports(bool functools, bool math) {
+std::string module_imports(bool functools, bool math, bool numpy) {
   std::string text;
   if (functools) text += "import functools\n";
   if (math) text += "import math\n";
   if (!text.empty()) text += "\n";
   text +=
       "import jax\n"
-      "import jax.numpy as jnp\n"
+      "import jax.numpy as jnp\n";
+  if (numpy) text += "import numpy as np\n";
+  text +=
       "from jax.experimental import pallas as pl\n"
       "from jax.experimental.pallas import tpu as pltpu\n";
   return text;
@@ -101,7 +103,7 @@ std::set<std::string> module_level_names(std::string_view python_text) {
 
 const std::set<std::string>& template_module_names() {
   static const std::set<std::string> names = [] {
-    std::set<std::string> all = module_level_names(module_imports(true, true));
+    std::set<std::string> all = module_level_names(module_imports(true, true, true));
     const TemplateSet templates = TemplateSet::embedded();
     for (const std::string& file : templates.names()) {
       auto text = templates.get(file);

@@ -17,7 +17,7 @@ namespace helionc::backend::pallas {
 
 // The import lines every module starts with (`import jax`, ...), with functools and math when
 // the printed code uses them.
-std::string module_imports(bool functools, bool math);
+std::string module_imports(bool functools, bool math, bool numpy = false);
 
 // The names Python text binds at module level: `def f`, `class C`, `NAME = ...` and
 // `NAME: ... = ...` at column 0, and what `import a.b`, `import a as b` and `from m import a as

@@ -608,6 +608,30 @@ PyExpr ExprWriter::call(const ir::Call& node) {
     case Intrinsic::kStack:
     case Intrinsic::kFull:
       return shape_op(node);
+    case Intrinsic::kCallParam: {
+      // templates/reference_callables.py.tmpl; a tile value's type gives the shape, a host
+      // array's (a call after the kernel, frontend/hoist_callables.cpp) is the first argument's.
+      state_.callables = true;
+      const std::string shape =
+          node.type.kind == ir::TypeKind::kTileTensor ? shape_of(node.type, node.range) : "None";
+      const SourceFile& file = *node.range.file;
+      return py_call(
+          "_ref_call_param",
+          {text(args[0]), text(args[1]), shape, text(args[2]),
+           pallas::py_string(
+               fmt::format("{}:{}", state_.source_path, file.line_column(node.range.begin).line)),
+           pallas::py_string(state_.kernel.bindings[args[0]->as<ir::VarRef>()->binding].name)});
+    }
+    case Intrinsic::kCallTile: {
+      // The loop's tile itself (`_ref_call_tile` reads its attributes; a tunable tile has no
+      // block number but the one block 0). A whole-axis tile of a call after the kernel has
+      // begin 0 and its loop's extent as end and block size.
+      state_.callables = true;
+      if (const auto* begin = args[0]->as<ir::TileAttr>()) {
+        return py_call("_ref_call_tile", {state_.tile(begin->tile_dim, node.range)});
+      }
+      return py_call("_ref_whole_tile", {text(args[1])});
+    }
     case Intrinsic::kPrint: {
       std::vector<std::string> parts;
       for (const ir::ExprPtr& arg : args) parts.push_back(text(arg));

@@ -62,7 +62,7 @@ bool has_dtype_of(const ir::ExprPtr& value, const ir::ExprPtr& tensor) {
 class FunctionPrinter {
  public:
   FunctionPrinter(const ir::Kernel& kernel, const std::string& source_path)
-      : state_{kernel, source_path, {}, false, std::nullopt}, expr_(state_) {
+      : state_{kernel, source_path, {}, false, false, std::nullopt}, expr_(state_) {
     // Tile locals take their loop variable's name; other tiles get fresh names that no binding
     // uses.
     for (const ir::Binding& binding : kernel.bindings)
@@ -92,6 +92,7 @@ class FunctionPrinter {
     }
     PrintedFunction printed;
     printed.math = state_.math;
+    printed.callables = state_.callables;
     printed.refusal = state_.refusal;
     if (!printed.refusal) printed.text = out_.str();
     return printed;

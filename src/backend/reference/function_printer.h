@@ -20,6 +20,7 @@ struct Refusal {
 struct PrintedFunction {
   std::string text;  // `def reference_<kernel>(...):` and its body (empty when refused)
   bool math = false;
+  bool callables = false;  // needs templates/reference_callables.py.tmpl (and numpy)
   std::optional<Refusal> refusal;
 };
 

@@ -18,6 +18,7 @@ struct FunctionState {
   // rank-polymorphic one) or the int loop variable of an `hl.grid` dimension.
   std::map<int, std::string> tiles;
   bool math = false;
+  bool callables = false;  // calls callable parameters (templates/reference_callables.py.tmpl)
   std::optional<Refusal> refusal;
 
   // Records the first construct the reference cannot express; printing goes on, and the

@@ -43,14 +43,24 @@ const TemplateSet& templates_of(const ReferenceOptions& options, TemplateSet& em
   return embedded;
 }
 
-std::optional<std::string> prelude(const ReferenceOptions& options, DiagnosticEngine& diags) {
+std::optional<std::string> prelude(const ReferenceOptions& options, DiagnosticEngine& diags,
+                                   bool callables = false) {
   TemplateSet embedded;
-  auto text = templates_of(options, embedded).get("reference_prelude.py.tmpl");
+  const TemplateSet& templates = templates_of(options, embedded);
+  auto text = templates.get("reference_prelude.py.tmpl");
   if (!text) {
     diags.error(DiagnosticKind::kInputFile, {}, text.error());
     return std::nullopt;
   }
-  return std::string(*text);
+  std::string prelude(*text);
+  if (!callables) return prelude;
+  // The helpers of callable parameters, only in modules whose kernels call one.
+  auto extra = templates.get("reference_callables.py.tmpl");
+  if (!extra) {
+    diags.error(DiagnosticKind::kInputFile, {}, extra.error());
+    return std::nullopt;
+  }
+  return prelude + "\n\n" + std::string(*extra);
 }
 
 }  // namespace
@@ -58,11 +68,17 @@ std::optional<std::string> prelude(const ReferenceOptions& options, DiagnosticEn
 std::optional<ReferenceSection> reference_section(const ir::Module& module,
                                                   const ReferenceOptions& options,
                                                   DiagnosticEngine& diags) {
-  std::optional<std::string> text = prelude(options, diags);
-  if (!text) return std::nullopt;
+  std::vector<PrintedFunction> functions;
   ReferenceSection section;
   for (const ir::Kernel& kernel : module.kernels) {
-    PrintedFunction printed = print_reference_function(kernel, options.source_path);
+    functions.push_back(print_reference_function(kernel, options.source_path));
+    section.numpy |= functions.back().callables && !functions.back().refusal;
+  }
+  std::optional<std::string> text = prelude(options, diags, section.numpy);
+  if (!text) return std::nullopt;
+  for (size_t i = 0; i < module.kernels.size(); ++i) {
+    const ir::Kernel& kernel = module.kernels[i];
+    PrintedFunction& printed = functions[i];
     section.math |= printed.math;
     *text += "\n\n";
     if (printed.refusal) {
@@ -83,6 +99,7 @@ std::optional<std::string> emit_reference_module(const ir::Module& module,
                                                  DiagnosticEngine& diags) {
   std::string functions;
   bool math = false;
+  bool callables = false;
   bool ok = true;
   for (const ir::Kernel& kernel : module.kernels) {
     PrintedFunction printed = print_reference_function(kernel, options.source_path);
@@ -93,14 +110,16 @@ std::optional<std::string> emit_reference_module(const ir::Module& module,
       continue;
     }
     math |= printed.math;
+    callables |= printed.callables;
     if (!functions.empty()) functions += "\n\n";
     functions += printed.text;
   }
   if (!ok) return std::nullopt;
-  std::optional<std::string> text = prelude(options, diags);
+  std::optional<std::string> text = prelude(options, diags, callables);
   if (!text) return std::nullopt;
   std::string imports = math ? "import math\n\n" : "";
   imports += "import jax\nimport jax.numpy as jnp\n";
+  if (callables) imports += "import numpy as np\n";
   TemplateValues values = {
       {"version", options.helionc_version},
       {"source", one_line_text(options.source_path)},

@@ -34,6 +34,7 @@ std::string reference_function_name(const ir::Kernel& kernel);
 struct ReferenceSection {
   std::string text;
   bool math = false;
+  bool numpy = false;  // callable parameters' helpers (templates/reference_callables.py.tmpl)
 };
 std::optional<ReferenceSection> reference_section(const ir::Module& module,
                                                   const ReferenceOptions& options,

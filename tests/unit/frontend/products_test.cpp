@@ -258,10 +258,58 @@ TEST_CASE("a lambda default sees module-level names only, and is only called") {
                  "k.py:15:31: error: `epilogue` is a callable parameter: helionc inlines "
                  "its lambda where it is called, so it can only be called"));
 
-  auto no_default = lower(R"(@helion.kernel
-def f(x: torch.Tensor, epilogue: Callable[[torch.Tensor], torch.Tensor]) -> torch.Tensor:
+  auto other_default = lower(R"(@helion.kernel
+def f(x: torch.Tensor, epilogue: Callable[[torch.Tensor], torch.Tensor] = torch.relu) -> torch.Tensor:
     return x
 )");
-  CHECK(contains(no_default->errors(),
-                 "k.py:6:24: error: the callable parameter `epilogue` needs a lambda default"));
+  CHECK(contains(other_default->errors(),
+                 "error: the default of the callable parameter `epilogue` must be a lambda"));
+}
+
+TEST_CASE("a callable without a default is a parameter, called where the kernel calls it") {
+  auto result = lower(kernel_with(
+      R"(        acc = (x[tile_m, :] @ y[:, tile_n]).float()
+        acc = epilogue(acc, (tile_m, tile_n))
+        out[tile_m, tile_n] = acc * 2.0
+)",
+      ", epilogue: Callable[[torch.Tensor, tuple[torch.Tensor, ...]], torch.Tensor]"));
+  INFO(result->errors());
+  REQUIRE_FALSE(result->diags.has_errors());
+  const std::string ir = result->ir();
+  CHECK(contains(ir, "kernel f(x: tensor<2 x ?>, y: tensor<2 x ?>, epilogue: callable) {"));
+  // Typed as its first tile value (float32), tiles as call_tile objects.
+  CHECK(contains(ir,
+                 "let acc.1: tile_tensor<[tile_m, tile_n] x float32> = call_param(epilogue, "
+                 "(acc, (call_tile(tile_m.begin, tile_m.end, tile_m.block_size, tile_m.id, "
+                 "tile_m.index), call_tile(tile_n.begin, tile_n.end, tile_n.block_size, "
+                 "tile_n.id, tile_n.index))), float32)"));
+}
+
+TEST_CASE("a callable's result stored directly into a fresh output is applied after the launch") {
+  auto stored = lower(kernel_with(
+      R"(        out[tile_m, tile_n] = epilogue((x[tile_m, :] @ y[:, tile_n]).float(), (tile_m, tile_n)).to(torch.float16)
+)",
+      ", epilogue: Callable[[torch.Tensor, tuple[torch.Tensor, ...]], torch.Tensor]"));
+  INFO(stored->errors());
+  REQUIRE_FALSE(stored->diags.has_errors());
+  const std::string ir = stored->ir();
+  // The launch stores the tile value into the allocation, now of its dtype; the output's name
+  // is bound to the call on that whole array, with whole-axis tiles, in the output's dtype.
+  CHECK(contains(ir, "alloc out.1: tensor<2 x float32> shape (m, n) dtype float32"));
+  CHECK(contains(ir, "store out.1[tile_m, tile_n] = cast("));
+  CHECK(contains(ir,
+                 "let out: tensor<2 x float32> = cast(cast(call_param(epilogue, (out.1, "
+                 "(call_tile(0, m, m, 0, None), call_tile(0, n, n, 0, None))), float32), float16), "
+                 "float32)"));
+
+  // Stored twice in the launch: the call stays in the kernel.
+  auto twice = lower(kernel_with(
+      R"(        acc = (x[tile_m, :] @ y[:, tile_n]).float()
+        out[tile_m, tile_n] = acc
+        out[tile_m, tile_n] = epilogue(acc, (tile_m, tile_n))
+)",
+      ", epilogue: Callable[[torch.Tensor, tuple[torch.Tensor, ...]], torch.Tensor]"));
+  INFO(twice->errors());
+  REQUIRE_FALSE(twice->diags.has_errors());
+  CHECK(contains(twice->ir(), "store out[tile_m, tile_n] = call_param(epilogue, (acc, "));
 }
