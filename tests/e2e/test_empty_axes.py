@@ -38,6 +38,7 @@ def emptied(call: Call) -> Call:
 # Samples whose emptied first call is not a valid input (numpy or the kernel would not take it).
 NOT_EMPTIABLE = {
     "accumulate_views": "count keeps its length, which the reference ties to total's",
+    "cartesian_scatter": "indices into an array of no rows",
     "ellipsis_index": "it reads matrix 0 of the batch (`v[0, ...]`; torch raises too)",
     "embedding": "indices into a table of no rows",
     "gather_pairs": "indices into a table of no rows",
@@ -45,6 +46,7 @@ NOT_EMPTIABLE = {
     "host_clear_ends": "its host code writes the first and last rows (torch raises too)",
     "host_gather": "indices into a table of no rows",
     "offset_rows": "the kernel's output has x.size(0) - 3 rows",
+    "scatter_add_rows": "indices into a table of no rows",
     "scatter_back": "its host code writes the first and last rows (torch raises too)",
     "softmax_bwd": "its input generator takes a softmax over no elements",
     "static_params": "flat_y keeps its length, which the kernel views as x's shape",
