@@ -10,6 +10,7 @@
 #pragma once
 
 #include <array>
+#include <functional>
 #include <map>
 #include <optional>
 #include <set>
@@ -686,6 +687,15 @@ class KernelLowering {
   // `for i in hl.static_range(...)` or `range(...)` in device code (unrolled while JAX
   // traces); `shown` names the callee in messages.
   void lower_static_range(const SyntaxNode& node, ir::Block& out, std::string_view shown);
+  // The bounds of `range(end)`, `range(begin, end)` or `range(begin, end, step)` (`call`; `shown`
+  // names the callee), lowered in order with the defaults 0 and 1 filled in; `check` sees each
+  // bound the source writes, as it is lowered.
+  struct RangeBounds {
+    ir::ExprPtr begin, end, step;
+  };
+  RangeBounds lower_range_bounds(
+      const SyntaxNode& call, std::string_view shown,
+      const std::function<void(const SyntaxNode& arg, const ir::ExprPtr& bound)>& check);
   // `for x in [a, b]` / `(a, b)` in device code: the body once per element.
   void lower_unrolled_for(const SyntaxNode& node, ir::Block& out);
   // Whether a device-code `for` over `iterable` is unrolled by lower_unrolled_for.

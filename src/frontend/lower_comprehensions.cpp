@@ -95,23 +95,19 @@ std::vector<ExprPtr> KernelLowering::iterable_elements(const SyntaxNode& iterabl
         (function.type() == "identifier" && function.text() == "range" && !scope_.count("range")) ||
         imports_.qualified_name(function) == "helion.language.static_range";
     if (is_range) {
-      const CallArgs args = split_args(iterable);
-      check_arity(args, function.text(), 1, 3, {});
-      std::vector<int64_t> bounds;
-      for (const SyntaxNode& arg : args.positional) {
-        const ExprPtr bound = lower_expr(arg);
-        const auto* constant = bound->as<ir::IntImm>();
-        if (!constant) {
-          unsupported(arg.range(),
-                      fmt::format("{} over a `range` whose bounds are not int literals (helionc "
-                                  "unrolls it while compiling, so it needs its length)",
-                                  what));
-        }
-        bounds.push_back(constant->value);
-      }
-      const int64_t begin = bounds.size() > 1 ? bounds[0] : 0;
-      const int64_t end = bounds.size() > 1 ? bounds[1] : bounds[0];
-      const int64_t step = bounds.size() > 2 ? bounds[2] : 1;
+      const RangeBounds bounds = lower_range_bounds(
+          iterable, function.text(), [&](const SyntaxNode& arg, const ExprPtr& bound) {
+            if (!bound->as<ir::IntImm>()) {
+              unsupported(arg.range(),
+                          fmt::format("{} over a `range` whose bounds are not int literals "
+                                      "(helionc unrolls it while compiling, so it needs its "
+                                      "length)",
+                                      what));
+            }
+          });
+      const int64_t begin = bounds.begin->as<ir::IntImm>()->value;
+      const int64_t end = bounds.end->as<ir::IntImm>()->value;
+      const int64_t step = bounds.step->as<ir::IntImm>()->value;
       if (step == 0) {
         fail(DiagnosticKind::kBadArgument, iterable.range(), "`range` step must not be zero");
       }

@@ -381,19 +381,7 @@ void KernelLowering::refuse_reads_through_other_views(const ir::Block& launch_bo
 
 void KernelLowering::write_back_views(const ir::Block& launch_body, ir::Block& out) {
   refuse_reads_through_other_views(launch_body);
-  std::set<int> written;
-  for (const ir::StmtPtr& stmt : launch_body) {
-    // Stores sit at any depth of the launch body (inside static ifs too).
-    struct Collector : ir::Visitor {
-      std::set<int>* written;
-      void visit_node(const ir::Store& node) override {
-        written->insert(node.tensor->as<ir::VarRef>()->binding);
-      }
-    } collector;
-    collector.written = &written;
-    collector.visit(stmt);
-  }
-  for (int view : written) write_back_view(view, out);
+  for (int view : ir::stored_tensors(launch_body)) write_back_view(view, out);
 }
 
 void KernelLowering::write_back_view(int view, ir::Block& out) {

@@ -41,6 +41,22 @@ void collect_assigned_names(const SyntaxNode& node, std::vector<std::string>& na
 
 }  // namespace
 
+KernelLowering::RangeBounds KernelLowering::lower_range_bounds(
+    const SyntaxNode& call, std::string_view shown,
+    const std::function<void(const SyntaxNode& arg, const ir::ExprPtr& bound)>& check) {
+  const CallArgs args = split_args(call);
+  check_arity(args, shown, 1, 3, {});
+  std::vector<ir::ExprPtr> bounds;
+  for (const SyntaxNode& arg : args.positional) {
+    bounds.push_back(lower_expr(arg));
+    check(arg, bounds.back());
+  }
+  const bool has_begin = bounds.size() > 1;
+  return {has_begin ? bounds[0] : ir::IntImm::make(0, call.range()),
+          has_begin ? bounds[1] : bounds[0],
+          bounds.size() > 2 ? bounds[2] : ir::IntImm::make(1, call.range())};
+}
+
 void KernelLowering::lower_static_range(const SyntaxNode& node, ir::Block& out,
                                         std::string_view shown) {
   const SyntaxNode call = node.child_by_field("right");
@@ -53,25 +69,18 @@ void KernelLowering::lower_static_range(const SyntaxNode& node, ir::Block& out,
   }
   if (node.child_by_field("alternative")) unsupported(node.range(), "`for ... else`");
   if (target.type() != "identifier") unsupported(target.range(), "this loop target");
-  const CallArgs args = split_args(call);
-  check_arity(args, shown, 1, 3, {});
   // Bounds run on the host while JAX traces: ints known there. (Helion's `range` in device
   // code is `hl.grid`; with bounds known at trace time, unrolling it runs the same iterations
   // in the same order and keeps `i` a Python int for static indexing, as `hl.static_range`.)
-  std::vector<ir::ExprPtr> bounds;
-  for (const SyntaxNode& arg : args.positional) {
-    ir::ExprPtr bound = lower_expr(arg);
-    if (bound->type.kind != TypeKind::kInt || ir::reads_kernel_values(kernel_, bound)) {
-      fail(DiagnosticKind::kTypeMismatch, arg.range(),
-           fmt::format("`{}` in device code takes ints known before the kernel runs (sizes, "
-                       "constants); a bound read from a tensor needs `hl.tile(begin, end)`",
-                       shown));
-    }
-    bounds.push_back(std::move(bound));
-  }
-  ir::ExprPtr begin = bounds.size() > 1 ? bounds[0] : ir::IntImm::make(0, call.range());
-  ir::ExprPtr end = bounds.size() > 1 ? bounds[1] : bounds[0];
-  ir::ExprPtr step = bounds.size() > 2 ? bounds[2] : ir::IntImm::make(1, call.range());
+  auto [begin, end, step] =
+      lower_range_bounds(call, shown, [&](const SyntaxNode& arg, const ir::ExprPtr& bound) {
+        if (bound->type.kind != TypeKind::kInt || ir::reads_kernel_values(kernel_, bound)) {
+          fail(DiagnosticKind::kTypeMismatch, arg.range(),
+               fmt::format("`{}` in device code takes ints known before the kernel runs (sizes, "
+                           "constants); a bound read from a tensor needs `hl.tile(begin, end)`",
+                           shown));
+        }
+      });
 
   const size_t first_binding = kernel_.bindings.size();
   const int var = bind(std::string(target.text()), Type::scalar(TypeKind::kInt),

@@ -111,39 +111,16 @@ ExprPtr KernelLowering::read_item_binding(int id, SourceRange range) {
                         Type::tile_tensor({}, binding(tensor).type.dtype), range);
 }
 
-namespace {
-
-// The tensors a kernel writes (stores, atomics, host stores), by binding.
-class WrittenTensors final : public ir::Visitor {
- public:
-  std::set<int> written;
-
- private:
-  void visit_node(const ir::Store& node) override {
-    if (const auto* var = node.tensor->as<ir::VarRef>()) written.insert(var->binding);
-    ir::Visitor::visit_node(node);
-  }
-  void visit_node(const ir::Call& node) override {
-    if (node.op == Intrinsic::kHostIndexSet) {
-      if (const auto* var = node.args[0]->as<ir::VarRef>()) written.insert(var->binding);
-    }
-    ir::Visitor::visit_node(node);
-  }
-};
-
-}  // namespace
-
 void KernelLowering::finish_items() {
   if (item_reads_.empty()) return;
-  WrittenTensors writes;
-  writes.visit(kernel_.body);
+  std::set<int> written = ir::stored_tensors(kernel_.body);
   for (const auto& [view, base] : views_) {
-    if (writes.written.count(view)) writes.written.insert(base.first);
+    if (written.count(view)) written.insert(base.first);
   }
   for (const auto& [tensor, read] : device_read_items_) {
     const auto param = holds_param_.find(tensor);
     const bool updated = param != holds_param_.end() && updated_params_.count(param->second);
-    if (!updated && !writes.written.count(tensor)) continue;
+    if (!updated && !written.count(tensor)) continue;
     const auto& [item, range] = read;
     Diagnostic& diag = diags_.error(
         DiagnosticKind::kUnsupported, range,

@@ -109,6 +109,27 @@ bool bounds_from_tensors(const TileDim& dim) {
   return from_tensor(dim.begin) || from_tensor(dim.extent);
 }
 
+std::set<int> stored_tensors(const Block& block) {
+  class Stores final : public Visitor {
+   public:
+    std::set<int> tensors;
+
+   private:
+    void visit_node(const Store& node) override {
+      if (const auto* var = node.tensor->as<VarRef>()) tensors.insert(var->binding);
+      Visitor::visit_node(node);
+    }
+    void visit_node(const Call& node) override {
+      if (node.op == Intrinsic::kHostIndexSet) {
+        if (const auto* var = node.args[0]->as<VarRef>()) tensors.insert(var->binding);
+      }
+      Visitor::visit_node(node);
+    }
+  } stores;
+  stores.visit(block);
+  return std::move(stores.tensors);
+}
+
 bool has_begin(const TileDim& dim) {
   if (!dim.begin) return false;
   const auto* imm = dim.begin->as<IntImm>();

@@ -2,6 +2,8 @@
 // default, so a pass overrides only the kinds it cares about (Halide's IRVisitor habit).
 #pragma once
 
+#include <set>
+
 #include "ir/nodes.h"
 
 namespace helionc::ir {
@@ -42,6 +44,10 @@ void for_each_expr(const ExprPtr& expr, Fn&& fn);
 // Whether `expr` (may be null) reads a value only device code has: a tile attribute, a value
 // computed in a tile loop, or a loop variable.
 bool reads_kernel_values(const Kernel& kernel, const ExprPtr& expr);
+
+// The bindings of the tensors `block` stores into, at any depth: tile stores and host index
+// assignments (`x[0] = v`).
+std::set<int> stored_tensors(const Block& block);
 
 // Whether a tile dimension's bounds are known only in the kernel: they move with an outer tile
 // (`hl.tile(0, tile_m.end)`) or are read from tensors (`hl.tile(end[0])`).
