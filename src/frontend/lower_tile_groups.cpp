@@ -97,14 +97,6 @@ size_t group_run(const std::vector<Dim>& dims, size_t from, int tile) {
   return from;
 }
 
-std::vector<Dim> without_units(const std::vector<Dim>& dims) {
-  std::vector<Dim> kept;
-  for (const Dim& dim : dims) {
-    if (dim.kind != Dim::Kind::kUnit) kept.push_back(dim);
-  }
-  return kept;
-}
-
 }  // namespace
 
 ExprPtr KernelLowering::group_tile_reshape(const ExprPtr& value,

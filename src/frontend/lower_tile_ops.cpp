@@ -88,14 +88,6 @@ bool same_extent(const Dim& a, const Dim& b) {
   return dims_agree({a}, {b});
 }
 
-std::vector<Dim> non_unit(const std::vector<Dim>& dims) {
-  std::vector<Dim> kept;
-  for (const Dim& dim : dims) {
-    if (dim.kind != Dim::Kind::kUnit) kept.push_back(dim);
-  }
-  return kept;
-}
-
 }  // namespace
 
 std::optional<Dim> KernelLowering::named_size_dim(const ExprPtr& size, const SyntaxNode& node) {
@@ -591,7 +583,7 @@ ExprPtr KernelLowering::lower_tile_method(const ExprPtr& receiver, std::string_v
     ExprPtr value = receiver;
     if (ExprPtr merged = merge_unit_tiles(receiver, target, shown, to, range)) value = merged;
     const std::vector<std::optional<Dim>> written = target;  // before the -1 is resolved
-    const std::vector<Dim> source = non_unit(value->type.dims);
+    const std::vector<Dim> source = without_units(value->type.dims);
     std::vector<Dim> known;
     size_t known_before_inferred = 0;
     for (size_t i = 0; i < target.size(); ++i) {

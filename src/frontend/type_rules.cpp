@@ -39,6 +39,14 @@ std::optional<SizeAgreement> checked_sizes(const Dim& a, const Dim& b) {
   return fa >= fb ? SizeAgreement{a, b} : SizeAgreement{b, a};
 }
 
+std::vector<ir::Dim> without_units(const std::vector<ir::Dim>& dims) {
+  std::vector<ir::Dim> kept;
+  for (const ir::Dim& dim : dims) {
+    if (dim.kind != ir::Dim::Kind::kUnit) kept.push_back(dim);
+  }
+  return kept;
+}
+
 bool dims_agree(const std::vector<Dim>& a, const std::vector<Dim>& b) {
   if (a.size() != b.size()) return false;
   for (size_t i = 0; i < a.size(); ++i) {

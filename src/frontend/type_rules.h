@@ -40,6 +40,9 @@ std::optional<std::vector<ir::Dim>> broadcast_dims(
 // broadcast_dims reports): the test a store, a carry and an accumulator apply.
 bool dims_agree(const std::vector<ir::Dim>& a, const std::vector<ir::Dim>& b);
 
+// `dims` without its unit dimensions (the sizes a reshape moves, whatever 1s surround them).
+std::vector<ir::Dim> without_units(const std::vector<ir::Dim>& dims);
+
 // The dtype of `a op b` when both are known; a Python scalar operand (nullopt dtype with
 // `scalar_kind`) keeps the tensor's dtype except that a float scalar makes an integer tensor
 // float32, as in torch.result_type.

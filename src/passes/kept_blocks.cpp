@@ -86,7 +86,7 @@ bool observes_block_positions(const ir::Kernel& kernel, const ir::TileDim& dim) 
       return reads_block_numbering(kernel, dim.id) || indexes_with_block_bounds(kernel, dim.id) ||
              dim.paired_with >= 0;
     case ir::BlockSource::Kind::kTunable:
-      return kernel.block_value_binding(dim.block.tunable) >= 0;
+      return reads_block_value(kernel, dim);  // a registered block's value
     case ir::BlockSource::Kind::kGrid:
       return false;
   }
