@@ -228,10 +228,9 @@ class LaunchPrinter {
         host_.context.imports.helpers.insert("kept_block");
         kept = py_string(kept_reason(dim)) + ", ";
       }
-      if (passes::observes_block_positions(kernel_, dim)) {
-        if (dim.paired_with >= 0) {
-          // Its blocks start at the loop's begin already (GridDim::from_begin).
-        } else if (has_begin(dim) && in_kernel_bounds_[g] && !dim.merged) {  // 1 divides any begin
+      // A paired loop's blocks start at its begin already (GridDim::from_begin).
+      if (passes::observes_block_positions(kernel_, dim) && dim.paired_with < 0) {
+        if (has_begin(dim) && in_kernel_bounds_[g] && !dim.merged) {  // 1 divides any begin
           // The module's blocks start at multiples of the block; Helion's at the loop's begin,
           // which here is known only while the kernel runs.
           host_.context.diags.error(
