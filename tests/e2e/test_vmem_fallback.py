@@ -20,7 +20,7 @@ import numpy as np
 import pytest
 
 from conftest import import_module
-from e2e_support import lower_for_tpu, tpu_tracing
+from e2e_support import tpu_tracing
 from references import _attention64
 
 LIMIT = 64 * 1024  # vmem_limit_bytes of the small-VMEM configs
@@ -96,7 +96,7 @@ def test_attention_long_sequence_falls_back(helionc, tmp_path):
         assert (spaces[1] == "any" and spaces[2] == "any") == falls_back, operands
 
 
-def test_target_vmem_fallback_lowers_for_tpu(helionc, tmp_path):
+def test_target_vmem_fallback_lowers_for_tpu(helionc, tmp_path, tpu_lower):
     """Without vmem_limit_bytes the target's VMEM decides: 64 MiB per core on tpu-v7x."""
     default = "  block_sizes: [8, 1024]\n  pallas_loop_type: [unroll]\n"
     module, _ = compile_module(helionc, tmp_path, "long_sum", "long_sum", default)
@@ -105,7 +105,7 @@ def test_target_vmem_fallback_lowers_for_tpu(helionc, tmp_path):
     large = jax.ShapeDtypeStruct((8, 1 << 20), jnp.float32)  # a 32 MiB row block, twice
     assert traced_blocks(fn, small)[0][0] == ("default", (8, 4096))  # a VMEM block
     assert traced_blocks(fn, large)[0][0][0] == "any"
-    assert "tpu_custom_call" in lower_for_tpu(fn, large)
+    assert "tpu_custom_call" in tpu_lower(fn, large)
 
 
 def test_no_strategy_fits(helionc, tmp_path):
@@ -140,13 +140,13 @@ def test_whole_rows_halve_the_block(helionc, tmp_path, m, n, rows):
     assert operands == [("default", (rows, n)), ("default", (rows, n))], operands
 
 
-def test_halved_block_lowers_for_tpu(helionc, tmp_path):
+def test_halved_block_lowers_for_tpu(helionc, tmp_path, tpu_lower):
     """Without vmem_limit_bytes: 256 rows of 65,536 f32 need 256 MiB (in and out, two buffers each); 64 rows take the 64 MiB."""
     module, _ = compile_module(helionc, tmp_path, "softmax", "softmax", "  block_sizes: [256]\n")
     fn = lambda a: module.softmax(a, interpret=False)  # noqa: E731
     large = jax.ShapeDtypeStruct((1024, 1 << 16), jnp.float32)
     assert traced_blocks(fn, large)[0][0] == ("default", (64, 1 << 16))
-    assert "tpu_custom_call" in lower_for_tpu(fn, large)
+    assert "tpu_custom_call" in tpu_lower(fn, large)
 
 
 NUMBERED_ROWS = """
@@ -237,7 +237,7 @@ def traced_vmem_limits(fn, *args):
     (12288, 64 * 1024 * 1024), # 48 MiB: more than Mosaic's default 32 MiB on v7x
 ])
 def test_a_config_without_a_limit_gets_one_when_it_needs_more_than_the_default(
-        helionc, tmp_path, n, limit):
+        helionc, tmp_path, tpu_lower, n, limit):
     """Mosaic refuses a kernel above its default scoped VMEM limit unless `vmem_limit_bytes`
     raises it; a launch the fallback lets through with more than that gets the target's VMEM."""
     module, _ = compile_module(helionc, tmp_path, "softmax", "softmax", "  block_sizes: [256]\n")
@@ -246,10 +246,10 @@ def test_a_config_without_a_limit_gets_one_when_it_needs_more_than_the_default(
     assert traced_vmem_limits(fn, x) == [limit]
     assert traced_blocks(fn, x) == [[("default", (256, n)), ("default", (256, n))]]
     if limit:
-        lowered = lower_for_tpu(fn, x)
+        lowered = tpu_lower(fn, x)
         assert "tpu_custom_call" in lowered
         # Mosaic's custom call carries the limit as its scoped VMEM size.
-        assert re.search(r"scoped_memory_configs.{0,80}size\\22: 67108864", lowered)
+        assert re.search(r"scoped_memory_configs.{0,80}size\\22: 67108864", lowered.text)
     small = np.random.default_rng(0).standard_normal((13, 300)).astype(np.float32)
     got = np.asarray(module.softmax(jnp.asarray(small), interpret=True))
     want = np.exp(small - small.max(1, keepdims=True))
