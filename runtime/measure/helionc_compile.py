@@ -1,0 +1,291 @@
+"""The runner of `helionc --autotune --search compile` (installed with helionc).
+
+helionc writes a plan (helionc_candidates.py) with the topology of the target's generation
+(`tpu7x:2x2x1`, ...) and, per call, the cost model's best candidates, each compiled to a module.
+This runner compiles every candidate for one chip of that topology with JAX's TPU compiler
+(libtpu, from `jax[tpu]`): the candidate is traced as on a TPU of that generation, lowered to
+Mosaic, and Mosaic and the TPU backend run as on a TPU host at the kernel's first call
+(`jax.jit(...).lower(...).compile()` on a compile-only device: no TPU needed). A candidate is
+`ok` (compiled), `refused` (the compile raised; its message is kept), `compiler_crash` (the
+compiling process died: libtpu aborts its process on some internal checks) or `timeout`.
+
+The compiles run in worker processes (`-j` of them), each of which loads JAX and libtpu once
+and compiles one candidate after another. This parent supervises them: a worker that dies or
+stays past `--candidate-timeout` on a candidate is killed, that candidate gets its status, and
+a fresh worker takes the next one, so a crash or a hang costs one candidate, never the run.
+
+libtpu takes a lockfile so that two processes never drive one host's TPU chips. Compiling
+needs no chip: on a host without chips the workers may all load libtpu
+(ALLOW_MULTIPLE_LIBTPU_LOAD=1); on a host with chips the lock is kept and one worker runs.
+The workers never open a chip (JAX_PLATFORMS=cpu: JAX's own backend is the CPU; the TPU
+plugin is loaded only for the topology's compile-only devices).
+
+Test-only hook: HELIONC_COMPILE_TEST_ONLY_FAULTS, a JSON object mapping "<call index>/<candidate
+index>" to what the worker does instead of compiling that candidate: "abort" (aborts the
+process, as libtpu's internal checks do), "hang" (sleeps past the timeout) or "module=PATH"
+(compiles the module at PATH, e.g. one the compiler refuses, through the same path as any
+candidate). Nothing else reads it.
+"""
+
+from __future__ import annotations
+
+import glob
+import importlib.metadata
+import json
+import os
+import pathlib
+import queue
+import select
+import signal
+import subprocess
+import sys
+import threading
+import time
+
+sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))  # also under `python -I`
+import helionc_candidates as shared  # noqa: E402
+
+TEST_FAULTS_ENV = "HELIONC_COMPILE_TEST_ONLY_FAULTS"
+# The Python packages a compile needs; `jax[tpu]` brings both.
+NEEDED = ("jax", "libtpu")
+INSTALL_HINT = 'pip install "jax[tpu]"'
+# A worker loads JAX and libtpu before its first candidate (about 2 s here); a start that takes
+# longer than this, or than the candidate timeout if that is longer, is a broken installation.
+START_TIMEOUT_S = 120
+
+
+# ---- the worker: loads libtpu once, compiles one candidate per line of stdin ----------------
+
+
+def worker(args) -> int:
+    # Results go to the original stdout; anything else printed (JAX, libtpu) goes to stderr.
+    results = os.fdopen(os.dup(1), "w", buffering=1)
+    os.dup2(2, 1)
+    import jax
+    from jax.experimental import topologies
+
+    plan = shared.read_plan(args.plan)
+    work = pathlib.Path(args.plan).parent
+    faults = json.loads(os.environ.get(TEST_FAULTS_ENV, "{}"))
+    device = topologies.get_topology_desc(platform="tpu", topology_name=plan["topology"]).devices[0]
+    sharding = jax.sharding.SingleDeviceSharding(device)
+    # Pallas asks for the TPU generation while tracing (emit_pipeline, rank-1 VMEM blocks):
+    # trace inside an abstract mesh of that generation's device kind.
+    mesh = jax.sharding.AbstractMesh(
+        (), (), abstract_device=jax.sharding.AbstractDevice(device.device_kind, 1, "tpu"))
+    results.write(json.dumps({"ready": device.device_kind}) + "\n")
+
+    for line in sys.stdin:
+        task = json.loads(line)
+        fault = faults.get(f"{task['call']}/{task['candidate']}", "")
+        module_path = work / task["module"]
+        if fault == "abort":
+            os.abort()
+        if fault == "hang":
+            time.sleep(10 * 24 * 3600)  # the parent's timeout ends this
+        if fault.startswith("module="):
+            module_path = pathlib.Path(fault[len("module="):])
+        call = plan["calls"][task["call"]]
+        start = time.perf_counter()
+        try:
+            fn = getattr(shared.load_module(module_path), plan["kernel"])
+            inputs = {t["name"]: jax.ShapeDtypeStruct(tuple(t["shape"]), jax.numpy.dtype(t["dtype"]),
+                                                      sharding=sharding)
+                      for t in call["tensors"]}
+            with jax.sharding.use_abstract_mesh(mesh):
+                jax.jit(lambda kwargs: fn(**kwargs, interpret=False)).lower(inputs).compile()
+            report = {"status": "ok", "message": ""}
+        except Exception as e:  # Pallas's block rules, Mosaic, the TPU backend (VMEM)
+            report = {"status": "refused", "message": f"{type(e).__name__}: {e}"[-4000:]}
+        report["seconds"] = time.perf_counter() - start
+        results.write(json.dumps(report) + "\n")
+    return 0
+
+
+# ---- the parent: supervises the workers -------------------------------------------------------
+
+
+class StartFailed(Exception):
+    """A worker could not load libtpu or the topology: no candidate can be compiled."""
+
+
+class Worker:
+    """One worker process and its stderr log; `compile` gives a candidate's report."""
+
+    def __init__(self, args, index: int, env: dict):
+        self.args, self.env = args, env
+        self.log_path = pathlib.Path(args.plan).parent / f"worker_{index}.log"
+        self.proc = None
+        self.buffer = b""
+
+    def _start(self, timeout: float):
+        offset = self.log_path.stat().st_size if self.log_path.exists() else 0
+        with self.log_path.open("ab") as log:
+            self.proc = subprocess.Popen(
+                [sys.executable, __file__, "--worker", "--plan", self.args.plan],
+                stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=log, env=self.env,
+                start_new_session=True)
+        self.buffer = b""
+        line = self._read_line(timeout)
+        if line is None or line == b"":
+            why = "did not start in time" if line is None else f"exited with {self._end()}"
+            self.kill()
+            raise StartFailed(f"the compile worker {why}: {self._log_tail(offset)}")
+
+    def compile(self, task: dict, timeout: float) -> dict:
+        if self.proc is None:
+            self._start(max(timeout, START_TIMEOUT_S))
+        offset = self.log_path.stat().st_size
+        try:
+            self.proc.stdin.write((json.dumps(task) + "\n").encode())
+            self.proc.stdin.flush()
+        except BrokenPipeError:
+            pass  # it died: the read below sees the end of its output
+        line = self._read_line(timeout)
+        if line is None:
+            self.kill()
+            return {"status": "timeout", "message": f"no result after {timeout:g} s"}
+        if line == b"":
+            how = self._end()
+            self.proc = None
+            return {"status": "compiler_crash",
+                    "message": f"the compiling process {how}: {self._log_tail(offset)}"}
+        return json.loads(line)
+
+    def _read_line(self, timeout: float):
+        """The next line of the worker's output; b"" at its end, None after `timeout` s."""
+        deadline = time.monotonic() + timeout
+        fd = self.proc.stdout.fileno()
+        while b"\n" not in self.buffer:
+            remaining = deadline - time.monotonic()
+            if remaining <= 0 or not select.select([fd], [], [], remaining)[0]:
+                return None
+            chunk = os.read(fd, 65536)
+            if not chunk:
+                return b""
+            self.buffer += chunk
+        line, _, self.buffer = self.buffer.partition(b"\n")
+        return line
+
+    def _end(self) -> str:
+        code = self.proc.wait()
+        if code < 0:
+            return f"was killed by {signal.Signals(-code).name}"
+        return f"exited with status {code}"
+
+    def _log_tail(self, offset: int) -> str:
+        text = self.log_path.read_bytes()[offset:].decode(errors="replace")
+        lines = [line for line in text.splitlines()
+                 if line.strip() and "TPU_ACCELERATOR_TYPE" not in line and "TPU_WORKER" not in line]
+        return "\n".join(lines[-12:]) or "(nothing on stderr)"
+
+    def kill(self):
+        if self.proc is not None:
+            try:
+                os.killpg(self.proc.pid, signal.SIGKILL)
+            except ProcessLookupError:
+                pass
+            self.proc.wait()
+            self.proc = None
+
+    def close(self):
+        if self.proc is not None:
+            self.proc.stdin.close()
+            try:
+                self.proc.wait(timeout=30)
+            except subprocess.TimeoutExpired:
+                self.kill()
+            self.proc = None
+
+
+def worker_env(jobs: int) -> tuple[dict, int]:
+    env = dict(os.environ, JAX_PLATFORMS="cpu")
+    if glob.glob("/dev/accel*") or glob.glob("/dev/vfio/[0-9]*"):
+        return env, 1  # TPU chips here: keep libtpu's lock, one worker
+    env["ALLOW_MULTIPLE_LIBTPU_LOAD"] = "1"
+    return env, jobs
+
+
+def main() -> int:
+    args = shared.parse_args(
+        __doc__.split("\n\n")[0],
+        lambda parser: parser.add_argument("--worker", action="store_true"))
+    if args.worker:
+        return worker(args)
+    missing = shared.missing_modules(NEEDED)
+    if missing:
+        return shared.refuse_to_start(
+            args.results,
+            f"--search compile needs JAX's TPU compiler, and the Python `{sys.executable}` cannot "
+            f"import `{missing}`: install it there with `{sys.executable} -m {INSTALL_HINT}` "
+            "(the tests use jax[tpu]==0.10.2), or name a Python that has it with HELIONC_PYTHON")
+
+    plan = shared.read_plan(args.plan)
+    work = pathlib.Path(args.plan).parent
+    say = shared.sayer(args.quiet, "compile")
+    identity = {"topology": plan["topology"], "libtpu": importlib.metadata.version("libtpu"),
+                "jax": importlib.metadata.version("jax")}
+    journal = shared.Journal(args.journal, args.resume, identity)
+    env, jobs = worker_env(plan["jobs"])
+
+    records = {}  # (call, candidate) -> journal record
+    tasks = queue.Queue()
+    for c, call in enumerate(plan["calls"]):
+        for k, candidate in enumerate(call["candidates"]):
+            sha256 = shared.module_sha256(work, candidate["module"])
+            record = journal.get(call["call"], candidate["config"], sha256)
+            if record:
+                records[(c, k)] = record
+                say(f"{call['call']} candidate {k}: {record['status']} (journal)")
+            else:
+                tasks.put({"call": c, "candidate": k, "module": candidate["module"],
+                           "sha256": sha256})
+    lock = threading.Lock()
+    failures = []
+
+    def run_slot(index: int):
+        slot = Worker(args, index, env)
+        try:
+            while not failures:
+                try:
+                    task = tasks.get_nowait()
+                except queue.Empty:
+                    return
+                try:
+                    report = slot.compile({k: task[k] for k in ("call", "candidate", "module")},
+                                          plan["timeout_s"])
+                except StartFailed as e:
+                    with lock:
+                        failures.append(str(e))
+                    return
+                call = plan["calls"][task["call"]]
+                candidate = call["candidates"][task["candidate"]]
+                with lock:
+                    records[(task["call"], task["candidate"])] = journal.add({
+                        "call": call["call"], "config": candidate["config"],
+                        "module_sha256": task["sha256"], "status": report["status"],
+                        "seconds": report.get("seconds"), "predicted_us": candidate["predicted_us"],
+                        "message": report["message"]})
+                    say(f"{call['call']} candidate {task['candidate']}: {report['status']}"
+                        + (f" ({report['seconds']:.2f} s)" if report.get("seconds") else "")
+                        + (f": {shared.one_line(report['message'], 200)}" if report["message"] else ""))
+        finally:
+            slot.close()
+
+    threads = [threading.Thread(target=run_slot, args=(i,)) for i in range(max(1, jobs))]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    journal.close()
+    if failures:
+        return shared.refuse_to_start(
+            args.results, f"--search compile: libtpu could not start for {plan['topology']}: "
+                          f"{failures[0]}")
+    rows = [(c, k, r["status"], None, r["message"]) for (c, k), r in sorted(records.items())]
+    shared.write_results(args.results, identity, rows)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
