@@ -54,6 +54,13 @@ INSTALL_HINT = 'pip install "jax[tpu]"'
 START_TIMEOUT_S = 120
 
 
+def refusal_text(error: Exception) -> str:
+    """The compiler's message without Mosaic's request for bug reports (it is no bug of JAX's)."""
+    lines = [line for line in f"{type(error).__name__}: {error}".splitlines()
+             if not line.startswith("Please report a bug")]
+    return "\n".join(lines).strip()[:4000]
+
+
 # ---- the worker: loads libtpu once, compiles one candidate per line of stdin ----------------
 
 
@@ -96,7 +103,7 @@ def worker(args) -> int:
                 jax.jit(lambda kwargs: fn(**kwargs, interpret=False)).lower(inputs).compile()
             report = {"status": "ok", "message": ""}
         except Exception as e:  # Pallas's block rules, Mosaic, the TPU backend (VMEM)
-            report = {"status": "refused", "message": f"{type(e).__name__}: {e}"[-4000:]}
+            report = {"status": "refused", "message": refusal_text(e)}
         report["seconds"] = time.perf_counter() - start
         results.write(json.dumps(report) + "\n")
     return 0
