@@ -32,6 +32,23 @@ def load_module(path: pathlib.Path):
     return module
 
 
+def by_parameter(values: dict) -> dict:
+    """A call's values (by `--shapes` name) by the kernel's parameter: the elements of a pack
+    parameter, `xs.0`, `xs.1` or `d.key`, gathered into a list or a dict (the module takes a
+    list or a tuple alike)."""
+    grouped = {}
+    for name, value in values.items():
+        param, _, element = name.partition(".")
+        if element:
+            grouped.setdefault(param, {})[int(element) if element.isdigit() else element] = value
+        else:
+            grouped[param] = value
+    for param, elements in grouped.items():
+        if isinstance(elements, dict) and all(isinstance(key, int) for key in elements):
+            grouped[param] = [elements[i] for i in sorted(elements)]
+    return grouped
+
+
 def one_line(text: str, limit: int = 400) -> str:
     """`text` on one line (the results file and the YAML comments are line-based)."""
     flat = " ".join(text.split())

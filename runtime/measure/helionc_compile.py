@@ -61,51 +61,53 @@ def refusal_text(error: Exception) -> str:
     return "\n".join(lines).strip()[:4000]
 
 
-# ---- the worker: loads libtpu once, compiles one candidate per line of stdin ----------------
+# ---- the worker: loads libtpu once, compiles one task per line of stdin ---------------------
+#
+# A task: {"module": path, "kernel": name, "tensors": [{"name", "shape", "dtype"}], "scalars":
+# {name: value} (optional), "fault": test hook (optional)}. Its report: {"status": "ok" or
+# "refused", "message", "seconds"}.
 
 
-def worker(args) -> int:
-    # Results go to the original stdout; anything else printed (JAX, libtpu) goes to stderr.
-    results = os.fdopen(os.dup(1), "w", buffering=1)
+def worker(topology: str) -> int:
+    # Reports go to the original stdout; anything else printed (JAX, libtpu) goes to stderr.
+    reports = os.fdopen(os.dup(1), "w", buffering=1)
     os.dup2(2, 1)
     import jax
     from jax.experimental import topologies
 
-    plan = shared.read_plan(args.plan)
-    work = pathlib.Path(args.plan).parent
-    faults = json.loads(os.environ.get(TEST_FAULTS_ENV, "{}"))
-    device = topologies.get_topology_desc(platform="tpu", topology_name=plan["topology"]).devices[0]
+    device = topologies.get_topology_desc(platform="tpu", topology_name=topology).devices[0]
     sharding = jax.sharding.SingleDeviceSharding(device)
     # Pallas asks for the TPU generation while tracing (emit_pipeline, rank-1 VMEM blocks):
     # trace inside an abstract mesh of that generation's device kind.
     mesh = jax.sharding.AbstractMesh(
         (), (), abstract_device=jax.sharding.AbstractDevice(device.device_kind, 1, "tpu"))
-    results.write(json.dumps({"ready": device.device_kind}) + "\n")
+    reports.write(json.dumps({"ready": device.device_kind}) + "\n")
 
     for line in sys.stdin:
         task = json.loads(line)
-        fault = faults.get(f"{task['call']}/{task['candidate']}", "")
-        module_path = work / task["module"]
+        fault = task.get("fault", "")
+        module_path = pathlib.Path(task["module"])
         if fault == "abort":
             os.abort()
         if fault == "hang":
             time.sleep(10 * 24 * 3600)  # the parent's timeout ends this
         if fault.startswith("module="):
             module_path = pathlib.Path(fault[len("module="):])
-        call = plan["calls"][task["call"]]
         start = time.perf_counter()
         try:
-            fn = getattr(shared.load_module(module_path), plan["kernel"])
-            inputs = {t["name"]: jax.ShapeDtypeStruct(tuple(t["shape"]), jax.numpy.dtype(t["dtype"]),
-                                                      sharding=sharding)
-                      for t in call["tensors"]}
+            fn = getattr(shared.load_module(module_path), task["kernel"])
+            inputs = shared.by_parameter({
+                t["name"]: jax.ShapeDtypeStruct(tuple(t["shape"]), jax.numpy.dtype(t["dtype"]),
+                                                sharding=sharding)
+                for t in task["tensors"]})
+            scalars = task.get("scalars", {})
             with jax.sharding.use_abstract_mesh(mesh):
-                jax.jit(lambda kwargs: fn(**kwargs, interpret=False)).lower(inputs).compile()
+                jax.jit(lambda kwargs: fn(**kwargs, **scalars, interpret=False)).lower(inputs).compile()
             report = {"status": "ok", "message": ""}
         except Exception as e:  # Pallas's block rules, Mosaic, the TPU backend (VMEM)
             report = {"status": "refused", "message": refusal_text(e)}
         report["seconds"] = time.perf_counter() - start
-        results.write(json.dumps(report) + "\n")
+        reports.write(json.dumps(report) + "\n")
     return 0
 
 
@@ -117,11 +119,10 @@ class StartFailed(Exception):
 
 
 class Worker:
-    """One worker process and its stderr log; `compile` gives a candidate's report."""
+    """One worker process and its stderr log; `compile` gives a task's report."""
 
-    def __init__(self, args, index: int, env: dict):
-        self.args, self.env = args, env
-        self.log_path = pathlib.Path(args.plan).parent / f"worker_{index}.log"
+    def __init__(self, topology: str, log_path: pathlib.Path, env: dict):
+        self.topology, self.log_path, self.env = topology, log_path, env
         self.proc = None
         self.buffer = b""
 
@@ -129,13 +130,13 @@ class Worker:
         offset = self.log_path.stat().st_size if self.log_path.exists() else 0
         with self.log_path.open("ab") as log:
             self.proc = subprocess.Popen(
-                [sys.executable, __file__, "--worker", "--plan", self.args.plan],
+                [sys.executable, __file__, "--worker", self.topology],
                 stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=log, env=self.env,
                 start_new_session=True)
         self.buffer = b""
         line = self._read_line(timeout)
         if line is None or line == b"":
-            why = "did not start in time" if line is None else f"exited with {self._end()}"
+            why = "did not start in time" if line is None else self._end()
             self.kill()
             raise StartFailed(f"the compile worker {why}: {self._log_tail(offset)}")
 
@@ -213,12 +214,50 @@ def worker_env(jobs: int) -> tuple[dict, int]:
     return env, jobs
 
 
+def compile_all(tasks: list, topology: str, jobs: int, timeout: float, log_dir: pathlib.Path,
+                on_report) -> str | None:
+    """Compiles every task for `topology` on up to `jobs` workers; `on_report(index, report)` is
+    called (one call at a time) as soon as a task's report is known. Returns why libtpu could
+    not start (then the remaining tasks have no report), else None."""
+    env, jobs = worker_env(jobs)
+    pending = queue.Queue()
+    for index, task in enumerate(tasks):
+        pending.put((index, task))
+    lock = threading.Lock()
+    failures = []
+
+    def run_slot(slot: int):
+        worker_process = Worker(topology, log_dir / f"worker_{slot}.log", env)
+        try:
+            while not failures:
+                try:
+                    index, task = pending.get_nowait()
+                except queue.Empty:
+                    return
+                try:
+                    report = worker_process.compile(task, timeout)
+                except StartFailed as e:
+                    with lock:
+                        failures.append(str(e))
+                    return
+                with lock:
+                    on_report(index, report)
+        finally:
+            worker_process.close()
+
+    threads = [threading.Thread(target=run_slot, args=(slot,))
+               for slot in range(max(1, min(jobs, len(tasks))))]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    return failures[0] if failures else None
+
+
 def main() -> int:
-    args = shared.parse_args(
-        __doc__.split("\n\n")[0],
-        lambda parser: parser.add_argument("--worker", action="store_true"))
-    if args.worker:
-        return worker(args)
+    if sys.argv[1:2] == ["--worker"]:
+        return worker(sys.argv[2])
+    args = shared.parse_args(__doc__.split("\n\n")[0])
     missing = shared.missing_modules(NEEDED)
     if missing:
         return shared.refuse_to_start(
@@ -233,10 +272,10 @@ def main() -> int:
     identity = {"topology": plan["topology"], "libtpu": importlib.metadata.version("libtpu"),
                 "jax": importlib.metadata.version("jax")}
     journal = shared.Journal(args.journal, args.resume, identity)
-    env, jobs = worker_env(plan["jobs"])
+    faults = json.loads(os.environ.get(TEST_FAULTS_ENV, "{}"))
 
     records = {}  # (call, candidate) -> journal record
-    tasks = queue.Queue()
+    tasks, keys = [], []
     for c, call in enumerate(plan["calls"]):
         for k, candidate in enumerate(call["candidates"]):
             sha256 = shared.module_sha256(work, candidate["module"])
@@ -244,51 +283,29 @@ def main() -> int:
             if record:
                 records[(c, k)] = record
                 say(f"{call['call']} candidate {k}: {record['status']} (journal)")
-            else:
-                tasks.put({"call": c, "candidate": k, "module": candidate["module"],
-                           "sha256": sha256})
-    lock = threading.Lock()
-    failures = []
+                continue
+            tasks.append({"module": str(work / candidate["module"]), "kernel": plan["kernel"],
+                          "tensors": call["tensors"], "fault": faults.get(f"{c}/{k}", "")})
+            keys.append((c, k, sha256))
 
-    def run_slot(index: int):
-        slot = Worker(args, index, env)
-        try:
-            while not failures:
-                try:
-                    task = tasks.get_nowait()
-                except queue.Empty:
-                    return
-                try:
-                    report = slot.compile({k: task[k] for k in ("call", "candidate", "module")},
-                                          plan["timeout_s"])
-                except StartFailed as e:
-                    with lock:
-                        failures.append(str(e))
-                    return
-                call = plan["calls"][task["call"]]
-                candidate = call["candidates"][task["candidate"]]
-                with lock:
-                    records[(task["call"], task["candidate"])] = journal.add({
-                        "call": call["call"], "config": candidate["config"],
-                        "module_sha256": task["sha256"], "status": report["status"],
-                        "seconds": report.get("seconds"), "predicted_us": candidate["predicted_us"],
-                        "message": report["message"]})
-                    say(f"{call['call']} candidate {task['candidate']}: {report['status']}"
-                        + (f" ({report['seconds']:.2f} s)" if report.get("seconds") else "")
-                        + (f": {shared.one_line(report['message'], 200)}" if report["message"] else ""))
-        finally:
-            slot.close()
+    def on_report(index: int, report: dict):
+        c, k, sha256 = keys[index]
+        call = plan["calls"][c]
+        candidate = call["candidates"][k]
+        records[(c, k)] = journal.add({
+            "call": call["call"], "config": candidate["config"], "module_sha256": sha256,
+            "status": report["status"], "seconds": report.get("seconds"),
+            "predicted_us": candidate["predicted_us"], "message": report["message"]})
+        say(f"{call['call']} candidate {k}: {report['status']}"
+            + (f" ({report['seconds']:.2f} s)" if report.get("seconds") else "")
+            + (f": {shared.one_line(report['message'], 200)}" if report["message"] else ""))
 
-    threads = [threading.Thread(target=run_slot, args=(i,)) for i in range(max(1, jobs))]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join()
+    failure = compile_all(tasks, plan["topology"], plan["jobs"], plan["timeout_s"], work, on_report)
     journal.close()
-    if failures:
+    if failure:
         return shared.refuse_to_start(
             args.results, f"--search compile: libtpu could not start for {plan['topology']}: "
-                          f"{failures[0]}")
+                          f"{failure}")
     rows = [(c, k, r["status"], None, r["message"]) for (c, k), r in sorted(records.items())]
     shared.write_results(args.results, identity, rows)
     return 0

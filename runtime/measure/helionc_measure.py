@@ -98,7 +98,7 @@ def child(args) -> int:
             raise RuntimeError("injected by " + TEST_FAULTS_ENV)
         module = shared.load_module(work / args.module)
         fn = getattr(module, plan["kernel"])
-        inputs = make_inputs(call, seed=args.call)
+        inputs = shared.by_parameter(make_inputs(call, seed=args.call))
         jitted = jax.jit(lambda kwargs: fn(**kwargs, interpret=interpret))
         compiled = jitted.lower(inputs).compile()
     except Exception as e:  # the module's trace-time checks, Mosaic, XLA

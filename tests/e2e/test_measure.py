@@ -69,6 +69,8 @@ def test_resume_keeps_the_journal(helionc, tmp_path):
     assert proc.returncode == 0, proc.stderr
     first = journal_records(journal)
     assert [r["status"] for r in first] == ["ok", "ok", "ok"]
+    # Each candidate's module has its own config (they are distinct files).
+    assert len({r["module_sha256"] for r in first}) == len({r["config"] for r in first}) == 3
     # Interrupted after the first candidate (and half-way through writing the second line).
     lines = journal.read_text().splitlines()
     journal.write_text(lines[0] + "\n" + lines[1][: len(lines[1]) // 2])
