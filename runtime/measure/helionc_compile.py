@@ -293,8 +293,8 @@ def main() -> int:
         call = plan["calls"][c]
         candidate = call["candidates"][k]
         records[(c, k)] = journal.add({
-            "call": call["call"], "config": candidate["config"], "module_sha256": sha256,
-            "status": report["status"], "seconds": report.get("seconds"),
+            "call": call["call"], "rank": k, "config": candidate["config"],
+            "module_sha256": sha256, "status": report["status"], "seconds": report.get("seconds"),
             "predicted_us": candidate["predicted_us"], "message": report["message"]})
         say(f"{call['call']} candidate {k}: {report['status']}"
             + (f" ({report['seconds']:.2f} s)" if report.get("seconds") else "")

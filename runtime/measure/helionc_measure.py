@@ -204,7 +204,7 @@ def main() -> int:
                           else {"status": "runtime_error", "times_us": [],
                                 "detail": "no reference output"})
                 times = result["times_us"]
-                record = journal.add({"call": call["call"], "config": candidate["config"],
+                record = journal.add({"call": call["call"], "rank": k, "config": candidate["config"],
                                       "module_sha256": sha256, "status": result["status"],
                                       "time_us": statistics.median(times) if times else None,
                                       "runs_us": times, "predicted_us": candidate["predicted_us"],
