@@ -145,6 +145,18 @@ def missing_modules(names) -> str | None:
     return None
 
 
+def lacks(names, results: str | None, search: str, needs: str, install: str) -> bool:
+    """Whether this Python cannot import one of `names`; if so helionc is told what to install."""
+    missing = missing_modules(names)
+    if missing:
+        refuse_to_start(
+            results,
+            f"--search {search} needs {needs}, and the Python `{sys.executable}` cannot import "
+            f"`{missing}`: install it there with `{sys.executable} -m pip install {install}`, or "
+            "name a Python that has it with HELIONC_PYTHON")
+    return missing is not None
+
+
 def refuse_to_start(path: str | None, message: str) -> int:
     """Tells helionc why the run cannot start (it prints the message, exit status 5)."""
     if path:

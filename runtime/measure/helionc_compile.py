@@ -48,7 +48,7 @@ import helionc_candidates as shared  # noqa: E402
 TEST_FAULTS_ENV = "HELIONC_COMPILE_TEST_ONLY_FAULTS"
 # The Python packages a compile needs; `jax[tpu]` brings both.
 NEEDED = ("jax", "libtpu")
-INSTALL_HINT = 'pip install "jax[tpu]"'
+INSTALL = '"jax[tpu]" (the tests use jax[tpu]==0.10.2)'
 # A worker loads JAX and libtpu before its first candidate (about 2 s here); a start that takes
 # longer than this, or than the candidate timeout if that is longer, is a broken installation.
 START_TIMEOUT_S = 120
@@ -258,14 +258,8 @@ def main() -> int:
     if sys.argv[1:2] == ["--worker"]:
         return worker(sys.argv[2])
     args = shared.parse_args(__doc__.split("\n\n")[0])
-    missing = shared.missing_modules(NEEDED)
-    if missing:
-        return shared.refuse_to_start(
-            args.results,
-            f"--search compile needs JAX's TPU compiler, and the Python `{sys.executable}` cannot "
-            f"import `{missing}`: install it there with `{sys.executable} -m {INSTALL_HINT}` "
-            "(the tests use jax[tpu]==0.10.2), or name a Python that has it with HELIONC_PYTHON")
-
+    if shared.lacks(NEEDED, args.results, "compile", "JAX's TPU compiler", INSTALL):
+        return 0
     plan = shared.read_plan(args.plan)
     work = pathlib.Path(args.plan).parent
     say = shared.sayer(args.quiet, "compile")

@@ -168,14 +168,9 @@ def main() -> int:
     args = shared.parse_args(__doc__.split("\n\n")[0], child_args)
     if args.child:
         return child(args)
-    missing = shared.missing_modules(("jax", "numpy"))
-    if missing:
-        return shared.refuse_to_start(
-            args.results,
-            f"--search measure needs JAX, and the Python `{sys.executable}` cannot import "
-            f"`{missing}`: install it there (`{sys.executable} -m pip install \"jax[tpu]\"` on a "
-            "TPU host, `jax` elsewhere), or name a Python that has it with HELIONC_PYTHON")
-
+    if shared.lacks(("jax", "numpy"), args.results, "measure", "JAX",
+                    '"jax[tpu]" (on a TPU host; `jax` elsewhere)'):
+        return 0
     plan = shared.read_plan(args.plan)
     args.runs, args.timeout = plan["runs"], plan["timeout_s"]
     device, interpret = device_text()

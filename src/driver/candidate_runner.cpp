@@ -222,4 +222,23 @@ Expected<RunnerResult> run_candidates(const RunnerRequest& request) {
   return result;
 }
 
+std::optional<FoundRun> run_found_calls(
+    RunnerRequest request, const std::vector<ShapeSet>& shapes,
+    const std::vector<std::optional<autotune::CallResult>>& found,
+    std::vector<std::string>& failures) {
+  FoundRun run;
+  for (size_t i = 0; i < found.size(); ++i) {
+    if (!found[i]) continue;
+    request.calls.push_back({&shapes[i], found[i]->top});
+    run.calls.push_back(i);
+  }
+  Expected<RunnerResult> result = run_candidates(request);
+  if (!result) {
+    failures.push_back(result.error());
+    return std::nullopt;
+  }
+  run.result = std::move(*result);
+  return run;
+}
+
 }  // namespace helionc::driver

@@ -66,6 +66,18 @@ struct CallOutcome {
 // started or cannot run here (its message says why), or ends without results.
 Expected<RunnerResult> run_candidates(const RunnerRequest& request);
 
+// Runs the runner over the calls that have candidates (`found[i]`, its `top`): `calls` are
+// their indices, in the order of `result.calls`. Nullopt, with the error in `failures`, when
+// the runner could not run.
+struct FoundRun {
+  std::vector<size_t> calls;
+  RunnerResult result;
+};
+std::optional<FoundRun> run_found_calls(
+    RunnerRequest request, const std::vector<ShapeSet>& shapes,
+    const std::vector<std::optional<autotune::CallResult>>& found,
+    std::vector<std::string>& failures);
+
 // The runner of a search: $HELIONC_<SEARCH>_RUNNER, else share/helionc/measure/ beside the
 // installed binary, else the source tree's runtime/measure/ (a build that is not installed).
 std::string runner_path(std::string_view search);

@@ -14,22 +14,14 @@ void compile_winners(RunnerRequest request, const std::string& topology,
                      std::vector<std::optional<autotune::CallResult>>& found,
                      std::vector<CallOutcome>& outcomes, std::vector<std::string>& failures) {
   request.plan_fields.push_back(fmt::format("\"topology\": {}", json_quote(topology)));
-  std::vector<size_t> compiled_calls;
-  for (size_t i = 0; i < found.size(); ++i) {
-    if (!found[i]) continue;
-    request.calls.push_back({&shapes[i], found[i]->top});
-    compiled_calls.push_back(i);
-  }
-  Expected<RunnerResult> verdicts = run_candidates(request);
-  if (!verdicts) {
-    failures.push_back(verdicts.error());
-    return;
-  }
-  const std::string libtpu = verdicts->facts["libtpu"];
-  const std::string jax = verdicts->facts["jax"];
-  for (size_t c = 0; c < compiled_calls.size(); ++c) {
-    const size_t i = compiled_calls[c];
-    const std::vector<CandidateVerdict>& calls = verdicts->calls[c];
+  std::optional<FoundRun> run = run_found_calls(request, shapes, found, failures);
+  if (!run) return;
+  RunnerResult& verdicts = run->result;
+  const std::string libtpu = verdicts.facts["libtpu"];
+  const std::string jax = verdicts.facts["jax"];
+  for (size_t c = 0; c < run->calls.size(); ++c) {
+    const size_t i = run->calls[c];
+    const std::vector<CandidateVerdict>& calls = verdicts.calls[c];
     const auto& top = found[i]->top;
     // The model's order: the first candidate that compiled wins.
     std::optional<size_t> winner;

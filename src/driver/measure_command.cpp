@@ -10,21 +10,13 @@ namespace helionc::driver {
 void measure_winners(RunnerRequest request, const std::vector<ShapeSet>& shapes,
                      std::vector<std::optional<autotune::CallResult>>& found,
                      std::vector<CallOutcome>& outcomes, std::vector<std::string>& failures) {
-  std::vector<size_t> measured_calls;
-  for (size_t i = 0; i < found.size(); ++i) {
-    if (!found[i]) continue;
-    request.calls.push_back({&shapes[i], found[i]->top});
-    measured_calls.push_back(i);
-  }
-  Expected<RunnerResult> timings = run_candidates(request);
-  if (!timings) {
-    failures.push_back(timings.error());
-    return;
-  }
-  const std::string device = timings->facts["device"];
-  for (size_t c = 0; c < measured_calls.size(); ++c) {
-    const size_t i = measured_calls[c];
-    const std::vector<CandidateVerdict>& times = timings->calls[c];
+  std::optional<FoundRun> run = run_found_calls(request, shapes, found, failures);
+  if (!run) return;
+  RunnerResult& timings = run->result;
+  const std::string device = timings.facts["device"];
+  for (size_t c = 0; c < run->calls.size(); ++c) {
+    const size_t i = run->calls[c];
+    const std::vector<CandidateVerdict>& times = timings.calls[c];
     std::optional<size_t> fastest;
     int64_t ok = 0;
     std::map<std::string, int> statuses;

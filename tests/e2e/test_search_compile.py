@@ -21,6 +21,7 @@ import jax.numpy as jnp
 
 from conftest import PROJECT_ROOT, import_module
 from e2e_support import TPU_TOPOLOGIES, compile_for_tpu
+from test_measure import journal_records_lenient as journal_records
 
 CALLS = "x=8x1000:f32;x=64x2048:bf16"
 # A run starts one JAX and libtpu per worker (2-4 s here) and compiles each candidate in
@@ -59,16 +60,6 @@ def search_compile(helionc, tmp_path, *extra, faults=None, top=2, calls=CALLS, p
          *extra],
         cwd=PROJECT_ROOT, env=env, capture_output=True, text=True, timeout=RUN_TIMEOUT_S)
     return proc, yaml_path, pathlib.Path(str(yaml_path) + ".journal")
-
-
-def journal_records(path: pathlib.Path):
-    records = []
-    for line in path.read_text().splitlines():
-        try:
-            records.append(json.loads(line))
-        except json.JSONDecodeError:
-            pass  # a line an interruption cut short
-    return records
 
 
 def entries(yaml_text: str) -> list[str]:
