@@ -69,6 +69,13 @@ def refusal_text(error: Exception) -> str:
 
 
 def worker(topology: str) -> int:
+    # A worker is in a session of its own (the parent kills it and anything it started at
+    # once); it must not outlive the parent either, whatever ends the parent.
+    try:
+        import ctypes
+        ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
+    except (OSError, AttributeError):
+        pass
     # Reports go to the original stdout; anything else printed (JAX, libtpu) goes to stderr.
     reports = os.fdopen(os.dup(1), "w", buffering=1)
     os.dup2(2, 1)

@@ -261,8 +261,7 @@ std::optional<int> run_autotune(const DriverOptions& options,
     } else {
       runner.plan_fields.push_back(fmt::format("\"jobs\": {}", options.jobs));
     }
-    runner.timeout_s = options.candidate_timeout_s.value_or(
-        options.search == "measure" ? kDefaultMeasureTimeout : kDefaultCompileTimeout);
+    runner.timeout_s = options.candidate_timeout_s;
     runner.resume = options.resume;
     runner.journal = options.journal.value_or(options.config_out.value_or("") + ".journal");
     runner.quiet = options.quiet;

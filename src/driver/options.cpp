@@ -166,8 +166,7 @@ std::variant<DriverOptions, int> parse_command_line(int argc, char** argv) {
                  "counts (default 5)")
       ->check(CLI::Range(1, 1000));
   app.add_option("--candidate-timeout", options.candidate_timeout_s,
-                 "--search measure/compile: seconds one candidate may take (default 300 for "
-                 "measure, 60 for compile)")
+                 "--search measure/compile: seconds one candidate may take (default 300)")
       ->check(CLI::PositiveNumber);
   app.add_option("--journal", options.journal,
                  "--search measure/compile: the journal of candidate results (default: "

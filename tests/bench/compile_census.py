@@ -173,14 +173,15 @@ def calls_in(shapes: pathlib.Path) -> int:
     return len(read_shapes_file(shapes))
 
 
-def tune(sample: str, search: str, generation: str, top: int, jobs: int, work: pathlib.Path):
+def tune(sample: str, search: str, generation: str, top: int, jobs: int, timeout: float,
+         work: pathlib.Path):
     shapes = ROOT / "samples" / f"{sample}.shapes"
     yaml_path = work / f"{sample}.{search}.yaml"
     command = [helionc(), str(ROOT / "samples" / f"{sample}.py"), "--autotune", "-q",
                "--target", generation, "--shapes-file", str(shapes), "--config-out",
                str(yaml_path), "--search", search, "-j", str(jobs)]
     if search == "compile":
-        command += ["--top", str(top)]
+        command += ["--top", str(top), "--candidate-timeout", str(timeout)]
     start = time.perf_counter()
     run = subprocess.run(command, capture_output=True, text=True)
     seconds = time.perf_counter() - start
@@ -190,16 +191,21 @@ def tune(sample: str, search: str, generation: str, top: int, jobs: int, work: p
     return seconds, run.returncode, run.stderr.strip(), records
 
 
-def search_rows(samples: list[str], generation: str, top: int, jobs: int, work: pathlib.Path):
+def search_rows(samples: list[str], generation: str, top: int, jobs: int, timeout: float,
+                work: pathlib.Path):
     rows = []
     for sample in samples:
         calls = calls_in(ROOT / "samples" / f"{sample}.shapes")
-        model_s, _, _, _ = tune(sample, "model", generation, top, jobs, work)
-        seconds, status, stderr, records = tune(sample, "compile", generation, top, jobs, work)
+        model_s, _, _, _ = tune(sample, "model", generation, top, jobs, timeout, work)
+        seconds, status, stderr, records = tune(sample, "compile", generation, top, jobs, timeout,
+                                                work)
+        compiles = sorted(r["seconds"] for r in records if r.get("seconds") is not None)
         first = [r for r in records if r.get("rank") == 0]
         rows.append({
             "sample": sample, "calls": calls, "seconds": seconds, "model_seconds": model_s,
             "exit": status, "candidates": len(records),
+            "compile_median": compiles[len(compiles) // 2] if compiles else 0.0,
+            "compile_max": compiles[-1] if compiles else 0.0,
             "refused": sum(1 for r in records if r["status"] != "ok"),
             "top_refused": sum(1 for r in first if r["status"] != "ok"),
             "top_classes": collections.Counter(refusal_class(r["message"]) for r in first
@@ -211,16 +217,17 @@ def search_rows(samples: list[str], generation: str, top: int, jobs: int, work: 
 
 def print_search(rows: list[dict], generation: str, top: int, markdown: bool) -> None:
     print(f"\n## --search compile --top {top} on the central samples, {generation}\n")
-    table = [["sample", "calls", "s/call compile", "s/call model", "top refused",
-              "candidates refused", "exit"]]
+    table = [["sample", "calls", "s/call compile", "s/call model", "s/candidate median, max",
+              "top refused", "candidates refused", "exit"]]
     for r in rows:
         table.append([r["sample"], str(r["calls"]), f"{r['seconds'] / r['calls']:.2f}",
                       f"{r['model_seconds'] / r['calls']:.2f}",
+                      f"{r['compile_median']:.2f}, {r['compile_max']:.1f}",
                       f"{r['top_refused']} of {r['calls']}",
                       f"{r['refused']} of {r['candidates']}", str(r["exit"])])
     calls = sum(r["calls"] for r in rows)
     table.append(["all", str(calls), f"{sum(r['seconds'] for r in rows) / calls:.2f}",
-                  f"{sum(r['model_seconds'] for r in rows) / calls:.2f}",
+                  f"{sum(r['model_seconds'] for r in rows) / calls:.2f}", "",
                   f"{sum(r['top_refused'] for r in rows)} of {calls}",
                   f"{sum(r['refused'] for r in rows)} of {sum(r['candidates'] for r in rows)}",
                   ""])
@@ -272,7 +279,8 @@ def main() -> int:
     parser.add_argument("--search-generation", default="tpu-v7x", choices=GENERATIONS)
     parser.add_argument("--top", type=int, default=8, help="--search compile's --top")
     parser.add_argument("-j", "--jobs", type=int, default=1, help="compile workers")
-    parser.add_argument("--timeout", type=float, default=120, help="seconds per compile")
+    parser.add_argument("--timeout", type=float, default=300,
+                        help="seconds one compile may take (--candidate-timeout)")
     parser.add_argument("--skip-census", action="store_true")
     parser.add_argument("--skip-search", action="store_true")
     parser.add_argument("--vmem", action="store_true", help="also run tests/bench/vmem_accuracy.py")
@@ -294,7 +302,8 @@ def main() -> int:
             print_census(results, args.markdown)
             out["census"] = results
         if not args.skip_search:
-            rows = search_rows(list(CENTRAL), args.search_generation, args.top, args.jobs, work)
+            rows = search_rows(list(CENTRAL), args.search_generation, args.top, args.jobs,
+                               args.timeout, work)
             print_search(rows, args.search_generation, args.top, args.markdown)
             out["search"] = [{**r, "top_classes": dict(r["top_classes"])} for r in rows]
     if args.vmem:
