@@ -845,11 +845,12 @@ class KernelPrinter {
           continue;
         }
         shape.push_back(geometry_.block(axis.tile_dim));
-        index.push_back(axis.tile_dim == dim
-                            ? (first == "0"
-                                   ? pipeline_index
-                                   : py_binary("+", py_atom(pipeline_index), py_atom(first)).text)
-                            : outer_block(axis.tile_dim));
+        const std::string number =
+            axis.tile_dim == dim
+                ? (first == "0" ? pipeline_index
+                                : py_binary("+", py_atom(pipeline_index), py_atom(first)).text)
+                : outer_block(axis.tile_dim);
+        index.push_back(block_at(number, shape.back(), ref, a));
       }
       specs.push_back(fmt::format("pl.BlockSpec(block_shape={}, index_map=lambda {}: {})",
                                   py_tuple(shape), pipeline_index, py_tuple(index)));
@@ -923,6 +924,15 @@ class KernelPrinter {
     return {first, py_call("jnp.minimum", {steps, needed}).text};
   }
 
+  // `_block_at(position, block, ref.shape[axis])`: the start or number of a block that an
+  // inner loop streams from HBM, 0 when the block spans the (padded) axis, so that the TPU
+  // compiler sees an aligned copy (templates/helper_block_at.py.tmpl).
+  std::string block_at(const std::string& position, const std::string& block,
+                       const std::string& ref, size_t axis) {
+    context_.imports.helpers.insert("block_at");
+    return py_call("_block_at", {position, block, fmt::format("{}.shape[{}]", ref, axis)}).text;
+  }
+
   struct DmaNames {
     std::string copies;  // the function making a step's copy descriptors
     std::string first, last, slots;
@@ -964,7 +974,10 @@ class KernelPrinter {
           if (geometry_.paired(dim)) own = py_binary("+", geometry_.begin(dim), own);
           const std::string start =
               axis.tile_dim == dim ? own.text : geometry_.start(axis.tile_dim).text;
-          window.push_back(py_call("pl.ds", {start, size}).text);
+          window.push_back(py_call("pl.ds", {block_at(start, size, names_.inputs[static_cast<size_t>(input)],
+                                                      window.size()),
+                                             size})
+                               .text);
         }
         copies.push_back(fmt::format("pltpu.make_async_copy({}.at[{}], {}.at[{}], {}.at[{}, {}])",
                                      names_.inputs[static_cast<size_t>(input)],
