@@ -132,10 +132,11 @@ def tpu_lowering_context(target=None):
 
 
 def _block_at(position, block, length):
-    """`position` (the start or the number of a block of `block` elements, streamed from HBM
-    along an array axis of `length`), or 0 when the block spans the axis: it is then the only
-    block. The TPU compiler must prove that a copy's start along a tiled axis is a multiple of
-    the array's memory tile, which `k * block` is not for a whole axis of, say, 136 lanes."""
+    """`position` (the start or the number of a block of `block` elements along an axis of
+    `length`: a window of a block resident in VMEM, or a block streamed from HBM), or 0 when
+    the block spans the axis: it is then the only block, and an in-bounds block starts at 0.
+    The TPU compiler must prove that a dynamic start along a tiled axis is a multiple of the
+    memory tile, which `k * block` is not for a whole axis of, say, 100 rows or 300 lanes."""
     return 0 if block >= length else position
 
 
@@ -401,14 +402,14 @@ def _matmul_kernel_unroll(x_ref, y_ref, out_ref, *, block_m, block_n, block_k, k
             else None
         )
         acc = acc + _dot(
-            x_ref[:, pl.ds(tile_k_start, block_k)],
+            x_ref[:, pl.ds(_block_at(tile_k_start, block_k, x_ref.shape[1]), block_k)],
             jnp.where(
                 _tile_broadcast(tile_k_index < k, (block_k, block_n)),
-                y_ref[pl.ds(tile_k_start, block_k)],
+                y_ref[pl.ds(_block_at(tile_k_start, block_k, y_ref.shape[0]), block_k)],
                 0,
             )
             if tile_k_partial
-            else y_ref[pl.ds(tile_k_start, block_k)],
+            else y_ref[pl.ds(_block_at(tile_k_start, block_k, y_ref.shape[0]), block_k)],
             (((1,), (0,)), ((), ())),
         )  # tests/golden/pallas/matmul_strategies.py:15
         return acc
