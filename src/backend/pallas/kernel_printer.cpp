@@ -910,9 +910,8 @@ class KernelPrinter {
   std::pair<std::string, std::string> block_range(int tile_dim) {
     const std::string block = geometry_.block(tile_dim);
     const bool paired = geometry_.paired(tile_dim);
-    const std::string first = has_begin(kernel_.tile_dims[tile_dim]) && !paired
-                                  ? py_binary("//", geometry_.begin(tile_dim), py_atom(block)).text
-                                  : "0";
+    const std::optional<PyExpr> first_block = geometry_.first_block(tile_dim);
+    const std::string first = first_block ? first_block->text : "0";
     const std::string steps =
         py_call("pl.cdiv", {geometry_.first_block_to_end(tile_dim).text, block}).text;
     const int inner = launch_.grid[geometry_.grid_axis(tile_dim)].inner_loop;
