@@ -7,7 +7,7 @@
 
 namespace helionc::driver {
 
-void measure_winners(RunnerRequest request, const std::vector<ShapeSet>& shapes,
+void measure_winners(const RunnerRequest& request, const std::vector<ShapeSet>& shapes,
                      std::vector<std::optional<autotune::CallResult>>& found,
                      std::vector<CallOutcome>& outcomes, std::vector<std::string>& failures) {
   std::optional<FoundRun> run = run_found_calls(request, shapes, found, failures);

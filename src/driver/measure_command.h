@@ -21,7 +21,7 @@ namespace helionc::driver {
 // Times every call's `found[i]->top` and makes the fastest that ran correctly the call's
 // winner (its model figures stay the prediction), with `measured:` in its outcome. Calls no
 // candidate of which ran correctly, or a runner that failed, go to `failures`.
-void measure_winners(RunnerRequest request, const std::vector<ShapeSet>& shapes,
+void measure_winners(const RunnerRequest& request, const std::vector<ShapeSet>& shapes,
                      std::vector<std::optional<autotune::CallResult>>& found,
                      std::vector<CallOutcome>& outcomes, std::vector<std::string>& failures);
 

@@ -17,7 +17,11 @@ def test_install_layout(installed):
     for path in ("bin/helionc", "share/man/man1/helionc.1", "share/helionc/helionc.mk",
                  "lib/cmake/helionc/helioncConfig.cmake",
                  "lib/cmake/helionc/helioncConfigVersion.cmake",
-                 "lib/cmake/helionc/HelioncGenerate.cmake"):
+                 "lib/cmake/helionc/HelioncGenerate.cmake",
+                 # The --search measure and compile runners (src/driver/candidate_runner.h).
+                 "share/helionc/measure/helionc_measure.py",
+                 "share/helionc/measure/helionc_compile.py",
+                 "share/helionc/measure/helionc_candidates.py"):
         assert (installed / path).is_file(), path
 
 

@@ -176,6 +176,19 @@ def test_without_libtpu_it_says_what_to_install(helionc, tmp_path):
     assert not yaml_path.exists()
 
 
+def test_pack_parameters_get_their_lists_and_dicts(helionc, tmp_path):
+    """`pair.0`, `gates.scale`: the runner passes the list and the dict the kernel takes."""
+    yaml_path = tmp_path / "pack_blend.yaml"
+    proc = subprocess.run(
+        [str(helionc.binary), "samples/pack_blend.py", "--autotune", "--search", "compile",
+         "--top", "1", "--shapes", "pair.0=40x130:f32,pair.1=40x130:f32,gates.scale=130:f32,"
+         "gates.bias=130:f32", "--config-out", str(yaml_path)],
+        cwd=PROJECT_ROOT, env=dict(os.environ, HELIONC_PYTHON=sys.executable), capture_output=True,
+        text=True, timeout=RUN_TIMEOUT_S)
+    assert proc.returncode == 0, proc.stderr
+    assert "candidates: 1, compiled: 1}" in yaml_path.read_text()
+
+
 def test_the_options(helionc, tmp_path):
     proc = helionc.run(["samples/long_sum.py", "--autotune", "--search", "compile", "--runs", "3",
                         "--shapes", "x=8x1000:f32", "--config-out", str(tmp_path / "l.yaml")])
