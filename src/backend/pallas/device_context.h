@@ -200,6 +200,16 @@ class DeviceContext final : public ExprContext {
   void stream(int input, std::string buffer) { streamed_[input] = std::move(buffer); }
   void stop_streaming() { streamed_.clear(); }
 
+  // `_block_at(position, block, ref.shape[axis])`: the start or number of a block along an axis
+  // of `ref` (a window of a resident block, or a block streamed from HBM), 0 when the block
+  // spans the axis, so that the TPU compiler sees an aligned start
+  // (templates/helper_block_at.py.tmpl).
+  std::string block_at(const std::string& position, const std::string& block,
+                       const std::string& ref, size_t axis) {
+    context_.imports.helpers.insert("block_at");
+    return py_call("_block_at", {position, block, fmt::format("{}.shape[{}]", ref, axis)}).text;
+  }
+
   // The subscript of `ref` an access reads or writes: `[...]`, or `[:, pl.ds(start, block_k)]`
   // where an axis is tiled by an inner loop whose blocks are windows of a block resident in
   // VMEM (the `unroll` strategy), and `[:, 16:]` where the access `index` (when given) slices
@@ -218,10 +228,10 @@ class DeviceContext final : public ExprContext {
       if (axis.squeezed) continue;
       if (axis.kind == passes::ViewAxis::Kind::kTile && geometry_.windowed(axis.tile_dim)) {
         const std::string block = geometry_.block(axis.tile_dim);
-        context_.imports.helpers.insert("block_at");
-        const PyExpr start = py_call("_block_at", {geometry_.start(axis.tile_dim).text, block,
-                                                   fmt::format("{}.shape[{}]", ref, items.size())});
-        items.push_back(py_call("pl.ds", {start.text, block}).text);
+        items.push_back(py_call("pl.ds", {block_at(geometry_.start(axis.tile_dim).text, block, ref,
+                                                   items.size()),
+                                          block})
+                            .text);
         windowed = true;
       } else if (auto slice = slices.find(axis.array_axis);
                  axis.kind == passes::ViewAxis::Kind::kFull && slice != slices.end()) {

@@ -847,11 +847,12 @@ class KernelPrinter {
           continue;
         }
         shape.push_back(geometry_.block(axis.tile_dim));
-        index.push_back(axis.tile_dim == dim
-                            ? (first == "0"
-                                   ? pipeline_index
-                                   : py_binary("+", py_atom(pipeline_index), py_atom(first)).text)
-                            : outer_block(axis.tile_dim));
+        const std::string number =
+            axis.tile_dim == dim
+                ? (first == "0" ? pipeline_index
+                                : py_binary("+", py_atom(pipeline_index), py_atom(first)).text)
+                : outer_block(axis.tile_dim);
+        index.push_back(device_.block_at(number, shape.back(), ref, a));
       }
       specs.push_back(fmt::format("pl.BlockSpec(block_shape={}, index_map=lambda {}: {})",
                                   py_tuple(shape), pipeline_index, py_tuple(index)));
@@ -909,9 +910,8 @@ class KernelPrinter {
   std::pair<std::string, std::string> block_range(int tile_dim) {
     const std::string block = geometry_.block(tile_dim);
     const bool paired = geometry_.paired(tile_dim);
-    const std::string first = has_begin(kernel_.tile_dims[tile_dim]) && !paired
-                                  ? py_binary("//", geometry_.begin(tile_dim), py_atom(block)).text
-                                  : "0";
+    const std::optional<PyExpr> first_block = geometry_.first_block(tile_dim);
+    const std::string first = first_block ? first_block->text : "0";
     const std::string steps =
         py_call("pl.cdiv", {geometry_.first_block_to_end(tile_dim).text, block}).text;
     const int inner = launch_.grid[geometry_.grid_axis(tile_dim)].inner_loop;
@@ -966,7 +966,12 @@ class KernelPrinter {
           if (geometry_.paired(dim)) own = py_binary("+", geometry_.begin(dim), own);
           const std::string start =
               axis.tile_dim == dim ? own.text : geometry_.start(axis.tile_dim).text;
-          window.push_back(py_call("pl.ds", {start, size}).text);
+          window.push_back(
+              py_call("pl.ds",
+                      {device_.block_at(start, size, names_.inputs[static_cast<size_t>(input)],
+                                        window.size()),
+                       size})
+                  .text);
         }
         copies.push_back(fmt::format("pltpu.make_async_copy({}.at[{}], {}.at[{}], {}.at[{}, {}])",
                                      names_.inputs[static_cast<size_t>(input)],

@@ -630,7 +630,8 @@ class LaunchPrinter {
             index.emplace_back("0");
             break;
           }
-          block.push_back(blocks_[g]);
+          // A squeezed tile axis is a block of one row (plan_views.h, `one_row`).
+          block.push_back(axis.squeezed ? "None" : blocks_[g]);
           index.push_back(block_index(g).text);
           break;
         }

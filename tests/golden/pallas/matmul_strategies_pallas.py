@@ -445,12 +445,18 @@ def _matmul_kernel_fori_loop(
     def tile_k_dma(tile_k_block, slot):
         return (
             pltpu.make_async_copy(
-                x_ref.at[pl.ds(tile_m_start, block_m), pl.ds(tile_k_block * block_k, block_k)],
+                x_ref.at[
+                    pl.ds(_block_at(tile_m_start, block_m, x_ref.shape[0]), block_m),
+                    pl.ds(_block_at(tile_k_block * block_k, block_k, x_ref.shape[1]), block_k),
+                ],
                 x_buffers.at[slot],
                 tile_k_copies.at[0, slot],
             ),
             pltpu.make_async_copy(
-                y_ref.at[pl.ds(tile_k_block * block_k, block_k), pl.ds(tile_n_start, block_n)],
+                y_ref.at[
+                    pl.ds(_block_at(tile_k_block * block_k, block_k, y_ref.shape[0]), block_k),
+                    pl.ds(_block_at(tile_n_start, block_n, y_ref.shape[1]), block_n),
+                ],
                 y_buffers.at[slot],
                 tile_k_copies.at[1, slot],
             ),
@@ -543,8 +549,20 @@ def _matmul_kernel_emit_pipeline(
         tile_k_step,
         (pl.cdiv(k, block_k),),
         [
-            pl.BlockSpec(block_shape=(block_m, block_k), index_map=lambda j: (tile_m_block, j)),
-            pl.BlockSpec(block_shape=(block_k, block_n), index_map=lambda j: (j, tile_n_block)),
+            pl.BlockSpec(
+                block_shape=(block_m, block_k),
+                index_map=lambda j: (
+                    _block_at(tile_m_block, block_m, x_ref.shape[0]),
+                    _block_at(j, block_k, x_ref.shape[1]),
+                ),
+            ),
+            pl.BlockSpec(
+                block_shape=(block_k, block_n),
+                index_map=lambda j: (
+                    _block_at(j, block_k, y_ref.shape[0]),
+                    _block_at(tile_n_block, block_n, y_ref.shape[1]),
+                ),
+            ),
         ],
         (x_ref, y_ref),
     )  # tests/golden/pallas/matmul_strategies.py:14
@@ -890,12 +908,14 @@ def _ref_print(*parts):
 
 def _ref_tiles(begin, end, block_size):
     """The tiles of a loop whose block size the kernel fixes (`block_size=128`): that many
-    indices each, the last one partial, numbered from 0. Their `block` is that size, Helion's
-    `tile.block_size`, also where one block covers the whole loop."""
+    indices each, the last one partial. Their `block` is that size, Helion's
+    `tile.block_size`, also where one block covers the whole loop; their `id` is Helion's
+    `tile.begin // block_size` (1 for the first of `hl.tile(4, 12, block_size=4)`) and their
+    `count` its `cdiv(end - begin, block_size)`."""
     starts = range(begin, end, block_size)
     count = len(starts)
-    return [_RefTile(s, min(s + block_size, end), k, count, block_size)
-            for k, s in enumerate(starts)]
+    return [_RefTile(s, min(s + block_size, end), s // block_size, count, block_size)
+            for s in starts]
 
 
 def _ref_fill_block(value, axis, block):
