@@ -60,8 +60,7 @@ def is_kernel(fn: ast.AST) -> bool:
 
 
 def segment(lines: list[str], node: ast.AST) -> str:
-    first = min([node.lineno] + [d.lineno for d in getattr(node, "decorator_list", [])])
-    return textwrap.dedent("".join(lines[first - 1:node.end_lineno])) + "\n"
+    return textwrap.dedent("".join(lines[first_line(node) - 1:node.end_lineno])) + "\n"
 
 
 def outermost_function(node: ast.AST, parents: dict[ast.AST, ast.AST]) -> ast.AST | None:
@@ -74,8 +73,14 @@ def outermost_function(node: ast.AST, parents: dict[ast.AST, ast.AST]) -> ast.AS
     return found
 
 
-def kernel_files(source: str) -> list[tuple[str, str]]:
-    """(kernel name, standalone file text) for every kernel of one module."""
+def first_line(node: ast.AST) -> int:
+    """The line of a function's first decorator (its own line without one): Python's
+    `co_firstlineno`, which scripts/corpus_calls.py records a kernel by."""
+    return min([node.lineno] + [d.lineno for d in getattr(node, "decorator_list", [])])
+
+
+def kernel_files(source: str) -> list[tuple[str, int, str]]:
+    """(kernel name, first_line, standalone file text) for every kernel of one module."""
     try:
         tree = ast.parse(source)
     except SyntaxError:
@@ -100,7 +105,7 @@ def kernel_files(source: str) -> list[tuple[str, str]]:
         # this kernel) are left out: `--kernel NAME` would compile theirs too.
         head = "".join(text for kernels, text in prelude if node.name not in kernels)
         scope = outermost_function(node, parents)
-        files.append((node.name, head + "\n\n" + segment(lines, scope or node)))
+        files.append((node.name, first_line(node), head + "\n\n" + segment(lines, scope or node)))
     return files
 
 
@@ -151,7 +156,7 @@ def main() -> int:
         jobs = []
         for path in paths:
             source = git(args.git_dir, "show", f"{args.rev}:{path}")
-            for index, (name, text) in enumerate(kernel_files(source)):
+            for index, (name, _, text) in enumerate(kernel_files(source)):
                 file = os.path.join(tmp, f"{path.replace('/', '_')[:-3]}__{index}_{name}.py")
                 with open(file, "w") as out:
                     out.write(text)

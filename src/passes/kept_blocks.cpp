@@ -109,4 +109,10 @@ bool keeps_requested_block(const ir::Kernel& kernel, const ir::TileDim& dim) {
   return observes_block_positions(kernel, dim) || reads_block_value(kernel, dim);
 }
 
+bool keeps_block_of_one(const ir::Kernel& kernel, const ir::TileDim& dim) {
+  if (!keeps_requested_block(kernel, dim)) return false;
+  return dim.merged || (dim.block.kind == ir::BlockSource::Kind::kFixed && dim.block.size &&
+                        ir::int_literal(*dim.block.size, 0) == 1);
+}
+
 }  // namespace helionc::passes

@@ -51,4 +51,8 @@ bool reads_block_value(const ir::Kernel& kernel, const ir::TileDim& dim);
 // Whether the module must keep the block it requests for `dim` (see above).
 bool keeps_requested_block(const ir::Kernel& kernel, const ir::TileDim& dim);
 
+// Whether that kept block is one element: `block_size=1` in the source, or a merged tile. On an
+// array's second-to-last axis such a block is legal only as a leading axis (plan_views.h).
+bool keeps_block_of_one(const ir::Kernel& kernel, const ir::TileDim& dim);
+
 }  // namespace helionc::passes

@@ -7,6 +7,7 @@
 
 #include "ir/printer.h"
 #include "ir/visitor.h"
+#include "passes/kept_blocks.h"
 #include "passes/plan_costs.h"
 #include "passes/plan_gathers.h"
 #include "passes/plan_legality.h"
@@ -1202,8 +1203,13 @@ class LaunchPlanner {
         return operand;
       }
     }
+    // Kept blocks of one element of the launch's own loop (grid steps, never resident).
+    const auto one_row = [&](int tile_dim) {
+      return launch_.grid[static_cast<size_t>(grid_axis_.at(tile_dim))].inner_loop < 0 &&
+             keeps_block_of_one(kernel_, kernel_.tile_dims[static_cast<size_t>(tile_dim)]);
+    };
     if (std::optional<ViewError> error =
-            build_view(operand, type.rank, name(access.binding), access.store)) {
+            build_view(operand, type.rank, name(access.binding), access.store, one_row)) {
       unsupported(error->range, error->message);
     }
     return operand;

@@ -77,8 +77,8 @@ bool cartesian_scatter(const ir::Index& index, int rank) {
          });
 }
 
-std::optional<ViewError> build_view(Operand& operand, int rank, const std::string& name,
-                                    bool store) {
+std::optional<ViewError> build_view(Operand& operand, int rank, const std::string& name, bool store,
+                                    const std::function<bool(int)>& one_row) {
   std::vector<ViewAxis>& view = operand.view;
   int axis = 0;
   for (const IndexItem& item : operand.index) {
@@ -140,6 +140,14 @@ std::optional<ViewError> build_view(Operand& operand, int rank, const std::strin
   // A squeezed axis counts as 1 in the block rules, so keep it out of the last two axes.
   if (view.size() >= 2 && view[view.size() - 2].kind == ViewAxis::Kind::kScalar) {
     view.insert(view.end() - 1, squeezed_unit);
+    operand.reshaped = true;
+  }
+  if (one_row && view.size() >= 2 && view[view.size() - 2].kind == ViewAxis::Kind::kTile &&
+      one_row(view[view.size() - 2].tile_dim)) {
+    view[view.size() - 2].squeezed = true;
+    ViewAxis row;
+    row.kind = ViewAxis::Kind::kUnit;
+    view.insert(view.end() - 1, row);
     operand.reshaped = true;
   }
   while (view.size() < 2) {

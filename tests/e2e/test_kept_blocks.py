@@ -126,45 +126,6 @@ def test_registered_value_other_loop_size_refused(helionc, tmp_path):
                                atol=1e-5)
 
 
-COUNT_FROM_BEGIN = """
-import torch
-import helion
-import helion.language as hl
-
-
-@helion.kernel()
-def tiles_from(x: torch.Tensor, begin: int) -> torch.Tensor:
-    n, m = x.size()
-    out = torch.zeros([n, m], dtype=torch.int32, device=x.device)
-    for tile in hl.tile(begin, n, block_size=8):
-        out[tile, :] = x[tile, :].to(torch.int32) * 0 + tile.count * 100 + tile.id
-    return out
-"""
-
-
-@pytest.mark.parametrize("begin", [0, 16, 10])
-def test_fixed_block_numbering_from_a_begin(helionc, tmp_path, begin):
-    """Helion's blocks start at the loop's begin, the module's at multiples of the block: the
-    same numbering when the block divides the begin, else a refusal (rows [10, 40) in blocks
-    of 8 used to be numbered from 1 in the module's blocks [8, 16), ..., and counted 4 where
-    Helion counts 4 blocks from row 10; with [10, 97) and 32 the count was 4, not 3)."""
-    module = compile_source(helionc, tmp_path, COUNT_FROM_BEGIN, "tiles_from")
-    n = 40
-    if begin % 8:
-        with pytest.raises(ValueError, match=r"tiles_from.py:11: the kernel reads `tile.id` or "
-                                             r"`tile.count` of this loop, or indexes with its "
-                                             r"`tile.begin` or `tile.end`, and the source fixes "
-                                             r"its block size, so its blocks of 8 must start at "
-                                             r"its begin, 10"):
-            module.tiles_from(jnp.zeros((n, 128), jnp.float32), begin, interpret=True)
-        return
-    got = np.asarray(module.tiles_from(jnp.zeros((n, 128), jnp.float32), begin, interpret=True))
-    count = -(-(n - begin) // 8)
-    want = np.zeros((n, 128), np.int32)
-    want[begin:] = (count * 100 + (np.arange(begin, n) - begin) // 8)[:, None]
-    np.testing.assert_array_equal(got, want)
-
-
 WHOLE_ROWS_DEFAULT = f"  block_sizes: [256]\n  vmem_limit_bytes: {1 << 20}\n"
 
 SCALED_ROWS = """

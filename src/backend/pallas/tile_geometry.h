@@ -91,13 +91,16 @@ class TileGeometry {
     return py_call("pl.program_id", {axis_text(tile_dim)});
   }
 
-  // `tile.id` and `tile.count` as the kernel reads them: a grid axis's program id and count
-  // computed once at the top of the kernel (`tile_b_id = pl.program_id(0)`), since interpret
-  // mode substitutes program ids only outside the loops and branches of the kernel body. A
-  // paired loop's block starts at its begin: Helion's id is the block's start over the block.
+  // `tile.id` and `tile.count` as the kernel reads them, Helion's `tile.begin // block_size`
+  // and `cdiv(end - begin, block_size)`: computed once at the top of the kernel
+  // (`tile_b_id = pl.program_id(0)`), since interpret mode substitutes program ids only outside
+  // the loops and branches of the kernel body. Blocks are numbered from the array's start, so
+  // a loop with a begin counts its own blocks from the one holding it (the printed loops
+  // refuse a begin the block does not divide: _kept_block); a paired loop's blocks start at
+  // its begin, so its id is the block's start over the block.
   PyExpr id(int tile_dim) {
     if (paired(tile_dim)) return py_binary("//", start(tile_dim), py_atom(block(tile_dim)));
-    return hoisted(tile_dim, "_id", program_id(tile_dim));
+    return hoisted(tile_dim, "_id", block_index(tile_dim));
   }
   PyExpr count(int tile_dim) { return hoisted(tile_dim, "_count", block_count(tile_dim)); }
 
@@ -111,11 +114,22 @@ class TileGeometry {
     return index;
   }
 
+  // The number of blocks the loop over `tile_dim` visits: a grid axis's length, or an inner
+  // loop's steps, from `first_block` up to `pl.cdiv(first_block_to_end, block)`.
   PyExpr block_count(int tile_dim) {
-    if (python_loop(tile_dim) != nullptr) {
-      return py_call("pl.cdiv", {first_block_to_end(tile_dim).text, block(tile_dim)});
-    }
-    return py_call("pl.num_programs", {axis_text(tile_dim)});
+    if (python_loop(tile_dim) == nullptr) return py_call("pl.num_programs", {axis_text(tile_dim)});
+    const PyExpr past_last =
+        py_call("pl.cdiv", {first_block_to_end(tile_dim).text, block(tile_dim)});
+    const std::optional<PyExpr> first = first_block(tile_dim);
+    return first ? py_binary("-", past_last, *first) : past_last;
+  }
+
+  // The number of an inner loop's first block when it is not 0: `begin // block` for a loop
+  // with a begin whose blocks are numbered from the array's start (a paired loop's from its
+  // begin).
+  std::optional<PyExpr> first_block(int tile_dim) {
+    if (!has_begin(kernel_.tile_dims[tile_dim]) || paired(tile_dim)) return std::nullopt;
+    return py_binary("//", begin(tile_dim), py_atom(block(tile_dim)));
   }
 
   // `tm_start = pl.program_id(0) * block_tm`: the array index of the block's first element

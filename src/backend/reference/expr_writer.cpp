@@ -251,13 +251,9 @@ PyExpr ExprWriter::tile_attr(const ir::TileAttr& node) {
   const std::string_view name = ir::tile_attr_name(node.attr);
   if (node.attr == ir::TileAttrKind::kId || node.attr == ir::TileAttrKind::kCount) {
     // Block numbers and counts exist only where there are blocks: where the source fixes the
-    // block size (`_ref_tiles` numbers its tiles).
+    // block size (`_ref_tiles` numbers its tiles, as Helion does: the tile's begin over the
+    // block, also for a paired loop's tiles, which start at its begin).
     if (state_.stepped_block(dim) && !dim.variadic && !state_.is_grid(node.tile_dim)) {
-      // A paired loop's tiles start at its begin (frontend/lower_paired_tiles.cpp): Helion's id
-      // is the tile's start over the block, as in the kernel.
-      if (node.attr == ir::TileAttrKind::kId && dim.paired_with >= 0) {
-        return py_binary("//", py_atom(tile + ".begin"), py_atom(tile + ".block"));
-      }
       return py_atom(fmt::format("{}.{}", tile, name));
     }
     return unsupported(node, fmt::format("`{}.{}`: the config chooses this tile's block size, and "

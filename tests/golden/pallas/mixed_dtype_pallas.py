@@ -319,12 +319,14 @@ def _ref_print(*parts):
 
 def _ref_tiles(begin, end, block_size):
     """The tiles of a loop whose block size the kernel fixes (`block_size=128`): that many
-    indices each, the last one partial, numbered from 0. Their `block` is that size, Helion's
-    `tile.block_size`, also where one block covers the whole loop."""
+    indices each, the last one partial. Their `block` is that size, Helion's
+    `tile.block_size`, also where one block covers the whole loop; their `id` is Helion's
+    `tile.begin // block_size` (1 for the first of `hl.tile(4, 12, block_size=4)`) and their
+    `count` its `cdiv(end - begin, block_size)`."""
     starts = range(begin, end, block_size)
     count = len(starts)
-    return [_RefTile(s, min(s + block_size, end), k, count, block_size)
-            for k, s in enumerate(starts)]
+    return [_RefTile(s, min(s + block_size, end), s // block_size, count, block_size)
+            for s in starts]
 
 
 def _ref_fill_block(value, axis, block):
