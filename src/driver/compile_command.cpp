@@ -21,7 +21,7 @@ void compile_winners(RunnerRequest request, const std::string& topology,
   const std::string jax = verdicts.facts["jax"];
   for (size_t c = 0; c < run->calls.size(); ++c) {
     const size_t i = run->calls[c];
-    const std::vector<CandidateVerdict>& calls = verdicts.calls[c];
+    const std::vector<CandidateVerdict>& candidates = verdicts.calls[c];
     const auto& top = found[i]->top;
     // The model's order: the first candidate that compiled wins.
     std::optional<size_t> winner;
@@ -29,8 +29,8 @@ void compile_winners(RunnerRequest request, const std::string& topology,
     std::map<std::string, int> statuses;
     std::vector<std::vector<std::string>> rows = {{"", "predicted_us", "status", "config"}};
     std::string messages;
-    for (size_t k = 0; k < calls.size(); ++k) {
-      const CandidateVerdict& v = calls[k];
+    for (size_t k = 0; k < candidates.size(); ++k) {
+      const CandidateVerdict& v = candidates[k];
       const std::string status = v.status.empty() ? "missing" : v.status;
       const std::string config = autotune::config_flow_yaml(top[k].first.config);
       ++statuses[status];
@@ -56,13 +56,14 @@ void compile_winners(RunnerRequest request, const std::string& topology,
       failures.push_back(fmt::format(
           "--search compile: none of the {} candidates of `{}` compiled for {} ({}); the first: "
           "{}; a larger --top tries more of the model's candidates (--resume keeps these)",
-          calls.size(), shapes[i].text, topology, fmt::join(parts, ", "), calls.front().message));
+          candidates.size(), shapes[i].text, topology, fmt::join(parts, ", "),
+          candidates.front().message));
       continue;
     }
     found[i]->best = top[*winner].first;
     found[i]->best_evaluation = top[*winner].second;
-    outcomes[i].verified =
-        autotune::Verification{topology, libtpu, jax, static_cast<int64_t>(calls.size()), compiled};
+    outcomes[i].verified = autotune::Verification{
+        topology, libtpu, jax, static_cast<int64_t>(candidates.size()), compiled};
   }
 }
 
