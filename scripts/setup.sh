@@ -14,7 +14,8 @@
 # HELIONC_SKIP_APT=1 (never call apt-get; report what is missing instead),
 # HELIONC_SANITIZERS=1 (also clang 14 and its sanitizer and fuzzer runtimes, for
 # scripts/sanitize.sh and scripts/fuzz.sh; CI sets it), HELIONC_SETUP_PACKAGES_ONLY=1 (step 1
-# only, without the optional Bazel: scripts/asan_build.sh installs its compiler through it).
+# only, without the optional Bazel: scripts/asan_build.sh installs its compiler through it),
+# HELIONC_SETUP_NO_BUILD=1 (steps 1 and 2: scripts/test.sh times the build apart).
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -109,6 +110,8 @@ if [ "$(cat "$stamp" 2>/dev/null)" != "$wanted" ]; then
   "$VENV/bin/python" -m pip install --disable-pip-version-check -q -r "$REQUIREMENTS"
   echo "$wanted" >"$stamp"
 fi
+
+if [ "${HELIONC_SETUP_NO_BUILD:-0}" = 1 ]; then exit 0; fi
 
 # ---- 3. Configure and build ------------------------------------------------------------------
 # Configure only once: later builds re-run CMake by themselves when a CMakeLists.txt changes,

@@ -21,8 +21,6 @@ tests reach every status; nothing else reads it.
 
 from __future__ import annotations
 
-import argparse
-import importlib.util
 import json
 import os
 import pathlib
@@ -30,6 +28,9 @@ import statistics
 import subprocess
 import sys
 import time
+
+sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))  # also under `python -I`
+import helionc_candidates as shared  # noqa: E402
 
 # Output tolerances against the reference module, by the output's dtype: the candidates compute
 # the same thing in another order (block sizes change how sums are split).
@@ -39,13 +40,6 @@ TOLERANCES = {
     "float16": (5e-3, 5e-3),
 }
 TEST_FAULTS_ENV = "HELIONC_MEASURE_TEST_ONLY_FAULTS"
-
-
-def load_module(path: pathlib.Path):
-    spec = importlib.util.spec_from_file_location(path.stem, path)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
 
 
 def make_inputs(call: dict, seed: int):
@@ -87,7 +81,7 @@ def child(args) -> int:
     import jax
     import numpy as np
 
-    plan = json.loads(pathlib.Path(args.plan).read_text())
+    plan = shared.read_plan(args.plan)
     call = plan["calls"][args.call]
     work = pathlib.Path(args.plan).parent
     fault = json.loads(os.environ.get(TEST_FAULTS_ENV, "{}")).get(f"{args.call}/{args.candidate}")
@@ -102,9 +96,9 @@ def child(args) -> int:
     try:
         if fault == "compile_error":
             raise RuntimeError("injected by " + TEST_FAULTS_ENV)
-        module = load_module(work / args.module)
+        module = shared.load_module(work / args.module)
         fn = getattr(module, plan["kernel"])
-        inputs = make_inputs(call, seed=args.call)
+        inputs = shared.by_parameter(make_inputs(call, seed=args.call))
         jitted = jax.jit(lambda kwargs: fn(**kwargs, interpret=interpret))
         compiled = jitted.lower(inputs).compile()
     except Exception as e:  # the module's trace-time checks, Mosaic, XLA
@@ -159,14 +153,7 @@ def run_child(args, call: int, candidate: int, module: str, reference, save) -> 
     return json.loads(out.read_text())
 
 
-def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--plan", required=True)
-    parser.add_argument("--journal")
-    parser.add_argument("--results")
-    parser.add_argument("--resume", action="store_true")
-    parser.add_argument("--quiet", action="store_true")
-    # The child's own arguments.
+def child_args(parser):
     parser.add_argument("--child", action="store_true")
     parser.add_argument("--call", type=int)
     parser.add_argument("--candidate", type=int)
@@ -175,66 +162,54 @@ def main() -> int:
     parser.add_argument("--out")
     parser.add_argument("--reference")
     parser.add_argument("--save")
-    args = parser.parse_args()
+
+
+def main() -> int:
+    args = shared.parse_args(__doc__.split("\n\n")[0], child_args)
     if args.child:
         return child(args)
-
-    plan = json.loads(pathlib.Path(args.plan).read_text())
+    if shared.lacks(("jax", "numpy"), args.results, "measure", "JAX",
+                    '"jax[tpu]" (on a TPU host; `jax` elsewhere)'):
+        return 0
+    plan = shared.read_plan(args.plan)
     args.runs, args.timeout = plan["runs"], plan["timeout_s"]
     device, interpret = device_text()
-    say = (lambda text: None) if args.quiet else (lambda text: print(text, file=sys.stderr, flush=True))
+    say = shared.sayer(args.quiet, "measure")
     if interpret:
-        say(f"measure: no TPU here: timing JAX's interpreter on {device}; these times test the "
+        say(f"no TPU here: timing JAX's interpreter on {device}; these times test the "
             "plumbing, not the kernel's speed on a TPU")
 
-    journal = pathlib.Path(args.journal)
-    done = {}  # (call text, config text) -> journal record
-    if args.resume and journal.exists():
-        for line in journal.read_text().splitlines():
-            try:
-                record = json.loads(line)
-            except json.JSONDecodeError:
-                continue  # a line cut short by the interruption
-            if record.get("device") == device:
-                done[(record["call"], record["config"])] = record
-        # Kept records only: a line the interruption cut short would swallow the next one.
-        journal.write_text("".join(json.dumps(r) + "\n" for r in done.values()))
-    elif journal.exists():
-        journal.unlink()
-
+    journal = shared.Journal(args.journal, args.resume, {"device": device})
     work = pathlib.Path(args.plan).parent
     rows = []
-    with journal.open("a") as log:
-        for c, call in enumerate(plan["calls"]):
-            reference = work / f"reference_{c}.npz"
-            base = run_child(args, c, -1, call["baseline"], None, reference)
-            if base["status"] != "ok":
-                say(f"measure: {call['call']}: the default config's module failed "
-                    f"({base['status']}: {base['detail']}); candidates are not checked against it")
-            for k, candidate in enumerate(call["candidates"]):
-                key = (call["call"], candidate["config"])
-                if key in done:
-                    record = done[key]
-                    say(f"measure: {call['call']} candidate {k}: {record['status']} (journal)")
-                else:
-                    result = (run_child(args, c, k, candidate["module"], reference, None)
-                              if base["status"] == "ok"
-                              else {"status": "runtime_error", "times_us": [],
-                                    "detail": "no reference output"})
-                    times = result["times_us"]
-                    record = {"call": call["call"], "config": candidate["config"],
-                              "status": result["status"], "device": device,
-                              "time_us": statistics.median(times) if times else None,
-                              "runs_us": times, "predicted_us": candidate["predicted_us"],
-                              "detail": result["detail"]}
-                    log.write(json.dumps(record) + "\n")
-                    log.flush()
-                    say(f"measure: {call['call']} candidate {k}: {record['status']}"
-                        + (f" {record['time_us']:.1f} us" if record["time_us"] is not None else ""))
-                time_us = record["time_us"] if record["status"] == "ok" else None
-                rows.append(f"{c}\t{k}\t{record['status']}\t{'' if time_us is None else time_us}")
-    if args.results:
-        pathlib.Path(args.results).write_text(f"device\t{device}\n" + "".join(r + "\n" for r in rows))
+    for c, call in enumerate(plan["calls"]):
+        reference = work / f"reference_{c}.npz"
+        base = run_child(args, c, -1, call["baseline"], None, reference)
+        if base["status"] != "ok":
+            say(f"{call['call']}: the default config's module failed "
+                f"({base['status']}: {base['detail']}); candidates are not checked against it")
+        for k, candidate in enumerate(call["candidates"]):
+            sha256 = shared.module_sha256(work, candidate["module"])
+            record = journal.get(call["call"], candidate["config"], sha256)
+            if record:
+                say(f"{call['call']} candidate {k}: {record['status']} (journal)")
+            else:
+                result = (run_child(args, c, k, candidate["module"], reference, None)
+                          if base["status"] == "ok"
+                          else {"status": "runtime_error", "times_us": [],
+                                "detail": "no reference output"})
+                times = result["times_us"]
+                record = journal.add({"call": call["call"], "rank": k, "config": candidate["config"],
+                                      "module_sha256": sha256, "status": result["status"],
+                                      "time_us": statistics.median(times) if times else None,
+                                      "runs_us": times, "predicted_us": candidate["predicted_us"],
+                                      "detail": result["detail"]})
+                say(f"{call['call']} candidate {k}: {record['status']}"
+                    + (f" {record['time_us']:.1f} us" if record["time_us"] is not None else ""))
+            time_us = record["time_us"] if record["status"] == "ok" else None
+            rows.append((c, k, record["status"], time_us, record["detail"]))
+    journal.close()
+    shared.write_results(args.results, {"device": device}, rows)
     return 0
 
 

@@ -16,7 +16,7 @@ bool KernelConfig::operator==(const KernelConfig& other) const {
 
 bool ShapeEntry::operator==(const ShapeEntry& other) const {
   return shapes == other.shapes && dtypes == other.dtypes && config == other.config &&
-         predicted == other.predicted && measured == other.measured;
+         predicted == other.predicted && measured == other.measured && verified == other.verified;
 }
 
 bool ConfigFile::same_values(const ConfigFile& other) const {

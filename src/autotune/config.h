@@ -14,6 +14,8 @@
 //       dtypes: {q: bfloat16}
 //       config: {block_sizes: [1, 512, 512], pallas_loop_type: [unroll]}
 //       predicted: {time_us: 1234.5, tflops: 812.0, vmem_bytes: 48234496, hbm_bytes: 805306368}
+//       verified: {topology: "tpu7x:2x2x1", libtpu: "0.0.42.1", jax: "0.10.2", candidates: 8,
+//                  compiled: 7}
 //
 // Key names follow Helion (helion-subset.md §6). Loading checks everything that can be checked
 // without the kernel (types, ranges, names); whether block_sizes has the right length for the
@@ -88,6 +90,19 @@ struct Measurement {
   bool operator==(const Measurement&) const = default;
 };
 
+// `--search compile`: the TPU compiler that accepted the entry's config (libtpu, for one chip of
+// a topology, as a TPU host compiles at a kernel's first call), and how many of the model's
+// candidates it compiled.
+struct Verification {
+  std::optional<std::string> topology;  // libtpu's topology name: "tpu7x:2x2x1"
+  std::optional<std::string> libtpu;    // the libtpu package's version: "0.0.42.1"
+  std::optional<std::string> jax;       // JAX's (it lowers the kernel to Mosaic): "0.10.2"
+  std::optional<int64_t> candidates;    // compiled for the call
+  std::optional<int64_t> compiled;      // of those, accepted
+
+  bool operator==(const Verification&) const = default;
+};
+
 // One entry of `configs:`: the config to use for calls with these shapes (and dtypes).
 struct ShapeEntry {
   std::map<std::string, std::vector<int64_t>> shapes;  // parameter -> dims (each > 0)
@@ -95,6 +110,10 @@ struct ShapeEntry {
   KernelConfig config;
   std::optional<Prediction> predicted;
   std::optional<Measurement> measured;
+  std::optional<Verification> verified;
+  // `# ...` lines written at the end of the entry (why the search turned candidates down); not
+  // read back, and not compared.
+  std::vector<std::string> comments;
   SourceRange range;
 
   bool operator==(const ShapeEntry& other) const;

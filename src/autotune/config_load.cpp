@@ -24,9 +24,11 @@ const std::vector<std::string_view> kTopKeys = {
 const std::vector<std::string_view> kConfigKeys = {
     "block_sizes",          "loop_orders",     "pallas_loop_type", "pallas_load_buffer_count",
     "pallas_pre_broadcast", "vmem_limit_bytes"};
-const std::vector<std::string_view> kEntryKeys = {"shapes", "dtypes", "config", "predicted",
-                                                  "measured"};
+const std::vector<std::string_view> kEntryKeys = {"shapes",    "dtypes",   "config",
+                                                  "predicted", "measured", "verified"};
 const std::vector<std::string_view> kMeasuredKeys = {"time_us", "device", "candidates", "ok"};
+const std::vector<std::string_view> kVerifiedKeys = {"topology", "libtpu", "jax", "candidates",
+                                                     "compiled"};
 const std::vector<std::string_view> kPredictedKeys = {"time_us", "tflops", "vmem_bytes",
                                                       "hbm_bytes"};
 constexpr std::string_view kLoopTypes[] = {"unroll", "emit_pipeline", "fori_loop", "grid"};
@@ -63,6 +65,7 @@ class ConfigLoader {
   ShapeEntry read_shape_entry(const YAML::Node& node);
   Prediction read_prediction(const YAML::Node& key, const YAML::Node& value);
   Measurement read_measurement(const YAML::Node& key, const YAML::Node& value);
+  Verification read_verification(const YAML::Node& key, const YAML::Node& value);
   std::optional<std::string> read_dtype(const YAML::Node& node);
   std::optional<std::string> read_loop_type(const YAML::Node& node);
   std::optional<std::vector<int64_t>> read_loop_order(const YAML::Node& node);
@@ -433,6 +436,8 @@ ShapeEntry ConfigLoader::read_shape_entry(const YAML::Node& node) {
           entry.predicted = read_prediction(key_node, value);
         } else if (key == "measured") {
           entry.measured = read_measurement(key_node, value);
+        } else if (key == "verified") {
+          entry.verified = read_verification(key_node, value);
         } else if (!key.starts_with("x-")) {
           reader_.unknown_key(key_node, key, "a `configs` entry", kEntryKeys);
         }
@@ -505,6 +510,28 @@ Measurement ConfigLoader::read_measurement(const YAML::Node& key, const YAML::No
     }
   });
   return measurement;
+}
+
+Verification ConfigLoader::read_verification(const YAML::Node& key, const YAML::Node& value) {
+  Verification verification;
+  if (!expect_map(key, value, "{topology: \"tpu7x:2x2x1\", libtpu: \"0.0.42.1\"}")) {
+    return verification;
+  }
+  reader_.for_each_entry(
+      value, [&](const std::string& name, const YAML::Node& name_node, const YAML::Node& item) {
+        if (name == "topology" || name == "libtpu" || name == "jax") {
+          (name == "topology" ? verification.topology
+           : name == "libtpu" ? verification.libtpu
+                              : verification.jax) =
+              reader_.read_string(item, fmt::format("`{}`", name));
+        } else if (name == "candidates" || name == "compiled") {
+          (name == "compiled" ? verification.compiled : verification.candidates) = reader_.read_int(
+              item, fmt::format("`{}`", name), 0, kMaxInt, "a non-negative integer");
+        } else if (!name.starts_with("x-")) {
+          reader_.unknown_key(name_node, name, "`verified`", kVerifiedKeys);
+        }
+      });
+  return verification;
 }
 
 }  // namespace

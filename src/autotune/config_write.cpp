@@ -93,17 +93,24 @@ namespace {
 
 bool is_empty(const KernelConfig& config) { return config == KernelConfig{}; }
 
+// Each line of each text as a `# ` comment line after `indent`.
+std::string comment_lines(const std::vector<std::string>& texts, std::string_view indent) {
+  std::string out;
+  for (std::string_view text : texts) {
+    while (!text.empty()) {
+      size_t newline = text.find('\n');
+      std::string_view line = text.substr(0, newline);
+      out += line.empty() ? fmt::format("{}#\n", indent) : fmt::format("{}# {}\n", indent, line);
+      text.remove_prefix(newline == std::string_view::npos ? text.size() : newline + 1);
+    }
+  }
+  return out;
+}
+
 }  // namespace
 
 std::string write_config_yaml(const ConfigFile& config, std::string_view header_comment) {
-  std::string out;
-  while (!header_comment.empty()) {
-    size_t newline = header_comment.find('\n');
-    std::string_view line = header_comment.substr(0, newline);
-    out += line.empty() ? "#\n" : fmt::format("# {}\n", line);
-    header_comment.remove_prefix(newline == std::string_view::npos ? header_comment.size()
-                                                                   : newline + 1);
-  }
+  std::string out = comment_lines({std::string(header_comment)}, "");
   out += fmt::format("schema_version: {}\n", config.schema_version);
   out += fmt::format("kernel: {}\n", double_quoted(config.kernel));
   if (config.source_sha256)
@@ -143,6 +150,17 @@ std::string write_config_yaml(const ConfigFile& config, std::string_view header_
       if (m.ok) measured.emplace_back("ok", fmt::format("{}", *m.ok));
       out += fmt::format("    measured: {}\n", flow_map(measured));
     }
+    if (entry.verified) {
+      const Verification& v = *entry.verified;
+      std::vector<std::pair<std::string, std::string>> verified;
+      if (v.topology) verified.emplace_back("topology", double_quoted(*v.topology));
+      if (v.libtpu) verified.emplace_back("libtpu", double_quoted(*v.libtpu));
+      if (v.jax) verified.emplace_back("jax", double_quoted(*v.jax));
+      if (v.candidates) verified.emplace_back("candidates", fmt::format("{}", *v.candidates));
+      if (v.compiled) verified.emplace_back("compiled", fmt::format("{}", *v.compiled));
+      out += fmt::format("    verified: {}\n", flow_map(verified));
+    }
+    out += comment_lines(entry.comments, "    ");
   }
   return out;
 }

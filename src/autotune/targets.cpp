@@ -51,6 +51,8 @@ class TargetLoader {
          }},
         {"target", [&](const YAML::Node& v) { string(v, "target", info.name); }},
         {"device_kind", [&](const YAML::Node& v) { string(v, "device_kind", info.device_kind); }},
+        {"compile_topology",
+         [&](const YAML::Node& v) { string(v, "compile_topology", info.compile_topology); }},
         {"vmem_bytes", [&](const YAML::Node& v) { integer(v, "vmem_bytes", info.vmem_bytes); }},
         {"smem_bytes", [&](const YAML::Node& v) { integer(v, "smem_bytes", info.smem_bytes); }},
         {"default_scoped_vmem_bytes",

@@ -8,6 +8,7 @@
 //   schema_version: 1
 //   target: tpu-v7x
 //   device_kind: "TPU7x"            # jax's device_kind
+//   compile_topology: "tpu7x:2x2x1" # libtpu's topology name (--search compile)
 //   vmem_bytes: 67108864            # per TensorCore
 //   smem_bytes: 1048576
 //   default_scoped_vmem_bytes: 33554432   # without vmem_limit_bytes
@@ -41,9 +42,10 @@
 namespace helionc::autotune {
 
 struct TargetInfo {
-  std::string name;         // "tpu-v7x" (the `--target` spelling)
-  std::string device_kind;  // "TPU7x"
-  int64_t vmem_bytes = 0;   // per TensorCore
+  std::string name;              // "tpu-v7x" (the `--target` spelling)
+  std::string device_kind;       // "TPU7x"
+  std::string compile_topology;  // "tpu7x:2x2x1": what --search compile compiles for
+  int64_t vmem_bytes = 0;        // per TensorCore
   int64_t smem_bytes = 0;
   int64_t default_scoped_vmem_bytes = 0;  // what Mosaic allows without vmem_limit_bytes
   int mxu_count = 0;

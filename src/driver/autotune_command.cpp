@@ -11,6 +11,8 @@
 #include <thread>
 
 #include "driver/call_shapes.h"
+#include "driver/compile_command.h"
+#include "driver/measure_command.h"
 
 namespace helionc::driver {
 
@@ -45,17 +47,7 @@ std::string summary(const std::string& call, const autotune::CallResult& r) {
                     std::string(autotune::bound_name(best.second.bound)),
                     autotune::config_flow_yaml(best.first.config)});
   }
-  std::vector<size_t> widths(rows[0].size(), 0);
-  for (const auto& row : rows) {
-    for (size_t c = 0; c < row.size(); ++c) widths[c] = std::max(widths[c], row[c].size());
-  }
-  for (const auto& row : rows) {
-    std::string line = "  ";
-    for (size_t c = 0; c < row.size(); ++c) {
-      line += row[c] + (c + 1 < row.size() ? std::string(widths[c] - row[c].size() + 2, ' ') : "");
-    }
-    text += line + "\n";
-  }
+  text += aligned_table(rows);
   return text;
 }
 
@@ -71,61 +63,6 @@ std::string failure(const std::string& call, const autotune::CallResult& r) {
   }
   if (parts.empty()) parts.push_back("the kernel has an empty config space");
   return fmt::format("no legal config for `{}`: {}", call, fmt::join(parts, "; "));
-}
-
-// --search measure: times every call's top candidates and makes the fastest that ran correctly
-// the call's winner (its model figures stay the prediction). Calls no candidate of which ran
-// correctly, or a runner that failed, go to `failures`.
-void measure_winners(const AutotuneInput& input,
-                     std::vector<std::optional<autotune::CallResult>>& found,
-                     std::vector<std::optional<autotune::Measurement>>& measured,
-                     std::vector<std::string>& failures, const Progress& progress) {
-  MeasureRequest request = input.measure_request;
-  std::vector<size_t> measured_calls;
-  for (size_t i = 0; i < found.size(); ++i) {
-    if (!found[i]) continue;
-    request.calls.push_back({&(*input.shapes)[i], found[i]->top});
-    measured_calls.push_back(i);
-  }
-  Expected<MeasureResult> timings = measure_candidates(request);
-  if (!timings) {
-    failures.push_back(timings.error());
-    return;
-  }
-  for (size_t c = 0; c < measured_calls.size(); ++c) {
-    const size_t i = measured_calls[c];
-    const std::vector<CandidateTiming>& times = timings->calls[c];
-    std::optional<size_t> fastest;
-    int64_t ok = 0;
-    std::map<std::string, int> statuses;
-    std::string table = fmt::format("measure: {} on {}\n  {:>12}  {:>12}  {:<14}  config\n",
-                                    (*input.shapes)[i].text, timings->device, "predicted_us",
-                                    "measured_us", "status");
-    for (size_t k = 0; k < times.size(); ++k) {
-      const CandidateTiming& t = times[k];
-      ++statuses[t.status.empty() ? "missing" : t.status];
-      if (t.status == "ok" && t.time_us) {
-        ++ok;
-        if (!fastest || *t.time_us < *times[*fastest].time_us) fastest = k;
-      }
-      table += fmt::format("  {:>12.1f}  {:>12}  {:<14}  {}\n", found[i]->top[k].second.time_us,
-                           t.time_us ? fmt::format("{:.1f}", *t.time_us) : "-", t.status,
-                           autotune::config_flow_yaml(found[i]->top[k].first.config));
-    }
-    progress.line(table);
-    if (!fastest) {
-      std::vector<std::string> parts;
-      for (const auto& [status, count] : statuses)
-        parts.push_back(fmt::format("{} {}", count, status));
-      failures.push_back(fmt::format("--search measure: no candidate of `{}` ran correctly ({})",
-                                     (*input.shapes)[i].text, fmt::join(parts, ", ")));
-      continue;
-    }
-    found[i]->best = found[i]->top[*fastest].first;
-    found[i]->best_evaluation = found[i]->top[*fastest].second;
-    measured[i] = autotune::Measurement{times[*fastest].time_us, timings->device,
-                                        static_cast<int64_t>(times.size()), ok};
-  }
 }
 
 // One call's search done: its summary, or why it has no legal config.
@@ -148,12 +85,11 @@ Expected<AutotuneResult> autotune_kernel(const AutotuneInput& input) {
   for (const ir::Param& param : kernel.params) {
     // The runner calls the module with arrays of the --shapes only.
     const ir::Binding& binding = kernel.bindings[param.binding];
-    if (input.measure && binding.type.kind == ir::TypeKind::kCallable) {
-      return Error{
-          fmt::format("--search measure: kernel `{}` takes the callable `{}`, which a "
-                      "timed call cannot be given; rank its configs with the cost "
-                      "model (--search model)",
-                      kernel.name, binding.name)};
+    if (!input.runner.search.empty() && binding.type.kind == ir::TypeKind::kCallable) {
+      return Error{fmt::format(
+          "--search {}: kernel `{}` takes the callable `{}`, which the runner cannot give a "
+          "call; rank its configs with the cost model (--search model)",
+          input.runner.search, kernel.name, binding.name)};
     }
   }
   for (const ShapeSet& set : *input.shapes) {
@@ -186,7 +122,7 @@ Expected<AutotuneResult> autotune_kernel(const AutotuneInput& input) {
   const auto search_call = [&](size_t i) {
     const std::string& text = (*input.shapes)[i].text;
     autotune::SearchOptions options = input.search;
-    options.keep_top = input.measure ? input.top : 1;
+    options.keep_top = input.runner.search.empty() ? 1 : input.runner.top;
     if (live) {
       // A live line on a terminal, rewritten in place and cleared before the summary.
       options.progress = [&text](size_t visited, size_t planned) {
@@ -215,17 +151,29 @@ Expected<AutotuneResult> autotune_kernel(const AutotuneInput& input) {
     for (size_t i : unique) report_call(i, results[i], found, result, progress, *input.shapes);
   }
 
-  std::vector<std::optional<autotune::Measurement>> measured(calls.size());
-  if (input.measure) {
-    measure_winners(input, found, measured, result.measure_failures, progress);
-    if (!result.measure_failures.empty()) return result;
+  std::vector<CallOutcome> outcomes(calls.size());
+  if (input.runner.search == "measure") {
+    measure_winners(input.runner, *input.shapes, found, outcomes, result.search_failures);
+  } else if (input.runner.search == "compile") {
+    compile_winners(input.runner, input.target->compile_topology, *input.shapes, found, outcomes,
+                    result.search_failures);
   }
+  if (!result.search_failures.empty()) return result;
+  // A config the runner turned down for some call is no default.
+  const auto turned_down = [&](const autotune::KernelConfig& config) {
+    for (const CallOutcome& outcome : outcomes) {
+      for (const autotune::KernelConfig& refused : outcome.refused) {
+        if (refused == config) return true;
+      }
+    }
+    return false;
+  };
 
   // The default: the winner that is best over all calls, relative to each call's best.
   std::optional<autotune::Candidate> fallback;
   double best_score = 0;
   for (const auto& winner : found) {
-    if (!winner) continue;
+    if (!winner || turned_down(winner->best->config)) continue;
     double score = 0;
     bool everywhere = true;
     for (size_t i = 0; i < calls.size() && everywhere; ++i) {
@@ -257,15 +205,20 @@ Expected<AutotuneResult> autotune_kernel(const AutotuneInput& input) {
     entry.config = found[i]->best->config;
     const autotune::Evaluation& ev = found[i]->best_evaluation;
     entry.predicted = autotune::Prediction{ev.time_us, ev.tflops, ev.vmem_bytes, ev.hbm_bytes};
-    entry.measured = measured[i];
+    entry.measured = outcomes[i].measured;
+    entry.verified = outcomes[i].verified;
+    entry.comments = outcomes[i].comments;
     file.configs.push_back(std::move(entry));
   }
   result.yaml = autotune::write_config_yaml(
-      file, fmt::format("generated by helionc {} --autotune{} (cost model version {}, seed {});\n"
-                        "edits are kept only in hand-written files",
-                        input.helionc_version,
-                        input.measure ? fmt::format(" --search measure --top {}", input.top) : "",
-                        autotune::kCostModelVersion, input.search.seed));
+      file,
+      fmt::format("generated by helionc {} --autotune{} (cost model version {}, seed {});\n"
+                  "edits are kept only in hand-written files",
+                  input.helionc_version,
+                  input.runner.search.empty()
+                      ? ""
+                      : fmt::format(" --search {} --top {}", input.runner.search, input.runner.top),
+                  autotune::kCostModelVersion, input.search.seed));
   return result;
 }
 

@@ -15,7 +15,7 @@
 #include "autotune/config.h"
 #include "autotune/search.h"
 #include "autotune/targets.h"
-#include "driver/measure_command.h"
+#include "driver/candidate_runner.h"
 #include "driver/shapes.h"
 #include "ir/nodes.h"
 #include "passes/launch_plan.h"
@@ -33,11 +33,10 @@ struct AutotuneInput {
   autotune::SearchOptions search;
   bool quiet = false;
   size_t jobs = 1;  // -j: calls searched at once
-  // --search measure: the model's `top` candidates per call are timed (measure_command.h);
-  // `measure.calls` is filled here, the rest comes from the command line.
-  bool measure = false;
-  size_t top = 8;
-  MeasureRequest measure_request;
+  // --search measure or compile (runner.search; empty: the model alone): the model's
+  // `runner.top` candidates per call are timed (measure_command.h) or compiled
+  // (compile_command.h); `runner.calls` is filled here, the rest comes from the command line.
+  RunnerRequest runner;
 };
 
 struct AutotuneResult {
@@ -46,9 +45,9 @@ struct AutotuneResult {
   // Calls with no legal config, each with why its candidates were refused (the YAML then
   // has no entry for them).
   std::vector<std::string> failures;
-  // --search measure could not time some call (the runner failed, or no candidate ran
-  // correctly): why.
-  std::vector<std::string> measure_failures;
+  // --search measure or compile could not check some call (the runner failed, or no
+  // candidate ran correctly or compiled): why.
+  std::vector<std::string> search_failures;
 };
 
 // An Error when a `--shapes` call is no call of the kernel (a usage error).

@@ -179,7 +179,7 @@ int finish(const DiagnosticEngine& diags) {
 }
 
 // The module of the one kernel with `config` as its default (null: the kernel's own default),
-// for --search measure.
+// for --search measure and compile.
 Expected<std::string> emit_with_default(const DriverOptions& options,
                                         const passes::PipelineResult& scheduled,
                                         const std::string& sha256,
@@ -190,17 +190,24 @@ Expected<std::string> emit_with_default(const DriverOptions& options,
   emit_options.source_sha256 = sha256;
   emit_options.target = options.target;
   emit_options.configs.assign(scheduled.module.kernels.size(), std::nullopt);
+  DiagnosticEngine diags(DiagnosticOptions{});
   if (config) {
+    // Read back from its YAML, as a --config of it would be: a `default:` counts only where
+    // the file has one (KernelConfig::range), so a ConfigFile built in code would be ignored.
     autotune::ConfigFile file;
     file.kernel = scheduled.module.kernels.front().name;
     file.default_config = *config;
-    emit_options.configs.front() = std::move(file);
+    auto text =
+        std::make_shared<const SourceFile>("<candidate>", autotune::write_config_yaml(file));
+    auto parsed = autotune::parse_config_text(text, diags, config_parse_options(scheduled.module));
+    HELIONC_CHECK(parsed.has_value(),
+                  "a candidate's config cannot be read back:\n" + diags.render());
+    emit_options.configs.front() = std::move(*parsed);
   }
-  DiagnosticEngine diags(DiagnosticOptions{});
   auto emitted =
       backend::pallas::emit_module(scheduled.module, scheduled.plans, emit_options, diags);
   if (!emitted || diags.has_errors()) {
-    return Error{"--search measure: a candidate's module could not be printed:\n" + diags.render()};
+    return Error{"a candidate's module could not be printed:\n" + diags.render()};
   }
   return std::move(*emitted);
 }
@@ -243,17 +250,23 @@ std::optional<int> run_autotune(const DriverOptions& options,
   input.search.budget_seconds = options.budget_seconds;
   input.quiet = options.quiet;
   input.jobs = options.jobs;
-  input.measure = options.measure;
-  input.top = options.top;
-  if (options.measure) {
-    MeasureRequest& request = input.measure_request;
-    request.kernel = kernels.front().name;
-    request.runs = options.runs;
-    request.timeout_s = options.candidate_timeout_s;
-    request.resume = options.resume;
-    request.journal = options.journal.value_or(options.config_out.value_or("") + ".journal");
-    request.quiet = options.quiet;
-    request.emit = [&](const autotune::KernelConfig* config) -> Expected<std::string> {
+  if (options.search != "model") {
+    RunnerRequest& runner = input.runner;
+    runner.search = options.search;
+    runner.kernel = kernels.front().name;
+    runner.top = options.top;
+    runner.baseline = options.search == "measure";  // the reference output
+    if (options.search == "measure") {
+      runner.plan_fields.push_back(fmt::format("\"runs\": {}", options.runs));
+    } else {
+      runner.plan_fields.push_back(fmt::format("\"jobs\": {}", options.jobs));
+    }
+    runner.timeout_s = options.candidate_timeout_s.value_or(
+        options.search == "measure" ? kDefaultMeasureTimeout : kDefaultCompileTimeout);
+    runner.resume = options.resume;
+    runner.journal = options.journal.value_or(options.config_out.value_or("") + ".journal");
+    runner.quiet = options.quiet;
+    runner.emit = [&](const autotune::KernelConfig* config) -> Expected<std::string> {
       return emit_with_default(options, scheduled, sha256, config);
     };
   }
@@ -264,12 +277,12 @@ std::optional<int> run_autotune(const DriverOptions& options,
     std::fprintf(stderr, "helionc: error: %s\n", tuned.error().c_str());
     return kExitUsageError;
   }
-  if (!tuned->measure_failures.empty()) {
+  if (!tuned->search_failures.empty()) {
     std::fputs(diags.render().c_str(), stderr);
-    for (const std::string& failure : tuned->measure_failures) {
+    for (const std::string& failure : tuned->search_failures) {
       std::fprintf(stderr, "helionc: error: %s\n", failure.c_str());
     }
-    return kExitMeasureFailed;  // nothing written
+    return kExitSearchFailed;  // nothing written
   }
   if (!tuned->failures.empty()) {
     std::fputs(diags.render().c_str(), stderr);

@@ -1,190 +1,55 @@
 #include "driver/measure_command.h"
 
 #include <fmt/format.h>
-#include <sys/wait.h>
-#include <unistd.h>
 
-#include <cerrno>
-#include <cstdlib>
-#include <filesystem>
-#include <fstream>
+#include <cstdio>
 #include <map>
-#include <sstream>
-
-#include "ir/dtype.h"
-#include "support/file_io.h"
-#include "support/json.h"
 
 namespace helionc::driver {
 
-namespace fs = std::filesystem;
-
-namespace {
-
-std::string json_list(const std::vector<std::string>& items) {
-  return fmt::format("[{}]", fmt::join(items, ", "));
-}
-
-// A temporary folder for the plan and the modules, removed when the run ends.
-class WorkDir {
- public:
-  WorkDir() {
-    const char* tmp = std::getenv("TMPDIR");
-    std::string pattern =
-        (fs::path(tmp && *tmp ? tmp : "/tmp") / "helionc-measure-XXXXXX").string();
-    if (mkdtemp(pattern.data()) != nullptr) path_ = pattern;
-  }
-  ~WorkDir() {
-    std::error_code ignored;
-    if (!path_.empty()) fs::remove_all(path_, ignored);
-  }
-  WorkDir(const WorkDir&) = delete;
-  WorkDir& operator=(const WorkDir&) = delete;
-  const fs::path& path() const { return path_; }
-
- private:
-  fs::path path_;
-};
-
-std::string tensor_json(const TensorShape& tensor) {
-  std::vector<std::string> dims;
-  for (int64_t dim : tensor.dims) dims.push_back(std::to_string(dim));
-  return fmt::format("{{\"name\": {}, \"shape\": {}, \"dtype\": {}}}", json_quote(tensor.name),
-                     json_list(dims), json_quote(ir::dtype_name(tensor.dtype)));
-}
-
-// Runs `argv` with stdout and stderr inherited; its exit status, or -1 when it could not start.
-int run_process(const std::vector<std::string>& argv) {
-  const pid_t pid = fork();
-  if (pid < 0) return -1;
-  if (pid == 0) {
-    std::vector<char*> args;
-    for (const std::string& arg : argv) args.push_back(const_cast<char*>(arg.c_str()));
-    args.push_back(nullptr);
-    execvp(args[0], args.data());
-    _exit(127);
-  }
-  int status = 0;
-  while (waitpid(pid, &status, 0) < 0) {
-    if (errno != EINTR) return -1;
-  }
-  return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-}
-
-}  // namespace
-
-std::string measure_runner_path() {
-  if (const char* env = std::getenv("HELIONC_MEASURE_RUNNER"); env && *env) return env;
-  std::error_code error;
-  const fs::path exe = fs::read_symlink("/proc/self/exe", error);
-  if (!error) {
-    const fs::path installed =
-        exe.parent_path().parent_path() / "share" / "helionc" / "measure" / "helionc_measure.py";
-    if (fs::exists(installed)) return installed.string();
-  }
-  return (fs::path(HELIONC_SOURCE_DIR) / "runtime" / "measure" / "helionc_measure.py").string();
-}
-
-Expected<MeasureResult> measure_candidates(const MeasureRequest& request) {
-  const std::string runner = measure_runner_path();
-  if (!fs::exists(runner)) {
-    return Error{
-        fmt::format("--search measure: the runner `{}` is missing (set "
-                    "HELIONC_MEASURE_RUNNER, or install helionc)",
-                    runner)};
-  }
-  WorkDir work;
-  if (work.path().empty()) return Error{"--search measure: cannot create a temporary folder"};
-
-  // One module per distinct config (calls often share candidates), and the baseline.
-  std::map<std::string, std::string> modules;  // config text -> file name
-  const auto module_for = [&](const autotune::KernelConfig* config) -> Expected<std::string> {
-    const std::string key = config ? autotune::config_flow_yaml(*config) : std::string("<default>");
-    if (auto it = modules.find(key); it != modules.end()) return it->second;
-    Expected<std::string> text = request.emit(config);
-    if (!text) return Error{text.error()};
-    const std::string name =
-        config ? fmt::format("candidate_{}.py", modules.size()) : "baseline.py";
-    if (auto written = write_output_file((work.path() / name).string(), *text); !written) {
-      return Error{written.error()};
+void measure_winners(RunnerRequest request, const std::vector<ShapeSet>& shapes,
+                     std::vector<std::optional<autotune::CallResult>>& found,
+                     std::vector<CallOutcome>& outcomes, std::vector<std::string>& failures) {
+  std::optional<FoundRun> run = run_found_calls(request, shapes, found, failures);
+  if (!run) return;
+  RunnerResult& timings = run->result;
+  const std::string device = timings.facts["device"];
+  for (size_t c = 0; c < run->calls.size(); ++c) {
+    const size_t i = run->calls[c];
+    const std::vector<CandidateVerdict>& times = timings.calls[c];
+    std::optional<size_t> fastest;
+    int64_t ok = 0;
+    std::map<std::string, int> statuses;
+    std::vector<std::vector<std::string>> rows = {
+        {"predicted_us", "measured_us", "status", "config"}};
+    for (size_t k = 0; k < times.size(); ++k) {
+      const CandidateVerdict& t = times[k];
+      ++statuses[t.status.empty() ? "missing" : t.status];
+      if (t.status == "ok" && t.time_us) {
+        ++ok;
+        if (!fastest || *t.time_us < *times[*fastest].time_us) fastest = k;
+      }
+      rows.push_back({fmt::format("{:.1f}", found[i]->top[k].second.time_us),
+                      t.time_us ? fmt::format("{:.1f}", *t.time_us) : "-", t.status,
+                      autotune::config_flow_yaml(found[i]->top[k].first.config)});
     }
-    modules.emplace(key, name);
-    return name;
-  };
-
-  std::vector<std::string> calls;
-  for (const MeasureCall& call : request.calls) {
-    Expected<std::string> baseline = module_for(nullptr);
-    if (!baseline) return Error{baseline.error()};
-    std::vector<std::string> tensors, candidates;
-    for (const TensorShape& tensor : call.shapes->tensors) tensors.push_back(tensor_json(tensor));
-    for (const auto& [candidate, evaluation] : call.candidates) {
-      Expected<std::string> module = module_for(&candidate.config);
-      if (!module) return Error{module.error()};
-      candidates.push_back(fmt::format("{{\"config\": {}, \"module\": {}, \"predicted_us\": {}}}",
-                                       json_quote(autotune::config_flow_yaml(candidate.config)),
-                                       json_quote(*module), evaluation.time_us));
+    if (!request.quiet) {
+      std::fprintf(stderr, "measure: %s on %s\n%s\n", shapes[i].text.c_str(), device.c_str(),
+                   aligned_table(rows).c_str());
     }
-    calls.push_back(
-        fmt::format("{{\"call\": {}, \"tensors\": {}, \"baseline\": {}, \"candidates\": {}}}",
-                    json_quote(call.shapes->text), json_list(tensors), json_quote(*baseline),
-                    json_list(candidates)));
-  }
-  const fs::path plan = work.path() / "plan.json";
-  const std::string plan_text =
-      fmt::format("{{\"kernel\": {}, \"runs\": {}, \"timeout_s\": {}, \"calls\": {}}}\n",
-                  json_quote(request.kernel), request.runs, request.timeout_s, json_list(calls));
-  if (auto written = write_output_file(plan.string(), plan_text); !written) {
-    return Error{written.error()};
-  }
-  const fs::path results = work.path() / "results.tsv";
-  const char* python = std::getenv("HELIONC_PYTHON");
-  std::vector<std::string> argv = {python && *python ? python : "python3",
-                                   runner,
-                                   "--plan",
-                                   plan.string(),
-                                   "--journal",
-                                   request.journal,
-                                   "--results",
-                                   results.string()};
-  if (request.resume) argv.emplace_back("--resume");
-  if (request.quiet) argv.emplace_back("--quiet");
-  const int status = run_process(argv);
-  if (status != 0) {
-    return Error{fmt::format("--search measure: the runner `{}` {}", runner,
-                             status < 0 ? "could not be started or was killed"
-                                        : fmt::format("exited with status {}", status))};
-  }
-
-  // results.tsv: `device<TAB>text`, then `call<TAB>candidate<TAB>status<TAB>time_us`.
-  std::ifstream in(results);
-  MeasureResult result;
-  result.calls.resize(request.calls.size());
-  for (size_t c = 0; c < request.calls.size(); ++c) {
-    result.calls[c].resize(request.calls[c].candidates.size());
-  }
-  std::string line;
-  while (std::getline(in, line)) {
-    std::istringstream fields(line);
-    std::string first, second, state, time;
-    std::getline(fields, first, '\t');
-    std::getline(fields, second, '\t');
-    if (first == "device") {
-      result.device = second;
+    if (!fastest) {
+      std::vector<std::string> parts;
+      for (const auto& [status, count] : statuses)
+        parts.push_back(fmt::format("{} {}", count, status));
+      failures.push_back(fmt::format("--search measure: no candidate of `{}` ran correctly ({})",
+                                     shapes[i].text, fmt::join(parts, ", ")));
       continue;
     }
-    std::getline(fields, state, '\t');
-    std::getline(fields, time, '\t');
-    const size_t c = std::stoul(first);
-    const size_t k = std::stoul(second);
-    if (c >= result.calls.size() || k >= result.calls[c].size()) continue;
-    result.calls[c][k].status = state;
-    if (!time.empty()) result.calls[c][k].time_us = std::stod(time);
+    found[i]->best = found[i]->top[*fastest].first;
+    found[i]->best_evaluation = found[i]->top[*fastest].second;
+    outcomes[i].measured = autotune::Measurement{times[*fastest].time_us, device,
+                                                 static_cast<int64_t>(times.size()), ok};
   }
-  if (result.device.empty()) {
-    return Error{fmt::format("--search measure: the runner `{}` wrote no results", runner)};
-  }
-  return result;
 }
 
 }  // namespace helionc::driver

@@ -8,51 +8,21 @@
 // tests the plumbing only; the runner and the YAML say so.
 #pragma once
 
-#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
 
-#include "autotune/config.h"
 #include "autotune/search.h"
+#include "driver/candidate_runner.h"
 #include "driver/shapes.h"
-#include "support/expected.h"
 
 namespace helionc::driver {
 
-struct MeasureCall {
-  const ShapeSet* shapes = nullptr;
-  std::vector<std::pair<autotune::Candidate, autotune::Evaluation>> candidates;  // model order
-};
-
-struct MeasureRequest {
-  std::string kernel;  // the public function's name
-  std::vector<MeasureCall> calls;
-  // The module text compiled with `config` as the default (null: the kernel's own default).
-  std::function<Expected<std::string>(const autotune::KernelConfig* config)> emit;
-  int runs = 5;
-  double timeout_s = 300;
-  bool resume = false;
-  std::string journal;
-  bool quiet = false;
-};
-
-struct CandidateTiming {
-  std::string status;  // ok, compile_error, timeout, runtime_error, accuracy_fail
-  std::optional<double> time_us;
-};
-
-struct MeasureResult {
-  std::string device;                               // "TPU v5 lite", "cpu (interpret mode)"
-  std::vector<std::vector<CandidateTiming>> calls;  // per call, per candidate
-};
-
-// Runs the runner over every call's candidates. An Error when the runner cannot be found or
-// started, or ends without results.
-Expected<MeasureResult> measure_candidates(const MeasureRequest& request);
-
-// The runner: $HELIONC_MEASURE_RUNNER, else share/helionc/measure/ beside the installed binary,
-// else the source tree's runtime/measure/ (a build that is not installed).
-std::string measure_runner_path();
+// Times every call's `found[i]->top` and makes the fastest that ran correctly the call's
+// winner (its model figures stay the prediction), with `measured:` in its outcome. Calls no
+// candidate of which ran correctly, or a runner that failed, go to `failures`.
+void measure_winners(RunnerRequest request, const std::vector<ShapeSet>& shapes,
+                     std::vector<std::optional<autotune::CallResult>>& found,
+                     std::vector<CallOutcome>& outcomes, std::vector<std::string>& failures);
 
 }  // namespace helionc::driver

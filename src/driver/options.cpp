@@ -148,28 +148,33 @@ std::variant<DriverOptions, int> parse_command_line(int argc, char** argv) {
       ->check(CLI::NonNegativeNumber);
   app.add_flag("-q,--quiet", options.quiet, "--autotune: no progress or summary on stderr");
   app.add_option("-j,--jobs", options.jobs,
-                 "--autotune: search this many calls at once, on as many threads (default 1; "
-                 "the YAML is the same)")
+                 "--autotune: search this many calls at once, on as many threads, and with "
+                 "--search compile compile this many candidates at once (default 1; the YAML is "
+                 "the same)")
       ->check(CLI::Range(1, 256));
-  std::string search = "model";
-  app.add_option("--search", search,
-                 "--autotune: rank by the cost model alone (model, default) or time the "
-                 "model's --top candidates per call on the local JAX device (measure)")
-      ->check(CLI::IsMember({"model", "measure"}));
-  app.add_option("--top", options.top, "--search measure: candidates timed per call (default 8)")
+  app.add_option("--search", options.search,
+                 "--autotune: rank by the cost model alone (model, default), time the model's "
+                 "--top candidates per call on the local JAX device (measure), or compile them "
+                 "for the target's TPU generation with libtpu and keep the best that compiles "
+                 "(compile; needs jax[tpu], no TPU)")
+      ->check(CLI::IsMember({"model", "measure", "compile"}));
+  app.add_option("--top", options.top,
+                 "--search measure/compile: candidates timed or compiled per call (default 8)")
       ->check(CLI::Range(1, 1000));
   app.add_option("--runs", options.runs,
                  "--search measure: timed runs per candidate, after one warm-up; the median "
                  "counts (default 5)")
       ->check(CLI::Range(1, 1000));
   app.add_option("--candidate-timeout", options.candidate_timeout_s,
-                 "--search measure: seconds one candidate may take (default 300)")
+                 "--search measure/compile: seconds one candidate may take (default 300 for "
+                 "measure, 60 for compile)")
       ->check(CLI::PositiveNumber);
   app.add_option("--journal", options.journal,
-                 "--search measure: the journal of candidate statuses (default: "
+                 "--search measure/compile: the journal of candidate results (default: "
                  "<config-out>.journal)");
   app.add_flag("--resume", options.resume,
-               "--search measure: keep the journal's results and time only what it lacks");
+               "--search measure/compile: keep the journal's results and redo only what it "
+               "lacks");
   app.add_flag("--estimate", estimate,
                "print the cost model's prediction per launch as YAML (time, TFLOP/s, fraction "
                "of peak, what bounds it, the terms of the time) for --shapes and --config");
@@ -199,7 +204,8 @@ std::variant<DriverOptions, int> parse_command_line(int argc, char** argv) {
   app.footer(
       "Warnings: -W<name> enables, -Wno-<name> disables, -Werror makes them errors.\n"
       "Exit status: 0 success, 1 compile errors, 2 usage errors, 3 internal errors, 4 no legal\n"
-      "config for some --autotune call, 5 --search measure could not time some call.\n");
+      "config for some --autotune call, 5 --search measure or compile could not check some\n"
+      "call.\n");
 
   std::vector<std::string> reversed(args.rbegin(), args.rend());  // CLI11 consumes from the back
   try {
@@ -233,14 +239,18 @@ std::variant<DriverOptions, int> parse_command_line(int argc, char** argv) {
     for (ShapeSet& set : *parsed) options.shapes.push_back(std::move(set));
     options.shapes_file = shapes_file;
   }
-  options.measure = search == "measure";
-  for (const char* name : {"--top", "--runs", "--candidate-timeout", "--journal", "--resume"}) {
-    if (app.count(name) > 0 && !options.measure) {
-      return usage_error(fmt::format("{} is only used with --search measure", name));
+  const bool runner = options.search != "model";
+  for (const char* name : {"--top", "--candidate-timeout", "--journal", "--resume"}) {
+    if (app.count(name) > 0 && !runner) {
+      return usage_error(fmt::format("{} is only used with --search measure or compile", name));
     }
   }
-  if (options.measure && (!options.config_out || *options.config_out == "-") && !options.journal) {
-    return usage_error("--search measure keeps a journal: give --config-out FILE or --journal");
+  if (app.count("--runs") > 0 && options.search != "measure") {
+    return usage_error("--runs is only used with --search measure");
+  }
+  if (runner && (!options.config_out || *options.config_out == "-") && !options.journal) {
+    return usage_error(fmt::format(
+        "--search {} keeps a journal: give --config-out FILE or --journal", options.search));
   }
   if (options.autotune) {
     if (app.count("--emit") > 0 || estimate) {

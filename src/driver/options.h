@@ -45,15 +45,21 @@ struct DriverOptions {
   double budget_seconds = 0;  // 0: no budget
   bool quiet = false;
   size_t jobs = 1;  // -j: calls searched at once
-  // --search measure: the model's --top candidates per call are timed on the local JAX device
-  // by the installed runner (driver/measure_command.h).
-  bool measure = false;
+  // --search: model (the cost model alone), measure (the model's --top candidates per call
+  // timed on the local JAX device, driver/measure_command.h) or compile (compiled for the
+  // target's TPU generation by libtpu, driver/compile_command.h).
+  std::string search = "model";
   size_t top = 8;
-  int runs = 5;
-  double candidate_timeout_s = 300;
+  int runs = 5;                               // measure only
+  std::optional<double> candidate_timeout_s;  // default: kDefaultCandidateTimeout
   bool resume = false;
   std::optional<std::string> journal;  // default: <config-out>.journal
 };
+
+// How long one candidate may take by default: a timed run (compile, warm-up and runs), and one
+// compile (0.1-3 s each, measured on the 2-core machine; a compile that hangs is cut short).
+inline constexpr double kDefaultMeasureTimeout = 300;
+inline constexpr double kDefaultCompileTimeout = 60;
 
 // Exit statuses (documented in the man page and README).
 inline constexpr int kExitSuccess = 0;
@@ -61,8 +67,9 @@ inline constexpr int kExitCompileError = 1;
 inline constexpr int kExitUsageError = 2;
 // `--autotune` found no legal config for some call (the message names it and the reasons).
 inline constexpr int kExitNoLegalConfig = 4;
-// `--search measure`: the runner could not run, or no candidate of some call ran correctly.
-inline constexpr int kExitMeasureFailed = 5;
+// `--search measure` or `compile`: the runner could not run (no JAX, no libtpu), or no candidate
+// of some call ran correctly (measure) or compiled (compile).
+inline constexpr int kExitSearchFailed = 5;
 
 std::variant<DriverOptions, int> parse_command_line(int argc, char** argv);
 

@@ -7,9 +7,11 @@ message; when HELIONC names a missing file they fail.
 
 from __future__ import annotations
 
+import fcntl
 import importlib.util
 import os
 import pathlib
+import shutil
 import subprocess
 import sys
 
@@ -32,6 +34,19 @@ from e2e_support import (  # noqa: E402
 COMPILE_TIMEOUT_S = 60
 
 
+def pytest_configure(config):
+    config.addinivalue_line("markers", "tpu: compiles for a TPU with libtpu (ctest `e2e.tpu`, the compile checks)")
+    config.addinivalue_line("markers", "quick: the developer's tier (scripts/test.sh --quick): every sample once")
+
+
+def pytest_collection_modifyitems(config, items):
+    """Every test that compiles for a TPU is marked `tpu`: ctest runs those apart from the
+    interpret-mode tests (`-m tpu` / `-m "not tpu"`), so that each stage's time shows."""
+    for item in items:
+        if "tpu_lower" in getattr(item, "fixturenames", ()):
+            item.add_marker(pytest.mark.tpu)
+
+
 # ---------------------------------------------------------------------------------------------
 # the compiler
 
@@ -39,9 +54,10 @@ COMPILE_TIMEOUT_S = 60
 class Compiler:
     """Runs helionc; caches each (sample, config) module for the whole session."""
 
-    def __init__(self, binary: pathlib.Path, workdir: pathlib.Path):
+    def __init__(self, binary: pathlib.Path, workdir: pathlib.Path, shared_dir: pathlib.Path):
         self.binary = binary
         self.workdir = workdir
+        self.shared_dir = shared_dir
         self._modules: dict[tuple, object] = {}
 
     def run(self, args: list[str], **kwargs) -> subprocess.CompletedProcess:
@@ -72,12 +88,27 @@ class Compiler:
             raise CompileError(f"`{cmd}` exited with 0 but wrote no {out}")
         return out
 
+    def compile_once(self, sample: str, kernel: str, config_id: str | None, block_sizes=None,
+                     loop_types=()) -> pathlib.Path:
+        """compile(), once per (sample, config) for the whole run: pytest-xdist's workers share
+        the modules in the run's common temporary folder (a lock file per module, so that two
+        workers asking at once compile it once)."""
+        tag = config_id or "default"
+        cached = self.shared_dir / f"{sample}__{tag}_pallas.py"
+        with open(self.shared_dir / f"{sample}__{tag}.lock", "w") as lock:
+            fcntl.flock(lock, fcntl.LOCK_EX)
+            if not cached.is_file():
+                built = self.compile(sample, kernel, config_id, block_sizes, loop_types)
+                shutil.copyfile(built, cached.with_suffix(".tmp"))
+                os.replace(cached.with_suffix(".tmp"), cached)
+        return cached
+
     def module(self, sample: str, kernel: str, config_id: str | None, block_sizes=None, loop_types=()):
         """The imported generated module; a failed compile fails every test that asks for it."""
         key = (sample, config_id)
         if key not in self._modules:
             try:
-                path = self.compile(sample, kernel, config_id, block_sizes, loop_types)
+                path = self.compile_once(sample, kernel, config_id, block_sizes, loop_types)
                 self._modules[key] = import_module(path, f"helionc_e2e.{sample}.{config_id or 'default'}")
             except CompileError as e:
                 self._modules[key] = e
@@ -116,7 +147,11 @@ def helionc(tmp_path_factory) -> Compiler:
         if explicit:
             pytest.fail(f"{message} (from $HELIONC)", pytrace=False)
         pytest.skip(f"{message}; build it or set HELIONC")
-    return Compiler(binary, tmp_path_factory.mktemp("helionc"))
+    # Under pytest-xdist each worker has its own base folder; their parent is the run's.
+    base = tmp_path_factory.getbasetemp()
+    shared = (base.parent if os.environ.get("PYTEST_XDIST_WORKER") else base) / "helionc-modules"
+    shared.mkdir(exist_ok=True)
+    return Compiler(binary, tmp_path_factory.mktemp("helionc"), shared)
 
 
 @pytest.fixture(scope="session")

@@ -100,7 +100,7 @@ def test_race_detection_sees_a_read_before_the_wait(module, monkeypatch):
     """The check above can fail: reading the rows before waiting for their copies is a race."""
     monkeypatch.setattr(module, "_GATHER_ONE_HOT_ROWS", 0)
 
-    def early_read(table, ids, start, column, rows, sem):
+    def early_read(table, ids, index, start, column, rows, sem):
         block, width = rows.shape
 
         def copy(r):

@@ -12,14 +12,18 @@ import json
 import re
 import os
 import pathlib
+import subprocess
 import sys
 
 import jax.numpy as jnp
 import numpy as np
 
-from conftest import import_module
+from conftest import PROJECT_ROOT, import_module
 
 CALL = "x=8x1000:f32"
+# Each candidate is a process that starts JAX (about 6 s on the 2-core machine), and a hang
+# costs the candidate timeout: more than the fixture's limit for one compile.
+RUN_TIMEOUT_S = 300
 
 
 def measure(helionc, tmp_path, *extra, faults=None, top=3):
@@ -28,9 +32,11 @@ def measure(helionc, tmp_path, *extra, faults=None, top=3):
     if faults:
         env["HELIONC_MEASURE_TEST_ONLY_FAULTS"] = json.dumps(faults)
     yaml_path = tmp_path / "long_sum.yaml"
-    proc = helionc.run(["samples/long_sum.py", "--autotune", "--search", "measure", "--top", str(top),
-                        "--runs", "3", "--candidate-timeout", "25", "--shapes", CALL,
-                        "--config-out", str(yaml_path), *extra], env=env)
+    proc = subprocess.run([str(helionc.binary), "samples/long_sum.py", "--autotune", "--search",
+                           "measure", "--top", str(top), "--runs", "3", "--candidate-timeout", "25",
+                           "--shapes", CALL, "--config-out", str(yaml_path), *extra],
+                          cwd=PROJECT_ROOT, env=env, capture_output=True, text=True,
+                          timeout=RUN_TIMEOUT_S)
     return proc, yaml_path, pathlib.Path(str(yaml_path) + ".journal")
 
 
@@ -63,6 +69,8 @@ def test_resume_keeps_the_journal(helionc, tmp_path):
     assert proc.returncode == 0, proc.stderr
     first = journal_records(journal)
     assert [r["status"] for r in first] == ["ok", "ok", "ok"]
+    # Each candidate's module has its own config (they are distinct files).
+    assert len({r["module_sha256"] for r in first}) == len({r["config"] for r in first}) == 3
     # Interrupted after the first candidate (and half-way through writing the second line).
     lines = journal.read_text().splitlines()
     journal.write_text(lines[0] + "\n" + lines[1][: len(lines[1]) // 2])
@@ -117,4 +125,4 @@ def test_a_kernel_taking_a_callable_is_not_timed(helionc, tmp_path):
     proc = helionc.run(["samples/callable_mm.py", "--autotune", "--search", "measure", "--shapes",
                         "x=8x128:f32,y=128x128:f32", "--config-out", str(tmp_path / "c.yaml")])
     assert proc.returncode == 2
-    assert "kernel `callable_mm` takes the callable `mm_func`, which a timed call cannot be given" in proc.stderr
+    assert "kernel `callable_mm` takes the callable `mm_func`, which the runner cannot give a call" in proc.stderr

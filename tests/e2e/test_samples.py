@@ -20,7 +20,8 @@ import pytest
 from jax.experimental.pallas import tpu as pltpu
 
 from e2e_support import (
-    MAX_INTERPRET_ELEMENTS,
+    DEFAULT_GENERATION,
+    TPU_TOPOLOGIES,
     CompileError,
     SAMPLES_DIR,
     Call,
@@ -34,6 +35,7 @@ from e2e_support import (
     read_shapes_file,
     seed_for,
 )
+from covering import FULL_PRODUCT, cover_matrix
 from references import LOOP_STRATEGIES, SAMPLES, SampleSpec, calls_of
 
 
@@ -47,40 +49,79 @@ def scalars_id(scalars: dict) -> str:
     return ",".join(f"{k}={v.__name__ if callable(v) else v}" for k, v in scalars.items())
 
 
-def _cases(run: bool):
-    """(spec, config_id, call, scalars) for every sample x config (x loop types) x shape."""
+GENERATIONS = tuple(TPU_TOPOLOGIES)
+
+
+def _case_id(spec: SampleSpec, config_id: str, call: Call, scalars: dict, generation: str = DEFAULT_GENERATION) -> str:
+    case_id = f"{spec.name}-{config_id}-{call}"
+    if scalars:
+        case_id += f"-{scalars_id(scalars)}"
+    if generation != DEFAULT_GENERATION:
+        case_id += f"-{generation}"
+    return case_id
+
+
+def _run_cases():
+    """(spec, config_id, call, scalars): a covering of sample x config (x loop types) x the
+    calls small enough to interpret (covering.py)."""
     cases = []
     for spec in SAMPLES:
         calls = calls_of(spec)
-        for config_id in spec.variants():
-            for i, call in enumerate(calls):
-                scalars = spec.scalars[i % len(spec.scalars)]
-                case_id = f"{spec.name}-{config_id}-{call}"
-                if scalars:
-                    case_id += f"-{scalars_id(scalars)}"
-                marks = ()
-                if run and not interpretable(call):
-                    marks = pytest.mark.skip(reason=f"over {MAX_INTERPRET_ELEMENTS} elements: lowered, not interpreted")
-                cases.append(pytest.param(spec, config_id, call, scalars, id=case_id, marks=marks))
+        runnable = [i for i, call in enumerate(calls) if interpretable(call)]
+        for config_id, k, _ in cover_matrix(spec.variants(), [calls[i] for i in runnable]):
+            i = runnable[k]
+            scalars = spec.scalars[i % len(spec.scalars)]
+            cases.append(pytest.param(spec, config_id, calls[i], scalars,
+                                      id=_case_id(spec, config_id, calls[i], scalars)))
     return cases
 
 
-RUN_CASES = _cases(run=True)
-LOWER_CASES = _cases(run=False)
+def _lower_cases():
+    """(spec, config_id, call, scalars, generation): a covering of sample x config (x loop
+    types) x every call x every TPU generation, each case compiled for real."""
+    cases = []
+    for spec in SAMPLES:
+        calls = calls_of(spec)
+        for config_id, i, generation in cover_matrix(spec.variants(), calls, GENERATIONS):
+            scalars = spec.scalars[i % len(spec.scalars)]
+            cases.append(pytest.param(spec, config_id, calls[i], scalars, generation,
+                                      id=_case_id(spec, config_id, calls[i], scalars, generation)))
+    return cases
+
+
+RUN_CASES = _run_cases()
+LOWER_CASES = _lower_cases()
+
+
+def _default_calls(spec: SampleSpec) -> list[Call]:
+    """The first two sidecar calls small enough to interpret and the first extra shape."""
+    calls = [c for c in read_shapes_file(SAMPLES_DIR / f"{spec.name}.shapes") if interpretable(c)][:2]
+    return calls + [parse_call(s) for s in spec.extra_shapes[:1]]
 
 
 def _default_cases():
-    """Without --config: the first two sidecar calls and the first extra shape of each sample."""
+    """Without --config: every sample's default calls, run and compiled for the default
+    generation (test_default_config); the first call of each is the quick tier's."""
+    return [pytest.param(spec, call, id=f"{spec.name}-{call}", marks=[pytest.mark.quick] if i == 0 else [])
+            for spec in SAMPLES for i, call in enumerate(_default_calls(spec))]
+
+
+def _default_generation_cases():
+    """Without --config, for each other generation: one of the sample's default calls, a
+    different one per generation where there are several (all of them under
+    HELIONC_E2E_FULL=1; test_default_config_generations)."""
     cases = []
+    others = [g for g in GENERATIONS if g != DEFAULT_GENERATION]
     for spec in SAMPLES:
-        calls = [c for c in read_shapes_file(SAMPLES_DIR / f"{spec.name}.shapes") if interpretable(c)][:2]
-        calls += [parse_call(s) for s in spec.extra_shapes[:1]]
-        for call in calls:
-            cases.append(pytest.param(spec, call, id=f"{spec.name}-{call}"))
+        calls = _default_calls(spec)
+        for n, generation in enumerate(others):
+            for call in calls if FULL_PRODUCT else [calls[n % len(calls)]]:
+                cases.append(pytest.param(spec, call, generation, id=f"{spec.name}-{call}-{generation}"))
     return cases
 
 
 DEFAULT_CASES = _default_cases()
+DEFAULT_GENERATION_CASES = _default_generation_cases()
 
 
 class Case:
@@ -193,12 +234,14 @@ def assert_launches(spec: SampleSpec, lowered: str) -> None:
         assert "tpu_custom_call" in lowered, "the export holds no Mosaic kernel (tpu_custom_call)"
 
 
-@pytest.mark.parametrize("spec,config_id,call,scalars", LOWER_CASES)
-def test_lowers_for_tpu(helionc, tpu_lower, spec, config_id, call, scalars):
+@pytest.mark.parametrize("spec,config_id,call,scalars,generation", LOWER_CASES)
+def test_lowers_for_tpu(helionc, tpu_lower, spec, config_id, call, scalars, generation):
+    """The TPU compiler of `generation` accepts the kernel (a real compile, libtpu)."""
     fn = compiled(helionc, spec, config_id)
     case = Case(spec, call, scalars)
     # interpret=False explicitly: on a CPU host, the default (None) would pick the interpreter.
-    lower = lambda: tpu_lower(lambda *args: fn(*args, **scalars, interpret=False), *case.structs())
+    lower = lambda: tpu_lower(lambda *args: fn(*args, **scalars, interpret=False), *case.structs(),
+                              generation=generation)
     if spec.host_values:  # exporting traces the host code, which has no array values then
         with pytest.raises(TypeError, match=HOST_VALUE_ERROR):
             lower()
@@ -217,6 +260,18 @@ def test_default_config(helionc, tpu_lower, spec, call):
         return  # not exportable (test_lowers_for_tpu checks the error)
     lower = lambda *args: fn(*args, **case.scalars, interpret=False)
     assert_launches(spec, tpu_lower(lower, *case.structs()))
+
+
+@pytest.mark.parametrize("spec,call,generation", DEFAULT_GENERATION_CASES)
+def test_default_config_generations(helionc, tpu_lower, spec, call, generation):
+    """No --config, for every other TPU generation: the module a user gets compiles there too
+    (a printer choice that only one generation's layout rules accept shows up here)."""
+    if spec.host_values:
+        pytest.skip("not exportable: test_lowers_for_tpu checks its precise error")
+    fn = compiled(helionc, spec, None)
+    case = Case(spec, call, {})
+    lower = lambda *args: fn(*args, **case.scalars, interpret=False)
+    assert_launches(spec, tpu_lower(lower, *case.structs(), generation=generation))
 
 
 def small_call(spec: SampleSpec) -> Call:
@@ -291,8 +346,8 @@ ALLOWED_IMPORTS = ("jax", "functools", "math", "numpy", "__future__")
 @pytest.mark.parametrize("spec", SAMPLES, ids=lambda s: s.name)
 def test_module_needs_only_jax(helionc, spec):
     """The generated module imports jax (and functools/math/numpy) only: no torch, no helion."""
-    compiled(helionc, spec, None)
-    path = helionc.workdir / f"{spec.name}__default_pallas.py"
+    compiled(helionc, spec, None)  # a compile error fails here, with helionc's message
+    path = helionc.compile_once(spec.name, spec.kernel, None)
     tree = ast.parse(path.read_text(), filename=str(path))
     for node in ast.walk(tree):
         if isinstance(node, ast.Import):

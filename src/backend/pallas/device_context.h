@@ -103,7 +103,7 @@ class DeviceContext final : public ExprContext {
       return py_atom(
           fmt::format("({}{} if {} else {}{})", block_ref, sliced, nonempty, block, sliced));
     }
-    const std::string read = ref + window(operand, &load.index);
+    const std::string read = ref + window(ref, operand, &load.index);
     const SlicedBlock sliced = sliced_block(ref, operand, load.index);
     if (sliced.nonempty.empty()) return py_atom(read);
     // Pallas refuses an empty slice of a ref; Python's is an empty array.
@@ -200,11 +200,26 @@ class DeviceContext final : public ExprContext {
   void stream(int input, std::string buffer) { streamed_[input] = std::move(buffer); }
   void stop_streaming() { streamed_.clear(); }
 
-  // `[...]`, or `[:, pl.ds(tile_k_start, block_k)]` where an axis is tiled by an inner loop
-  // whose blocks are windows of a block resident in VMEM (the `unroll` strategy), and
-  // `[:, 16:]` where the access `index` (when given) slices an axis: the block is whole along
-  // it (plan_views), so the slice's bounds are the array's.
-  std::string window(const passes::Operand& operand, const ir::Index* index = nullptr) {
+  // `_block_at(position, block, ref.shape[axis])`: the start or number of a block along an axis
+  // of `ref` (a window of a resident block, or a block streamed from HBM), 0 when the block
+  // spans the axis, so that the TPU compiler sees an aligned start
+  // (templates/helper_block_at.py.tmpl).
+  std::string block_at(const std::string& position, const std::string& block,
+                       const std::string& ref, size_t axis) {
+    context_.imports.helpers.insert("block_at");
+    return py_call("_block_at", {position, block, fmt::format("{}.shape[{}]", ref, axis)}).text;
+  }
+
+  // The subscript of `ref` an access reads or writes: `[...]`, or `[:, pl.ds(start, block_k)]`
+  // where an axis is tiled by an inner loop whose blocks are windows of a block resident in
+  // VMEM (the `unroll` strategy), and `[:, 16:]` where the access `index` (when given) slices
+  // an axis: the block is whole along it (plan_views), so the slice's bounds are the array's.
+  // A window's start is `_block_at(tile_k_start, block_k, ref.shape[1])`: 0 where the window
+  // spans the resident axis (a whole axis of 100 rows or 300 lanes), whose dynamic start
+  // Mosaic cannot prove a multiple of the memory tile; elsewhere the block is a multiple of the
+  // tile (_legal_block) and so is the start.
+  std::string window(const std::string& ref, const passes::Operand& operand,
+                     const ir::Index* index = nullptr) {
     const std::map<int, std::string> slices =
         index ? slice_items(*index) : std::map<int, std::string>{};
     std::vector<std::string> items;
@@ -212,9 +227,11 @@ class DeviceContext final : public ExprContext {
     for (const passes::ViewAxis& axis : operand.view) {
       if (axis.squeezed) continue;
       if (axis.kind == passes::ViewAxis::Kind::kTile && geometry_.windowed(axis.tile_dim)) {
-        items.push_back(
-            py_call("pl.ds", {geometry_.start(axis.tile_dim).text, geometry_.block(axis.tile_dim)})
-                .text);
+        const std::string block = geometry_.block(axis.tile_dim);
+        items.push_back(py_call("pl.ds", {block_at(geometry_.start(axis.tile_dim).text, block, ref,
+                                                   items.size()),
+                                          block})
+                            .text);
         windowed = true;
       } else if (auto slice = slices.find(axis.array_axis);
                  axis.kind == passes::ViewAxis::Kind::kFull && slice != slices.end()) {
@@ -271,7 +288,7 @@ class DeviceContext final : public ExprContext {
                 const std::string& ref, const passes::ViewAxis& axis, int kernel_axis) {
     context_.imports.helpers.insert("gather");
     context_.imports.helpers.insert("dot");  // the one-hot matmuls
-    std::string table = ref + window(operand, &load.index);
+    std::string table = ref + window(ref, operand, &load.index);
     if (const SlicedBlock sliced = sliced_block(ref, operand, load.index);
         !sliced.nonempty.empty()) {
       // Pallas refuses an empty slice of a ref; Python's is an empty array.
@@ -305,24 +322,27 @@ class DeviceContext final : public ExprContext {
                           const std::string& ref) {
     context_.imports.helpers.insert("gather");
     context_.imports.helpers.insert("dot");  // the one-hot matmuls
-    const PyExpr rows = py_call("_gather_rows", {ref + window(operand, &load.index),
+    const PyExpr rows = py_call("_gather_rows", {ref + window(ref, operand, &load.index),
                                                  geometry_.print(load.index[0].scalar).text});
     return py_call("_gather_columns", {rows.text, geometry_.print(load.index[1].scalar).text});
   }
 
-  // `_gather_rows_dma(w_ref, ids_smem, tile_b_start, tile_e_start, w_rows, w_copies)`: the
-  // rows of the block copied from the table in HBM at the block's indices, read from SMEM.
+  // `_gather_rows_dma(w_ref, ids_smem, ids, tile_b_start, tile_e_start, w_rows, w_copies)`:
+  // the rows of the block copied from the table in HBM at the block's indices, read from SMEM
+  // (`ids`: the same indices as a vector, where a copy holds a tile of rows to pick from).
   PyExpr dma_rows(int input, const passes::Operand& operand, const std::string& ref,
                   const passes::ViewAxis& axis) {
+    context_.imports.helpers.insert("block_at");  // the column start
     const passes::Operand& ids = launch_.inputs[static_cast<size_t>(axis.dma_ids)].operand;
     const passes::ViewAxis& columns = operand.view[1];
     const std::string column_start = columns.kind == passes::ViewAxis::Kind::kTile
                                          ? geometry_.start(columns.tile_dim).text
                                          : std::string("0");
     const auto& [rows, copies] = gather_scratch_.at(input);
-    return py_call("_gather_rows_dma",
-                   {ref, names_.inputs[static_cast<size_t>(axis.dma_ids)],
-                    geometry_.start(ids.index.front().tile_dim).text, column_start, rows, copies});
+    return py_call(
+        "_gather_rows_dma",
+        {ref, names_.inputs[static_cast<size_t>(axis.dma_ids)], geometry_.print(axis.gather).text,
+         geometry_.start(ids.index.front().tile_dim).text, column_start, rows, copies});
   }
 
   // The keyword telling the kernel whether the gather from input `input` copies by DMA.

@@ -299,7 +299,7 @@ class KernelPrinter {
       const std::string& ref = names_.outputs[output];
       const passes::Operand& operand = launch_.outputs[output].operand;
       std::string value = picked_value(*store, ref).value_or(stored_value(*store, ref));
-      const std::string window = device_.window(operand, &store->index);
+      const std::string window = device_.window(ref, operand, &store->index);
       // Pallas refuses an empty slice of a ref; Python stores nothing there.
       const std::string nonempty = device_.sliced_block(ref, operand, store->index).nonempty;
       std::optional<PythonWriter::Block> guard;
@@ -318,11 +318,13 @@ class KernelPrinter {
                                 : py_atom(py_primary(masks_[output]) + sliced);
         const bool in_place =
             launch_.outputs[output].masked_in_place || launch_.outputs[output].copies_in;
-        const std::string old = in_place ? ref + window
-                                         : names_.inputs[launch_.outputs[output].aliased_input] +
-                                               (inner_windowed_[output] ? window
-                                                : sliced.empty()        ? "[...]"
-                                                                        : sliced);
+        std::string old = ref + window;
+        if (!in_place) {
+          const std::string& input = names_.inputs[launch_.outputs[output].aliased_input];
+          old = input + (inner_windowed_[output] ? device_.window(input, operand, &store->index)
+                         : sliced.empty()        ? "[...]"
+                                                 : sliced);
+        }
         const PyExpr masked = py_call("jnp.where", {mask.text, value, old});
         value = mask_guards_[output]
                     ? py_conditional(masked, *mask_guards_[output], py_atom(value)).text
@@ -845,11 +847,12 @@ class KernelPrinter {
           continue;
         }
         shape.push_back(geometry_.block(axis.tile_dim));
-        index.push_back(axis.tile_dim == dim
-                            ? (first == "0"
-                                   ? pipeline_index
-                                   : py_binary("+", py_atom(pipeline_index), py_atom(first)).text)
-                            : outer_block(axis.tile_dim));
+        const std::string number =
+            axis.tile_dim == dim
+                ? (first == "0" ? pipeline_index
+                                : py_binary("+", py_atom(pipeline_index), py_atom(first)).text)
+                : outer_block(axis.tile_dim);
+        index.push_back(device_.block_at(number, shape.back(), ref, a));
       }
       specs.push_back(fmt::format("pl.BlockSpec(block_shape={}, index_map=lambda {}: {})",
                                   py_tuple(shape), pipeline_index, py_tuple(index)));
@@ -963,7 +966,12 @@ class KernelPrinter {
           if (geometry_.paired(dim)) own = py_binary("+", geometry_.begin(dim), own);
           const std::string start =
               axis.tile_dim == dim ? own.text : geometry_.start(axis.tile_dim).text;
-          window.push_back(py_call("pl.ds", {start, size}).text);
+          window.push_back(
+              py_call("pl.ds",
+                      {device_.block_at(start, size, names_.inputs[static_cast<size_t>(input)],
+                                        window.size()),
+                       size})
+                  .text);
         }
         copies.push_back(fmt::format("pltpu.make_async_copy({}.at[{}], {}.at[{}], {}.at[{}, {}])",
                                      names_.inputs[static_cast<size_t>(input)],
@@ -1010,7 +1018,7 @@ class KernelPrinter {
     if (!device_.slice_items(store.index).empty()) {
       return device_.sliced_block(ref, operand, store.index).shape;
     }
-    if (device_.window(operand) != "[...]") {
+    if (device_.window(ref, operand) != "[...]") {
       if (std::optional<std::string> window = device_.dims_shape(stored_dims(store))) {
         return *window;
       }
@@ -1044,7 +1052,7 @@ class KernelPrinter {
     std::vector<std::string> pairs;
     pairs.reserve(picks.size());
     for (const auto& [axis, index] : picks) pairs.push_back(fmt::format("({}, {})", axis, index));
-    return py_call("_put", {ref + device_.window(operand, &store.index),
+    return py_call("_put", {ref + device_.window(ref, operand, &store.index),
                             exprs_.print(store.value).text, py_tuple(pairs)})
         .text;
   }
@@ -1073,7 +1081,7 @@ class KernelPrinter {
                   "plan_views admits two tiles of indices for both axes of a 2-D array only");
     context_.imports.helpers.insert("scatter_cartesian");
     std::vector<std::string> args = {
-        ref + device_.window(operand, &store.index),
+        ref + device_.window(ref, operand, &store.index),
         py_tuple({exprs_.text(*ids[0]), exprs_.text(*ids[1])}), exprs_.print(store.value).text,
         py_tuple({scatter_valid(tile_of(*ids[0])).text, scatter_valid(tile_of(*ids[1])).text})};
     add_scatter_helpers(store, args);
@@ -1135,7 +1143,7 @@ class KernelPrinter {
   // loop's window of a resident block: `C_ref[:, pl.ds(tile_n_start, block_n)]`).
   std::string scatter(const std::string& ref, const passes::Operand& operand, int kernel_axis,
                       const std::string& ids, int tile_dim, const ir::Store& store) {
-    std::vector<std::string> args = {ref + device_.window(operand, &store.index),
+    std::vector<std::string> args = {ref + device_.window(ref, operand, &store.index),
                                      std::to_string(kernel_axis), ids,
                                      exprs_.print(store.value).text, scatter_valid(tile_dim).text};
     add_scatter_helpers(store, args);

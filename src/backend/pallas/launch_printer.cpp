@@ -1101,17 +1101,20 @@ class LaunchPrinter {
         return fmt::format("pltpu.SemaphoreType.DMA(({}, {}))",
                            launch_.inner_loops[loop].streamed_inputs.size(), stream_slots(loop));
       case Kind::kGatherRows: {
-        // The VMEM rows of a block (a placeholder when the gather runs as a one-hot).
+        // The VMEM rows of a block, or their tiles (`_gather_rows_buffer`; a placeholder when
+        // the gather runs as a one-hot).
         const Operand& table = launch_.inputs[static_cast<size_t>(buffer.input)].operand;
         const Operand& indices = launch_.inputs[static_cast<size_t>(dma_ids(table))].operand;
         const ViewAxis& columns = table.view[1];
-        const std::string block =
-            py_tuple({blocks_[grid_axis(indices.index.front().tile_dim)],
-                      columns.kind == ViewAxis::Kind::kTile
-                          ? blocks_[grid_axis(columns.tile_dim)]
-                          : host_.size_text(table.binding, columns.array_axis, stmt_index_)});
-        return fmt::format("pltpu.VMEM({} if {} else (8, 128), {}.dtype)", block,
-                           gather_flags_.at(buffer.input), binding_name(kernel_, table.binding));
+        const std::string name = binding_name(kernel_, table.binding);
+        const PyExpr block =
+            py_call("_gather_rows_buffer",
+                    {name, blocks_[grid_axis(indices.index.front().tile_dim)],
+                     columns.kind == ViewAxis::Kind::kTile
+                         ? blocks_[grid_axis(columns.tile_dim)]
+                         : host_.size_text(table.binding, columns.array_axis, stmt_index_)});
+        return fmt::format("pltpu.VMEM({} if {} else (8, 128), {}.dtype)", block.text,
+                           gather_flags_.at(buffer.input), name);
       }
       case Kind::kGatherSemaphore:
         return "pltpu.SemaphoreType.DMA(())";

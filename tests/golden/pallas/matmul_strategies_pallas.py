@@ -131,6 +131,15 @@ def tpu_lowering_context(target=None):
     return jax.sharding.use_abstract_mesh(jax.sharding.AbstractMesh((), (), abstract_device=device))
 
 
+def _block_at(position, block, length):
+    """`position` (the start or the number of a block of `block` elements along an axis of
+    `length`: a window of a block resident in VMEM, or a block streamed from HBM), or 0 when
+    the block spans the axis: it is then the only block, and an in-bounds block starts at 0.
+    The TPU compiler must prove that a dynamic start along a tiled axis is a multiple of the
+    memory tile, which `k * block` is not for a whole axis of, say, 100 rows or 300 lanes."""
+    return 0 if block >= length else position
+
+
 def _broadcast_unit_axes(x, extents):
     """`x` with each axis of size 1 that a tile indexes broadcast to the tile loop's extent.
 
@@ -393,14 +402,14 @@ def _matmul_kernel_unroll(x_ref, y_ref, out_ref, *, block_m, block_n, block_k, k
             else None
         )
         acc = acc + _dot(
-            x_ref[:, pl.ds(tile_k_start, block_k)],
+            x_ref[:, pl.ds(_block_at(tile_k_start, block_k, x_ref.shape[1]), block_k)],
             jnp.where(
                 _tile_broadcast(tile_k_index < k, (block_k, block_n)),
-                y_ref[pl.ds(tile_k_start, block_k)],
+                y_ref[pl.ds(_block_at(tile_k_start, block_k, y_ref.shape[0]), block_k)],
                 0,
             )
             if tile_k_partial
-            else y_ref[pl.ds(tile_k_start, block_k)],
+            else y_ref[pl.ds(_block_at(tile_k_start, block_k, y_ref.shape[0]), block_k)],
             (((1,), (0,)), ((), ())),
         )  # tests/golden/pallas/matmul_strategies.py:15
         return acc
@@ -436,12 +445,18 @@ def _matmul_kernel_fori_loop(
     def tile_k_dma(tile_k_block, slot):
         return (
             pltpu.make_async_copy(
-                x_ref.at[pl.ds(tile_m_start, block_m), pl.ds(tile_k_block * block_k, block_k)],
+                x_ref.at[
+                    pl.ds(_block_at(tile_m_start, block_m, x_ref.shape[0]), block_m),
+                    pl.ds(_block_at(tile_k_block * block_k, block_k, x_ref.shape[1]), block_k),
+                ],
                 x_buffers.at[slot],
                 tile_k_copies.at[0, slot],
             ),
             pltpu.make_async_copy(
-                y_ref.at[pl.ds(tile_k_block * block_k, block_k), pl.ds(tile_n_start, block_n)],
+                y_ref.at[
+                    pl.ds(_block_at(tile_k_block * block_k, block_k, y_ref.shape[0]), block_k),
+                    pl.ds(_block_at(tile_n_start, block_n, y_ref.shape[1]), block_n),
+                ],
                 y_buffers.at[slot],
                 tile_k_copies.at[1, slot],
             ),
@@ -534,8 +549,20 @@ def _matmul_kernel_emit_pipeline(
         tile_k_step,
         (pl.cdiv(k, block_k),),
         [
-            pl.BlockSpec(block_shape=(block_m, block_k), index_map=lambda j: (tile_m_block, j)),
-            pl.BlockSpec(block_shape=(block_k, block_n), index_map=lambda j: (j, tile_n_block)),
+            pl.BlockSpec(
+                block_shape=(block_m, block_k),
+                index_map=lambda j: (
+                    _block_at(tile_m_block, block_m, x_ref.shape[0]),
+                    _block_at(j, block_k, x_ref.shape[1]),
+                ),
+            ),
+            pl.BlockSpec(
+                block_shape=(block_k, block_n),
+                index_map=lambda j: (
+                    _block_at(j, block_k, y_ref.shape[0]),
+                    _block_at(tile_n_block, block_n, y_ref.shape[1]),
+                ),
+            ),
         ],
         (x_ref, y_ref),
     )  # tests/golden/pallas/matmul_strategies.py:14

@@ -131,6 +131,15 @@ def tpu_lowering_context(target=None):
     return jax.sharding.use_abstract_mesh(jax.sharding.AbstractMesh((), (), abstract_device=device))
 
 
+def _block_at(position, block, length):
+    """`position` (the start or the number of a block of `block` elements along an axis of
+    `length`: a window of a block resident in VMEM, or a block streamed from HBM), or 0 when
+    the block spans the axis: it is then the only block, and an in-bounds block starts at 0.
+    The TPU compiler must prove that a dynamic start along a tiled axis is a multiple of the
+    memory tile, which `k * block` is not for a whole axis of, say, 100 rows or 300 lanes."""
+    return 0 if block >= length else position
+
+
 def _fit_vmem(config, launch, first, blocks, needs, fallbacks, halve, vmem_bytes, scoped_bytes):
     """`config` with one launch's strategies, then its blocks, changed while they need more
     VMEM than there is (README.md, "Trace-time VMEM fallback").
@@ -285,9 +294,9 @@ def _softmax_two_pass_kernel(
             tile_n_start2 = tile_n_id * block_n2
             values = x_ref2[
                 :,
-                pl.ds(tile_n_start2, block_n2),
+                pl.ds(_block_at(tile_n_start2, block_n2, x_ref2.shape[1]), block_n2),
             ]  # tests/golden/pallas/softmax_two_pass.py:31
-            out_ref[:, pl.ds(tile_n_start2, block_n2)] = (
+            out_ref[:, pl.ds(_block_at(tile_n_start2, block_n2, out_ref.shape[1]), block_n2)] = (
                 (
                     jnp.exp(values - _tile_broadcast(mi[:, None], (block_m, block_n2)))
                     / _tile_broadcast(di[:, None], (block_m, block_n2))

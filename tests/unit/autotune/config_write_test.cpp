@@ -138,6 +138,56 @@ configs:
   CHECK_FALSE(second.same_values(first));
 }
 
+TEST_CASE("the compiler that verified an entry survives the round trip; comments are written",
+          "[config]") {
+  std::string original = R"yaml(schema_version: 1
+kernel: long_sum
+configs:
+  - shapes: {x: [8, 1000]}
+    config: {block_sizes: [8, 256]}
+    verified: {topology: "tpu7x:2x2x1", libtpu: "0.0.42.1", jax: "0.10.2", candidates: 8, compiled: 7}
+)yaml";
+  ConfigFile first = reparse(original);
+  REQUIRE(first.configs.size() == 1);
+  REQUIRE(first.configs[0].verified.has_value());
+  const Verification& v = *first.configs[0].verified;
+  CHECK(v.topology == "tpu7x:2x2x1");
+  CHECK(v.libtpu == "0.0.42.1");
+  CHECK(v.jax == "0.10.2");
+  CHECK(v.candidates == 8);
+  CHECK(v.compiled == 7);
+  first.configs[0].comments = {"refused: {block_sizes: [8, 128]}: the compiler's\nmessage"};
+  std::string written = write_config_yaml(first);
+  CHECK(written.find("    verified: {topology: \"tpu7x:2x2x1\", libtpu: \"0.0.42.1\", jax: "
+                     "\"0.10.2\", candidates: 8, compiled: 7}\n"
+                     "    # refused: {block_sizes: [8, 128]}: the compiler's\n"
+                     "    # message\n") != std::string::npos);
+  // Comments are not values: reading back gives the same file without them.
+  ConfigFile second = reparse(written);
+  CHECK(second.same_values(first));
+  CHECK(second.configs[0].comments.empty());
+  second.configs[0].verified->libtpu = "0.0.43";
+  CHECK_FALSE(second.same_values(first));
+}
+
+TEST_CASE("a `verified` mapping with a wrong key or value is reported at it", "[config]") {
+  DiagnosticEngine diags;
+  auto config = parse_config_text(std::make_shared<SourceFile>("v.yaml", R"yaml(schema_version: 1
+kernel: k
+configs:
+  - shapes: {x: [8]}
+    config: {}
+    verified: {topology: "v5e:2x2", compiled: -1, libtpus: "0.0.42.1"}
+)yaml"),
+                                  diags);
+  CHECK_FALSE(config.has_value());
+  const std::string text = diags.render();
+  INFO(text);
+  CHECK(text.find("v.yaml:6:47: error: `compiled` must be a non-negative integer") !=
+        std::string::npos);
+  CHECK(text.find("unknown key `libtpus`") != std::string::npos);
+}
+
 TEST_CASE("strings with YAML-special characters survive the round trip", "[config]") {
   ConfigFile config;
   config.kernel = "k";

@@ -186,14 +186,18 @@ TEST_CASE("a row gather is a one-hot matmul over a table block whole along the r
   // indices read from SMEM (`_gather_plan` has checked the one-hot's size).
   CHECK(contains(text, "    w_by_dma = _gather_plan(w, block_b, w.shape[1])[0]\n"));
   CHECK(contains(text,
-                 "(_gather_rows_dma(w_ref, ids_smem, tile_b_start, 0, w_rows, w_copies) if "
-                 "w_by_dma else _gather_rows(w_ref[...], ids_ref[...]))"));
+                 "(_gather_rows_dma(w_ref, ids_smem, ids_ref[...], tile_b_start, 0, w_rows, "
+                 "w_copies) if w_by_dma else _gather_rows(w_ref[...], ids_ref[...]))"));
   CHECK_FALSE(contains(text, "_check_gather_block(\"w\""));
   CHECK(contains(text,
                  "pl.BlockSpec(memory_space=pl.ANY) if w_by_dma else pl.BlockSpec(block_shape="
                  "(w.shape[0], w.shape[1]), index_map=lambda tile_b: (0, 0))"));
   CHECK(contains(text, "pl.BlockSpec(memory_space=pltpu.SMEM)"));
-  CHECK(contains(text, "pltpu.VMEM((block_b, w.shape[1]) if w_by_dma else (8, 128), w.dtype)"));
+  // A row per index, or the memory tile holding it for 16-bit and 8-bit tables.
+  CHECK(
+      contains(text,
+               "pltpu.VMEM(_gather_rows_buffer(w, block_b, w.shape[1]) if w_by_dma else (8, 128), "
+               "w.dtype)"));
   CHECK(contains(text, "pltpu.SemaphoreType.DMA(())"));
   CHECK(contains(text, "_gather_ids(ids, w_by_dma, \"ids\")"));
   CHECK(contains(text, "w_by_dma=w_by_dma"));
@@ -201,7 +205,8 @@ TEST_CASE("a row gather is a one-hot matmul over a table block whole along the r
       text,
       "def _embed_kernel(ids_ref, w_ref, out_in_ref, ids_smem, out_ref, w_rows, w_copies, *,"));
   CHECK(contains(text, "def _gather_rows(table, index):"));
-  CHECK(contains(text, "def _gather_rows_dma(table, ids, start, column, rows, sem):"));
+  CHECK(contains(text, "def _gather_rows_dma(table, ids, index, start, column, rows, sem):"));
+  CHECK(contains(text, "def _block_at(position, block, length):"));
   CHECK(contains(text, "def _smem_array(x, name=None):"));
   CHECK(contains(text, "import math\n"));
 }

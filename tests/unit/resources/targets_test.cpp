@@ -18,6 +18,7 @@ TEST_CASE("the built-in targets, in order of generation") {
     CHECK(target.hbm_bandwidth_gb_s > 0);
     CHECK(target.cores_per_chip >= 1);
     CHECK_FALSE(target.device_kind.empty());
+    CHECK(target.compile_topology.find(':') != std::string::npos);
   }
   CHECK(names == std::vector<std::string>{"tpu-v4", "tpu-v5e", "tpu-v5p", "tpu-v6e", "tpu-v7x"});
   CHECK(find_target("tpu-v7x") == &builtin_targets().back());
@@ -40,6 +41,7 @@ TEST_CASE("a broken target file is reported at its line and column") {
   CHECK(text.find("`mxu` needs `count`, `rows` and `cols`") != std::string::npos);
   CHECK(text.find("t.yaml:5:1: error: unknown key `colour`") != std::string::npos);
   CHECK(text.find("missing `device_kind`") != std::string::npos);
+  CHECK(text.find("missing `compile_topology`") != std::string::npos);
 }
 
 }  // namespace
