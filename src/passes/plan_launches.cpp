@@ -714,8 +714,9 @@ class LaunchPlanner {
       }
       // So with an inner tile loop around both that does not move the block (`for tile_j in
       // hl.tile(n): out[seg, :] = out[seg, :] + ...`): each step stores the block the next
-      // one reads.
-      if (revisits_in_inner_loop(access.inner_loop, store.inner_loop, output.operand)) {
+      // one reads. (A block that grid steps revisit is read from the output ref already.)
+      if (output.revisiting_dims.empty() &&
+          revisits_in_inner_loop(access.inner_loop, store.inner_loop, output.operand)) {
         output.copied_in_at_entry = true;
       }
     }
