@@ -4,7 +4,9 @@ Loaded into Helion's own test run (`-p corpus_calls_plugin`), with CORPUS_CALLS_
 folder to write. Every eager kernel run goes through `BoundKernel.run_ref`, which is wrapped
 here; `code_and_output` and `output_only` are wrapped to tell a test's own config (their kwargs)
 from the kernel's, and `to_code`/`compile_config` to record the configs a test only generates
-code for (`bound.to_triton_code(config)`), with the arguments of the `bind` that made `bound`.
+code for (`bound.to_triton_code(config)`), with the arguments of the `bind` that made `bound`;
+a `bind` itself is recorded when the bound kernel is new (a test may only read its config
+space). Calls inside `assertRaises` contexts are marked `expects_error`.
 """
 
 from __future__ import annotations
@@ -12,6 +14,7 @@ from __future__ import annotations
 import contextvars
 import json
 import os
+import unittest
 
 import numpy as np
 
@@ -19,6 +22,9 @@ OUT = os.environ.get("CORPUS_CALLS_OUT", "")
 MAX_ELEMENTS = int(os.environ.get("CORPUS_CALLS_MAX_ELEMENTS", str(1 << 22)))
 _test_kwargs: contextvars.ContextVar[dict | None] = contextvars.ContextVar("kwargs", default=None)
 _in_code: contextvars.ContextVar[bool] = contextvars.ContextVar("in_code", default=False)
+# Inside `with self.assertRaises...(...)`: the test expects the call to fail.
+_expects_error: contextvars.ContextVar[bool] = contextvars.ContextVar("expects", default=False)
+_in_run: contextvars.ContextVar[bool] = contextvars.ContextVar("in_run", default=False)
 _counter = [0]
 
 
@@ -93,6 +99,8 @@ def _record(bound, args, run, torch, checkout, config=None):
         "test_config": test_config,
         "kernel_configs": len(bound.kernel.configs),
     }
+    if _expects_error.get():
+        entry["expects_error"] = True
     if run is None:
         entry["code_only"] = True
         _write(entry, saved)
@@ -134,7 +142,11 @@ def pytest_configure(config):
     run_ref = BoundKernel.run_ref
 
     def recorded_run_ref(self, *args):
-        return _record(self, args, lambda: run_ref(self, *args), torch, checkout)
+        token = _in_run.set(True)
+        try:
+            return _record(self, args, lambda: run_ref(self, *args), torch, checkout)
+        finally:
+            _in_run.reset(token)
 
     BoundKernel.run_ref = recorded_run_ref
 
@@ -143,6 +155,9 @@ def pytest_configure(config):
 
     def remembering_bind(self, args):
         bound = bind(self, args)
+        if not hasattr(bound, "_corpus_args") and not _in_run.get():
+            # A test that only binds (to read the config space) passes these arguments too.
+            _record(bound, args, None, torch, checkout)
         bound._corpus_args = tuple(args)
         return bound
 
@@ -172,3 +187,16 @@ def pytest_configure(config):
                 _test_kwargs.reset(token)
 
         setattr(testing, name, with_kwargs)
+
+    context = unittest.case._AssertRaisesContext
+    enter, exit_ = context.__enter__, context.__exit__
+
+    def expecting_enter(self):
+        self._corpus_token = _expects_error.set(True)
+        return enter(self)
+
+    def expecting_exit(self, *exc):
+        _expects_error.reset(self._corpus_token)
+        return exit_(self, *exc)
+
+    context.__enter__, context.__exit__ = expecting_enter, expecting_exit

@@ -98,6 +98,25 @@ def config_key(call: dict) -> str | None:
     return json.dumps(call["config"], sort_keys=True) if call.get("config") else None
 
 
+def distinct(calls: list[dict]) -> list[dict]:
+    """The calls of one kernel with `modes` set: each argument list once under the default
+    config and each (arguments, config) pair once under its test's config; calls the tests
+    expect to work come first, then those whose results were captured (the oracle's)."""
+    seen: set = set()
+    kept = []
+    order = lambda c: (bool(c.get("expects_error")), "result" not in c)
+    for call in sorted(calls, key=order):
+        args = json.dumps(call["args"], sort_keys=True)
+        keys = {"default": (args,)}
+        if config_key(call):
+            keys["test"] = (args, config_key(call))
+        modes = [mode for mode, key in keys.items() if key not in seen]
+        seen.update(keys.values())
+        if modes:
+            kept.append(dict(call, modes=modes))
+    return kept
+
+
 def prepare(args, tmp: str) -> list[dict]:
     """One job a kernel: its module files (default and per test config) and its calls."""
     calls = collections.defaultdict(list)
@@ -106,6 +125,7 @@ def prepare(args, tmp: str) -> list[dict]:
             call = json.loads(text)
             if call["file"].endswith(".py") and (not args.only or args.only in call["file"]):
                 calls[(call["file"], call["line"])].append(call)
+    calls = {key: distinct(found) for key, found in calls.items()}
     jobs = []
     for path in sorted({file for file, _ in calls}):
         source = git(args.git_dir, "show", f"{args.rev}:{path}")
@@ -184,14 +204,14 @@ def run_shard(jobs: list[dict], shard: int, args, tmp: str) -> list[dict]:
     return rows
 
 
-def modes(call: dict) -> tuple[str, ...]:
-    return ("default", "test") if config_key(call) else ("default",)
+def modes(call: dict) -> list[str]:
+    return call["modes"]
 
 
 def result_row(job, call, mode, status, message="", oracle=None):
     return {"path": job["path"], "line": job["line"], "kernel": job["kernel"], "call": call["id"],
             "test": call["test"], "mode": mode, "status": status, "message": message,
-            "oracle": oracle}
+            "oracle": oracle, "expects_error": bool(call.get("expects_error"))}
 
 
 # ---------------------------------------------------------------------------------------------
@@ -256,7 +276,7 @@ def run_kernel(job, out, generation, calls_dir, oracle):
             return getattr(jax.numpy, DTYPES.get(arg["torch_dtype"], arg["torch_dtype"]))
         if "value" in arg:
             return arg["value"]
-        raise TypeError(f"an argument of type {arg['unsupported']}")
+        raise Uncaptured(f"an argument of type {arg['unsupported']}")
 
     def has_array(value):
         return any(isinstance(leaf, jax.ShapeDtypeStruct) for leaf in jax.tree.leaves(value))
@@ -335,8 +355,8 @@ def run_kernel(job, out, generation, calls_dir, oracle):
                        if isinstance(loaded, Exception) else
                        tpu_compile(job, call, mode, loaded, public, abstract, split,
                                    compile_for_tpu, generation))
-            if oracle and call.get("values") and not refused and (
-                    mode == "test" or not key):
+            # Helion's own results: a call that ran to the end in eager mode.
+            if oracle and "result" in call and not refused and (mode == "test" or not key):
                 values_file = os.path.join(calls_dir, "values", call["id"] + ".npz")
                 try:
                     arrays, saved = concrete(call, values_file)
@@ -351,11 +371,17 @@ def run_kernel(job, out, generation, calls_dir, oracle):
             out.flush()
 
 
+class Uncaptured(Exception):
+    """An argument the capture could not describe (a callable): the call is not measured."""
+
+
 def tpu_compile(job, call, mode, loaded, public, abstract, split, compile_for_tpu, generation):
     try:
         values = [abstract(arg) for arg in call["args"]]
         arrays, invoke = split(values)
         fn = public(loaded)
+    except Uncaptured as error:
+        return result_row(job, call, mode, "uncaptured", str(error))
     except Exception as error:  # noqa: BLE001
         return result_row(job, call, mode, "trace", f"{type(error).__name__}: {error}"[:300])
     stage = "trace"
@@ -391,7 +417,10 @@ def refusal_line(text: str) -> str:
 # ---------------------------------------------------------------------------------------------
 
 
-def summary(rows: list[dict], generation: str) -> None:
+def summary(all_rows: list[dict], generation: str) -> None:
+    """Kernels and calls per mode, over the calls the tests expect to work and whose arguments
+    were captured; then those the tests expect to fail, and the rest."""
+    rows = [r for r in all_rows if not r["expects_error"] and r["status"] != "uncaptured"]
     by_kernel = collections.defaultdict(list)
     for row in rows:
         by_kernel[(row["path"], row["line"], row["kernel"])].append(row)
@@ -409,6 +438,14 @@ def summary(rows: list[dict], generation: str) -> None:
     if oracle:
         print("oracle (interpret mode against Helion's eager results): "
               + ", ".join(f"{s} {n}" for s, n in oracle.most_common()))
+    expected = [r for r in all_rows if r["expects_error"]]
+    if expected:
+        print(f"calls the tests expect to fail ({len(expected)}): " + ", ".join(
+            f"{s} {n}" for s, n in collections.Counter(r["status"] for r in expected).most_common()))
+    uncaptured = sorted({f"{r['path']}:{r['line']} {r['kernel']}" for r in all_rows
+                         if r["status"] == "uncaptured"})
+    if uncaptured:
+        print(f"not measured (an argument the capture cannot describe): {', '.join(uncaptured)}")
     print("kernels not compiling on every call (mode: status, first message):")
     for (path, line, kernel), kernel_rows in sorted(by_kernel.items()):
         for row in kernel_rows:

@@ -39,6 +39,7 @@ struct Access {
   const ir::Store* store_node = nullptr;
   bool conditional = false;       // under an `if` or a static loop of the body: may not run
   std::vector<int> static_loops;  // the static loops around it, outermost first (walk order ids)
+  int inner_loop = -1;            // the innermost inner tile loop around it (Launch::inner_loops)
   bool under_device_if = false;   // in a branch of an `if` on a device value (ir::If::on_device)
 };
 
@@ -184,6 +185,7 @@ class LaunchPlanner {
         access.store_node = &store;
         access.conditional = if_depth_ > 0;
         access.static_loops = static_loops_;
+        access.inner_loop = current_inner_;
         access.under_device_if = device_if_depth_ > 0;
         accesses_.push_back(std::move(access));
         return;
@@ -286,6 +288,7 @@ class LaunchPlanner {
         access.range = expr->range;
         access.load = &load;
         access.static_loops = static_loops_;
+        access.inner_loop = current_inner_;
         accesses_.push_back(std::move(access));
         count_cost(*expr, launch_.cost);
         return;
@@ -702,11 +705,19 @@ class LaunchPlanner {
         output.revisiting_dims = dims_not_indexing(output.operand);
       // `for k in range(3): out[tile] += ...`: the read comes first in the body, but from the
       // second iteration on it must see the store of the one before.
-      const std::vector<int>& around_store = accesses_[first_store.at(access.binding)].static_loops;
+      const Access& store = accesses_[first_store.at(access.binding)];
       for (int loop : access.static_loops) {
-        if (std::find(around_store.begin(), around_store.end(), loop) != around_store.end()) {
+        if (std::find(store.static_loops.begin(), store.static_loops.end(), loop) !=
+            store.static_loops.end()) {
           output.copied_in_at_entry = true;
         }
+      }
+      // So with an inner tile loop around both that does not move the block (`for tile_j in
+      // hl.tile(n): out[seg, :] = out[seg, :] + ...`): each step stores the block the next
+      // one reads. (A block that grid steps revisit is read from the output ref already.)
+      if (output.revisiting_dims.empty() &&
+          revisits_in_inner_loop(access.inner_loop, store.inner_loop, output.operand)) {
+        output.copied_in_at_entry = true;
       }
     }
     // Blocks that the stores write only part of stay resident while consecutive steps share
@@ -1000,7 +1011,38 @@ class LaunchPlanner {
 
   // The launch's own grid dimensions (indices into Launch::grid) that no axis of `operand`'s
   // view is indexed by: consecutive steps along them see the same block.
+  // Whether an inner loop around both `read_loop` and `store_loop` (Access::inner_loop) runs
+  // its steps over one block of `operand`: none of its dimensions index it.
+  bool revisits_in_inner_loop(int read_loop, int store_loop, const Operand& operand) const {
+    std::set<int> around_store;
+    for (int loop = store_loop; loop >= 0; loop = launch_.inner_loops[loop].parent) {
+      around_store.insert(loop);
+    }
+    const std::set<int> indexing = indexing_dims(operand);
+    for (int loop = read_loop; loop >= 0; loop = launch_.inner_loops[loop].parent) {
+      if (!around_store.count(loop)) continue;
+      const std::vector<int>& dims = launch_.inner_loops[loop].tile_loop().tile_dims;
+      if (std::none_of(dims.begin(), dims.end(), [&](int d) { return indexing.count(d); })) {
+        return true;
+      }
+    }
+    return false;
+  }
+
   std::vector<int> dims_not_indexing(const Operand& operand) const {
+    const std::set<int> indexing = indexing_dims(operand);
+    std::vector<int> dims;
+    if (operand.variadic) return dims;
+    const size_t own = launch_.tile_loop().tile_dims.size();
+    for (size_t g = 0; g < own; ++g) {
+      if (!indexing.count(launch_.grid[g].tile_dim)) dims.push_back(static_cast<int>(g));
+    }
+    return dims;
+  }
+
+  // The tile dimensions whose position selects `operand`'s block: its tiles, and those its
+  // scalar indices read (`tile_b.begin`, an `hl.grid` variable).
+  std::set<int> indexing_dims(const Operand& operand) const {
     std::set<int> indexing;
     for (const ViewAxis& axis : operand.view) {
       if (axis.kind == ViewAxis::Kind::kTile) indexing.insert(axis.tile_dim);
@@ -1017,13 +1059,7 @@ class LaunchPlanner {
         }
       });
     }
-    std::vector<int> dims;
-    if (operand.variadic) return dims;
-    const size_t own = launch_.tile_loop().tile_dims.size();
-    for (size_t g = 0; g < own; ++g) {
-      if (!indexing.count(launch_.grid[g].tile_dim)) dims.push_back(static_cast<int>(g));
-    }
-    return dims;
+    return indexing;
   }
 
   // Arrays of static rank that the launch only reads, always with scalars alone (`scale[0]`,
