@@ -3750,6 +3750,27 @@ SAMPLES += (
     ),
 )
 
+def ref_mask_layouts(x, keep):
+    # mask_layouts.py: x viewed as [m, 4, 32], NaNs as 0, negated where the group's maximum is
+    # not positive or the row is not kept
+    rows = f64(x).reshape(x.shape[0], 4, 32)
+    clean = np.where(np.isnan(rows), 0.0, rows)
+    ok = np.asarray(keep)[:, None] & (clean.max(axis=2) > 0)
+    return (np.where(ok[:, :, None], clean, -clean).astype(x.dtype),)
+
+
+SAMPLES += (
+    SampleSpec(
+        name="mask_layouts",
+        kernel="mask_layouts",
+        configs={"b8": (8,), "b32": (32,)},
+        reference=ref_mask_layouts,
+        extra_shapes=("x=1x2x64:f32,keep=1:bool", "x=9x2x64:bf16,keep=9:bool"),
+        notes="masks on new last axes (of a tile's rows, a bool input, a reduction's results), "
+        "isnan of narrow values, a view regrouping the minor axes",
+    ),
+)
+
 SAMPLES_BY_NAME = {s.name: s for s in SAMPLES}
 
 

@@ -7,6 +7,9 @@
 
 #include <algorithm>
 #include <map>
+#include <set>
+#include <string_view>
+#include <vector>
 
 #include "backend/pallas/config_table.h"
 #include "backend/pallas/emit_context.h"
@@ -36,6 +39,14 @@ const std::vector<std::pair<std::string, std::string>>& tpu_targets() {
 }
 
 namespace {
+
+// The helper templates whose functions `helper`'s call (templates/helper_<name>.py.tmpl).
+std::vector<std::string_view> helpers_called_by(std::string_view helper) {
+  // `_wide_dtype`, `_select` (helper_layout): select-sums and stores of values under 32 bits.
+  if (helper == "gather" || helper == "picks" || helper == "column") return {"layout"};
+  if (helper == "scatter") return {"gather", "dot", "layout"};
+  return {};
+}
 
 // A kernel's name is public (callers import it), so it is never renamed: a name that would
 // replace one the module defines or calls, or whose per-kernel names another kernel's share
@@ -197,9 +208,14 @@ std::optional<std::string> emit_module(const ir::Module& module,
     diags.error(DiagnosticKind::kInputFile, {}, prelude.error());
     return std::nullopt;
   }
-  // Helpers in a fixed order (expm1 before sinh, which uses it), after the prelude.
-  std::string helpers;
+  // Helpers in a fixed order (expm1 before sinh, which uses it), after the prelude, with the
+  // helpers their functions call.
+  std::set<std::string> used = context.imports.helpers;
   for (const std::string& helper : context.imports.helpers) {
+    for (const std::string_view needed : helpers_called_by(helper)) used.emplace(needed);
+  }
+  std::string helpers;
+  for (const std::string& helper : used) {
     auto text = templates.get(fmt::format("helper_{}.py.tmpl", helper));
     if (!text) {
       diags.error(DiagnosticKind::kInputFile, {}, text.error());

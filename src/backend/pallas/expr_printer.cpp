@@ -249,6 +249,11 @@ PyExpr ExprPrinter::print(const ir::ExprPtr& expr) {
     }
     case ir::ExprKind::kCompare: {
       const auto& node = *expr->as<ir::Compare>();
+      if (std::string_view function = narrow_compare(node); !function.empty()) {
+        // A mask in a kernel is compared from 32-bit values (templates/helper_layout.py.tmpl).
+        imports_.helpers.insert("layout");
+        return py_call("_compare", {std::string(function), text(node.lhs), text(node.rhs)});
+      }
       return py_binary(ir::compare_op_spelling(node.op), print(node.lhs), print(node.rhs));
     }
     case ir::ExprKind::kCall:
@@ -534,6 +539,16 @@ PyExpr ExprPrinter::call(const ir::Call& node) {
     return py_call(fmt::format("_{}", helper), arg_texts());
   }
   if (node.op == Intrinsic::kAtan) return py_call("jnp.arctan2", {text(args[0]), "1.0"});
+  if (node.op == Intrinsic::kIsNan && context_.in_kernel() && maybe_narrow(*args[0])) {
+    imports_.helpers.insert("layout");  // a mask compared from 32-bit values
+    return py_call("jnp.isnan", {py_call("_widen", {text(args[0])}).text});
+  }
+  if (node.op == Intrinsic::kWhere && context_.in_kernel() && maybe_narrow(node)) {
+    // A select of values under 32 bits (or of a dtype known only while JAX traces) runs in 32
+    // bits (templates/helper_layout.py.tmpl).
+    imports_.helpers.insert("layout");
+    return py_call("_select", arg_texts());
+  }
   if (std::string_view function = array_function(node.op); !function.empty()) {
     return py_call(function, arg_texts());
   }
@@ -726,11 +741,69 @@ PyExpr ExprPrinter::fit_block(const ir::Call& node) {
                              kernel_.tile_dims[static_cast<size_t>(dim.tile_dim)].name))});
 }
 
+// Whether `value` is an array whose dtype may be narrower than 32 bits (or known only while JAX
+// traces): a mask compared from it, or selecting it, would be laid out for narrow values.
+bool ExprPrinter::maybe_narrow(const ir::Expr& value) const {
+  return value.type.is_array() && (!value.type.dtype || ir::dtype_bits(*value.type.dtype) < 32);
+}
+
+// `jnp.less`, ... for a comparison in a kernel of an array that may be narrower than 32 bits
+// (`_compare`), else empty.
+std::string_view ExprPrinter::narrow_compare(const ir::Compare& node) const {
+  if (!context_.in_kernel() || !(maybe_narrow(*node.lhs) || maybe_narrow(*node.rhs))) return {};
+  switch (node.op) {
+    case ir::CompareOp::kLt:
+      return "jnp.less";
+    case ir::CompareOp::kLe:
+      return "jnp.less_equal";
+    case ir::CompareOp::kGt:
+      return "jnp.greater";
+    case ir::CompareOp::kGe:
+      return "jnp.greater_equal";
+    case ir::CompareOp::kEq:
+      return "jnp.equal";
+    case ir::CompareOp::kNe:
+      return "jnp.not_equal";
+    default:
+      return {};
+  }
+}
+
+// Whether `value` may be a mask (bool, or of a dtype known only while JAX traces) in device
+// code, where Mosaic cannot make some shape casts of masks (templates/helper_layout.py.tmpl).
+bool ExprPrinter::maybe_mask(const ir::Expr& value) const {
+  if (!context_.in_kernel() || !value.type.is_array()) return false;
+  return !value.type.dtype || *value.type.dtype == ir::ScalarType::kBool;
+}
+
+// Whether the reshape of `value` to `result` keeps the last axis, by their types (false when
+// unknown): only the other axes merge or split then, which Mosaic does in one step.
+bool ExprPrinter::keeps_last_axis(const ir::Expr& value, const ir::Expr& result) const {
+  const ir::Type& from = value.type;
+  const ir::Type& to = result.type;
+  if (from.kind != ir::TypeKind::kTileTensor || to.kind != ir::TypeKind::kTileTensor ||
+      from.dims.empty() || to.dims.empty()) {
+    return false;
+  }
+  const ir::Dim& last = from.dims.back();
+  return last.kind != ir::Dim::Kind::kVariadic && last == to.dims.back();
+}
+
 PyExpr ExprPrinter::shape_op(const ir::Call& node) {
   const auto& args = node.args;
   switch (node.op) {
-    case Intrinsic::kUnsqueeze:
-      return py_atom(axis_subscript(print(args[0]), ir::int_literal(*args[1], 0), "None"));
+    case Intrinsic::kUnsqueeze: {
+      const int axis = ir::int_literal(*args[1], 0);
+      const ir::Type& from = args[0]->type;
+      // A new last axis moves the old one into the sublanes, which Mosaic cannot do for a mask
+      // (templates/helper_layout.py.tmpl); new leading axes it can.
+      if (maybe_mask(*args[0]) && from.kind == ir::TypeKind::kTileTensor &&
+          axis == static_cast<int>(from.dims.size())) {
+        imports_.helpers.insert("layout");
+        return py_call("_unsqueeze", {text(args[0]), std::to_string(axis)});
+      }
+      return py_atom(axis_subscript(print(args[0]), axis, "None"));
+    }
     case Intrinsic::kSqueeze:
       return py_call("jnp.squeeze",
                      {text(args[0]), fmt::format("axis={}", ir::int_literal(*args[1], 0))});
@@ -778,12 +851,20 @@ PyExpr ExprPrinter::shape_op(const ir::Call& node) {
                                                 [](const ir::ExprPtr& size) {
                                                   return size->type.kind == ir::TypeKind::kShape;
                                                 });
+      std::vector<std::string> sizes;
       if (tuple && !unpacks) {
-        std::vector<std::string> sizes;
         for (const ir::ExprPtr& size : tuple->elements) sizes.push_back(text(size));
-        return py_atom(fmt::format("{}.reshape({})", py_primary(value), fmt::join(sizes, ", ")));
       }
-      return py_atom(fmt::format("{}.reshape({})", py_primary(value), text(args[1])));
+      if (maybe_mask(*args[0]) || (context_.in_kernel() && !keeps_last_axis(*args[0], node))) {
+        // A mask's reshape goes through int32, one that moves elements between the minor axes
+        // may need two steps (templates/helper_layout.py.tmpl).
+        imports_.helpers.insert("layout");
+        return py_call("_reshape",
+                       {value.text, tuple && !unpacks ? py_tuple(sizes) : text(args[1])});
+      }
+      const std::string shape =
+          tuple && !unpacks ? fmt::format("{}", fmt::join(sizes, ", ")) : text(args[1]);
+      return py_atom(fmt::format("{}.reshape({})", py_primary(value), shape));
     }
     case Intrinsic::kBroadcastTo: {
       const std::optional<std::string> shape = context_.block_shape(node);

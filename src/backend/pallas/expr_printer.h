@@ -80,6 +80,10 @@ class ExprPrinter {
   PyExpr dot(const ir::Call& call);
   PyExpr broadcast_operand(const ir::Expr& operand, PyExpr value, const ir::Expr& result);
   PyExpr shape_op(const ir::Call& call);
+  bool maybe_mask(const ir::Expr& value) const;
+  bool maybe_narrow(const ir::Expr& value) const;
+  std::string_view narrow_compare(const ir::Compare& node) const;
+  bool keeps_last_axis(const ir::Expr& value, const ir::Expr& result) const;
   PyExpr window(const ir::Call& call);
   PyExpr fit_block(const ir::Call& call);
 

@@ -201,6 +201,101 @@ def _fit_vmem(config, launch, first, blocks, needs, fallbacks, halve, vmem_bytes
     return changed
 
 
+# Values in layouts Mosaic can make of them. Mosaic lays a mask (an i1 vector) out as the
+# values it was compared from and cannot change the width of most mask layouts: a mask compared
+# from 32-bit values cannot select 16-bit ones ("Sublane broadcast" for 1-D vectors, "Lane
+# broadcast" and "Can't change bitwidth during a relayout" for a reduction's results) and one
+# compared from 16-bit values cannot select 32-bit ones ("Invalid relayout"). So masks in kernels
+# are compared from 32-bit values, and values narrower than 32 bits are selected as 32-bit ones
+# (exact both ways). That costs a cast an element for a compare and two for a select of 16-bit
+# values, which Mosaic's own narrow ops would spare on chips with 16-bit vector units. Shape
+# casts that move a mask's last axis into the sublanes fail too ("unsupported shape cast"), as do
+# some reshapes across the minor axes of any values; `_unsqueeze` and `_reshape` make them as
+# Mosaic can.
+
+
+def _wide_dtype(dtype):
+    """The 32-bit dtype that holds every value of `dtype` exactly."""
+    return jnp.float32 if jnp.issubdtype(dtype, jnp.floating) else jnp.int32
+
+
+def _widen(value):
+    """`value` as 32-bit values (exactly)."""
+    return value.astype(_wide_dtype(value.dtype)) if value.dtype.itemsize < 4 else value
+
+
+def _compare(op, a, b):
+    """`op(a, b)`, a comparison (`jnp.less`, ...), of 32-bit values: `a` and `b` promoted as JAX
+    compares them, then widened when narrower."""
+    dtype = jnp.result_type(a, b)
+    if dtype.itemsize >= 4:
+        return op(a, b)
+    wide = _wide_dtype(dtype)
+    return op(jnp.asarray(a, dtype).astype(wide), jnp.asarray(b, dtype).astype(wide))
+
+
+def _unsqueeze(value, axis):
+    """`value` with a new last axis at `axis` (its rank); a mask through int32."""
+    if value.dtype != jnp.bool_:
+        return jnp.expand_dims(value, axis)
+    return jnp.expand_dims(value.astype(jnp.int32), axis) != 0
+
+
+def _reshape(value, shape):
+    """`value.reshape(shape)` as Mosaic lays it out. A mask goes through int32. A reshape that
+    moves elements between the minor axes runs as 32-bit values (exactly), in one step when it
+    only merges axes into the last one or splits the last one (`(m, 4, 32)` to `(m, 128)`),
+    else as such a merge and such a split (`(m, 4, 32)` to `(m, 2, 64)`). Mosaic would fold
+    adjacent shape casts into one it cannot make, so each step has a pair of bitcasts (free) on
+    either side."""
+    shape = (shape,) if isinstance(shape, int) else tuple(shape)
+    if -1 in shape:
+        known = 1
+        for n in shape:
+            known *= 1 if n == -1 else n
+        shape = tuple(value.size // known if n == -1 else n for n in shape)
+    if value.dtype == jnp.bool_:
+        return _reshape(value.astype(jnp.int32), shape) != 0
+    if value.ndim == 0 or len(shape) == 0 or value.size == 0:
+        return value.reshape(shape)
+    # The trailing axes of each shape that hold the same elements (`(4, 32)` and `(2, 64)`).
+    i, j = value.ndim - 1, len(shape) - 1
+    a, b = value.shape[i], shape[j]
+    while a != b:
+        if a < b:
+            i -= 1
+            a *= value.shape[i]
+        else:
+            j -= 1
+            b *= shape[j]
+    if i == value.ndim - 1 and j == len(shape) - 1:
+        return value.reshape(shape)  # the last axis stays
+    dtype = value.dtype
+    wide = _wide_dtype(dtype)
+    other = jnp.int32 if wide == jnp.float32 else jnp.float32
+
+    def barrier(x):
+        return jax.lax.bitcast_convert_type(jax.lax.bitcast_convert_type(x, other), wide)
+
+    value = barrier(value.astype(wide))
+    if i < value.ndim - 1 and j < len(shape) - 1:
+        value = barrier(value.reshape(value.shape[:i] + (a,)))
+    return barrier(value.reshape(shape)).astype(dtype)
+
+
+def _select(condition, x, y):
+    """`jnp.where(condition, x, y)`, values narrower than 32 bits selected as 32-bit ones."""
+    dtype = jnp.result_type(x, y)
+    if dtype.itemsize >= 4:
+        return jnp.where(condition, x, y)
+    wide = _wide_dtype(dtype)
+    return jnp.where(
+        condition,
+        jnp.asarray(x, dtype).astype(wide),
+        jnp.asarray(y, dtype).astype(wide),
+    ).astype(dtype)
+
+
 def _masked_extreme(keep, value, lowest):
     """`value` where `keep`, else the identity of a max (`lowest`) or min over its dtype: -inf or
     +inf for floats, the dtype's bounds for integers (False/True for bools). helionc did not know
@@ -282,7 +377,7 @@ def _softmax_two_pass_kernel(
     local_amax = jnp.max(values, axis=1)  # tests/golden/pallas/softmax_two_pass.py:26
     mi_next = jnp.maximum(mi, local_amax)  # tests/golden/pallas/softmax_two_pass.py:27
     di = di * jnp.exp(mi - mi_next) + jnp.sum(
-        jnp.exp(values - _tile_broadcast(mi_next[:, None], (block_m, block_n))),
+        jnp.exp(values - _tile_broadcast(_unsqueeze(mi_next, 1), (block_m, block_n))),
         axis=1,
     )  # tests/golden/pallas/softmax_two_pass.py:28
     mi = mi_next  # tests/golden/pallas/softmax_two_pass.py:29
