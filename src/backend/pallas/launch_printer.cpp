@@ -1181,7 +1181,9 @@ class LaunchPrinter {
           break;
       }
     }
-    return fmt::format("pltpu.VMEM({}, {})", py_tuple(dims), ir::jnp_dtype(*type.dtype));
+    // In the dtype device code holds it in (float16 as float32: ir::device_dtype).
+    return fmt::format("pltpu.VMEM({}, {})", py_tuple(dims),
+                       ir::jnp_dtype(ir::device_dtype(*type.dtype)));
   }
 
   // `head item, item close,` on one line when it fits, else one item per line.
