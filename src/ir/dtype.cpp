@@ -86,6 +86,10 @@ bool is_float8(ScalarType type) {
   return type == ScalarType::kFloat8E4M3FN || type == ScalarType::kFloat8E5M2;
 }
 
+ScalarType device_dtype(ScalarType type) {
+  return type == ScalarType::kFloat16 ? ScalarType::kFloat32 : type;
+}
+
 bool is_integral(ScalarType type) { return !is_floating(type) && type != ScalarType::kBool; }
 
 std::optional<ScalarType> torch_dtype_from_attr(std::string_view attr) {

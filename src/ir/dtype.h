@@ -32,6 +32,12 @@ bool is_floating(ScalarType type);
 bool is_integral(ScalarType type);  // bool excluded
 bool is_float8(ScalarType type);
 
+// The dtype a TPU kernel holds values of `type` in: float16 becomes float32, since Mosaic has
+// no float16 vectors on any TPU generation (no loads, stores or conversions); every other type
+// is itself. The generated module converts float16 arrays at the launch boundary (prelude
+// `_device_dtype`, `_pallas_call`); VMEM holds them at 4 bytes an element.
+ScalarType device_dtype(ScalarType type);
+
 // The result of `torch.<attr>` as a dtype: "float32", "float", "bfloat16", "half", "int32",
 // "int", "bool", "float8_e4m3fn", ... nullopt when `attr` is not a 32-bit-or-narrower dtype name.
 std::optional<ScalarType> torch_dtype_from_attr(std::string_view attr);

@@ -121,7 +121,10 @@ class Accountant {
       return a_.blocks_[static_cast<size_t>(launch_dim)];
     }
     int64_t axis_size(int binding, int axis) const override { return a_.axis_size(binding, axis); }
-    int64_t item_size(int binding) const override { return ir::dtype_bits(a_.dtype(binding)) / 8; }
+    // VMEM holds float16 as float32 (ir::device_dtype).
+    int64_t item_size(int binding) const override {
+      return ir::dtype_bits(ir::device_dtype(a_.dtype(binding))) / 8;
+    }
     int64_t buffers(int inner_loop) const override { return a_.buffer_count(inner_loop); }
 
    private:
@@ -199,8 +202,10 @@ class Accountant {
           axes.push_back(axis_size(binding, axis));
         }
       }
+      std::vector<ir::ScalarType> dtypes;
+      for (int binding : sublane_bindings(launch_, grid)) dtypes.push_back(dtype(binding));
       const int64_t block =
-          legal_block(requested, legal_size, block_role(grid), whole_elements(grid), axes);
+          legal_block(requested, legal_size, block_role(grid), whole_elements(grid), axes, dtypes);
       blocks_.push_back(block);
       if (const std::optional<size_t> outer = spanned_outer(dim, g);
           outer && grid.inner_loop >= 0) {

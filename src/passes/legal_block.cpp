@@ -64,10 +64,17 @@ int64_t default_block(int64_t size, BlockRole role, int64_t other) {
   return std::min({facts(role).default_block, std::max<int64_t>(1, kBlockElements / other), size});
 }
 
+int64_t block_multiple(BlockRole role, const std::vector<ir::ScalarType>& dtypes) {
+  const bool packed = std::any_of(dtypes.begin(), dtypes.end(), [](ir::ScalarType t) {
+    return ir::dtype_bits(t) == 8 && t != ir::ScalarType::kBool;  // bool is 32-bit in VMEM
+  });
+  return role == BlockRole::kSublane && packed ? 32 : facts(role).multiple;
+}
+
 int64_t legal_block(std::optional<int64_t> requested, int64_t size, BlockRole role, int64_t other,
-                    const std::vector<int64_t>& axes) {
+                    const std::vector<int64_t>& axes, const std::vector<ir::ScalarType>& dtypes) {
   const int64_t wanted = requested ? *requested : default_block(size, role, other);
-  const int64_t multiple = facts(role).multiple;
+  const int64_t multiple = block_multiple(role, dtypes);
   if (std::any_of(axes.begin(), axes.end(), [&](int64_t axis) { return axis != size; })) {
     return std::max(multiple, std::min(wanted, size) / multiple * multiple);
   }
@@ -93,6 +100,20 @@ std::vector<std::pair<int, int>> differing_axes(const ShapeFacts& facts, const L
   }
   if (axes.size() < 2) axes.clear();
   return axes;
+}
+
+std::vector<int> sublane_bindings(const Launch& launch, const GridDim& grid) {
+  std::vector<int> bindings;
+  if (grid.role != AxisRole::kSublane || grid.flat) return bindings;
+  for (const TileUse& use : grid.uses) {
+    if (use.role != AxisRole::kSublane) continue;
+    const Operand& operand =
+        use.output ? launch.outputs[use.operand].operand : launch.inputs[use.operand].operand;
+    if (std::find(bindings.begin(), bindings.end(), operand.binding) == bindings.end()) {
+      bindings.push_back(operand.binding);
+    }
+  }
+  return bindings;
 }
 
 }  // namespace helionc::passes

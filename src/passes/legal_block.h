@@ -11,6 +11,7 @@
 #include <utility>
 #include <vector>
 
+#include "ir/dtype.h"
 #include "passes/launch_plan.h"
 
 namespace helionc::passes {
@@ -25,13 +26,20 @@ BlockRole block_role(const GridDim& grid);
 // the number of elements a block spans along whole (untiled) dimensions.
 int64_t default_block(int64_t size, BlockRole role, int64_t other = 1);
 
-// `_legal_block(requested, size, role, other, axes)`: `requested` (nullopt: the default) kept
-// when legal, else the whole dimension when it is at least as large or no larger than the
-// role's multiple, else rounded down to the multiple (at least one multiple). `axes`: the
+// `_block_multiple(role, dtypes)`: the multiple of a block along axes of `role` of arrays of
+// `dtypes`: 32 rows on the sublane axis of an 8-bit array (Mosaic tiles them (32, 128) and
+// refuses smaller blocks), else the role's multiple (8 sublanes, 128 lanes).
+int64_t block_multiple(BlockRole role, const std::vector<ir::ScalarType>& dtypes = {});
+
+// `_legal_block(requested, size, role, other, axes, dtypes)`: `requested` (nullopt: the
+// default) kept when legal, else the whole dimension when it is at least as large or no larger
+// than the multiple, else rounded down to the multiple (at least one multiple). `axes`: the
 // lengths of the array axes the blocks land on when they may differ (a loop over part of an
 // input's axis); unless all equal `size`, the block is a multiple (legal on any axis).
+// `dtypes`: those of the arrays whose sublane axis the blocks land on (block_multiple).
 int64_t legal_block(std::optional<int64_t> requested, int64_t size, BlockRole role,
-                    int64_t other = 1, const std::vector<int64_t>& axes = {});
+                    int64_t other = 1, const std::vector<int64_t>& axes = {},
+                    const std::vector<ir::ScalarType>& dtypes = {});
 
 class ShapeFacts;
 
@@ -40,5 +48,9 @@ class ShapeFacts;
 // all the same. Their lengths are `legal_block`'s `axes`, in the module and in the accounting.
 std::vector<std::pair<int, int>> differing_axes(const ShapeFacts& facts, const Launch& launch,
                                                 const GridDim& grid);
+
+// The operands whose sublane axis the blocks of `grid` land on (bindings, without repeats):
+// their dtypes are `legal_block`'s `dtypes`.
+std::vector<int> sublane_bindings(const Launch& launch, const GridDim& grid);
 
 }  // namespace helionc::passes

@@ -107,7 +107,7 @@ SizeExpr scratch_bytes(const ir::Kernel& kernel, const Launch& launch,
           fmt::format("the carried value `{}` has a size computed on the host", binding.name)};
     }
   }
-  factors.push_back(SizeExpr::constant(ir::dtype_bits(*binding.type.dtype) / 8));
+  factors.push_back(SizeExpr::constant(ir::dtype_bits(ir::device_dtype(*binding.type.dtype)) / 8));
   return SizeExpr::product(std::move(factors));
 }
 

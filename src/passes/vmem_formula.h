@@ -24,7 +24,8 @@ struct SizeExpr {
     kConst,     // `value`
     kBlock,     // the block of launch dimension `index` (a Launch::grid position)
     kAxisSize,  // axis `axis` of the array bound to `binding`
-    kItemSize,  // the bytes of one element of the array bound to `binding`
+    kItemSize,  // the bytes of one element of the array bound to `binding`, in VMEM (float16
+                // as float32: ir::device_dtype)
     kBuffers,   // the VMEM buffers of the launch's inner loop `index` (pallas_load_buffer_count)
     kAdd,       // the sum of `args`
     kMul,       // the product of `args`

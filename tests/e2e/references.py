@@ -658,6 +658,18 @@ def ref_fp8_matmul(x, y, scale=0.5):
     return (((f64(x) @ f64(y)) * scale).astype(BFLOAT16),)
 
 
+def ref_half_matmul(x, y, scale=1.0):
+    # half_matmul.py: 16-bit operands cast to float16 (exactly for these inputs), the product
+    # and the scale rounded once to float16 (the module accumulates at float32 precision)
+    return (((f64(x.astype(np.float16)) @ f64(y.astype(np.float16))) * scale).astype(np.float16),)
+
+
+def ref_int8_matmul(x, y, x_scale, y_scale):
+    # int8_matmul.py: the int32 product exact, then scaled in float32
+    product = (x.astype(np.int64) @ y.astype(np.int64)).astype(np.float32)
+    return ((product * (x_scale[:, None] * y_scale[None, :])).astype(np.float32),)
+
+
 def ref_linear_relu(x, w, bias):
     return (np.maximum(f64(x) @ f64(w).T + f64(bias), 0.0).astype(x.dtype),)
 
@@ -1818,6 +1830,9 @@ SAMPLES: tuple[SampleSpec, ...] = (
             "x=2x3x4:f32,y=1:f32",
             "x=2x3x16x256:f32,y=256:f32",
             "x=64x256:bf16,y=64x256:f16",
+            # 8-bit inputs (blocks of 32 rows) promoted to float32 and to float16
+            "x=64x256:i8,y=64x256:f32",
+            "x=40x130:u8,y=130:f16",
         ),
     ),
     SampleSpec(
@@ -1919,7 +1934,7 @@ SAMPLES: tuple[SampleSpec, ...] = (
         kernel="softmax",
         configs={"b8": (8,), "b32": (32,)},
         reference=ref_softmax,
-        extra_shapes=("x=1x1:f32", "x=7x5:bf16"),
+        extra_shapes=("x=1x1:f32", "x=7x5:bf16", "x=37x130:f16"),
         tolerance=SOFTMAX_TOLERANCE,
     ),
     SampleSpec(
@@ -2027,7 +2042,7 @@ SAMPLES: tuple[SampleSpec, ...] = (
         inputs={"weight": remember_shape("weight"), "x": indices_below("weight", 0)},
         # tables over 2048 rows copy their rows by DMA, smaller ones use the one-hot
         # (test_gather_dma.py forces each path on the others)
-        extra_shapes=("weight=1x1:f32,x=1x1:i32", "weight=5x130:bf16,x=2x9:i32"),
+        extra_shapes=("weight=1x1:f32,x=1x1:i32", "weight=5x130:bf16,x=2x9:i32", "weight=40x130:f16,x=3x9:i32"),
     ),
     SampleSpec(
         name="same_shape_mul",
@@ -2891,7 +2906,8 @@ SAMPLES: tuple[SampleSpec, ...] = (
         reference=ref_row_pick,
         inputs={"x": remember_shape("x"), "index": indices_below("x", 1)},
         scalars=({}, {"scale": -0.5}),
-        extra_shapes=("x=1x1:f32,index=1x1:i32", "x=3x5:f32,index=3x2:i32"),
+        extra_shapes=("x=1x1:f32,index=1x1:i32", "x=3x5:f32,index=3x2:i32", "x=40x130:f16,index=40x77:i32",
+                      "x=40x300:i8,index=40x77:i32"),
     ),
     SampleSpec(
         name="row_gate",
@@ -3149,7 +3165,7 @@ SAMPLES: tuple[SampleSpec, ...] = (
         kernel="row_sorts",
         configs={"b8": (8,), "b16": (16,)},
         reference=ref_row_sorts,
-        extra_shapes=("x=1x4:f32", "x=9x5:bf16"),
+        extra_shapes=("x=1x4:f32", "x=9x5:bf16", "x=16x128:f16"),
         notes="torch.sort/argsort/topk along a whole row",
     ),
     SampleSpec(
@@ -3369,6 +3385,30 @@ SAMPLES: tuple[SampleSpec, ...] = (
         extra_shapes=("x=1x1:f8e4m3,y=1x1:f8e5m2", "x=9x130:f8e5m2,y=130x129:f8e4m3",
                       "x=1x1:f32,y=1x1:f32", "x=9x130:bf16,y=130x129:bf16"),
         notes="hl.dot of 8-bit float operands into a float32 accumulator",
+        loop_types=(("unroll",), ("grid",), ("emit_pipeline",), ("fori_loop",)),
+        inner_dims=((2, "x", 1),),
+    ),
+    SampleSpec(
+        name="half_matmul",
+        kernel="half_matmul",
+        configs={"b8x128x128": (8, 128, 128), "b64x256x256": (64, 256, 256)},
+        reference=ref_half_matmul,
+        scalars=({}, {"scale": 0.5}),
+        extra_shapes=("x=1x1:f16,y=1x1:f16", "x=9x130:bf16,y=130x129:f16"),
+        notes="float16 casts, accumulator (its scratch) and result in a kernel",
+        loop_types=(("unroll",), ("grid",), ("emit_pipeline",), ("fori_loop",)),
+        inner_dims=((2, "x", 1),),
+    ),
+    SampleSpec(
+        name="int8_matmul",
+        kernel="int8_matmul",
+        # 8 rows of int8 become 32 (Mosaic's 8-bit tile)
+        configs={"b8x128x128": (8, 128, 128), "b64x256x256": (64, 256, 256)},
+        reference=ref_int8_matmul,
+        inputs={"x_scale": uniform(0.5, 2.0), "y_scale": uniform(0.5, 2.0)},
+        extra_shapes=("x=1x1:i8,y=1x1:i8,x_scale=1:f32,y_scale=1:f32",
+                      "x=33x130:i8,y=130x129:i8,x_scale=33:f32,y_scale=129:f32"),
+        notes="hl.dot of int8 operands into an int32 accumulator; 8-bit blocks of 32 rows",
         loop_types=(("unroll",), ("grid",), ("emit_pipeline",), ("fori_loop",)),
         inner_dims=((2, "x", 1),),
     ),

@@ -208,8 +208,12 @@ PyExpr ExprPrinter::print(const ir::ExprPtr& expr) {
       return py_atom("None");
     case ir::ExprKind::kStringImm:
       return py_atom(expr->as<ir::StringImm>()->spelling);
-    case ir::ExprKind::kDtypeImm:
-      return py_atom(std::string(ir::jnp_dtype(expr->as<ir::DtypeImm>()->dtype)));
+    case ir::ExprKind::kDtypeImm: {
+      // Device code holds float16 as float32 (ir::device_dtype).
+      const ir::ScalarType dtype = expr->as<ir::DtypeImm>()->dtype;
+      return py_atom(
+          std::string(ir::jnp_dtype(context_.in_kernel() ? ir::device_dtype(dtype) : dtype)));
+    }
     case ir::ExprKind::kVarRef:
       return context_.var(*expr->as<ir::VarRef>());
     case ir::ExprKind::kUnary: {
@@ -691,7 +695,8 @@ PyExpr ExprPrinter::dot(const ir::Call& node) {
     return py_call("_dot", {a.text, b.text, numbers});
   }
   const ir::ScalarType common = ir::promote(*da, *db);
-  const std::string common_name(ir::jnp_dtype(common));
+  const std::string common_name(
+      ir::jnp_dtype(context_.in_kernel() ? ir::device_dtype(common) : common));
   if (*da != common) a = py_atom(fmt::format("{}.astype({})", py_primary(a), common_name));
   if (*db != common) b = py_atom(fmt::format("{}.astype({})", py_primary(b), common_name));
   // A plain matrix product of two matrices (rows of `a` times columns of `b`, no batch) reads

@@ -221,6 +221,8 @@ class LaunchPrinter {
           axes.push_back(host_.size_text(binding, axis, stmt_index_));
         }
       }
+      const std::vector<std::string> dtypes =
+          packed_dtypes(passes::sublane_bindings(launch_, grid));
       std::string kept;      // `_kept_block`'s first argument: the loop, and why it keeps its block
       std::string keywords;  // and its last: where Helion's blocks start, whether the block
                              // itself is read as a number
@@ -249,10 +251,24 @@ class LaunchPrinter {
         requested = fmt::format("({} or {})", requested, dim.grouped);
       }
       legal_blocks_.push_back(
-          fmt::format("{}({}{}, {}, \"{}\"{}{}{})", kept.empty() ? "_legal_block" : "_kept_block",
+          fmt::format("{}({}{}, {}, \"{}\"{}{}{}{})", kept.empty() ? "_legal_block" : "_kept_block",
                       kept, requested, size, role, other.empty() ? "" : ", " + other,
-                      axes.empty() ? "" : ", axes=" + py_tuple(axes), keywords));
+                      axes.empty() ? "" : ", axes=" + py_tuple(axes),
+                      dtypes.empty() ? "" : ", dtypes=" + py_tuple(dtypes), keywords));
     }
+  }
+
+  // `x.dtype` of each of `bindings` that may be 8-bit, whose sublane blocks are multiples of 32
+  // rows (passes::block_multiple).
+  std::vector<std::string> packed_dtypes(const std::vector<int>& bindings) const {
+    std::vector<std::string> dtypes;
+    for (int binding : bindings) {
+      const std::optional<ir::ScalarType> known = kernel_.bindings[binding].type.dtype;
+      if (!known || passes::block_multiple(passes::BlockRole::kSublane, {*known}) != 8) {
+        dtypes.push_back(binding_name(kernel_, binding) + ".dtype");
+      }
+    }
+    return dtypes;
   }
 
   // `kernel.py:12: the kernel reads `tile.id` or `tile.count` of the loop over `n``: the start
@@ -362,8 +378,15 @@ class LaunchPrinter {
     const std::string block_shape = host_.local("block_shape");
     grid_ = host_.local("grid");
     tile_spec_ = host_.local("tile_spec");
-    out_.line(fmt::format("{}, {}, {} = _any_rank_tiles({}, {})", view_, block_shape, grid_,
-                          sizes_.front().text, requested_block(dim, true)));
+    std::vector<int> bindings;
+    for (const passes::Input& input : launch_.inputs) bindings.push_back(input.operand.binding);
+    for (const passes::Output& output : launch_.outputs) bindings.push_back(output.operand.binding);
+    std::sort(bindings.begin(), bindings.end());
+    bindings.erase(std::unique(bindings.begin(), bindings.end()), bindings.end());
+    const std::vector<std::string> dtypes = packed_dtypes(bindings);
+    out_.line(fmt::format("{}, {}, {} = _any_rank_tiles({}, {}{})", view_, block_shape, grid_,
+                          sizes_.front().text, requested_block(dim, true),
+                          dtypes.empty() ? "" : ", dtypes=" + py_tuple(dtypes)));
     const std::string index = grid_params_.front();
     out_.line(fmt::format(
         "{} = pl.BlockSpec(block_shape={}, index_map=lambda *{}: (0,) * (len({}) - len({})) + {})",
@@ -594,8 +617,9 @@ class LaunchPrinter {
         }
         case Kind::kAxisSize:
           return size_expr(leaf.binding, leaf.axis);
-        case Kind::kItemSize:
-          return py_atom(fmt::format("{}.dtype.itemsize", binding_name(kernel_, leaf.binding)));
+        case Kind::kItemSize:  // in VMEM, where float16 is float32
+          return py_atom(
+              fmt::format("_device_dtype({}.dtype).itemsize", binding_name(kernel_, leaf.binding)));
         case Kind::kBuffers:
           return py_atom(stream_slots(static_cast<size_t>(leaf.index)));
         default:
@@ -959,11 +983,16 @@ class LaunchPrinter {
         const std::string value =
             capture.binding >= 0 ? binding_name(kernel_, capture.binding) : std::string();
         switch (capture.kind) {
+          // A dtype the kernel uses is the one it holds values in (prelude `_device_dtype`).
           case passes::Capture::Kind::kValue:
-            bound.push_back(fmt::format("{}={}", names_.captures[i], value));
+            bound.push_back(
+                fmt::format("{}={}", names_.captures[i],
+                            kernel_.bindings[capture.binding].type.kind == ir::TypeKind::kDtype
+                                ? py_call("_device_dtype", {value}).text
+                                : value));
             break;
           case passes::Capture::Kind::kDtype:
-            bound.push_back(fmt::format("{}={}.dtype", names_.captures[i], value));
+            bound.push_back(fmt::format("{}=_device_dtype({}.dtype)", names_.captures[i], value));
             break;
           case passes::Capture::Kind::kShape:
             bound.push_back(fmt::format("{}={}.shape", names_.captures[i], value));
@@ -1156,7 +1185,9 @@ class LaunchPrinter {
           break;
       }
     }
-    return fmt::format("pltpu.VMEM({}, {})", py_tuple(dims), ir::jnp_dtype(*type.dtype));
+    // In the dtype device code holds it in (float16 as float32: ir::device_dtype).
+    return fmt::format("pltpu.VMEM({}, {})", py_tuple(dims),
+                       ir::jnp_dtype(ir::device_dtype(*type.dtype)));
   }
 
   // `head item, item close,` on one line when it fits, else one item per line.

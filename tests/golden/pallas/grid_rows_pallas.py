@@ -57,7 +57,17 @@ def _default_block(size, role, other=1):
     return min(_DEFAULT_BLOCKS[role], max(1, _BLOCK_ELEMENTS // max(1, other)), size)
 
 
-def _legal_block(requested, size, role, other=1, axes=()):
+def _block_multiple(role, dtypes=()):
+    """The multiple of a block along axes of `role` of arrays of `dtypes`. Mosaic tiles 8-bit
+    arrays (int8, uint8, float8) in (32, 128) register tiles and refuses blocks of fewer rows
+    (E2002 misaligned block), so their sublane blocks are multiples of 32 rows; 16-bit and
+    32-bit arrays take multiples of 8 (bool is 32-bit in VMEM)."""
+    if role == "sublane" and any(d.itemsize == 1 and d.kind != "b" for d in dtypes):
+        return 32
+    return _BLOCK_MULTIPLES[role]
+
+
+def _legal_block(requested, size, role, other=1, axes=(), dtypes=()):
     """A block size for a dimension of `size` whose blocks land on axes of `role`.
 
     `requested` (None: the default for blocks that also span `other` elements of whole
@@ -67,16 +77,43 @@ def _legal_block(requested, size, role, other=1, axes=()):
     dimension of no elements gets a block of 1, so that its grid has no steps (_pallas_call).
     `axes`: the lengths of the array axes the blocks land on, when they may differ (a loop
     over part of an input's axis): a whole axis is then legal only if they are all equal, and
-    otherwise the block is a multiple, which is legal on any of them.
+    otherwise the block is a multiple, which is legal on any of them. `dtypes`: those of the
+    arrays whose sublane axis the blocks land on, where they may be 8-bit (_block_multiple).
     """
     if requested is None:
         requested = _default_block(size, role, other)
-    multiple = _BLOCK_MULTIPLES[role]
+    multiple = _block_multiple(role, dtypes)
     if any(axis != size for axis in axes):
         return max(multiple, min(requested, size) // multiple * multiple)
     if requested >= size or size <= multiple:
         return max(size, 1)
     return max(multiple, requested // multiple * multiple)
+
+
+def _device_dtype(dtype):
+    """The dtype a kernel holds `dtype` in: float32 for float16, which Mosaic cannot load,
+    store or convert on any TPU generation; any other dtype is itself."""
+    dtype = jnp.dtype(dtype)
+    return jnp.dtype(jnp.float32) if dtype == jnp.float16 else dtype
+
+
+def _on_device(operands, shapes, params):
+    """A launch's operands, output shapes and params with float16 held as float32
+    (_device_dtype): operands are converted before the launch (exactly), outputs and scratch
+    are float32; the caller rounds the outputs back to float16 once, after the launch. (The
+    printer binds dtypes the kernel captures through _device_dtype too.)"""
+    def device(shape):
+        if isinstance(shape, jax.ShapeDtypeStruct):
+            return jax.ShapeDtypeStruct(shape.shape, _device_dtype(shape.dtype))
+        if isinstance(getattr(shape, "dtype", None), jnp.dtype):  # VMEM or SMEM scratch
+            return shape.memory_space(shape.shape, _device_dtype(shape.dtype))
+        return shape  # semaphores
+
+    operands = [a.astype(_device_dtype(a.dtype)) for a in operands]
+    shapes = tuple(device(s) for s in shapes)
+    if "scratch_shapes" in params:
+        params = {**params, "scratch_shapes": [device(s) for s in params["scratch_shapes"]]}
+    return operands, shapes, params
 
 
 def _pallas_call(kernel, *, grid, out_shape, where, inner_steps=0, **params):
@@ -110,7 +147,13 @@ def _pallas_call(kernel, *, grid, out_shape, where, inner_steps=0, **params):
                 f"(grid {tuple(grid)}, empty: {empty}); a launch whose own loop has no "
                 "steps is skipped"
             )
-        return pl.pallas_call(kernel, grid=grid, out_shape=out_shape, **params)(*operands)
+        device_operands, device_shapes, device_params = _on_device(operands, shapes, params)
+        device_out = device_shapes[0] if single else device_shapes
+        call = pl.pallas_call(kernel, grid=grid, out_shape=device_out, **device_params)
+        results = call(*device_operands)
+        results = (results,) if single else results
+        results = tuple(r.astype(s.dtype) for r, s in zip(results, shapes))  # float16 again
+        return results[0] if single else results
 
     if any(steps <= 0 for steps in own):
         return skipped

@@ -61,6 +61,7 @@ TEST_CASE("the module header, imports and prelude") {
 TEST_CASE("add: rank-polymorphic tiles built at trace time") {
   testing::KernelBuilder b = testing::add_kernel();
   const std::string text = emit(b).text.value();
+  INFO(text);
   CHECK(contains(text,
                  "# The config of add (no tuned entries).\n"
                  "_ADD_DEFAULT = {\"block_sizes\": (None,)}\n"));
@@ -75,7 +76,9 @@ TEST_CASE("add: rank-polymorphic tiles built at trace time") {
                // y may have size-1 axes where out has more: Helion broadcasts them.
                "    y = _broadcast_unit_axes(y, out.shape)\n"
                "    # k.py:3: line 3\n"
-               "    view, block_shape, grid = _any_rank_tiles(out.shape, config[\"block_sizes\"])\n"
+               // x, y or out may be 8-bit: 32-row sublane blocks (_block_multiple)
+               "    view, block_shape, grid = _any_rank_tiles(out.shape, config[\"block_sizes\"], "
+               "dtypes=(x.dtype, y.dtype, out.dtype))\n"
                "    tile_spec = pl.BlockSpec(block_shape=block_shape, index_map=lambda *tile: "
                "(0,) * (len(view) - len(tile)) + tile)\n"));
   CHECK(contains(text, "        in_specs=[tile_spec, tile_spec],\n        out_specs=tile_spec,\n"));
@@ -91,7 +94,8 @@ TEST_CASE("bias_relu: BlockSpecs of a 2-D grid and a (1, n) view of the bias") {
   INFO(text);
   CHECK(contains(text, "    m, n = x.shape  # k.py:2\n"));
   CHECK(contains(text,
-                 "    block_m = _legal_block(config[\"block_sizes\"][0], m, \"sublane\")\n"
+                 "    block_m = _legal_block(config[\"block_sizes\"][0], m, \"sublane\", "
+                 "dtypes=(x.dtype, out.dtype))\n"
                  // bias's length is not known to be n: a block must suit both
                  "    block_n = _legal_block(config[\"block_sizes\"][1], n, \"lane\", "
                  "axes=(n, bias.shape[0]))\n"

@@ -23,6 +23,7 @@ struct Case {
   BlockRole role;
   int64_t other;
   std::vector<int64_t> axes;  // lengths of the axes the blocks land on, when they may differ
+  std::vector<ir::ScalarType> dtypes = {};  // of the arrays whose sublane axis they land on
 };
 
 std::vector<Case> cases() {
@@ -40,6 +41,13 @@ std::vector<Case> cases() {
         // `other` only matters for the default; vary it there.
         if (requested) {
           table.push_back({requested, size, role, 1, {}});
+          // 8-bit arrays (32-row sublane blocks) beside wider ones; bool is 32-bit in VMEM.
+          table.push_back(
+              {requested, size, role, 1, {}, {ir::ScalarType::kFloat32, ir::ScalarType::kInt8}});
+          table.push_back(
+              {requested, size, role, 1, {size, 2 * size + 1}, {ir::ScalarType::kFloat8E5M2}});
+          table.push_back(
+              {requested, size, role, 1, {}, {ir::ScalarType::kBool, ir::ScalarType::kBFloat16}});
           // A loop over part of a longer input axis; and axes that turn out equal.
           table.push_back({requested, size, role, 1, {size, 2 * size + 1}});
           table.push_back({requested, size, role, 1, {size, size}});
@@ -77,6 +85,13 @@ TEST_CASE("legal_block agrees with the prelude's _legal_block") {
       out << (c.requested ? std::to_string(*c.requested) : "None") << ' ' << c.size << ' '
           << block_role_name(c.role) << ' ' << c.other;
       for (int64_t axis : c.axes) out << ' ' << axis;
+      out << " ;";  // then each dtype as its itemsize and numpy kind: `1i`, `4f`, `1b`
+      for (ir::ScalarType t : c.dtypes) {
+        out << ' ' << ir::dtype_bits(t) / 8
+            << (t == ir::ScalarType::kBool ? 'b'
+                : ir::is_floating(t)       ? 'f'
+                                           : 'i');
+      }
       out << '\n';
     }
     std::ofstream py(script);
@@ -85,11 +100,16 @@ TEST_CASE("legal_block agrees with the prelude's _legal_block") {
           "path = sys.argv[1]\n"
           "exec(compile(open(path).read(), path, 'exec'), namespace)\n"
           "legal = namespace['_legal_block']\n"
+          "class Dtype:  # the numpy dtype's fields _legal_block reads\n"
+          "    def __init__(self, text):\n"
+          "        self.itemsize, self.kind = int(text[:-1]), text[-1]\n"
           "for line in open(sys.argv[2]):\n"
-          "    requested, size, role, other, *axes = line.split()\n"
+          "    head, tail = line.split(';')\n"
+          "    requested, size, role, other, *axes = head.split()\n"
           "    requested = None if requested == 'None' else int(requested)\n"
           "    axes = tuple(int(a) for a in axes)\n"
-          "    print(legal(requested, int(size), role, int(other), axes=axes))\n";
+          "    dtypes = tuple(Dtype(d) for d in tail.split())\n"
+          "    print(legal(requested, int(size), role, int(other), axes=axes, dtypes=dtypes))\n";
   }
   const std::string output = run(fmt::format("'{}' '{}' '{}' '{}'", HELIONC_PYTHON, script.string(),
                                              prelude.string(), input.string()));
@@ -103,7 +123,8 @@ TEST_CASE("legal_block agrees with the prelude's _legal_block") {
     INFO(fmt::format("_legal_block({}, {}, \"{}\", {}, axes=({}))",
                      c.requested ? std::to_string(*c.requested) : "None", c.size,
                      block_role_name(c.role), c.other, fmt::join(c.axes, ", ")));
-    CHECK(std::to_string(legal_block(c.requested, c.size, c.role, c.other, c.axes)) == line);
+    CHECK(std::to_string(legal_block(c.requested, c.size, c.role, c.other, c.axes, c.dtypes)) ==
+          line);
     ++compared;
   }
   CHECK(compared == table.size());
@@ -122,6 +143,13 @@ TEST_CASE("legal_block on hand-picked cases") {
   CHECK(legal_block(std::nullopt, 4096, BlockRole::kFlat) == 4096);
   CHECK(legal_block(std::nullopt, 4096, BlockRole::kSublane, 1024) == 128);
   CHECK(default_block(4096, BlockRole::kLane) == 512);
+  // 8-bit arrays: sublane blocks of 32 rows, a whole axis of up to 32 rows.
+  const std::vector<ir::ScalarType> int8 = {ir::ScalarType::kInt8};
+  CHECK(legal_block(8, 256, BlockRole::kSublane, 1, {}, int8) == 32);
+  CHECK(legal_block(100, 1000, BlockRole::kSublane, 1, {}, int8) == 96);
+  CHECK(legal_block(8, 20, BlockRole::kSublane, 1, {}, int8) == 20);
+  CHECK(legal_block(8, 256, BlockRole::kLane, 1, {}, int8) == 128);
+  CHECK(legal_block(8, 256, BlockRole::kSublane, 1, {}, {ir::ScalarType::kBool}) == 8);
 }
 
 }  // namespace

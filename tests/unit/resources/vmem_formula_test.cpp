@@ -133,7 +133,8 @@ class Bindings {
         break;
       case Kind::kItemSize:
         name = fmt::format("itemsize_{}", leaf.binding);
-        value = ir::dtype_bits(*values_.dtype(leaf.binding)) / 8;
+        // The module prints `_device_dtype(x.dtype).itemsize`: float16 is float32 in VMEM.
+        value = ir::dtype_bits(ir::device_dtype(*values_.dtype(leaf.binding))) / 8;
         break;
       case Kind::kBuffers:
         name = fmt::format("buffers_{}", leaf.index);
