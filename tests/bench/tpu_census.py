@@ -89,7 +89,7 @@ def _compile_module(binary: pathlib.Path, name: str, outdir: pathlib.Path):
 
 def census_of_sample(args) -> list[tuple[str, str, str, str]]:
     """(generation, case, class or "", first line) for every call of one sample's shapes."""
-    name, generations, binary = args
+    name, generations, binary, messages = args
     from e2e_support import compile_for_tpu
     from references import SAMPLES
     from test_samples import Case
@@ -115,6 +115,8 @@ def census_of_sample(args) -> list[tuple[str, str, str, str]]:
                 except Exception as e:  # the compiler's refusal
                     message = f"{type(e).__name__}: {e}"
                     rows.append((generation, case_id, classify(message), first_line(message)))
+                    if messages:
+                        print(f"=== {generation} {case_id}\n{message}", flush=True)
         return rows
 
 
@@ -130,6 +132,7 @@ def main() -> int:
     parser.add_argument("-k", "--samples", default="", help="regex over sample names")
     parser.add_argument("-j", "--jobs", type=int, default=1, help="worker processes (one libtpu each)")
     parser.add_argument("--rows", type=pathlib.Path, help="write DIR/<generation>.rows")
+    parser.add_argument("--messages", action="store_true", help="print each refusal's whole message")
     opts = parser.parse_args()
     generations = opts.generation or list(TPU_TOPOLOGIES)
     binary, _ = helionc_path()
@@ -137,7 +140,7 @@ def main() -> int:
     from references import SAMPLES
 
     names = [s.name for s in SAMPLES if not s.host_values and re.search(opts.samples, s.name)]
-    work = [(n, generations, binary) for n in names]
+    work = [(n, generations, binary, opts.messages) for n in names]
     rows = []
     if opts.jobs > 1:
         with concurrent.futures.ProcessPoolExecutor(opts.jobs) as pool:

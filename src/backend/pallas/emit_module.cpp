@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <map>
+#include <set>
 
 #include "backend/pallas/config_table.h"
 #include "backend/pallas/emit_context.h"
@@ -36,6 +37,28 @@ const std::vector<std::pair<std::string, std::string>>& tpu_targets() {
 }
 
 namespace {
+
+// The helpers whose text calls other helpers (templates/helper_<name>.py.tmpl), and those: a
+// printer that uses a helper names it alone.
+std::set<std::string> with_called_helpers(std::set<std::string> helpers) {
+  static const std::map<std::string, std::vector<std::string>> k_calls = {
+      {"lanes", {"generation"}},          // the TPU generation picks the formulation
+      {"column", {"lanes"}},              // a lane sum of a block of two or more axes
+      {"picks", {"lanes"}},               // `_pick` along the last axis
+      {"gather", {"lanes"}},              // lane sums of `_gather_1d` and `_pick_columns`
+      {"combine_reduce", {"lanes", "scan"}},
+      {"scatter", {"lanes"}},             // the stored indices' lane sum
+      {"take_along", {"lanes"}},          // the one-hot path's lane sum
+  };
+  for (bool grew = true; grew;) {
+    grew = false;
+    for (const auto& [helper, calls] : k_calls) {
+      if (!helpers.contains(helper)) continue;
+      for (const std::string& called : calls) grew |= helpers.insert(called).second;
+    }
+  }
+  return helpers;
+}
 
 // A kernel's name is public (callers import it), so it is never renamed: a name that would
 // replace one the module defines or calls, or whose per-kernel names another kernel's share
@@ -197,9 +220,10 @@ std::optional<std::string> emit_module(const ir::Module& module,
     diags.error(DiagnosticKind::kInputFile, {}, prelude.error());
     return std::nullopt;
   }
-  // Helpers in a fixed order (expm1 before sinh, which uses it), after the prelude.
+  // Helpers in a fixed order (expm1 before sinh, which uses it), after the prelude, with the
+  // helpers they call.
   std::string helpers;
-  for (const std::string& helper : context.imports.helpers) {
+  for (const std::string& helper : with_called_helpers(context.imports.helpers)) {
     auto text = templates.get(fmt::format("helper_{}.py.tmpl", helper));
     if (!text) {
       diags.error(DiagnosticKind::kInputFile, {}, text.error());
