@@ -137,8 +137,9 @@ bool lands_on_sublanes(const ir::Call& call) {
     case ir::Intrinsic::kReshape:
       return call.type.kind == ir::TypeKind::kTileTensor && operand.dims.back() == ir::Dim::unit() &&
              call.type.dims == std::vector<ir::Dim>(operand.dims.begin(), operand.dims.end() - 1);
-    case ir::Intrinsic::kSoftmax:
+    case ir::Intrinsic::kSoftmax:  // keep their operand's axes
     case ir::Intrinsic::kLogSoftmax:
+    case ir::Intrinsic::kDot:
       return false;
     default: {
       if (!ir::reduces_along_axis(call.op)) return false;
@@ -707,7 +708,9 @@ PyExpr ExprPrinter::dot(const ir::Call& node) {
   const std::string numbers = fmt::format("((({},), ({},)), {})", lhs_axis, rhs_axis, batch);
   const std::optional<ir::ScalarType> da = lhs->type.dtype;
   const std::optional<ir::ScalarType> db = rhs->type.dtype;
-  if (!da || !db) {
+  // 8-bit operands multiply as the TPU the kernel is traced for can (`_dot` decides).
+  auto narrow = [](ir::ScalarType t) { return t != ir::ScalarType::kBool && ir::dtype_bits(t) == 8; };
+  if (!da || !db || narrow(*da) || narrow(*db)) {
     imports_.helpers.insert("dot");
     return py_call("_dot", {a.text, b.text, numbers});
   }
