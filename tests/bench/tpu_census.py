@@ -17,6 +17,7 @@ import argparse
 import collections
 import concurrent.futures
 import importlib.util
+import multiprocessing
 import os
 import pathlib
 import re
@@ -49,7 +50,7 @@ CLASSES = (
     ("invalid input layout", r"[Ii]nvalid input layout"),
     ("invalid relayout", r"[Ii]nvalid relayout|relayout"),
     ("scoped vmem oom", r"ScopedVmemOom|scoped vmem|Scoped allocation"),
-    ("vmem oom", r"Ran out of memory in memory space vmem"),
+    ("vmem oom", r"Ran out of memory in memory space vmem|would exceed memory .*space=vmem"),
     ("E2002 misaligned block", r"E2002"),
     ("invalid vector type for load", r"Invalid vector type for load"),
     ("sublane broadcast", r"[Ss]ublane broadcast"),
@@ -143,7 +144,9 @@ def main() -> int:
     work = [(n, generations, binary, opts.messages) for n in names]
     rows = []
     if opts.jobs > 1:
-        with concurrent.futures.ProcessPoolExecutor(opts.jobs) as pool:
+        # spawned, not forked: JAX's threads are running in this process
+        spawn = multiprocessing.get_context("spawn")
+        with concurrent.futures.ProcessPoolExecutor(opts.jobs, mp_context=spawn) as pool:
             for item, part in zip(work, pool.map(census_of_sample, work)):
                 rows += part
                 _progress(item[0], part)

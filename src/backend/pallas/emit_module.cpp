@@ -238,8 +238,14 @@ std::optional<std::string> emit_module(const ir::Module& module,
   for (const auto& [name, kind] : tpu_targets()) {
     device_kinds += fmt::format("{}: {},\n", py_string(name), py_string(kind));
   }
+  std::string device_vmem;
+  for (const autotune::TargetInfo& target : autotune::builtin_targets()) {
+    device_vmem += fmt::format("{}: ({}, {}),\n", py_string(target.device_kind), target.vmem_bytes,
+                               target.default_scoped_vmem_bytes);
+  }
   TemplateValues values = {
       {"device_kinds", device_kinds},
+      {"device_vmem", device_vmem},
       {"helpers", helpers},
       {"version", options.helionc_version},
       {"source", one_line_text(options.source_path)},  // in the header comment
