@@ -288,11 +288,11 @@ def _tpu_generation():
 
 
 def _lanes(value):
-    """`value`, a reduction over the last axis of a block, laid out along lanes on a TPU that cannot
-    move it there itself. Mosaic lays such a result out along sublanes; storing it, or combining it
-    with a lane-major value, moves it to lanes with a sublane gather, which TPU v4 lacks. There
-    the value is broadcast over 128 lanes and transposed (exact, for every dtype). TPU v5 and
-    later keep Mosaic's own move: the kernel is unchanged there."""
+    """`value`, a reduction over the last axis of a block, laid out along lanes on a TPU that
+    cannot move it there itself. Mosaic lays such a result out along sublanes; storing it, or
+    combining it with a lane-major value, moves it to lanes with a sublane gather, which TPU v4
+    lacks. There the value is broadcast over 128 lanes and transposed (exact, for every dtype).
+    TPU v5 and later keep Mosaic's own move: the kernel is unchanged there."""
     if value.ndim == 0 or _tpu_generation() >= 5:
         return value
     wide = jnp.broadcast_to(value[..., None], (*value.shape, 128))
