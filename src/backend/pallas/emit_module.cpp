@@ -42,14 +42,14 @@ namespace {
 // printer that uses a helper names it alone.
 std::set<std::string> with_called_helpers(std::set<std::string> helpers) {
   static const std::map<std::string, std::vector<std::string>> k_calls = {
-      {"lanes", {"generation"}},          // the TPU generation picks the formulation
-      {"dot", {"generation"}},            // 8-bit products where the MXU has none
-      {"column", {"lanes"}},              // a lane sum of a block of two or more axes
-      {"picks", {"lanes"}},               // `_pick` along the last axis
-      {"gather", {"lanes"}},              // lane sums of `_gather_1d` and `_pick_columns`
+      {"lanes", {"generation"}},  // the TPU generation picks the formulation
+      {"dot", {"generation"}},    // 8-bit products where the MXU has none
+      {"column", {"lanes"}},      // a lane sum of a block of two or more axes
+      {"picks", {"lanes"}},       // `_pick` along the last axis
+      {"gather", {"lanes"}},      // lane sums of `_gather_1d` and `_pick_columns`
       {"combine_reduce", {"lanes", "scan"}},
-      {"scatter", {"lanes"}},             // the stored indices' lane sum
-      {"take_along", {"lanes"}},          // the one-hot path's lane sum
+      {"scatter", {"lanes"}},                   // the stored indices' lane sum
+      {"take_along", {"lanes", "generation"}},  // sublane gathers; the one-hot path's lane sum
   };
   for (bool grew = true; grew;) {
     grew = false;

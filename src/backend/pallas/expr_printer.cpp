@@ -116,7 +116,6 @@ bool is_number(const ir::ExprPtr& expr, double value) {
   return false;
 }
 
-
 // Whether `call`'s result has as last axis its operand's second-to-last: an axis Mosaic lays
 // out along sublanes, which TPU v4 cannot move to lanes (helper_lanes.py.tmpl). A reduction
 // along the last axis, and a squeeze or reshape that drops a last axis of size 1, of a tile of
@@ -135,7 +134,8 @@ bool lands_on_sublanes(const ir::Call& call) {
     case ir::Intrinsic::kSqueeze:
       return is_last(call.args[1]);
     case ir::Intrinsic::kReshape:
-      return call.type.kind == ir::TypeKind::kTileTensor && operand.dims.back() == ir::Dim::unit() &&
+      return call.type.kind == ir::TypeKind::kTileTensor &&
+             operand.dims.back() == ir::Dim::unit() &&
              call.type.dims == std::vector<ir::Dim>(operand.dims.begin(), operand.dims.end() - 1);
     case ir::Intrinsic::kSoftmax:  // keep their operand's axes
     case ir::Intrinsic::kLogSoftmax:
@@ -709,7 +709,9 @@ PyExpr ExprPrinter::dot(const ir::Call& node) {
   const std::optional<ir::ScalarType> da = lhs->type.dtype;
   const std::optional<ir::ScalarType> db = rhs->type.dtype;
   // 8-bit operands multiply as the TPU the kernel is traced for can (`_dot` decides).
-  auto narrow = [](ir::ScalarType t) { return t != ir::ScalarType::kBool && ir::dtype_bits(t) == 8; };
+  auto narrow = [](ir::ScalarType t) {
+    return t != ir::ScalarType::kBool && ir::dtype_bits(t) == 8;
+  };
   if (!da || !db || narrow(*da) || narrow(*db)) {
     imports_.helpers.insert("dot");
     return py_call("_dot", {a.text, b.text, numbers});
