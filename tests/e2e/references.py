@@ -670,6 +670,16 @@ def ref_int8_matmul(x, y, x_scale, y_scale):
     return ((product * (x_scale[:, None] * y_scale[None, :])).astype(np.float32),)
 
 
+def ref_int8_matmul_whole_k(x, y):
+    # int8_matmul_whole_k.py: exact integer products summed in int32 (no sum here reaches 2**31)
+    return ((x.astype(np.int64) @ y.astype(np.int64)).astype(np.int32),)
+
+
+def full_int8_range(rng: np.random.Generator, shape, dtype: np.dtype) -> np.ndarray:
+    # every int8 value, -128 included: the largest products an int8 product can sum
+    return rng.integers(-128, 127, size=shape, endpoint=True).astype(dtype)
+
+
 def ref_linear_relu(x, w, bias):
     return (np.maximum(f64(x) @ f64(w).T + f64(bias), 0.0).astype(x.dtype),)
 
@@ -1079,6 +1089,10 @@ def ref_row_pick(x, index, scale):
 
 
 # --- row_gate.py: a per-row mask expanded to the block (view/expand with block sizes) ---------
+
+
+def ref_column_pick(x, index):
+    return (np.take_along_axis(x, index, axis=0),)
 
 
 def ref_row_gate(x, bias, scale):
@@ -2910,6 +2924,15 @@ SAMPLES: tuple[SampleSpec, ...] = (
                       "x=40x300:i8,index=40x77:i32"),
     ),
     SampleSpec(
+        name="column_pick",
+        kernel="column_pick",
+        configs={"b8x128": (8, 128), "b16x256": (16, 256)},
+        reference=ref_column_pick,
+        inputs={"x": remember_shape("x"), "index": indices_below("x", 0)},
+        extra_shapes=("x=1x1:f32,index=1x1:i32", "x=5x3:f32,index=2x3:i32", "x=9x130:bf16,index=4x130:i32"),
+        notes="torch.gather of tile values along the sublane axis",
+    ),
+    SampleSpec(
         name="row_gate",
         kernel="row_gate",
         configs={"b8x128": (8, 128), "b16x256": (16, 256)},
@@ -3411,6 +3434,15 @@ SAMPLES: tuple[SampleSpec, ...] = (
         notes="hl.dot of int8 operands into an int32 accumulator; 8-bit blocks of 32 rows",
         loop_types=(("unroll",), ("grid",), ("emit_pipeline",), ("fori_loop",)),
         inner_dims=((2, "x", 1),),
+    ),
+    SampleSpec(
+        name="int8_matmul_whole_k",
+        kernel="int8_matmul_whole_k",
+        configs={"b32x128": (32, 128), "b64x256": (64, 256)},  # 8-bit rows come in 32s
+        reference=ref_int8_matmul_whole_k,
+        inputs={"x": full_int8_range, "y": full_int8_range},
+        extra_shapes=("x=1x1:i8,y=1x1:i8", "x=9x1030:i8,y=1030x129:i8"),
+        notes="hl.dot of int8 operands into an int32 accumulator, over a whole contraction",
     ),
     # session 12, s12-ellipsis
     SampleSpec(

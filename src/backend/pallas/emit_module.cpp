@@ -8,7 +8,6 @@
 #include <algorithm>
 #include <map>
 #include <set>
-#include <string_view>
 #include <vector>
 
 #include "backend/pallas/config_table.h"
@@ -40,12 +39,28 @@ const std::vector<std::pair<std::string, std::string>>& tpu_targets() {
 
 namespace {
 
-// The helper templates whose functions `helper`'s call (templates/helper_<name>.py.tmpl).
-std::vector<std::string_view> helpers_called_by(std::string_view helper) {
-  // `_wide_dtype`, `_select` (helper_layout): select-sums and stores of values under 32 bits.
-  if (helper == "gather" || helper == "picks" || helper == "column") return {"layout"};
-  if (helper == "scatter") return {"gather", "dot", "layout"};
-  return {};
+// The helpers whose text calls other helpers (templates/helper_<name>.py.tmpl), and those: a
+// printer that uses a helper names it alone.
+std::set<std::string> with_called_helpers(std::set<std::string> helpers) {
+  static const std::map<std::string, std::vector<std::string>> k_calls = {
+      {"lanes", {"generation"}},  // the TPU generation picks the formulation
+      {"dot", {"generation"}},    // 8-bit products where the MXU has none
+      // `_wide_dtype`, `_select` (helper_layout): select-sums and stores of values under 32 bits.
+      {"column", {"lanes", "layout"}},  // and a lane sum of a block of two or more axes
+      {"picks", {"lanes", "layout"}},   // and `_pick` along the last axis
+      {"gather", {"lanes", "layout"}},  // and lane sums of `_gather_1d` and `_pick_columns`
+      {"combine_reduce", {"lanes", "scan"}},
+      {"scatter", {"lanes", "gather", "dot", "layout"}},  // the stored indices' lane sum, one-hots
+      {"take_along", {"lanes", "generation"}},  // sublane gathers; the one-hot path's lane sum
+  };
+  for (bool grew = true; grew;) {
+    grew = false;
+    for (const auto& [helper, calls] : k_calls) {
+      if (!helpers.contains(helper)) continue;
+      for (const std::string& called : calls) grew |= helpers.insert(called).second;
+    }
+  }
+  return helpers;
 }
 
 // A kernel's name is public (callers import it), so it is never renamed: a name that would
@@ -209,13 +224,9 @@ std::optional<std::string> emit_module(const ir::Module& module,
     return std::nullopt;
   }
   // Helpers in a fixed order (expm1 before sinh, which uses it), after the prelude, with the
-  // helpers their functions call.
-  std::set<std::string> used = context.imports.helpers;
-  for (const std::string& helper : context.imports.helpers) {
-    for (const std::string_view needed : helpers_called_by(helper)) used.emplace(needed);
-  }
+  // helpers they call.
   std::string helpers;
-  for (const std::string& helper : used) {
+  for (const std::string& helper : with_called_helpers(context.imports.helpers)) {
     auto text = templates.get(fmt::format("helper_{}.py.tmpl", helper));
     if (!text) {
       diags.error(DiagnosticKind::kInputFile, {}, text.error());
@@ -229,8 +240,14 @@ std::optional<std::string> emit_module(const ir::Module& module,
   for (const auto& [name, kind] : tpu_targets()) {
     device_kinds += fmt::format("{}: {},\n", py_string(name), py_string(kind));
   }
+  std::string device_vmem;
+  for (const autotune::TargetInfo& target : autotune::builtin_targets()) {
+    device_vmem += fmt::format("{}: ({}, {}),\n", py_string(target.device_kind), target.vmem_bytes,
+                               target.default_scoped_vmem_bytes);
+  }
   TemplateValues values = {
       {"device_kinds", device_kinds},
+      {"device_vmem", device_vmem},
       {"helpers", helpers},
       {"version", options.helionc_version},
       {"source", one_line_text(options.source_path)},  // in the header comment

@@ -116,6 +116,39 @@ bool is_number(const ir::ExprPtr& expr, double value) {
   return false;
 }
 
+// Whether `call`'s result has as last axis its operand's second-to-last: an axis Mosaic lays
+// out along sublanes, which TPU v4 cannot move to lanes (helper_lanes.py.tmpl). A reduction
+// along the last axis, and a squeeze or reshape that drops a last axis of size 1, of a tile of
+// two or more axes.
+bool lands_on_sublanes(const ir::Call& call) {
+  if (call.args.empty() || call.args[0]->type.kind != ir::TypeKind::kTileTensor) return false;
+  const ir::Type& operand = call.args[0]->type;
+  const int rank = operand.tile_rank();
+  if (rank < 2) return false;
+  auto is_last = [&](const ir::ExprPtr& axis) {
+    if (axis->kind == ir::ExprKind::kNoneImm) return false;
+    const int64_t a = ir::int_literal(*axis, rank);
+    return a == rank - 1 || a == -1;
+  };
+  switch (call.op) {
+    case ir::Intrinsic::kSqueeze:
+      return is_last(call.args[1]);
+    case ir::Intrinsic::kReshape:
+      return call.type.kind == ir::TypeKind::kTileTensor &&
+             operand.dims.back() == ir::Dim::unit() &&
+             call.type.dims == std::vector<ir::Dim>(operand.dims.begin(), operand.dims.end() - 1);
+    case ir::Intrinsic::kSoftmax:  // keep their operand's axes
+    case ir::Intrinsic::kLogSoftmax:
+    case ir::Intrinsic::kDot:
+      return false;
+    default: {
+      if (!ir::reduces_along_axis(call.op)) return false;
+      const auto* keep = call.args[2]->as<ir::BoolImm>();
+      return is_last(call.args[1]) && !(keep && keep->value);
+    }
+  }
+}
+
 }  // namespace
 
 namespace {
@@ -260,8 +293,13 @@ PyExpr ExprPrinter::print(const ir::ExprPtr& expr) {
       }
       return py_binary(ir::compare_op_spelling(node.op), print(node.lhs), print(node.rhs));
     }
-    case ir::ExprKind::kCall:
-      return call(*expr->as<ir::Call>());
+    case ir::ExprKind::kCall: {
+      const auto& node = *expr->as<ir::Call>();
+      PyExpr value = call(node);
+      if (!context_.in_kernel() || !lands_on_sublanes(node)) return value;
+      imports_.helpers.insert("lanes");
+      return py_call("_lanes", {value.text});
+    }
     case ir::ExprKind::kLoad:
       return context_.load(*expr->as<ir::Load>());
     case ir::ExprKind::kTupleExpr: {
@@ -333,7 +371,6 @@ PyExpr ExprPrinter::call(const ir::Call& node) {
     // parameters (templates/helper_scan.py.tmpl).
     const std::string helper = node.op == Intrinsic::kScan ? "scan" : "combine_reduce";
     imports_.helpers.insert(helper);
-    imports_.helpers.insert("scan");  // _combine_reduce scans
     std::vector<std::string> params;
     for (const ir::ExprPtr& param : args[3]->as<ir::TupleExpr>()->elements) {
       params.push_back(text(param));
@@ -690,7 +727,11 @@ PyExpr ExprPrinter::dot(const ir::Call& node) {
   const std::string numbers = fmt::format("((({},), ({},)), {})", lhs_axis, rhs_axis, batch);
   const std::optional<ir::ScalarType> da = lhs->type.dtype;
   const std::optional<ir::ScalarType> db = rhs->type.dtype;
-  if (!da || !db) {
+  // 8-bit operands multiply as the TPU the kernel is traced for can (`_dot` decides).
+  auto narrow = [](ir::ScalarType t) {
+    return t != ir::ScalarType::kBool && ir::dtype_bits(t) == 8;
+  };
+  if (!da || !db || narrow(*da) || narrow(*db)) {
     imports_.helpers.insert("dot");
     return py_call("_dot", {a.text, b.text, numbers});
   }

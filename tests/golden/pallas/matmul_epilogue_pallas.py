@@ -17,6 +17,15 @@ _TPU_DEVICE_KINDS = {
     "tpu-v6e": "TPU v6 lite",
     "tpu-v7x": "TPU7x",
 }
+# Each device kind's VMEM per core and Mosaic's scoped VMEM limit without vmem_limit_bytes:
+# blocks fit the TPU a kernel is traced for (_fit_vmem).
+_TPU_VMEM = {
+    "TPU v4": (16777216, 16777216),
+    "TPU v5 lite": (134217728, 16777216),
+    "TPU v5": (67108864, 16777216),
+    "TPU v6 lite": (134217728, 33554432),
+    "TPU7x": (67108864, 33554432),
+}
 
 
 def _interpret(interpret):
@@ -194,16 +203,42 @@ def _dot(a, b, dimension_numbers):
     operands promoted to a common dtype, float32 accumulation (int32 for integers), float32 and
     float16 operands at full precision (the default rounds them to bfloat16). The result stays in
     the accumulation dtype. An 8-bit float with another float (which JAX does not promote)
-    multiplies in float32, which holds every 8-bit value exactly."""
+    multiplies in float32, which holds every 8-bit value exactly. A TPU without 8-bit products
+    (TPU v4) multiplies 8-bit operands as bfloat16 (`_dot_8bit_as_bf16`)."""
     try:
         dtype = jnp.promote_types(a.dtype, b.dtype)
     except jax.dtypes.TypePromotionError:
         dtype = jnp.dtype(jnp.float32)
     integral = jnp.issubdtype(dtype, jnp.integer)
+    if dtype.itemsize == 1 and dtype != jnp.bool_ and _tpu_generation() < 5:
+        return _dot_8bit_as_bf16(a.astype(dtype), b.astype(dtype), dimension_numbers)
     return jax.lax.dot_general(
         a.astype(dtype), b.astype(dtype), dimension_numbers,
         precision=jax.lax.Precision.HIGHEST if dtype in (jnp.float32, jnp.float16) else None,
         preferred_element_type=jnp.int32 if integral else jnp.float32)
+
+
+def _dot_8bit_as_bf16(a, b, dimension_numbers):
+    """The product of two 8-bit operands of one dtype on bfloat16 operands, which hold every
+    8-bit value exactly, with the result of the 8-bit product. Floats accumulate in float32, as
+    the 8-bit MXU does. Integers accumulate in float32 over runs of the contraction whose sums
+    stay within 2**24 (exact: 1024 int8 products, 256 uint8 ones), then in int32."""
+    if not jnp.issubdtype(a.dtype, jnp.integer):
+        return jax.lax.dot_general(
+            a.astype(jnp.bfloat16), b.astype(jnp.bfloat16), dimension_numbers,
+            preferred_element_type=jnp.float32)
+    ((a_axis,), (b_axis,)), _ = dimension_numbers
+    largest = max(abs(int(jnp.iinfo(a.dtype).min)), int(jnp.iinfo(a.dtype).max))
+    run = 1 << ((1 << 24) // (largest * largest)).bit_length() - 1  # a power of two
+    total = None
+    for start in range(0, a.shape[a_axis], run):
+        stop = min(start + run, a.shape[a_axis])
+        part = jax.lax.dot_general(
+            jax.lax.slice_in_dim(a, start, stop, axis=a_axis).astype(jnp.bfloat16),
+            jax.lax.slice_in_dim(b, start, stop, axis=b_axis).astype(jnp.bfloat16),
+            dimension_numbers, preferred_element_type=jnp.float32).astype(jnp.int32)
+        total = part if total is None else total + part
+    return total
 
 
 def _fit_vmem(config, launch, first, blocks, needs, fallbacks, halve, vmem_bytes, scoped_bytes):
@@ -217,17 +252,19 @@ def _fit_vmem(config, launch, first, blocks, needs, fallbacks, halve, vmem_bytes
     in `blocks` with the `block_sizes` entry it comes from, for the blocks that may shrink: when
     no strategy fits, the largest of them is halved, one at a time, until the launch fits or
     none gets smaller. The capacity is the config's `vmem_limit_bytes`, else the target's VMEM
-    per core. Sizes are static, so this runs while JAX traces. A launch that fits in no way
+    per core. Both are those of the TPU the kernel is traced for (`_traced_vmem`). Sizes are
+    static, so this runs while JAX traces. A launch that fits in no way
     raises ValueError: its blocks are too large for the target whatever the strategy. A config
     without `vmem_limit_bytes` whose launch needs more than Mosaic's default scoped limit
     (`scoped_bytes`) gets the target's VMEM as its limit, since Mosaic would refuse it otherwise.
     """
+    vmem_bytes, scoped_bytes = _traced_vmem(vmem_bytes, scoped_bytes)
     types = tuple(config.get("pallas_loop_type", ()))
     sizes = list(config.get("block_sizes", ()))
     tuned = current = blocks(config)
     count = len(next(iter(needs(*current))))
     chosen = types[first:first + count]
-    capacity = config.get("vmem_limit_bytes") or vmem_bytes
+    capacity = min(config.get("vmem_limit_bytes") or vmem_bytes, vmem_bytes)
     refused = []  # each strategy's bytes at the config's blocks
 
     def refuse(need):
@@ -258,13 +295,36 @@ def _fit_vmem(config, launch, first, blocks, needs, fallbacks, halve, vmem_bytes
             sizes[entry] = before
             stuck.add(at)
     changed = dict(config)
-    if need > scoped_bytes and not config.get("vmem_limit_bytes"):
-        changed["vmem_limit_bytes"] = vmem_bytes
+    limit = config.get("vmem_limit_bytes")
+    if (need > scoped_bytes and not limit) or (limit and limit > vmem_bytes):
+        changed["vmem_limit_bytes"] = vmem_bytes  # a limit past this TPU's VMEM is lowered to it
     if current != tuned:
         changed["block_sizes"] = sizes
     if chosen != types[first:first + count]:
         changed["pallas_loop_type"] = types[:first] + chosen + types[first + count:]
     return changed
+
+
+def _traced_vmem(vmem_bytes, scoped_bytes):
+    """The VMEM per core and the default scoped limit of the TPU a kernel is traced for: the
+    device's, or the abstract mesh's when compiling for a topology (_TPU_VMEM), so that a module
+    compiled for one generation fits its blocks to the one it runs on. The given figures (the
+    module's target's) when traced for no TPU helionc knows (interpret mode on a CPU host)."""
+    device = jax.sharding.get_abstract_mesh().abstract_device
+    kind = device.device_kind if device is not None else jax.devices()[0].device_kind
+    return _TPU_VMEM.get(kind, (vmem_bytes, scoped_bytes))
+
+
+def _tpu_generation():
+    """The generation of the TPU a kernel is traced for (4 for TPU v4, 7 for TPU7x), which picks
+    between formulations where an older TPU lacks an instruction: the device's, or the abstract
+    mesh's when compiling for a topology; TARGET's when tracing for no TPU (interpret mode on a
+    host without one), so that a module compiled with `--target` runs that target's formulation."""
+    try:
+        return pltpu.get_tpu_info().generation
+    except ValueError:  # "Unsupported TPU device kind: cpu"
+        with tpu_lowering_context():
+            return pltpu.get_tpu_info().generation
 
 
 # The config of scores (no tuned entries).

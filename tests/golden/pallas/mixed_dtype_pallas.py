@@ -19,6 +19,15 @@ _TPU_DEVICE_KINDS = {
     "tpu-v6e": "TPU v6 lite",
     "tpu-v7x": "TPU7x",
 }
+# Each device kind's VMEM per core and Mosaic's scoped VMEM limit without vmem_limit_bytes:
+# blocks fit the TPU a kernel is traced for (_fit_vmem).
+_TPU_VMEM = {
+    "TPU v4": (16777216, 16777216),
+    "TPU v5 lite": (134217728, 16777216),
+    "TPU v5": (67108864, 16777216),
+    "TPU v6 lite": (134217728, 33554432),
+    "TPU7x": (67108864, 33554432),
+}
 
 
 def _interpret(interpret):

@@ -17,6 +17,15 @@ _TPU_DEVICE_KINDS = {
     "tpu-v6e": "TPU v6 lite",
     "tpu-v7x": "TPU7x",
 }
+# Each device kind's VMEM per core and Mosaic's scoped VMEM limit without vmem_limit_bytes:
+# blocks fit the TPU a kernel is traced for (_fit_vmem).
+_TPU_VMEM = {
+    "TPU v4": (16777216, 16777216),
+    "TPU v5 lite": (134217728, 16777216),
+    "TPU v5": (67108864, 16777216),
+    "TPU v6 lite": (134217728, 33554432),
+    "TPU7x": (67108864, 33554432),
+}
 
 
 def _interpret(interpret):
@@ -183,17 +192,19 @@ def _fit_vmem(config, launch, first, blocks, needs, fallbacks, halve, vmem_bytes
     in `blocks` with the `block_sizes` entry it comes from, for the blocks that may shrink: when
     no strategy fits, the largest of them is halved, one at a time, until the launch fits or
     none gets smaller. The capacity is the config's `vmem_limit_bytes`, else the target's VMEM
-    per core. Sizes are static, so this runs while JAX traces. A launch that fits in no way
+    per core. Both are those of the TPU the kernel is traced for (`_traced_vmem`). Sizes are
+    static, so this runs while JAX traces. A launch that fits in no way
     raises ValueError: its blocks are too large for the target whatever the strategy. A config
     without `vmem_limit_bytes` whose launch needs more than Mosaic's default scoped limit
     (`scoped_bytes`) gets the target's VMEM as its limit, since Mosaic would refuse it otherwise.
     """
+    vmem_bytes, scoped_bytes = _traced_vmem(vmem_bytes, scoped_bytes)
     types = tuple(config.get("pallas_loop_type", ()))
     sizes = list(config.get("block_sizes", ()))
     tuned = current = blocks(config)
     count = len(next(iter(needs(*current))))
     chosen = types[first:first + count]
-    capacity = config.get("vmem_limit_bytes") or vmem_bytes
+    capacity = min(config.get("vmem_limit_bytes") or vmem_bytes, vmem_bytes)
     refused = []  # each strategy's bytes at the config's blocks
 
     def refuse(need):
@@ -224,13 +235,24 @@ def _fit_vmem(config, launch, first, blocks, needs, fallbacks, halve, vmem_bytes
             sizes[entry] = before
             stuck.add(at)
     changed = dict(config)
-    if need > scoped_bytes and not config.get("vmem_limit_bytes"):
-        changed["vmem_limit_bytes"] = vmem_bytes
+    limit = config.get("vmem_limit_bytes")
+    if (need > scoped_bytes and not limit) or (limit and limit > vmem_bytes):
+        changed["vmem_limit_bytes"] = vmem_bytes  # a limit past this TPU's VMEM is lowered to it
     if current != tuned:
         changed["block_sizes"] = sizes
     if chosen != types[first:first + count]:
         changed["pallas_loop_type"] = types[:first] + chosen + types[first + count:]
     return changed
+
+
+def _traced_vmem(vmem_bytes, scoped_bytes):
+    """The VMEM per core and the default scoped limit of the TPU a kernel is traced for: the
+    device's, or the abstract mesh's when compiling for a topology (_TPU_VMEM), so that a module
+    compiled for one generation fits its blocks to the one it runs on. The given figures (the
+    module's target's) when traced for no TPU helionc knows (interpret mode on a CPU host)."""
+    device = jax.sharding.get_abstract_mesh().abstract_device
+    kind = device.device_kind if device is not None else jax.devices()[0].device_kind
+    return _TPU_VMEM.get(kind, (vmem_bytes, scoped_bytes))
 
 
 # The config of softmax (no tuned entries).

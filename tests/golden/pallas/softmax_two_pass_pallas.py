@@ -19,6 +19,15 @@ _TPU_DEVICE_KINDS = {
     "tpu-v6e": "TPU v6 lite",
     "tpu-v7x": "TPU7x",
 }
+# Each device kind's VMEM per core and Mosaic's scoped VMEM limit without vmem_limit_bytes:
+# blocks fit the TPU a kernel is traced for (_fit_vmem).
+_TPU_VMEM = {
+    "TPU v4": (16777216, 16777216),
+    "TPU v5 lite": (134217728, 16777216),
+    "TPU v5": (67108864, 16777216),
+    "TPU v6 lite": (134217728, 33554432),
+    "TPU7x": (67108864, 33554432),
+}
 
 
 def _interpret(interpret):
@@ -194,17 +203,19 @@ def _fit_vmem(config, launch, first, blocks, needs, fallbacks, halve, vmem_bytes
     in `blocks` with the `block_sizes` entry it comes from, for the blocks that may shrink: when
     no strategy fits, the largest of them is halved, one at a time, until the launch fits or
     none gets smaller. The capacity is the config's `vmem_limit_bytes`, else the target's VMEM
-    per core. Sizes are static, so this runs while JAX traces. A launch that fits in no way
+    per core. Both are those of the TPU the kernel is traced for (`_traced_vmem`). Sizes are
+    static, so this runs while JAX traces. A launch that fits in no way
     raises ValueError: its blocks are too large for the target whatever the strategy. A config
     without `vmem_limit_bytes` whose launch needs more than Mosaic's default scoped limit
     (`scoped_bytes`) gets the target's VMEM as its limit, since Mosaic would refuse it otherwise.
     """
+    vmem_bytes, scoped_bytes = _traced_vmem(vmem_bytes, scoped_bytes)
     types = tuple(config.get("pallas_loop_type", ()))
     sizes = list(config.get("block_sizes", ()))
     tuned = current = blocks(config)
     count = len(next(iter(needs(*current))))
     chosen = types[first:first + count]
-    capacity = config.get("vmem_limit_bytes") or vmem_bytes
+    capacity = min(config.get("vmem_limit_bytes") or vmem_bytes, vmem_bytes)
     refused = []  # each strategy's bytes at the config's blocks
 
     def refuse(need):
@@ -235,13 +246,48 @@ def _fit_vmem(config, launch, first, blocks, needs, fallbacks, halve, vmem_bytes
             sizes[entry] = before
             stuck.add(at)
     changed = dict(config)
-    if need > scoped_bytes and not config.get("vmem_limit_bytes"):
-        changed["vmem_limit_bytes"] = vmem_bytes
+    limit = config.get("vmem_limit_bytes")
+    if (need > scoped_bytes and not limit) or (limit and limit > vmem_bytes):
+        changed["vmem_limit_bytes"] = vmem_bytes  # a limit past this TPU's VMEM is lowered to it
     if current != tuned:
         changed["block_sizes"] = sizes
     if chosen != types[first:first + count]:
         changed["pallas_loop_type"] = types[:first] + chosen + types[first + count:]
     return changed
+
+
+def _traced_vmem(vmem_bytes, scoped_bytes):
+    """The VMEM per core and the default scoped limit of the TPU a kernel is traced for: the
+    device's, or the abstract mesh's when compiling for a topology (_TPU_VMEM), so that a module
+    compiled for one generation fits its blocks to the one it runs on. The given figures (the
+    module's target's) when traced for no TPU helionc knows (interpret mode on a CPU host)."""
+    device = jax.sharding.get_abstract_mesh().abstract_device
+    kind = device.device_kind if device is not None else jax.devices()[0].device_kind
+    return _TPU_VMEM.get(kind, (vmem_bytes, scoped_bytes))
+
+
+def _tpu_generation():
+    """The generation of the TPU a kernel is traced for (4 for TPU v4, 7 for TPU7x), which picks
+    between formulations where an older TPU lacks an instruction: the device's, or the abstract
+    mesh's when compiling for a topology; TARGET's when tracing for no TPU (interpret mode on a
+    host without one), so that a module compiled with `--target` runs that target's formulation."""
+    try:
+        return pltpu.get_tpu_info().generation
+    except ValueError:  # "Unsupported TPU device kind: cpu"
+        with tpu_lowering_context():
+            return pltpu.get_tpu_info().generation
+
+
+def _lanes(value):
+    """`value`, a reduction over the last axis of a block, laid out along lanes on a TPU that
+    cannot move it there itself. Mosaic lays such a result out along sublanes; storing it, or
+    combining it with a lane-major value, moves it to lanes with a sublane gather, which TPU v4
+    lacks. There the value is broadcast over 128 lanes and transposed (exact, for every dtype).
+    TPU v5 and later keep Mosaic's own move: the kernel is unchanged there."""
+    if value.ndim == 0 or _tpu_generation() >= 5:
+        return value
+    wide = jnp.broadcast_to(value[..., None], (*value.shape, 128))
+    return jnp.swapaxes(wide, -1, -2)[..., 0, :]
 
 
 # Values in layouts Mosaic can make of them. Mosaic lays a mask (an i1 vector) out as the
@@ -417,11 +463,13 @@ def _softmax_two_pass_kernel(
         if tile_n_partial
         else values
     )
-    local_amax = jnp.max(values, axis=1)  # tests/golden/pallas/softmax_two_pass.py:26
+    local_amax = _lanes(jnp.max(values, axis=1))  # tests/golden/pallas/softmax_two_pass.py:26
     mi_next = jnp.maximum(mi, local_amax)  # tests/golden/pallas/softmax_two_pass.py:27
-    di = di * jnp.exp(mi - mi_next) + jnp.sum(
-        jnp.exp(values - _tile_broadcast(_unsqueeze(mi_next, 1), (block_m, block_n))),
-        axis=1,
+    di = di * jnp.exp(mi - mi_next) + _lanes(
+        jnp.sum(
+            jnp.exp(values - _tile_broadcast(_unsqueeze(mi_next, 1), (block_m, block_n))),
+            axis=1,
+        ),
     )  # tests/golden/pallas/softmax_two_pass.py:28
     mi = mi_next  # tests/golden/pallas/softmax_two_pass.py:29
     di_scratch[...] = di

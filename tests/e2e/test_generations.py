@@ -1,0 +1,65 @@
+"""Formulations that depend on the TPU generation a kernel is traced for, checked against numpy.
+
+A module asks `_tpu_generation()` while JAX traces it where an older TPU lacks an instruction
+(src/backend/pallas/README.md, "Generations"): TPU v4 has no sublane gather (reductions along
+lanes move to lanes by a transpose; `torch.gather` along sublanes goes by one-hot) and no 8-bit
+products (8-bit operands multiply as bfloat16). Each sample below takes one of those
+formulations. Its default module runs in interpret mode traced for a TPU v4 (the abstract mesh
+of e2e_support.tpu_tracing, as on a TPU v4 host), on the first two calls of its sidecar, and is
+compiled for a TPU v4 for real.
+"""
+
+from __future__ import annotations
+
+import pathlib
+
+import pytest
+
+from e2e_support import SAMPLES_DIR, interpretable, read_shapes_file, tpu_device, tpu_tracing
+from references import SAMPLES
+from test_samples import Case, assert_launches, compiled
+
+# sample -> the formulation its kernel takes on TPU v4
+V4_FORMULATIONS = {
+    "row_sum": "a sum along lanes stored as a row",
+    "layer_norm_stats": "statistics along lanes used as columns and stored as rows",
+    "cross_entropy": "a kept-dimension maximum squeezed into a row",
+    "row_center": "a sum along lanes reshaped to a column and back",
+    "first_argmax": "an associative reduction along lanes (hl.reduce)",
+    "stamp_last_column": "a column read and a scatter along lanes",
+    "weighted_taps": "a 1-D gather by one-hot",
+    "cross_entropy_gather": "a pick per row by one-hot",
+    "chunk_column_offsets": "a pick along lanes",
+    "attention": "running row statistics kept in scratch",
+    "column_pick": "torch.gather along sublanes",
+    "int8_matmul": "int8 products as bfloat16 into an int32 accumulator, exact",
+    "int8_matmul_whole_k": "int8 products as bfloat16 over a whole contraction, exact",
+    "fp8_matmul": "8-bit float products as bfloat16",
+}
+
+
+def _cases():
+    cases = []
+    for spec in SAMPLES:
+        if spec.name not in V4_FORMULATIONS:
+            continue
+        calls = [c for c in read_shapes_file(SAMPLES_DIR / f"{spec.name}.shapes") if interpretable(c)]
+        for call in calls[:2]:
+            cases.append(pytest.param(spec, call, id=f"{spec.name}-{call}"))
+    return cases
+
+
+def test_every_listed_sample_exists():
+    assert set(V4_FORMULATIONS) <= {spec.name for spec in SAMPLES}
+
+
+@pytest.mark.parametrize("spec,call", _cases())
+def test_v4_formulation(helionc, tpu_lower, spec, call):
+    fn = compiled(helionc, spec, None)
+    source = pathlib.Path(fn.__code__.co_filename).read_text()
+    assert "_tpu_generation()" in source, "the module picks no formulation by generation"
+    case = Case(spec, call, {})
+    with tpu_tracing(tpu_device("tpu-v4").device_kind):
+        case.check(fn(*case.arrays(), **case.scalars, interpret=True))
+    lower = lambda *args: fn(*args, **case.scalars, interpret=False)
+    assert_launches(spec, tpu_lower(lower, *case.structs(), generation="tpu-v4"))
