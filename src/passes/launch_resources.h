@@ -81,6 +81,9 @@ struct LaunchResources {
   // Per launch dimension (Launch::grid order): the block, and the number of blocks.
   std::vector<int64_t> blocks;
   std::vector<int64_t> dim_steps;
+  // Per launch dimension: the range its loop covers, as the module's grid counts it (the
+  // kExtent leaves of the VMEM formulas).
+  std::vector<int64_t> extents;
   // The pallas_call's grid: the names of its axes (tile dimensions) and their steps.
   std::vector<std::string> grid_names;
   std::vector<int64_t> grid;
