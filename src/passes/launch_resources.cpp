@@ -363,7 +363,7 @@ class Accountant {
     const int64_t itemsize = ir::dtype_bits(r.dtype) / 8;
     if (operand.variadic) throw Unknown{"an operand's rank is only known at trace time"};
     if (placed.memory == MemorySpace::kSmem) {
-      // The whole array in SMEM as 32-bit words (prelude `_smem_array`), copied once.
+      // The whole array in SMEM as 32-bit words (`_smem_array`), copied once, tiled as in VMEM.
       const int rank = kernel_.bindings[operand.binding].type.rank;
       int64_t elements = 1;
       for (int a = 0; a < rank; ++a) {
@@ -373,7 +373,7 @@ class Accountant {
       }
       r.memory = memory_space_name(placed.memory);
       r.buffers = 1;
-      r.smem_bytes = checked_mul(elements, 4);
+      r.smem_bytes = tiled_vmem_bytes(r.block, 4);
       r.hbm_bytes = checked_mul(elements, itemsize);
       result_.operands.push_back(std::move(r));
       return;

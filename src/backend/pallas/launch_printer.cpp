@@ -700,13 +700,25 @@ class LaunchPrinter {
     HELIONC_UNREACHABLE("an operand tiled by a dimension outside its launch");
   }
 
+  void use_smem_array() const {
+    host_.context.imports.helpers.insert("smem_array");
+    host_.context.imports.helpers.insert("vmem_bytes");
+  }
+
+  // What the target's SMEM holds for a kernel's operands (autotune::smem_capacity).
+  int64_t smem_capacity() const {
+    const autotune::TargetInfo* target = autotune::find_target(host_.context.options.target);
+    HELIONC_CHECK(target != nullptr, "emit_module checked the target");
+    return autotune::smem_capacity(*target);
+  }
+
   // The array as the kernel's view: `bias[None]`, `x[:, None]`, `x.reshape(view)`.
   std::string argument(const Operand& operand) const {
     std::string name = binding_name(kernel_, operand.binding);
     if (operand.variadic) return fmt::format("{}.reshape({})", name, view_);
     if (operand.smem) {
-      host_.context.imports.helpers.insert("smem_array");
-      return fmt::format("_smem_array({}, {})", name, py_string(name));
+      use_smem_array();
+      return fmt::format("_smem_array({}, {}, {})", name, py_string(name), smem_capacity());
     }
     if (!operand.reshaped) return name;
     return name + view_subscript(operand, "None");
@@ -929,10 +941,11 @@ class LaunchPrinter {
       }
       if (input.gather_ids_of >= 0) {
         // In SMEM only when the gather copies rows by DMA (else a placeholder).
-        host_.context.imports.helpers.insert("smem_array");
+        use_smem_array();
         const std::string name = binding_name(kernel_, input.operand.binding);
-        arguments.push_back(fmt::format("_gather_ids({}, {}, {})", name,
-                                        gather_flags_.at(input.gather_ids_of), py_string(name)));
+        arguments.push_back(fmt::format("_gather_ids({}, {}, {}, {})", name,
+                                        gather_flags_.at(input.gather_ids_of), py_string(name),
+                                        smem_capacity()));
         in_specs.push_back(spec(input.operand, placed));
         continue;
       }
