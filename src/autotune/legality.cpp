@@ -41,11 +41,11 @@ LaunchVerdict judge_launch(const passes::LaunchResources& resources, const Targe
     verdict.reason =
         fmt::format("needs {} of VMEM, more than the {} of {}", format_bytes(resources.vmem_bytes),
                     format_bytes(verdict.vmem_capacity), verdict.capacity_source);
-  } else if (resources.smem_bytes > target.smem_bytes) {
+  } else if (resources.smem_bytes > smem_capacity(target)) {
     verdict.fits = false;
-    verdict.reason = fmt::format("needs {} of SMEM, more than the {} of {} SMEM",
-                                 format_bytes(resources.smem_bytes),
-                                 format_bytes(target.smem_bytes), target.name);
+    verdict.reason = fmt::format(
+        "needs {} of SMEM, more than the {} that {} SMEM holds for a kernel's operands",
+        format_bytes(resources.smem_bytes), format_bytes(smem_capacity(target)), target.name);
   }
   return verdict;
 }

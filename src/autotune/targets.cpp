@@ -55,6 +55,8 @@ class TargetLoader {
          [&](const YAML::Node& v) { string(v, "compile_topology", info.compile_topology); }},
         {"vmem_bytes", [&](const YAML::Node& v) { integer(v, "vmem_bytes", info.vmem_bytes); }},
         {"smem_bytes", [&](const YAML::Node& v) { integer(v, "smem_bytes", info.smem_bytes); }},
+        {"smem_reserved_bytes",
+         [&](const YAML::Node& v) { integer(v, "smem_reserved_bytes", info.smem_reserved_bytes); }},
         {"default_scoped_vmem_bytes",
          [&](const YAML::Node& v) {
            integer(v, "default_scoped_vmem_bytes", info.default_scoped_vmem_bytes);
@@ -201,6 +203,10 @@ std::optional<TargetInfo> parse_target_text(std::shared_ptr<const SourceFile> fi
 const std::vector<TargetInfo>& builtin_targets() {
   static const std::vector<TargetInfo> kTargets = load_builtin_targets();
   return kTargets;
+}
+
+int64_t smem_capacity(const TargetInfo& target) {
+  return target.smem_bytes - target.smem_reserved_bytes;
 }
 
 const TargetInfo* find_target(std::string_view name) {

@@ -11,6 +11,7 @@
 //   compile_topology: "tpu7x:2x2x1" # libtpu's topology name (--search compile)
 //   vmem_bytes: 67108864            # per TensorCore
 //   smem_bytes: 1048576
+//   smem_reserved_bytes: 4096       # of it, kept by the compiler (not for a kernel's operands)
 //   default_scoped_vmem_bytes: 33554432   # without vmem_limit_bytes
 //   mxu: {count: 2, rows: 256, cols: 256}
 //   bf16_peak_tflops: 2307          # per chip
@@ -47,6 +48,7 @@ struct TargetInfo {
   std::string compile_topology;  // "tpu7x:2x2x1": what --search compile compiles for
   int64_t vmem_bytes = 0;        // per TensorCore
   int64_t smem_bytes = 0;
+  int64_t smem_reserved_bytes = 0;  // SMEM the compiler keeps for itself beside the operands
   int64_t default_scoped_vmem_bytes = 0;  // what Mosaic allows without vmem_limit_bytes
   int mxu_count = 0;
   int mxu_rows = 0;
@@ -78,6 +80,9 @@ const std::vector<TargetInfo>& builtin_targets();
 
 // The target used without --target: the newest generation, the last of builtin_targets().
 const TargetInfo& default_target();
+
+// The SMEM a kernel's operands may take: the target's SMEM less what the compiler keeps.
+int64_t smem_capacity(const TargetInfo& target);
 
 // The built-in target of that name, or null.
 const TargetInfo* find_target(std::string_view name);

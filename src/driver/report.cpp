@@ -263,8 +263,8 @@ class KernelReport {
                         autotune::format_bytes(verdict.vmem_capacity), verdict.capacity_source,
                         verdict.fits ? "fits" : "DOES NOT FIT");
     if (resources->smem_bytes > 0) {
-      text += fmt::format("        SMEM {} of {}\n", bytes_text(resources->smem_bytes),
-                          autotune::format_bytes(target_.smem_bytes));
+      text += fmt::format("        SMEM {} of {} for operands\n", bytes_text(resources->smem_bytes),
+                          autotune::format_bytes(autotune::smem_capacity(target_)));
     }
     text += fmt::format("        HBM  {}\n", bytes_text(resources->hbm_bytes));
     text += fmt::format("        flops {}, transcendentals {}\n", grouped(resources->flops),

@@ -121,11 +121,11 @@ class Accountant {
       return a_.blocks_[static_cast<size_t>(launch_dim)];
     }
     int64_t axis_size(int binding, int axis) const override { return a_.axis_size(binding, axis); }
-    // VMEM holds float16 as float32 (ir::device_dtype).
-    int64_t item_size(int binding) const override {
-      return ir::dtype_bits(ir::device_dtype(a_.dtype(binding))) / 8;
-    }
+    int64_t item_size(int binding) const override { return vmem_item_bytes(a_.dtype(binding)); }
     int64_t buffers(int inner_loop) const override { return a_.buffer_count(inner_loop); }
+    int64_t extent(int launch_dim) const override {
+      return a_.extents_[static_cast<size_t>(launch_dim)];
+    }
 
    private:
     const Accountant& a_;
@@ -177,6 +177,7 @@ class Accountant {
       }
       sizes_.push_back(std::max<int64_t>(size, 0));
       in_kernel_.push_back(in_kernel);
+      extents_.push_back(sizes_.back());
     }
     for (size_t g = 0; g < launch_.grid.size(); ++g) {
       const GridDim& grid = launch_.grid[g];
@@ -248,6 +249,7 @@ class Accountant {
     }
     result_.blocks = blocks_;
     result_.dim_steps = steps_;
+    result_.extents = extents_;
   }
 
   // An inner loop whose range moves with the launch's tile (in-kernel bounds, or steps skipped
@@ -363,7 +365,7 @@ class Accountant {
     const int64_t itemsize = ir::dtype_bits(r.dtype) / 8;
     if (operand.variadic) throw Unknown{"an operand's rank is only known at trace time"};
     if (placed.memory == MemorySpace::kSmem) {
-      // The whole array in SMEM as 32-bit words (prelude `_smem_array`), copied once.
+      // The whole array in SMEM as 32-bit words (`_smem_array`), copied once, tiled as in VMEM.
       const int rank = kernel_.bindings[operand.binding].type.rank;
       int64_t elements = 1;
       for (int a = 0; a < rank; ++a) {
@@ -373,7 +375,7 @@ class Accountant {
       }
       r.memory = memory_space_name(placed.memory);
       r.buffers = 1;
-      r.smem_bytes = checked_mul(elements, 4);
+      r.smem_bytes = tiled_vmem_bytes(r.block, 4);
       r.hbm_bytes = checked_mul(elements, itemsize);
       result_.operands.push_back(std::move(r));
       return;
@@ -382,7 +384,8 @@ class Accountant {
     for (const SizeExpr& extent : known(block_extents(launch_, operand, placed))) {
       block.push_back(evaluate(extent));
     }
-    const int64_t vmem_bytes = evaluate(known(operand_vmem(launch_, operand, placed)));
+    const int64_t vmem_bytes = evaluate(known(operand_vmem(kernel_, launch_, operand, placed)));
+    const int64_t buffers = evaluate(known(operand_buffers(kernel_, launch_, placed)));
     int64_t moved = 1;  // elements moved over the grid, before re-fetches
     std::vector<std::string> streamed_over, resident_along;
     for (size_t a = 0; a < operand.view.size(); ++a) {
@@ -441,7 +444,7 @@ class Accountant {
       stream.dtype = r.dtype;
       stream.block = block;
       stream.note = fmt::format("buffers for {}", fmt::join(streamed_over, ", "));
-      stream.buffers = buffer_count(placed.streamed_by);
+      stream.buffers = buffers;
       stream.vmem_bytes = vmem_bytes;
       result_.operands.push_back(std::move(r));
       result_.operands.push_back(std::move(stream));
@@ -450,7 +453,7 @@ class Accountant {
     if (!resident_along.empty()) {
       r.note = fmt::format("{} resident", fmt::join(resident_along, ", "));
     }
-    r.buffers = placed.vmem_buffers;
+    r.buffers = buffers;
     r.vmem_bytes = vmem_bytes;
     result_.operands.push_back(std::move(r));
   }
@@ -618,6 +621,7 @@ class Accountant {
   const HostValues& values_;
   const LaunchChoices& choices_;
   std::vector<int64_t> sizes_;  // per launch dimension: the elements it covers
+  std::vector<int64_t> extents_;  // per launch dimension: its range, as the module's grid sees it
   std::vector<int64_t> blocks_;
   std::vector<int64_t> steps_;
   std::vector<size_t> grid_order_;  // launch dimensions on the grid, outermost first

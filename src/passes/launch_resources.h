@@ -12,9 +12,9 @@
 //   (once); `emit_pipeline` and `fori_loop` leave the looped operands in HBM (`pl.ANY`) and
 //   stream their inner blocks through `pallas_load_buffer_count` VMEM buffers (default 2).
 //   SMEM operands and `pl.ANY` operands take no VMEM; SMEM operands are counted as SMEM bytes
-//   (whole arrays as 32-bit words, as the module passes them). Bytes are those of the logical
-//   blocks: Mosaic's layout padding (rows to 8·32/bits sublanes, lanes to 128) and its internal
-//   scratch are not counted, so the figure is a lower bound of what a TPU compile allocates.
+//   (whole arrays as 32-bit words, as the module passes them, in SMEM's tiled layout, which is
+//   VMEM's). Bytes are those of the blocks as the TPU compiler lays them out
+//   (vmem_formula.h, tiled_vmem_bytes).
 // - HBM bytes: the blocks fetched (inputs) and written back (outputs) over the grid. Pallas
 //   skips a copy when consecutive grid steps use the same block, so an operand moves its
 //   covered part of the array once per combination of the grid axes up to the last one its
@@ -81,6 +81,9 @@ struct LaunchResources {
   // Per launch dimension (Launch::grid order): the block, and the number of blocks.
   std::vector<int64_t> blocks;
   std::vector<int64_t> dim_steps;
+  // Per launch dimension: the range its loop covers, as the module's grid counts it (the
+  // kExtent leaves of the VMEM formulas).
+  std::vector<int64_t> extents;
   // The pallas_call's grid: the names of its axes (tile dimensions) and their steps.
   std::vector<std::string> grid_names;
   std::vector<int64_t> grid;

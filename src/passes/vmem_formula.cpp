@@ -2,7 +2,9 @@
 
 #include <fmt/format.h>
 #include <algorithm>
+#include <limits>
 
+#include "ir/visitor.h"
 #include "support/checked_int.h"
 
 namespace helionc::passes {
@@ -65,18 +67,47 @@ std::vector<SizeExpr> extents(const Launch& launch, const Operand& operand,
   return block;
 }
 
-SizeExpr operand_bytes(const Launch& launch, const Operand& operand,
+// The block as the array's layout holds it: every view axis, scalar and unit axes as 1 (the
+// compiler tiles the array's last two axes, whether or not the kernel sees them).
+std::vector<SizeExpr> laid_out(const Launch& launch, const Operand& operand,
+                               const OperandSchedule& placed) {
+  std::vector<SizeExpr> shape;
+  std::vector<SizeExpr> seen = extents(launch, operand, placed);
+  size_t next = 0;
+  for (size_t a = 0; a < operand.view.size(); ++a) {
+    const ViewAxis& axis = operand.view[a];
+    const bool kept = placed.axes[a] != AxisPlacement::kNone ||
+                      (axis.kind == ViewAxis::Kind::kUnit && !axis.squeezed);
+    shape.push_back(kept ? std::move(seen[next++]) : SizeExpr::constant(1));
+  }
+  return shape;
+}
+
+SizeExpr buffers_of(const ir::Kernel& kernel, const Launch& launch,
+                    const OperandSchedule& placed) {
+  // The BlockSpec leaves a streamed array in HBM; the loop streams blocks into its buffers.
+  if (placed.streamed_by >= 0) return SizeExpr::buffers(placed.streamed_by);
+  if (placed.vmem_buffers < 2) return SizeExpr::constant(placed.vmem_buffers);
+  // Two unless the block never changes: the grid steps along the axes its index follows.
+  std::vector<SizeExpr> steps;
+  for (int g : placed.index_dims) {
+    const ir::TileDim& dim = kernel.tile_dims[launch.grid[static_cast<size_t>(g)].tile_dim];
+    // Blocks counted from a begin (`hl.tile(a, b)`): steps are not cdiv(extent, block).
+    if (ir::has_begin(dim) && !ir::bounds_in_kernel(kernel, dim)) {
+      return SizeExpr::constant(placed.vmem_buffers);
+    }
+    steps.push_back(SizeExpr::ceil_div(SizeExpr::extent(g), SizeExpr::block(g)));
+  }
+  if (steps.empty()) return SizeExpr::constant(1);
+  return SizeExpr::min(SizeExpr::constant(placed.vmem_buffers),
+                       SizeExpr::product(std::move(steps)));
+}
+
+SizeExpr operand_bytes(const ir::Kernel& kernel, const Launch& launch, const Operand& operand,
                        const OperandSchedule& placed) {
   if (placed.memory == MemorySpace::kSmem) return SizeExpr::constant(0);
-  std::vector<SizeExpr> factors = extents(launch, operand, placed);
-  factors.push_back(SizeExpr::item_size(operand.binding));
-  if (placed.streamed_by >= 0) {
-    // The BlockSpec leaves the array in HBM; the loop streams blocks into its VMEM buffers.
-    factors.push_back(SizeExpr::buffers(placed.streamed_by));
-  } else {
-    factors.push_back(SizeExpr::constant(placed.vmem_buffers));
-  }
-  return SizeExpr::product(std::move(factors));
+  return SizeExpr::product({SizeExpr::tiled(laid_out(launch, operand, placed), operand.binding),
+                            buffers_of(kernel, launch, placed)});
 }
 
 SizeExpr scratch_bytes(const ir::Kernel& kernel, const Launch& launch,
@@ -93,22 +124,23 @@ SizeExpr scratch_bytes(const ir::Kernel& kernel, const Launch& launch,
     throw NoFormula{fmt::format("the dtype of the carried value `{}` is only known at trace time",
                                 binding.name)};
   }
-  std::vector<SizeExpr> factors;
+  std::vector<SizeExpr> shape;  // as the module's `pltpu.VMEM` shape
   for (const ir::Dim& dim : binding.type.dims) {
     if (dim.kind == ir::Dim::Kind::kTile || dim.kind == ir::Dim::Kind::kTilePart) {
       // A part of a block (kTilePart): at most the block, an upper bound.
-      factors.push_back(block_of(launch, dim.tile_dim));
+      shape.push_back(block_of(launch, dim.tile_dim));
     } else if (dim.within_axis()) {  // a slice: at most the axis (an upper bound)
-      factors.push_back(SizeExpr::axis_size(dim.binding, dim.axis));
+      shape.push_back(SizeExpr::axis_size(dim.binding, dim.axis));
     } else if (dim.kind == ir::Dim::Kind::kLiteral) {
-      factors.push_back(SizeExpr::constant(dim.extent));
+      shape.push_back(SizeExpr::constant(dim.extent));
     } else if (dim.kind == ir::Dim::Kind::kComputed) {
       throw NoFormula{
           fmt::format("the carried value `{}` has a size computed on the host", binding.name)};
+    } else {
+      shape.push_back(SizeExpr::constant(1));
     }
   }
-  factors.push_back(SizeExpr::constant(ir::dtype_bits(ir::device_dtype(*binding.type.dtype)) / 8));
-  return SizeExpr::product(std::move(factors));
+  return SizeExpr::tiled(std::move(shape), -1, vmem_item_bytes(*binding.type.dtype));
 }
 
 template <typename F>
@@ -154,6 +186,22 @@ SizeExpr SizeExpr::buffers(int inner_loop) {
   SizeExpr e;
   e.kind = Kind::kBuffers;
   e.index = inner_loop;
+  return e;
+}
+
+SizeExpr SizeExpr::extent(int launch_dim) {
+  SizeExpr e;
+  e.kind = Kind::kExtent;
+  e.index = launch_dim;
+  return e;
+}
+
+SizeExpr SizeExpr::tiled(std::vector<SizeExpr> shape, int binding, int64_t item_bytes) {
+  SizeExpr e;
+  e.kind = Kind::kTiled;
+  e.args = std::move(shape);
+  e.binding = binding;
+  e.value = item_bytes;
   return e;
 }
 
@@ -208,9 +256,40 @@ SizeExpr SizeExpr::round_up(SizeExpr value, SizeExpr multiple) {
   return e;
 }
 
-bool mentions_axis_sizes(const SizeExpr& expr) {
-  return expr.kind == SizeExpr::Kind::kAxisSize ||
-         std::any_of(expr.args.begin(), expr.args.end(), mentions_axis_sizes);
+SizeExpr SizeExpr::ceil_div(SizeExpr value, SizeExpr divisor) {
+  SizeExpr e;
+  e.kind = Kind::kCeilDiv;
+  e.args.push_back(std::move(value));
+  e.args.push_back(std::move(divisor));
+  return e;
+}
+
+int64_t tiled_vmem_bytes(const std::vector<int64_t>& shape, int64_t item_bytes) {
+  constexpr int64_t kLanes = 128;
+  constexpr int64_t kRows = 8;
+  constexpr int64_t kUnit = 1024;
+  const int64_t lanes = shape.empty() ? 1 : shape.back();
+  int64_t rows = shape.size() < 2 ? 1 : shape[shape.size() - 2];
+  int64_t leading = 1;
+  for (size_t a = 0; a + 2 < shape.size(); ++a) leading *= shape[a];
+  if (lanes <= 0 || rows <= 0 || leading <= 0) return 0;
+  if (rows > kRows) {
+    rows = ceil_div(rows, kRows) * kRows;
+  } else {
+    int64_t tile = std::max<int64_t>(1, 4 / std::max<int64_t>(item_bytes, 1));
+    while (tile < rows) tile *= 2;
+    rows = tile;
+  }
+  std::optional<int64_t> bytes = checked_mul(leading, rows);
+  if (bytes) bytes = checked_mul(*bytes, ceil_div(lanes, kLanes) * kLanes);
+  if (bytes) bytes = checked_mul(*bytes, item_bytes);
+  if (!bytes) return std::numeric_limits<int64_t>::max();
+  return ceil_div(*bytes, kUnit) * kUnit;
+}
+
+int64_t vmem_item_bytes(ir::ScalarType dtype) {
+  dtype = ir::device_dtype(dtype);  // VMEM holds float16 as float32
+  return dtype == ir::ScalarType::kBool ? 4 : ir::dtype_bits(dtype) / 8;
 }
 
 std::optional<int64_t> evaluate_size(const SizeExpr& expr, const SizeLeaves& leaves) {
@@ -243,12 +322,28 @@ std::optional<int64_t> evaluate_size(const SizeExpr& expr, const SizeLeaves& lea
       if (!a || !b) return std::nullopt;
       return std::min(*a, *b);
     }
-    case SizeExpr::Kind::kRoundUp: {
+    case SizeExpr::Kind::kRoundUp:
+    case SizeExpr::Kind::kCeilDiv: {
       std::optional<int64_t> a = evaluate_size(expr.args[0], leaves);
       std::optional<int64_t> b = evaluate_size(expr.args[1], leaves);
       if (!a || !b) return std::nullopt;
       if (*b <= 0) return 0;  // no blocks (an empty dimension)
+      if (expr.kind == SizeExpr::Kind::kCeilDiv) return ceil_div(*a, *b);
       return checked_mul(ceil_div(*a, *b), *b);
+    }
+    case SizeExpr::Kind::kExtent:
+      return leaves.extent(expr.index);
+    case SizeExpr::Kind::kTiled: {
+      std::vector<int64_t> shape;
+      for (const SizeExpr& arg : expr.args) {
+        std::optional<int64_t> extent = evaluate_size(arg, leaves);
+        if (!extent) return std::nullopt;
+        shape.push_back(*extent);
+      }
+      const int64_t bytes = tiled_vmem_bytes(
+          shape, expr.binding >= 0 ? leaves.item_size(expr.binding) : expr.value);
+      if (bytes == std::numeric_limits<int64_t>::max()) return std::nullopt;
+      return bytes;
     }
   }
   return std::nullopt;
@@ -259,9 +354,14 @@ Expected<std::vector<SizeExpr>> block_extents(const Launch& launch, const Operan
   return formula([&] { return extents(launch, operand, placed); });
 }
 
-Expected<SizeExpr> operand_vmem(const Launch& launch, const Operand& operand,
-                                const OperandSchedule& placed) {
-  return formula([&] { return operand_bytes(launch, operand, placed); });
+Expected<SizeExpr> operand_buffers(const ir::Kernel& kernel, const Launch& launch,
+                                   const OperandSchedule& placed) {
+  return formula([&] { return buffers_of(kernel, launch, placed); });
+}
+
+Expected<SizeExpr> operand_vmem(const ir::Kernel& kernel, const Launch& launch,
+                                const Operand& operand, const OperandSchedule& placed) {
+  return formula([&] { return operand_bytes(kernel, launch, operand, placed); });
 }
 
 Expected<SizeExpr> scratch_vmem(const ir::Kernel& kernel, const Launch& launch,
@@ -280,10 +380,12 @@ Expected<SizeExpr> launch_vmem(const ir::Kernel& kernel, const Launch& launch,
     for (size_t i = 0; i < launch.inputs.size(); ++i) {
       // An aliased input the kernel never reads is not copied.
       if (launch.inputs[i].kind == Input::Kind::kAliasedUnread) continue;
-      terms.push_back(operand_bytes(launch, launch.inputs[i].operand, schedule.inputs[i]));
+      terms.push_back(
+          operand_bytes(kernel, launch, launch.inputs[i].operand, schedule.inputs[i]));
     }
     for (size_t o = 0; o < launch.outputs.size(); ++o) {
-      terms.push_back(operand_bytes(launch, launch.outputs[o].operand, schedule.outputs[o]));
+      terms.push_back(
+          operand_bytes(kernel, launch, launch.outputs[o].operand, schedule.outputs[o]));
     }
     for (const ScratchBuffer& buffer : schedule.scratch) {
       terms.push_back(scratch_bytes(kernel, launch, buffer));

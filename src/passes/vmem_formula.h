@@ -31,6 +31,10 @@ struct SizeExpr {
     kMul,       // the product of `args`
     kMin,       // the smaller of `args[0]` and `args[1]`
     kRoundUp,   // `args[0]` rounded up to a multiple of `args[1]` (cdiv(a, b) * b)
+    kCeilDiv,   // cdiv(`args[0]`, `args[1]`)
+    kExtent,    // the size of launch dimension `index`: the range its loop covers
+    kTiled,     // the VMEM bytes of one buffer of shape `args` (tiled_vmem_bytes) whose elements
+                // are those of the array bound to `binding`, or of `value` bytes when it is -1
   };
   Kind kind = Kind::kConst;
   int64_t value = 0;
@@ -44,11 +48,16 @@ struct SizeExpr {
   static SizeExpr axis_size(int binding, int axis);
   static SizeExpr item_size(int binding);
   static SizeExpr buffers(int inner_loop);
+  static SizeExpr extent(int launch_dim);
+  // One buffer of `shape` in VMEM, of the elements of array `binding` (`item_bytes` each when
+  // `binding` is -1).
+  static SizeExpr tiled(std::vector<SizeExpr> shape, int binding, int64_t item_bytes = 0);
   // Sums and products fold constants and drop neutral terms, so printed formulas stay short.
   static SizeExpr sum(std::vector<SizeExpr> terms);
   static SizeExpr product(std::vector<SizeExpr> factors);
   static SizeExpr min(SizeExpr a, SizeExpr b);
   static SizeExpr round_up(SizeExpr value, SizeExpr multiple);
+  static SizeExpr ceil_div(SizeExpr value, SizeExpr divisor);
 
   bool is_constant(int64_t v) const { return kind == Kind::kConst && value == v; }
 };
@@ -60,13 +69,24 @@ class SizeLeaves {
   virtual ~SizeLeaves() = default;
   virtual int64_t block(int launch_dim) const = 0;
   virtual int64_t axis_size(int binding, int axis) const = 0;
+  // The bytes of one element in VMEM (a bool takes 32 bits there).
   virtual int64_t item_size(int binding) const = 0;
   virtual int64_t buffers(int inner_loop) const = 0;
+  virtual int64_t extent(int launch_dim) const = 0;
 };
 
-// Whether the formula reads an array's axis size: the launch holds whole axes (or an `unroll`
-// loop's), so its VMEM grows with the call's shapes and not with its blocks alone.
-bool mentions_axis_sizes(const SizeExpr& expr);
+// The bytes of one VMEM buffer of `shape` (elements of `item_bytes`), as the TPU compiler lays
+// it out (measured with libtpu for windows and scratch of every generation, tests/bench/
+// vmem_accuracy.py): the last axis in lanes of 128; the one before in rows of 8, a shorter one
+// in the next power of two of rows, but at least the rows one 32-bit word packs (2 for 16-bit
+// and 4 for 8-bit elements); the leading axes multiply; the buffer takes whole KiB. A rank-1
+// shape is one row. The module's `_vmem_bytes` (templates/helper_vmem_bytes.py.tmpl) is the
+// same rule.
+int64_t tiled_vmem_bytes(const std::vector<int64_t>& shape, int64_t item_bytes);
+
+// The bytes of one element of `dtype` in VMEM: a bool takes a 32-bit word, float16 is held as
+// float32 (ir::device_dtype).
+int64_t vmem_item_bytes(ir::ScalarType dtype);
 
 // The formula's value; nullopt when a step overflows 64 bits.
 std::optional<int64_t> evaluate_size(const SizeExpr& expr, const SizeLeaves& leaves);
@@ -77,11 +97,17 @@ std::optional<int64_t> evaluate_size(const SizeExpr& expr, const SizeLeaves& lea
 Expected<std::vector<SizeExpr>> block_extents(const Launch& launch, const Operand& operand,
                                               const OperandSchedule& placed);
 
-// The VMEM bytes an operand takes: its BlockSpec buffers (OperandSchedule::vmem_buffers copies
-// of the block), or for an input a loop streams, the loop's buffers of one block. SMEM and
+// The buffers of an operand's block: for a BlockSpec block two (Pallas copies the next block
+// while the kernel works on this one), but one when its block never changes over the grid (the
+// block index depends on no grid axis, or those it depends on take one step: the compiler
+// allocates a single buffer then); for an input a loop streams, the loop's buffer count.
+Expected<SizeExpr> operand_buffers(const ir::Kernel& kernel, const Launch& launch,
+                                   const OperandSchedule& placed);
+
+// The VMEM bytes an operand takes: its buffers of the block in the tiled layout. SMEM and
 // `pl.ANY` operands take none.
-Expected<SizeExpr> operand_vmem(const Launch& launch, const Operand& operand,
-                                const OperandSchedule& placed);
+Expected<SizeExpr> operand_vmem(const ir::Kernel& kernel, const Launch& launch,
+                                const Operand& operand, const OperandSchedule& placed);
 
 // The VMEM bytes of one scratch buffer: a carried value's (`grid`, `emit_pipeline`), else 0
 // (SMEM step counters, semaphores; stream slots are counted with their input, a row gather's

@@ -526,15 +526,17 @@ class LaunchPrinter {
 
   // ---- the trace-time VMEM check (passes/vmem_fallback.h) --------------------------------
 
-  // When some variant falls back, or the launch's VMEM grows with the call's sizes and some of
-  // its blocks may shrink: `config = _fit_vmem(...)` with each variant's VMEM bytes as the
-  // accounting's formula (passes/vmem_formula.h) over the launch's blocks and this call's sizes,
-  // so that the blocks and the branch below are ones that fit.
+  // Every launch of a kernel with a config: `config = _fit_vmem(...)` with each variant's VMEM
+  // bytes as the accounting's formula (passes/vmem_formula.h) over the launch's blocks and this
+  // call's sizes, so that the blocks and the branch below are ones that fit, and so that a
+  // launch that needs more than Mosaic's default scoped VMEM gets `vmem_limit_bytes` (the
+  // compiler refuses it otherwise). Only the variants' formulas, the fallbacks and the blocks
+  // that may shrink differ between launches.
   void print_vmem_fallback() {
+    if (config_.empty()) return;  // no tunables: no config to carry `vmem_limit_bytes`
     const bool falls_back = std::any_of(names_.fallbacks.begin(), names_.fallbacks.end(),
                                         [](int fallback) { return fallback >= 0; });
     const std::vector<int> halve = passes::shrinkable_blocks(kernel_, launch_);
-    if (!falls_back && halve.empty()) return;
     std::vector<passes::SizeExpr> formulas;
     for (const passes::LaunchSchedule& schedule : schedules_) {
       Expected<passes::SizeExpr> formula = passes::launch_vmem(kernel_, launch_, schedule);
@@ -544,8 +546,6 @@ class LaunchPrinter {
       }
       formulas.push_back(std::move(*formula));
     }
-    const bool grows = std::any_of(formulas.begin(), formulas.end(), passes::mentions_axis_sizes);
-    if (!falls_back && !grows) return;  // fixed blocks: the search's legality check suffices
 
     // The blocks as `_fit_vmem` passes them: the grid axes that have one, in order.
     std::vector<std::string> params;
@@ -580,6 +580,7 @@ class LaunchPrinter {
     const autotune::TargetInfo* target = autotune::find_target(host_.context.options.target);
     HELIONC_CHECK(target != nullptr, "emit_module checked the target");
     host_.context.imports.helpers.insert("fit_vmem");
+    host_.context.imports.helpers.insert("vmem_bytes");
     out_.comment(
         "The VMEM each strategy needs (the accounting of --emit report); strategies and blocks "
         "that do not fit fall back (README.md, \"Trace-time VMEM fallback\").");
@@ -617,9 +618,11 @@ class LaunchPrinter {
         }
         case Kind::kAxisSize:
           return size_expr(leaf.binding, leaf.axis);
-        case Kind::kItemSize:  // in VMEM, where float16 is float32
+        case Kind::kItemSize:  // `_vmem_bytes` takes the dtype held in VMEM (float16 as float32)
           return py_atom(
-              fmt::format("_device_dtype({}.dtype).itemsize", binding_name(kernel_, leaf.binding)));
+              fmt::format("_device_dtype({}.dtype)", binding_name(kernel_, leaf.binding)));
+        case Kind::kExtent:
+          return sizes_[static_cast<size_t>(leaf.index)];
         case Kind::kBuffers:
           return py_atom(stream_slots(static_cast<size_t>(leaf.index)));
         default:
@@ -722,13 +725,25 @@ class LaunchPrinter {
     HELIONC_UNREACHABLE("an operand tiled by a dimension outside its launch");
   }
 
+  void use_smem_array() const {
+    host_.context.imports.helpers.insert("smem_array");
+    host_.context.imports.helpers.insert("vmem_bytes");
+  }
+
+  // What the target's SMEM holds for a kernel's operands (autotune::smem_capacity).
+  int64_t smem_capacity() const {
+    const autotune::TargetInfo* target = autotune::find_target(host_.context.options.target);
+    HELIONC_CHECK(target != nullptr, "emit_module checked the target");
+    return autotune::smem_capacity(*target);
+  }
+
   // The array as the kernel's view: `bias[None]`, `x[:, None]`, `x.reshape(view)`.
   std::string argument(const Operand& operand) const {
     std::string name = binding_name(kernel_, operand.binding);
     if (operand.variadic) return fmt::format("{}.reshape({})", name, view_);
     if (operand.smem) {
-      host_.context.imports.helpers.insert("smem_array");
-      return fmt::format("_smem_array({}, {})", name, py_string(name));
+      use_smem_array();
+      return fmt::format("_smem_array({}, {}, {})", name, py_string(name), smem_capacity());
     }
     if (!operand.reshaped) return name;
     return name + view_subscript(operand, "None");
@@ -951,10 +966,11 @@ class LaunchPrinter {
       }
       if (input.gather_ids_of >= 0) {
         // In SMEM only when the gather copies rows by DMA (else a placeholder).
-        host_.context.imports.helpers.insert("smem_array");
+        use_smem_array();
         const std::string name = binding_name(kernel_, input.operand.binding);
-        arguments.push_back(fmt::format("_gather_ids({}, {}, {})", name,
-                                        gather_flags_.at(input.gather_ids_of), py_string(name)));
+        arguments.push_back(fmt::format("_gather_ids({}, {}, {}, {})", name,
+                                        gather_flags_.at(input.gather_ids_of), py_string(name),
+                                        smem_capacity()));
         in_specs.push_back(spec(input.operand, placed));
         continue;
       }

@@ -16,7 +16,19 @@ PyExpr print_size(const passes::SizeExpr& expr,
     case Kind::kAxisSize:
     case Kind::kItemSize:
     case Kind::kBuffers:
+    case Kind::kExtent:
       return leaf(expr);
+    case Kind::kCeilDiv:
+      return py_call("pl.cdiv",
+                     {print_size(expr.args[0], leaf).text, print_size(expr.args[1], leaf).text});
+    case Kind::kTiled: {
+      std::vector<std::string> shape;
+      for (const passes::SizeExpr& extent : expr.args) shape.push_back(print_size(extent, leaf).text);
+      const std::string item = expr.binding >= 0
+                                   ? leaf(passes::SizeExpr::item_size(expr.binding)).text
+                                   : std::to_string(expr.value);
+      return py_call("_vmem_bytes", {py_tuple(shape), item});
+    }
     case Kind::kAdd:
     case Kind::kMul: {
       PyExpr result = print_size(expr.args.front(), leaf);

@@ -198,6 +198,104 @@ def _broadcast_unit_axes(x, extents):
     return jnp.broadcast_to(x, shape)
 
 
+def _fit_vmem(config, launch, first, blocks, needs, fallbacks, halve, vmem_bytes, scoped_bytes):
+    """`config` with one launch's strategies, then its blocks, changed while they need more
+    VMEM than there is (README.md, "Trace-time VMEM fallback").
+
+    `blocks(config)` gives the launch's blocks for a config and `needs(*blocks)` maps each
+    strategy combination of the launch's inner loops (entries `first`... of `pallas_loop_type`)
+    to the VMEM bytes it needs for this call with those blocks, as helionc's accounting computes
+    them; `fallbacks` maps a combination to the one it falls back to. `halve` pairs a position
+    in `blocks` with the `block_sizes` entry it comes from, for the blocks that may shrink: when
+    no strategy fits, the largest of them is halved, one at a time, until the launch fits or
+    none gets smaller. The capacity is the config's `vmem_limit_bytes`, else the target's VMEM
+    per core. Both are those of the TPU the kernel is traced for (`_traced_vmem`). Sizes are
+    static, so this runs while JAX traces. A launch that fits in no way
+    raises ValueError: its blocks are too large for the target whatever the strategy. A config
+    without `vmem_limit_bytes` whose launch needs more than Mosaic's default scoped limit
+    (`scoped_bytes`) gets the target's VMEM as its limit, since Mosaic would refuse it otherwise.
+    """
+    vmem_bytes, scoped_bytes = _traced_vmem(vmem_bytes, scoped_bytes)
+    types = tuple(config.get("pallas_loop_type", ()))
+    sizes = list(config.get("block_sizes", ()))
+    tuned = current = blocks(config)
+    count = len(next(iter(needs(*current))))
+    chosen = types[first:first + count]
+    capacity = min(config.get("vmem_limit_bytes") or vmem_bytes, vmem_bytes)
+    refused = []  # each strategy's bytes at the config's blocks
+
+    def refuse(need):
+        refused.append(f"{'/'.join(chosen) or 'the launch'} needs {need} bytes")
+
+    while (need := needs(*current)[chosen]) > capacity and chosen in fallbacks:
+        refuse(need)
+        chosen = fallbacks[chosen]
+    if need > capacity:
+        refuse(need)
+    stuck = set()  # positions of blocks that halving no longer shrinks
+    while need > capacity:
+        movable = [(at, entry) for at, entry in halve if at not in stuck]
+        if not movable:
+            if current != tuned:
+                refused.append(f"with blocks {current} it needs {need} bytes")
+            raise ValueError(
+                f"{launch}: no strategy fits in the {capacity} bytes of VMEM "
+                f"({'; '.join(refused)}); the blocks are too large for the target"
+            )
+        at, entry = max(movable, key=lambda pair: (current[pair[0]], -pair[0]))  # the largest
+        before, sizes[entry] = sizes[entry], current[at] // 2
+        smaller = blocks({**config, "block_sizes": sizes})
+        if smaller[at] < current[at]:
+            current = smaller
+            need = needs(*current)[chosen]
+        else:
+            sizes[entry] = before
+            stuck.add(at)
+    changed = dict(config)
+    limit = config.get("vmem_limit_bytes")
+    if (need > scoped_bytes and not limit) or (limit and limit > vmem_bytes):
+        changed["vmem_limit_bytes"] = vmem_bytes  # a limit past this TPU's VMEM is lowered to it
+    if current != tuned:
+        changed["block_sizes"] = sizes
+    if chosen != types[first:first + count]:
+        changed["pallas_loop_type"] = types[:first] + chosen + types[first + count:]
+    return changed
+
+
+def _traced_vmem(vmem_bytes, scoped_bytes):
+    """The VMEM per core and the default scoped limit of the TPU a kernel is traced for: the
+    device's, or the abstract mesh's when compiling for a topology (_TPU_VMEM), so that a module
+    compiled for one generation fits its blocks to the one it runs on. The given figures (the
+    module's target's) when traced for no TPU helionc knows (interpret mode on a CPU host)."""
+    device = jax.sharding.get_abstract_mesh().abstract_device
+    kind = device.device_kind if device is not None else jax.devices()[0].device_kind
+    return _TPU_VMEM.get(kind, (vmem_bytes, scoped_bytes))
+
+
+def _vmem_bytes(shape, item):
+    """The VMEM bytes of one buffer of `shape` whose elements are of dtype `item` (or take
+    `item` bytes), as the TPU compiler lays it out: the last axis in lanes of 128; the one before
+    in rows of 8, a shorter one in the next power of two of rows, but at least the rows one
+    32-bit word packs (2 for 16-bit, 4 for 8-bit elements); the leading axes multiply; whole KiB.
+    A bool takes 32 bits. The accounting's rule (passes/vmem_formula.h, tiled_vmem_bytes)."""
+    size = item if isinstance(item, int) else 4 if item == bool else item.itemsize
+    lanes = shape[-1] if shape else 1
+    rows = shape[-2] if len(shape) > 1 else 1
+    leading = 1
+    for extent in shape[:-2]:
+        leading *= extent
+    if lanes <= 0 or rows <= 0 or leading <= 0:
+        return 0
+    if rows > 8:
+        rows = -(-rows // 8) * 8
+    else:
+        tile = max(1, 4 // size)
+        while tile < rows:
+            tile *= 2
+        rows = tile
+    return -(-leading * rows * (-(-lanes // 128) * 128) * size // 1024) * 1024
+
+
 # The config of bias_gelu (no tuned entries).
 _BIAS_GELU_DEFAULT = {"block_sizes": (256, 512)}
 
@@ -215,6 +313,28 @@ def bias_gelu(x, bias, *, interpret=None):
     out = jax.ShapeDtypeStruct(x.shape, x.dtype)  # tests/golden/pallas/bias_gelu.py:12
     bias = _broadcast_unit_axes(bias, (n,))
     # tests/golden/pallas/bias_gelu.py:13: for tile_m, tile_n in hl.tile([m, n]):
+    # The VMEM each strategy needs (the accounting of --emit report); strategies and blocks that do
+    # not fit fall back (README.md, "Trace-time VMEM fallback").
+    config = _fit_vmem(
+        config,
+        "bias_gelu (tests/golden/pallas/bias_gelu.py:13)",
+        0,
+        lambda config: (
+            _legal_block(config["block_sizes"][0], m, "sublane", dtypes=(x.dtype, out.dtype)),
+            _legal_block(config["block_sizes"][1], n, "lane", axes=(n, bias.shape[0])),
+        ),
+        lambda block_m, block_n: {
+            (): _vmem_bytes((block_m, block_n), _device_dtype(x.dtype))
+            * min(2, pl.cdiv(m, block_m) * pl.cdiv(n, block_n))
+            + _vmem_bytes((1, block_n), _device_dtype(bias.dtype)) * min(2, pl.cdiv(n, block_n))
+            + _vmem_bytes((block_m, block_n), _device_dtype(out.dtype))
+            * min(2, pl.cdiv(m, block_m) * pl.cdiv(n, block_n)),
+        },
+        {},
+        ((0, 0), (1, 1)),
+        67108864,  # tpu-v7x VMEM per core
+        33554432,  # Mosaic's VMEM limit without vmem_limit_bytes
+    )
     block_m = _legal_block(config["block_sizes"][0], m, "sublane", dtypes=(x.dtype, out.dtype))
     block_n = _legal_block(config["block_sizes"][1], n, "lane", axes=(n, bias.shape[0]))
     out = _pallas_call(

@@ -327,6 +327,30 @@ def _tpu_generation():
             return pltpu.get_tpu_info().generation
 
 
+def _vmem_bytes(shape, item):
+    """The VMEM bytes of one buffer of `shape` whose elements are of dtype `item` (or take
+    `item` bytes), as the TPU compiler lays it out: the last axis in lanes of 128; the one before
+    in rows of 8, a shorter one in the next power of two of rows, but at least the rows one
+    32-bit word packs (2 for 16-bit, 4 for 8-bit elements); the leading axes multiply; whole KiB.
+    A bool takes 32 bits. The accounting's rule (passes/vmem_formula.h, tiled_vmem_bytes)."""
+    size = item if isinstance(item, int) else 4 if item == bool else item.itemsize
+    lanes = shape[-1] if shape else 1
+    rows = shape[-2] if len(shape) > 1 else 1
+    leading = 1
+    for extent in shape[:-2]:
+        leading *= extent
+    if lanes <= 0 or rows <= 0 or leading <= 0:
+        return 0
+    if rows > 8:
+        rows = -(-rows // 8) * 8
+    else:
+        tile = max(1, 4 // size)
+        while tile < rows:
+            tile *= 2
+        rows = tile
+    return -(-leading * rows * (-(-lanes // 128) * 128) * size // 1024) * 1024
+
+
 # The config of scores (no tuned entries).
 _SCORES_DEFAULT = {"block_sizes": (None, None, None)}
 
@@ -372,9 +396,12 @@ def scores(q, k, *, interpret=None):
             _legal_block(config["block_sizes"][2], n, "lane", k.shape[2]),
         ),
         lambda block_b, block_m, block_n: {
-            (): block_b * block_m * d * _device_dtype(q.dtype).itemsize * 2
-            + block_b * block_n * k.shape[2] * _device_dtype(k.dtype).itemsize * 2
-            + block_b * block_m * block_n * _device_dtype(out.dtype).itemsize * 2,
+            (): _vmem_bytes((block_b, block_m, d), _device_dtype(q.dtype))
+            * min(2, pl.cdiv(b, block_b) * pl.cdiv(m, block_m))
+            + _vmem_bytes((block_b, block_n, k.shape[2]), _device_dtype(k.dtype))
+            * min(2, pl.cdiv(b, block_b) * pl.cdiv(n, block_n))
+            + _vmem_bytes((block_b, block_m, block_n), _device_dtype(out.dtype))
+            * min(2, pl.cdiv(b, block_b) * pl.cdiv(m, block_m) * pl.cdiv(n, block_n)),
         },
         {},
         ((0, 0), (1, 1), (2, 2)),

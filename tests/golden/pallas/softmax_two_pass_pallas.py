@@ -421,6 +421,30 @@ def _tile_broadcast(x, shape):
     return jnp.tile(x, tuple(repeats)) if max(repeats) > 1 else x
 
 
+def _vmem_bytes(shape, item):
+    """The VMEM bytes of one buffer of `shape` whose elements are of dtype `item` (or take
+    `item` bytes), as the TPU compiler lays it out: the last axis in lanes of 128; the one before
+    in rows of 8, a shorter one in the next power of two of rows, but at least the rows one
+    32-bit word packs (2 for 16-bit, 4 for 8-bit elements); the leading axes multiply; whole KiB.
+    A bool takes 32 bits. The accounting's rule (passes/vmem_formula.h, tiled_vmem_bytes)."""
+    size = item if isinstance(item, int) else 4 if item == bool else item.itemsize
+    lanes = shape[-1] if shape else 1
+    rows = shape[-2] if len(shape) > 1 else 1
+    leading = 1
+    for extent in shape[:-2]:
+        leading *= extent
+    if lanes <= 0 or rows <= 0 or leading <= 0:
+        return 0
+    if rows > 8:
+        rows = -(-rows // 8) * 8
+    else:
+        tile = max(1, 4 // size)
+        while tile < rows:
+            tile *= 2
+        rows = tile
+    return -(-leading * rows * (-(-lanes // 128) * 128) * size // 1024) * 1024
+
+
 # The config of softmax_two_pass (no tuned entries).
 _SOFTMAX_TWO_PASS_DEFAULT = {"block_sizes": (None, None), "pallas_loop_type": ("grid", "unroll")}
 
@@ -513,11 +537,14 @@ def softmax_two_pass(x, *, interpret=None):
             _legal_block(config["block_sizes"][1], n, "lane"),
         ),
         lambda block_m, block_n: {
-            ("grid", "unroll"): block_m * block_n * _device_dtype(x.dtype).itemsize * 2
-            + block_m * (pl.cdiv(n, block_n) * block_n) * _device_dtype(x.dtype).itemsize * 2
-            + block_m * (pl.cdiv(n, block_n) * block_n) * _device_dtype(out.dtype).itemsize * 2
-            + block_m * 4
-            + block_m * 4,
+            ("grid", "unroll"): _vmem_bytes((block_m, block_n), _device_dtype(x.dtype))
+            * min(2, pl.cdiv(m, block_m) * pl.cdiv(n, block_n))
+            + _vmem_bytes((block_m, pl.cdiv(n, block_n) * block_n), _device_dtype(x.dtype))
+            * min(2, pl.cdiv(m, block_m))
+            + _vmem_bytes((block_m, pl.cdiv(n, block_n) * block_n), _device_dtype(out.dtype))
+            * min(2, pl.cdiv(m, block_m))
+            + _vmem_bytes((block_m,), 4)
+            + _vmem_bytes((block_m,), 4),
         },
         {},
         ((0, 0), (1, 1)),

@@ -164,9 +164,9 @@ TEST_CASE("a scalar on the last axis reads a column window; scalar-only tensors 
                  "pl.BlockSpec(block_shape=(block_m, x_lanes), "
                  "index_map=lambda tile_m: (tile_m, j // x_lanes))"));
   CHECK(contains(text, "pl.BlockSpec(memory_space=pltpu.SMEM)"));
-  CHECK(contains(text, "(x, _smem_array(scale, \"scale\"), "));
+  CHECK(contains(text, "(x, _smem_array(scale, \"scale\", 1044480), "));
   CHECK(contains(text, "def _column(block, column):"));
-  CHECK(contains(text, "def _smem_array(x, name=None):"));
+  CHECK(contains(text, "def _smem_array(x, name, capacity):"));
 }
 
 TEST_CASE("a row gather is a one-hot matmul over a table block whole along the rows") {
@@ -203,7 +203,7 @@ TEST_CASE("a row gather is a one-hot matmul over a table block whole along the r
                "pltpu.VMEM(_gather_rows_buffer(w, block_b, w.shape[1]) if w_by_dma else (8, 128), "
                "w.dtype)"));
   CHECK(contains(text, "pltpu.SemaphoreType.DMA(())"));
-  CHECK(contains(text, "_gather_ids(ids, w_by_dma, \"ids\")"));
+  CHECK(contains(text, "_gather_ids(ids, w_by_dma, \"ids\", 1044480)"));
   CHECK(contains(text, "w_by_dma=w_by_dma"));
   CHECK(contains(
       text,
@@ -211,7 +211,7 @@ TEST_CASE("a row gather is a one-hot matmul over a table block whole along the r
   CHECK(contains(text, "def _gather_rows(table, index):"));
   CHECK(contains(text, "def _gather_rows_dma(table, ids, index, start, column, rows, sem):"));
   CHECK(contains(text, "def _block_at(position, block, length):"));
-  CHECK(contains(text, "def _smem_array(x, name=None):"));
+  CHECK(contains(text, "def _smem_array(x, name, capacity):"));
   CHECK(contains(text, "import math\n"));
 }
 

@@ -42,7 +42,7 @@ TEST_CASE("every name a template defines is reserved") {
   // The prelude and helpers define dozens (`_interpret`, `_dot`, `_gather_rows_dma`, ...).
   CHECK(checked > 40);
   for (const char* name : {"_dot", "_emit_pipeline", "_gather_rows_dma", "_scalar_op", "TARGET",
-                           "_select_config", "tpu_lowering_context", "_SMEM_BYTES"}) {
+                           "_select_config", "tpu_lowering_context", "_vmem_bytes"}) {
     INFO(name);
     CHECK(template_module_names().count(name) == 1);
   }

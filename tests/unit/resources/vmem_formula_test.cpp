@@ -133,8 +133,11 @@ class Bindings {
         break;
       case Kind::kItemSize:
         name = fmt::format("itemsize_{}", leaf.binding);
-        // The module prints `_device_dtype(x.dtype).itemsize`: float16 is float32 in VMEM.
-        value = ir::dtype_bits(ir::device_dtype(*values_.dtype(leaf.binding))) / 8;
+        value = passes::vmem_item_bytes(*values_.dtype(leaf.binding));
+        break;
+      case Kind::kExtent:
+        name = fmt::format("extent_{}", leaf.index);
+        value = resources_.extents.at(static_cast<size_t>(leaf.index));
         break;
       case Kind::kBuffers:
         name = fmt::format("buffers_{}", leaf.index);
@@ -229,15 +232,18 @@ TEST_CASE("the printed VMEM formulas agree with the accounting on every sample's
     std::ofstream out(input);
     for (const Comparison& c : comparisons) out << c.bindings << '\t' << c.formula << '\n';
     std::ofstream py(script);
+    // The module's own `_vmem_bytes` (its template), so that its rule is checked too.
     py << "import sys\n"
-          "class pl:\n"
+       << read_file(fs::path(HELIONC_SOURCE_DIR) / "templates" / "helper_vmem_bytes.py.tmpl")
+       << "class pl:\n"
           "    @staticmethod\n"
           "    def cdiv(a, b):\n"
           "        return -(-a // b)\n"
           "for line in open(sys.argv[1]):\n"
           "    bindings, formula = line.rstrip('\\n').split('\\t')\n"
           "    env = {k: int(v) for k, v in (b.split('=') for b in bindings.split())}\n"
-          "    print(eval(formula, {'pl': pl, 'min': min, '__builtins__': {}}, env))\n";
+          "    print(eval(formula, {'pl': pl, 'min': min, '_vmem_bytes': _vmem_bytes,\n"
+          "                         '__builtins__': {}}, env))\n";
   }
   const std::string output =
       run(fmt::format("'{}' '{}' '{}'", HELIONC_PYTHON, script.string(), input.string()));
