@@ -48,7 +48,7 @@ struct TargetInfo {
   std::string compile_topology;  // "tpu7x:2x2x1": what --search compile compiles for
   int64_t vmem_bytes = 0;        // per TensorCore
   int64_t smem_bytes = 0;
-  int64_t smem_reserved_bytes = 0;  // SMEM the compiler keeps for itself beside the operands
+  int64_t smem_reserved_bytes = 0;        // SMEM the compiler keeps for itself beside the operands
   int64_t default_scoped_vmem_bytes = 0;  // what Mosaic allows without vmem_limit_bytes
   int mxu_count = 0;
   int mxu_rows = 0;

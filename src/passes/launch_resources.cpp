@@ -620,7 +620,7 @@ class Accountant {
   const LaunchSchedule& schedule_;
   const HostValues& values_;
   const LaunchChoices& choices_;
-  std::vector<int64_t> sizes_;  // per launch dimension: the elements it covers
+  std::vector<int64_t> sizes_;    // per launch dimension: the elements it covers
   std::vector<int64_t> extents_;  // per launch dimension: its range, as the module's grid sees it
   std::vector<int64_t> blocks_;
   std::vector<int64_t> steps_;

@@ -83,8 +83,7 @@ std::vector<SizeExpr> laid_out(const Launch& launch, const Operand& operand,
   return shape;
 }
 
-SizeExpr buffers_of(const ir::Kernel& kernel, const Launch& launch,
-                    const OperandSchedule& placed) {
+SizeExpr buffers_of(const ir::Kernel& kernel, const Launch& launch, const OperandSchedule& placed) {
   // The BlockSpec leaves a streamed array in HBM; the loop streams blocks into its buffers.
   if (placed.streamed_by >= 0) return SizeExpr::buffers(placed.streamed_by);
   if (placed.vmem_buffers < 2) return SizeExpr::constant(placed.vmem_buffers);
@@ -340,8 +339,8 @@ std::optional<int64_t> evaluate_size(const SizeExpr& expr, const SizeLeaves& lea
         if (!extent) return std::nullopt;
         shape.push_back(*extent);
       }
-      const int64_t bytes = tiled_vmem_bytes(
-          shape, expr.binding >= 0 ? leaves.item_size(expr.binding) : expr.value);
+      const int64_t bytes =
+          tiled_vmem_bytes(shape, expr.binding >= 0 ? leaves.item_size(expr.binding) : expr.value);
       if (bytes == std::numeric_limits<int64_t>::max()) return std::nullopt;
       return bytes;
     }
@@ -380,8 +379,7 @@ Expected<SizeExpr> launch_vmem(const ir::Kernel& kernel, const Launch& launch,
     for (size_t i = 0; i < launch.inputs.size(); ++i) {
       // An aliased input the kernel never reads is not copied.
       if (launch.inputs[i].kind == Input::Kind::kAliasedUnread) continue;
-      terms.push_back(
-          operand_bytes(kernel, launch, launch.inputs[i].operand, schedule.inputs[i]));
+      terms.push_back(operand_bytes(kernel, launch, launch.inputs[i].operand, schedule.inputs[i]));
     }
     for (size_t o = 0; o < launch.outputs.size(); ++o) {
       terms.push_back(

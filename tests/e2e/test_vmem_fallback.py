@@ -102,7 +102,9 @@ def test_target_vmem_fallback_lowers_for_tpu(helionc, tmp_path, tpu_lower):
     module, _ = compile_module(helionc, tmp_path, "long_sum", "long_sum", default)
     fn = lambda a: module.long_sum(a, interpret=False)  # noqa: E731
     small = jax.ShapeDtypeStruct((8, 4096), jnp.float32)
-    large = jax.ShapeDtypeStruct((8, 1 << 20), jnp.float32)  # a 32 MiB row block, twice
+    # Two steps of 32 MiB row blocks, each double-buffered (a block that never changes, as at
+    # 8 rows, takes one buffer and fits).
+    large = jax.ShapeDtypeStruct((16, 1 << 20), jnp.float32)
     assert traced_blocks(fn, small)[0][0] == ("default", (8, 4096))  # a VMEM block
     assert traced_blocks(fn, large)[0][0][0] == "any"
     assert "tpu_custom_call" in tpu_lower(fn, large)
@@ -113,9 +115,9 @@ def test_no_strategy_fits(helionc, tmp_path):
     module, _ = compile_module(helionc, tmp_path, "long_sum", "long_sum", default)
     # 8 rows are whole (no smaller legal block), and 128 columns is a lane's minimum.
     with pytest.raises(ValueError, match=r"long_sum \(samples/long_sum.py:23\): no strategy fits "
-                                         r"in the 4096 bytes of VMEM \(unroll needs 32832 bytes; "
-                                         r"emit_pipeline needs 32864 bytes; with blocks \(8, 128\) "
-                                         r"it needs 8288 bytes\); the blocks are too large"):
+                                         r"in the 4096 bytes of VMEM \(unroll needs 17408 bytes; "
+                                         r"emit_pipeline needs 34816 bytes; with blocks \(8, 128\) "
+                                         r"it needs 10240 bytes\); the blocks are too large"):
         module.long_sum(jnp.zeros((8, 512), jnp.float32), interpret=True)
 
 
@@ -178,7 +180,7 @@ def test_block_numbering_keeps_the_block(helionc, tmp_path):
     x = np.ones((512, 128), np.float32)
     np.testing.assert_array_equal(np.asarray(module.numbered_rows(jnp.asarray(x), interpret=True)),
                                   x * 2)  # two blocks of 256 rows
-    assert "_fit_vmem" not in out.read_text()
+    assert "_fit_vmem(" not in out.read_text()
 
 
 def report_vmem(helionc, sample, config, shapes):
@@ -232,17 +234,18 @@ def traced_vmem_limits(fn, *args):
             if eqn.primitive.name == "pallas_call"]
 
 
-@pytest.mark.parametrize("n,limit", [
-    (4096, None),              # 256 rows of 4096 f32, in and out, 2 buffers each: 16 MiB
-    (12288, 64 * 1024 * 1024), # 48 MiB: more than Mosaic's default 32 MiB on v7x
+@pytest.mark.parametrize("m,n,limit", [
+    (512, 4096, None),              # 256 rows of 4096 f32, in and out, 2 buffers each: 16 MiB
+    (256, 12288, None),             # one step: one buffer each (the block never changes), 24 MiB
+    (512, 12288, 64 * 1024 * 1024), # 48 MiB: more than Mosaic's default 32 MiB on v7x
 ])
 def test_a_config_without_a_limit_gets_one_when_it_needs_more_than_the_default(
-        helionc, tmp_path, tpu_lower, n, limit):
+        helionc, tmp_path, tpu_lower, m, n, limit):
     """Mosaic refuses a kernel above its default scoped VMEM limit unless `vmem_limit_bytes`
     raises it; a launch the fallback lets through with more than that gets the target's VMEM."""
     module, _ = compile_module(helionc, tmp_path, "softmax", "softmax", "  block_sizes: [256]\n")
     fn = lambda a: module.softmax(a, interpret=False)  # noqa: E731
-    x = jax.ShapeDtypeStruct((256, n), jnp.float32)
+    x = jax.ShapeDtypeStruct((m, n), jnp.float32)
     assert traced_vmem_limits(fn, x) == [limit]
     assert traced_blocks(fn, x) == [[("default", (256, n)), ("default", (256, n))]]
     if limit:

@@ -23,7 +23,8 @@ PyExpr print_size(const passes::SizeExpr& expr,
                      {print_size(expr.args[0], leaf).text, print_size(expr.args[1], leaf).text});
     case Kind::kTiled: {
       std::vector<std::string> shape;
-      for (const passes::SizeExpr& extent : expr.args) shape.push_back(print_size(extent, leaf).text);
+      for (const passes::SizeExpr& extent : expr.args)
+        shape.push_back(print_size(extent, leaf).text);
       const std::string item = expr.binding >= 0
                                    ? leaf(passes::SizeExpr::item_size(expr.binding)).text
                                    : std::to_string(expr.value);
