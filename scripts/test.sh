@@ -4,8 +4,8 @@
 #   bash scripts/test.sh            the full tier (what CI runs; tests/README.md says what each
 #                                   stage covers): setup, build, unit/golden, e2e (interpret
 #                                   mode), compile checks (libtpu), bench checks, build-system
-#                                   tests, tidy, and with HELIONC_SANITIZERS=1 (CI) the
-#                                   sanitizers (scripts/sanitize.sh)
+#                                   tests, tidy. With HELIONC_SANITIZERS=1 (CI) every stage runs
+#                                   on one build under ASan and UBSan instead (see below)
 #   bash scripts/test.sh --quick    the developer's tier (at most 5 minutes): the build, unit,
 #                                   golden, lint, cli and fuzz-replay tests, and every sample
 #                                   once with its default config, run and compiled for tpu7x
@@ -20,6 +20,24 @@ set -uo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 BUILD_DIR="${HELIONC_BUILD_DIR:-$ROOT/build}"
 JOBS="${HELIONC_JOBS:-2}"
+build=(bash "$ROOT/scripts/setup.sh")
+
+# With HELIONC_SANITIZERS=1 (CI) the suite runs on a single build under AddressSanitizer and
+# UndefinedBehaviorSanitizer (scripts/asan_build.sh, clang 14) rather than on a plain build
+# followed by a sanitized one: every test, the e2e and compile checks included, then drives a
+# sanitized helionc, and CI compiles the sources twice instead of three times (the wheel test
+# builds the plain g++ release). A leak or undefined behaviour anywhere fails the test that
+# reached it. The one test an address-space limit keeps from running under ASan (hostile's
+# out-of-memory test) runs in the plain suite. scripts/sanitize.sh remains the way to add a
+# sanitized pass to a plain build by hand.
+if [ "${HELIONC_SANITIZERS:-0}" = 1 ] && [ "${1:-}" = "" ]; then
+  BUILD_DIR="${HELIONC_ASAN_BUILD_DIR:-$ROOT/build-asan}"
+  export HELIONC_ASAN_BUILD_DIR="$BUILD_DIR" HELIONC_BUILD_DIR="$BUILD_DIR" HELIONC_SANITIZED=1
+  export ASAN_OPTIONS="detect_leaks=1:abort_on_error=1:${ASAN_OPTIONS:-}"
+  export UBSAN_OPTIONS="print_stacktrace=1:${UBSAN_OPTIONS:-}"
+  build=(env HELIONC_ASAN_SANITIZE=address,undefined HELIONC_ASAN_FUZZ=OFF
+         bash "$ROOT/scripts/asan_build.sh")
+fi
 
 stages=()
 status=0
@@ -67,7 +85,7 @@ case "${1:-}" in
     ;;
   "")
     stage setup env HELIONC_SETUP_NO_BUILD=1 bash "$ROOT/scripts/setup.sh"
-    stage build bash "$ROOT/scripts/setup.sh"
+    stage build "${build[@]}"
     if [ $status != 0 ]; then report; exit $status; fi  # nothing to test without a build
     stage labels check_labels
     stage unit/golden ctest_labels '^(unit|golden|lint|docs|cli|hostile|fuzz)$'
@@ -76,7 +94,6 @@ case "${1:-}" in
     stage "bench checks" ctest_labels '^bench$'
     stage "build-system tests" ctest_labels '^buildsys$'
     stage tidy ctest_labels '^tidy$'
-    if [ "${HELIONC_SANITIZERS:-0}" = 1 ]; then stage sanitizers bash "$ROOT/scripts/sanitize.sh"; fi
     ;;
   *)
     bash "$ROOT/scripts/setup.sh" || exit $?
