@@ -31,9 +31,11 @@ def _load(name: str, path: pathlib.Path) -> ModuleType:
     return module
 
 
-# sample name -> its loaded expectation file
-EXPECTATIONS: dict[str, ModuleType] = {name: _load(name, path) for name, path in expectation_files().items()}
-SAMPLES: tuple[SampleSpec, ...] = tuple(module.SPEC for module in EXPECTATIONS.values())
+# sample name -> its loaded expectation file (for the helpers a test borrows from one)
+EXPECTATION_MODULES: dict[str, ModuleType] = {
+    name: _load(name, path) for name, path in expectation_files().items()
+}
+SAMPLES: tuple[SampleSpec, ...] = tuple(module.SPEC for module in EXPECTATION_MODULES.values())
 SAMPLES_BY_NAME = {s.name: s for s in SAMPLES}
 
 

@@ -10,10 +10,10 @@ import jax.numpy as jnp
 import numpy as np
 import pytest
 
-from references import EXPECTATIONS
+from references import EXPECTATION_MODULES
 
-mm_add = EXPECTATIONS["callable_mm"].mm_add
-tail_column_index = EXPECTATIONS["callable_mm"].tail_column_index
+mm_add = EXPECTATION_MODULES["callable_mm"].mm_add
+tail_column_index = EXPECTATION_MODULES["callable_mm"].tail_column_index
 
 
 def _operands():
