@@ -36,12 +36,13 @@ HELIONC_ASAN_BUILD_DIR="$BUILD_DIR" HELIONC_ASAN_SANITIZE="$SANITIZE" HELIONC_AS
   bash "$ROOT/scripts/asan_build.sh" "${fuzzers[@]}" >&2
 
 # Seeds per target (files are copied under their content hash, so reseeding adds nothing twice):
-# kernels, not the golden tests' expected modules or their runner, which are up to 25 KB and set
-# libFuzzer's length limit, so that mutants grew to eight times a kernel's size and cost.
+# kernels, not the samples' expectation files, the golden tests' expected modules or their runner
+# (these are up to 25 KB and set libFuzzer's length limit, so that mutants grew to eight times a
+# kernel's size and cost).
 seeds() {
   case "$1" in
     compile) find "$ROOT/samples" "$ROOT/tests/golden" -name '*.py' ! -name '*_pallas.py' \
-               ! -name run_golden.py ;;
+               ! -name '*.expect.py' ! -name run_golden.py ;;
     config) find "$ROOT/tests/golden" "$ROOT/samples" "$ROOT/configs" -name '*.yaml' ;;
     shapes) find "$ROOT/samples" "$ROOT/tests/golden" -name '*.shapes' ;;
   esac

@@ -21,6 +21,9 @@ import tempfile
 import time
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT / "tests" / "e2e"))
+
+from sample_files import sample_kernels  # noqa: E402 - standard library only, as this script
 GOAL_MS_PER_KERNEL = 10.0
 
 
@@ -63,7 +66,7 @@ def time_command(cmd: list[str], runs: int) -> list[float]:
 
 def main(argv: list[str]) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("samples", nargs="*", type=pathlib.Path, help="default: samples/*.py")
+    parser.add_argument("samples", nargs="*", type=pathlib.Path, help="default: every sample's kernel")
     parser.add_argument("--runs", type=int, default=20, help="timed runs per sample (default 20)")
     parser.add_argument("--helionc", type=pathlib.Path,
                         default=pathlib.Path(os.environ.get("HELIONC", ROOT / "build/src/driver/helionc")))
@@ -75,7 +78,7 @@ def main(argv: list[str]) -> int:
     if not helionc.is_file():
         print(f"compile_time: no helionc at {helionc} (build it, or pass --helionc / set HELIONC)", file=sys.stderr)
         return 2
-    samples = [s.resolve() for s in args.samples] or sorted((ROOT / "samples").glob("*.py"))
+    samples = [s.resolve() for s in args.samples] or sample_kernels()
     if not samples:
         print("compile_time: no samples", file=sys.stderr)
         return 2

@@ -37,14 +37,15 @@ ROOT = HERE.parents[1]
 
 
 def all_cases() -> list[Case]:
-    """profile_cases.CASES, plus any sample it does not list (its references config and the
-    first two calls of its sidecar)."""
+    """profile_cases.CASES, plus any sample it does not list (its expectation file's last config
+    and the first two calls of its sidecar)."""
     from e2e_support import read_shapes_file
     from references import SAMPLES_BY_NAME
+    from sample_files import sample_kernels
 
     listed = {c.sample for c in CASES}
     extra = []
-    for path in sorted((ROOT / "samples").glob("*.py")):
+    for path in sample_kernels():
         spec = SAMPLES_BY_NAME.get(path.stem)
         if path.stem in listed or spec is None:
             continue

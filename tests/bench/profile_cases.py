@@ -4,9 +4,9 @@ and one they do not (calls in the `.shapes` syntax, bf16 where the sample allows
 The three samples JAX has a hand-written kernel for use that kernel's block sizes and the shapes
 issue 9 quotes (matmul 4096³ with blocks 512 × 1024 × 1024; flash attention B=2, H=4, S=4096,
 D=128 with 512-row query and key blocks); their partial shapes are 4000 where the dividing ones
-are 4096. The others take the larger block config of tests/e2e/references.py. A sample missing
-here (a new one) is profiled with its references config and the first two calls of its sidecar,
-whatever they divide.
+are 4096. The others take the larger block config of their expectation file
+(samples/<name>.expect.py). A sample missing here (a new one) is profiled with that file's last
+config and the first two calls of its sidecar, whatever they divide.
 """
 
 from __future__ import annotations
@@ -64,7 +64,7 @@ CASES: tuple[Case, ...] = (
     _case("attention", (1, 512, 512), _attention(), hand_written="flash"),
     _case("causal_attention", (1, 512, 512), _attention(), hand_written="flash_causal",
           count_blocks=True, block_pairs=(4096 // 512) ** 2),
-    _case("attention_lse", (1, 512, 512), _attention(dtype="f32")),  # float32 only (references.py)
+    _case("attention_lse", (1, 512, 512), _attention(dtype="f32")),  # float32 only (its expectation file)
     _case("matmul_bias_relu", (32, 256, 256), ("x=2048x2048:bf16,y=2048x2048:bf16,bias=2048:bf16",
                                                f"x={_ROWS}x{_COLS}:bf16,y={_COLS}x{_COLS}:bf16,bias={_COLS}:bf16")),
     _case("bmm", (2, 32, 128, 256), ("A=4x1024x1024:bf16,B=4x1024x1024:bf16", f"A=3x{_ROWS}x{_COLS}:bf16,B=3x{_COLS}x{_ROWS}:bf16")),

@@ -1,11 +1,12 @@
 #!/usr/bin/env python3
 """helionc's VMEM figure per launch against what the TPU compiler allocates.
 
-For every sample x config (x loop strategies) x call of tests/e2e/references.py, and every
-sample's default config on its `.shapes` calls, per generation: the module helionc writes for
-that generation is traced for the call, and the VMEM bytes its trace-time check
-(`_fit_vmem`, the accounting of `--emit report`) computes for each launch are compared with the
-scoped VMEM that libtpu's compiler allocates for that launch's Mosaic kernel.
+For every sample x config (x loop strategies) x call of its expectation file
+(samples/<name>.expect.py), and every sample's default config on its `.shapes` calls, per
+generation: the module helionc writes for that generation is traced for the call, and the VMEM
+bytes its trace-time check (`_fit_vmem`, the accounting of `--emit report`) computes for each
+launch are compared with the scoped VMEM that libtpu's compiler allocates for that launch's
+Mosaic kernel.
 
 The compiler's figure is read from the compiled executable's HLO text: each `tpu_custom_call`
 carries `"used_scoped_memory_configs":[{"memory_space":"1",...,"size":"N"}]`, the bytes of

@@ -2,7 +2,7 @@
 
 Nothing here knows how helionc works inside. It reads the samples the way a user would (their
 `.shapes` sidecars and, with `ast`, the kernels' signatures), makes random inputs, and compares
-results against the numpy references of `references.py`.
+results against the numpy references of the samples' expectation files (references.py).
 """
 
 from __future__ import annotations
@@ -21,8 +21,9 @@ import jax
 import ml_dtypes
 import numpy as np
 
+from sample_files import SAMPLES_DIR  # noqa: F401 - re-exported: the tests read samples/ through it
+
 PROJECT_ROOT = pathlib.Path(__file__).resolve().parents[2]
-SAMPLES_DIR = PROJECT_ROOT / "samples"
 DEFAULT_HELIONC = PROJECT_ROOT / "build" / "src" / "driver" / "helionc"
 
 # ---------------------------------------------------------------------------------------------

@@ -1,4 +1,4 @@
-"""Callable parameters passed at run time (s13-callables): the module checks each call's result
+"""Callable parameters passed at run time: the module checks each call's result
 against the type helionc gave it, refuses a callable that a kernel calls while it reads arrays
 it closes over, and applies a directly stored call on the host, where such a callable works
 (samples/callable_mm.py, samples/callable_epilogue.py)."""
@@ -10,7 +10,10 @@ import jax.numpy as jnp
 import numpy as np
 import pytest
 
-from references import mm_add, tail_column_index
+from references import EXPECTATION_MODULES
+
+mm_add = EXPECTATION_MODULES["callable_mm"].mm_add
+tail_column_index = EXPECTATION_MODULES["callable_mm"].tail_column_index
 
 
 def _operands():

@@ -15,7 +15,10 @@ import numpy as np
 import pytest
 
 from e2e_support import assert_matches
-from references import PRODUCT_TOLERANCE, ref_causal_attention_output
+from expectations import PRODUCT_TOLERANCE
+from references import reference_of
+
+ref_causal_attention_output = reference_of("causal_attention")
 
 STRATEGIES = ("grid", "unroll", "emit_pipeline", "fori_loop")
 S, D, BLOCK = 1024, 64, 128

@@ -19,7 +19,8 @@ import numpy as np
 import pytest
 
 from e2e_support import Call, SAMPLES_DIR, parse_call, read_shapes_file
-from references import SAMPLES, SAMPLES_BY_NAME, SampleSpec
+from expectations import SampleSpec
+from references import SAMPLES, SAMPLES_BY_NAME
 from test_samples import Case, compiled, first_variant
 
 # The message of an empty axis the module does not support yet (templates/prelude.py.tmpl).

@@ -27,22 +27,20 @@ from e2e_support import (
     parse_shapes_text,
     torch_promote,
 )
-from references import (
-    LOOP_STRATEGIES,
-    SAMPLES,
-    calls_of,
-    ref_add,
-    ref_attention_scores,
-    ref_bias_gelu,
-    ref_clip_flags,
-    ref_geglu,
-    ref_linear_relu,
-    ref_matmul,
-    ref_attention_lse,
-    ref_causal_attention_output,
-    ref_softmax_bwd,
-    ref_softplus,
-)
+from expectations import LOOP_STRATEGIES, ref_matmul
+from references import SAMPLES, SAMPLES_BY_NAME, calls_of, reference_of
+from sample_files import EXPECT_SUFFIX, expectation_files, sample_kernels
+
+ref_add = reference_of("add")
+ref_attention_scores = reference_of("bmm_whole_k")
+ref_bias_gelu = reference_of("bias_gelu")
+ref_clip_flags = reference_of("clip_flags")
+ref_geglu = reference_of("mixed_dtype")
+ref_linear_relu = reference_of("linear_relu_whole_k")
+ref_attention_lse = reference_of("attention_lse")
+ref_causal_attention_output = reference_of("causal_attention")
+ref_softmax_bwd = reference_of("softmax_bwd")
+ref_softplus = reference_of("softplus")
 
 F32, F16, I32 = np.dtype(np.float32), np.dtype(np.float16), np.dtype(np.int32)
 
@@ -124,6 +122,19 @@ def test_torch_promotion(a, b, want):
     # Values from torch.promote_types (PyTorch 2.x).
     assert torch_promote(a, b) == want
     assert torch_promote(b, a) == want
+
+
+def test_every_sample_has_its_shapes_and_expectations():
+    """A sample is samples/<name>.py, <name>.shapes and <name>.expect.py (sample_files.py): one
+    without the others (a kernel no test runs, expectations of no kernel) fails here."""
+    kernels = {p.stem for p in sample_kernels()}
+    shapes = {p.stem for p in SAMPLES_DIR.glob("*.shapes")}
+    expectations = set(expectation_files())
+    assert sorted(kernels - expectations) == [], f"kernels without a samples/<name>{EXPECT_SUFFIX}"
+    assert sorted(expectations - kernels) == [], "expectation files without a kernel"
+    assert sorted(kernels ^ shapes) == [], "kernels and .shapes files that do not pair up"
+    assert sorted(SAMPLES_BY_NAME) == sorted(kernels)
+    assert len(SAMPLES) == len(kernels)  # one SampleSpec per sample
 
 
 @pytest.mark.parametrize("spec", SAMPLES, ids=lambda s: s.name)

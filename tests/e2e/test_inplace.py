@@ -58,7 +58,7 @@ def test_a_kernel_that_updates_and_returns_warns(helionc):
 
 
 def test_a_rank_polymorphic_loop_checks_the_shape_it_stores_into(helionc):
-    # samples/any_rank_scratch.py (s11-flow): `scratch[tile]` under `hl.tile(x.size())` needs
+    # samples/any_rank_scratch.py: `scratch[tile]` under `hl.tile(x.size())` needs
     # scratch to have x's shape; another shape is an error while JAX traces, never a partial
     # store.
     import pytest

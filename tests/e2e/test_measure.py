@@ -121,7 +121,7 @@ def test_measure_options_need_search_measure(helionc):
 
 
 def test_a_kernel_taking_a_callable_is_not_timed(helionc, tmp_path):
-    """The runner calls the module with the --shapes arrays only (s13-callables)."""
+    """The runner calls the module with the --shapes arrays only."""
     proc = helionc.run(["samples/callable_mm.py", "--autotune", "--search", "measure", "--shapes",
                         "x=8x128:f32,y=128x128:f32", "--config-out", str(tmp_path / "c.yaml")])
     assert proc.returncode == 2

@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 from conftest import import_module
-from references import philox_words
+from expectations import philox_words
 
 # Random123's known-answer vector for Philox4x32-10 with a zero counter and a zero key.
 ZERO_COUNTER_ZERO_KEY = (0x6627E8D5, 0xE169C58D, 0xBC57AC4C, 0x9B00DBD8)

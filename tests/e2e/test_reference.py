@@ -23,7 +23,8 @@ import pytest
 
 from conftest import import_module
 from e2e_support import Call, assert_matches, interpretable, parse_call
-from references import SAMPLES, SampleSpec, calls_of
+from expectations import SampleSpec
+from references import SAMPLES, calls_of
 from test_samples import Case, compiled
 
 

@@ -36,7 +36,8 @@ from e2e_support import (
     seed_for,
 )
 from covering import FULL_PRODUCT, cover_matrix
-from references import LOOP_STRATEGIES, SAMPLES, SampleSpec, calls_of
+from expectations import LOOP_STRATEGIES, SampleSpec
+from references import SAMPLES, calls_of
 
 
 def kernel_of(spec: SampleSpec):

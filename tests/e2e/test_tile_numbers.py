@@ -17,7 +17,7 @@ import numpy as np
 import pytest
 
 from conftest import import_module
-from references import LOOP_STRATEGIES
+from expectations import LOOP_STRATEGIES
 
 
 def compile_source(helionc, tmp_path, source, name, loop_type=None):

@@ -1,4 +1,4 @@
-"""Shapes that only the call decides, checked while JAX traces (s11-flow): a carried value whose
+"""Shapes that only the call decides, checked while JAX traces: a carried value whose
 axes the body states differently (samples/column_gemv.py, samples/shifted_state.py) runs when
 the lengths agree and is a precise error naming both sizes when they do not, never a result
 computed on mismatched blocks."""

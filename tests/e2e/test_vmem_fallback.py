@@ -21,7 +21,7 @@ import pytest
 
 from conftest import import_module
 from e2e_support import tpu_tracing
-from references import _attention64
+from expectations import attention64
 
 LIMIT = 64 * 1024  # vmem_limit_bytes of the small-VMEM configs
 
@@ -87,7 +87,7 @@ def test_attention_long_sequence_falls_back(helionc, tmp_path):
         v = rng.standard_normal((1, 1, n, 64)).astype(np.float32)
         got = np.asarray(module.attention_output(jnp.asarray(q), jnp.asarray(k), jnp.asarray(v),
                                                  interpret=True), np.float64)
-        want = _attention64(q, k, v, causal=False)[0]
+        want = attention64(q, k, v, causal=False)[0]
         np.testing.assert_allclose(got, want, rtol=2e-2, atol=2e-2)
         structs = [jax.ShapeDtypeStruct(a.shape, jnp.float32) for a in (q, k, v)]
         (operands,) = traced_blocks(lambda *a: module.attention_output(*a, interpret=True), *structs)

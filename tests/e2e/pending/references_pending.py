@@ -1,10 +1,10 @@
 """Numpy references for the pending issue-3 kernels in this directory (not yet in samples/).
 
-Same rules as tests/e2e/references.py: written from the kernels' meaning, never from helionc
-output; computed in float64 from the inputs and rounded once to the dtype PyTorch gives the
-result. Each entry is a `SampleSpec` (from references.py) whose `name` is the pending file's
-stem, so moving a kernel to samples/ means moving its files and copying its spec and reference
-function into references.py.
+Same rules as the samples' expectation files (tests/e2e/expectations.py): written from the
+kernels' meaning, never from helionc output; computed in float64 from the inputs and rounded once
+to the dtype PyTorch gives the result. Each entry is a `SampleSpec` (from expectations.py) whose
+`name` is the pending file's stem, so moving a kernel to samples/ means moving its files and
+writing its spec (as `SPEC`) and reference function into samples/<name>.expect.py.
 
 16-bit inputs: PyTorch accumulates reductions of bf16/f16 in float32 and rounds the result once
 (`torch.sum`, `torch.mean`, `F.softmax`, `F.log_softmax`); kernels that widen with
@@ -13,9 +13,10 @@ to well within the tolerances below.
 
 Tolerances: the defaults of e2e_support.TOLERANCES (tests/e2e/README.md): float32 1e-5/1e-5,
 bfloat16 2e-2/2e-2 (one rounding of a float32 result, or a few bf16 roundings of O(1) values:
-the maxima, the losses), int32 indices and embedding rows exact. The issue-3 kernels already in
-samples/ have their references, overrides and the index-input generators (`remember_shape`,
-`indices_below`: the table tensor comes first on a `.shapes` line) in references.py.
+the maxima, the losses), int32 indices and embedding rows exact. The kernels already in samples/
+have their references and overrides in their expectation files, and the shared index-input
+generators (`remember_shape`, `indices_below`: the table tensor comes first on a `.shapes` line)
+are in expectations.py.
 """
 
 from __future__ import annotations
@@ -31,16 +32,14 @@ if str(_E2E) not in sys.path:
     sys.path.insert(0, str(_E2E))
 
 from e2e_support import Call, f64, parse_call, read_shapes_file  # noqa: E402
-from references import (  # noqa: E402
+from expectations import (  # noqa: E402
     PRODUCT_TOLERANCE,
     SUM_TOLERANCE,
     SampleSpec,
     indices_below,
-    ref_attention_lse,
-    ref_long_sum,
-    ref_matmul_layernorm,
     remember_shape,
 )
+from references import reference_of  # noqa: E402
 
 PENDING_DIR = pathlib.Path(__file__).resolve().parent
 
@@ -66,7 +65,7 @@ PENDING: tuple[Pending, ...] = (
             name="long_sum",
             kernel="long_sum",
             configs={"b512x8": (512, 8), "b2048x16": (2048, 16)},  # block_size_n is registered first
-            reference=ref_long_sum,
+            reference=reference_of("long_sum"),
             extra_shapes=("x=1x1:f32", "x=9x129:bf16"),
             tolerance=SUM_TOLERANCE,
             loop_types=(("unroll",), ("grid",)),
@@ -79,7 +78,7 @@ PENDING: tuple[Pending, ...] = (
             name="matmul_layernorm",
             kernel="matmul_layernorm",
             configs={"b8x128": (8, 128), "b32x256": (32, 256)},
-            reference=ref_matmul_layernorm,
+            reference=reference_of("matmul_layernorm"),
             extra_shapes=("x=9x130:bf16,y=130x129:bf16,weight=129:bf16,bias=129:bf16",),
             tolerance=PRODUCT_TOLERANCE,
             loop_types=(("unroll",), ("grid",)),
@@ -92,7 +91,7 @@ PENDING: tuple[Pending, ...] = (
             name="attention_helion",
             kernel="attention",
             configs={"b1x8x128": (1, 8, 128), "b2x32x256": (2, 32, 256)},
-            reference=ref_attention_lse,
+            reference=reference_of("attention_lse"),
             tolerance=PRODUCT_TOLERANCE,
             loop_types=(("unroll",), ("grid",)),
             inner_dims=((2, "k_in", -2),),

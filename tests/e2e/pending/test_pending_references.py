@@ -1,7 +1,7 @@
 """Self-tests of the issue-3 references and the pending shape lists; none of them needs helionc.
 
 Covers the references of the pending kernels (references_pending.py) and of the issue-3 kernels
-already moved to samples/ (references.py). Collected by `pytest tests/e2e` (and so by ctest):
+already moved to samples/ (their expectation files, samples/<name>.expect.py). Collected by `pytest tests/e2e` (and so by ctest):
 they are fast and never compile anything. The pending kernels themselves are tried by
 try_pending.py, never by pytest.
 """
@@ -14,25 +14,20 @@ import numpy as np
 import pytest
 
 from e2e_support import BFLOAT16, interpretable, kernels_in, make_inputs, seed_for
-from references import (
-    SAMPLES,
-    SOFTMAX_TOLERANCE,
-    calls_of,
-    indices_below,
-    ref_col_sum,
-    ref_cross_entropy,
-    ref_embedding,
-    ref_layer_norm,
-    ref_layer_norm_fwd,
-    ref_log_softmax,
-    ref_rms_norm_fwd,
-    ref_row_max,
-    ref_row_mean,
-    ref_row_sum,
-    ref_softmax,
-    remember_shape,
-)
+from expectations import SOFTMAX_TOLERANCE, indices_below, ref_softmax, remember_shape
+from references import SAMPLES, calls_of, reference_of
 from references_pending import PENDING, PENDING_DIR, pending_calls_of
+
+ref_col_sum = reference_of("col_sum")
+ref_cross_entropy = reference_of("cross_entropy")
+ref_embedding = reference_of("embedding")
+ref_layer_norm = reference_of("layer_norm")
+ref_layer_norm_fwd = reference_of("layer_norm_stats")
+ref_log_softmax = reference_of("log_softmax")
+ref_rms_norm_fwd = reference_of("rms_norm")
+ref_row_max = reference_of("row_max")
+ref_row_mean = reference_of("row_mean")
+ref_row_sum = reference_of("row_sum")
 
 F32, I32 = np.dtype(np.float32), np.dtype(np.int32)
 SPECS = [p.spec for p in PENDING]
