@@ -22,6 +22,7 @@ SPEC = SampleSpec(
     reference=ref_half_matmul,
     scalars=({}, {"scale": 0.5}),
     extra_shapes=("x=1x1:f16,y=1x1:f16", "x=9x130:bf16,y=130x129:f16"),
+    dtypes=("float16", "bfloat16"),
     notes="float16 casts, accumulator (its scratch) and result in a kernel",
     loop_types=(("unroll",), ("grid",), ("emit_pipeline",), ("fori_loop",)),
     inner_dims=((2, "x", 1),),

@@ -22,6 +22,7 @@ SPEC = SampleSpec(
     inputs={"x_scale": uniform(0.5, 2.0), "y_scale": uniform(0.5, 2.0)},
     extra_shapes=("x=1x1:i8,y=1x1:i8,x_scale=1:f32,y_scale=1:f32",
                   "x=33x130:i8,y=130x129:i8,x_scale=33:f32,y_scale=129:f32"),
+    dtypes=("int8", "float32"),
     notes="hl.dot of int8 operands into an int32 accumulator; 8-bit blocks of 32 rows",
     loop_types=(("unroll",), ("grid",), ("emit_pipeline",), ("fori_loop",)),
     inner_dims=((2, "x", 1),),

@@ -24,6 +24,6 @@ SPEC = SampleSpec(
     configs={"b32x128": (32, 128), "b64x256": (64, 256)},  # 8-bit rows come in 32s
     reference=ref_int8_matmul_whole_k,
     inputs={"x": full_int8_range, "y": full_int8_range},
-    extra_shapes=("x=1x1:i8,y=1x1:i8", "x=9x1030:i8,y=1030x129:i8"),
+    extra_shapes=("x=1x1:i8,y=1x1:i8", "x=9x1030:i8,y=1030x129:i8", "x=40x130:i8,y=130x129:i8"),
     notes="hl.dot of int8 operands into an int32 accumulator, over a whole contraction",
 )

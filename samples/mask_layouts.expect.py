@@ -23,6 +23,7 @@ SPEC = SampleSpec(
     configs={"b8": (8,), "b32": (32,)},
     reference=ref_mask_layouts,
     extra_shapes=("x=1x2x64:f32,keep=1:bool", "x=9x2x64:bf16,keep=9:bool"),
+    inner_dims=((0, "x", 0),),  # the rows' loop
     notes="masks on new last axes (of a tile's rows, a bool input, a reduction's results), "
     "isnan of narrow values, a view regrouping the minor axes",
 )

@@ -72,9 +72,13 @@ class SampleSpec:
     loop_types: tuple[tuple[str, ...], ...] = ()
     # Combinations the compiler must refuse with a reason (a strategy that does not apply).
     refused_loop_types: tuple[tuple[str, ...], ...] = ()
-    # The dimensions inner loops tile: (index into block_sizes, tensor name, axis) each; the
-    # coverage test asks for a runnable call whose extent there the block does not divide.
+    # The dimensions inner loops tile, or outer loops where their blocks do not land on the first
+    # tensor's axes right-aligned: (index into block_sizes, tensor name, axis) each; the coverage
+    # test asks for a runnable call whose extent there the block does not divide.
     inner_dims: tuple[tuple[int, str, int], ...] = ()
+    # The dtypes the calls of a sample with inner loops must include (its coverage test): float32
+    # and bfloat16 unless the kernel is about other dtypes.
+    dtypes: tuple[str, ...] = ("float32", "bfloat16")
     # The kernel returns a tuple even of one tensor (`return (out,)`): the module must too.
     returns_tuple: bool = False
     # The call the TPU simulator tests (interpret="tpu", the DMA race test) run, when not the

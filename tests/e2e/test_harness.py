@@ -250,7 +250,7 @@ def test_inner_loop_sample_coverage(spec):
     runnable = [c for c in calls_of(spec) if interpretable(c)]
     dtypes = {t.dtype for c in runnable for t in c.tensors}
     if not spec.notes.startswith("float32 only"):
-        assert {np.dtype(np.float32), BFLOAT16} <= dtypes, dtypes
+        assert {np.dtype(BFLOAT16 if d == "bfloat16" else d) for d in spec.dtypes} <= dtypes, dtypes
     if not any(spec.configs.values()):
         # every block size is fixed in the source (`block_size=4`): no config to cover; the
         # shape list must still hold calls those blocks do not divide (the spec's notes say so)
