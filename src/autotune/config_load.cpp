@@ -9,6 +9,7 @@
 
 #include "autotune/config.h"
 #include "autotune/yaml_reader.h"
+#include "ir/dtype.h"
 #include "support/file_io.h"
 
 namespace helionc::autotune {
@@ -32,8 +33,6 @@ const std::vector<std::string_view> kVerifiedKeys = {"topology", "libtpu", "jax"
 const std::vector<std::string_view> kPredictedKeys = {"time_us", "tflops", "vmem_bytes",
                                                       "hbm_bytes"};
 constexpr std::string_view kLoopTypes[] = {"unroll", "emit_pipeline", "fori_loop", "grid"};
-constexpr std::string_view kDtypes[] = {"float32", "bfloat16", "float16", "int32",
-                                        "int16",   "int8",     "uint8",   "bool"};
 constexpr std::string_view k64BitDtypes[] = {"float64", "int64",     "uint64",    "double",
                                              "long",    "complex64", "complex128"};
 
@@ -346,7 +345,8 @@ std::optional<std::string> ConfigLoader::read_dtype(const YAML::Node& node) {
     return std::nullopt;
   }
   std::string_view name = node.Scalar();
-  if (contains(kDtypes, name)) return std::string(name);
+  // The names --autotune writes (ir::dtype_name), 8-bit floats included.
+  if (ir::dtype_from_name(name)) return std::string(name);
   std::string_view bare = name;
   for (std::string_view prefix : {"torch.", "jnp.", "np."}) {
     if (bare.starts_with(prefix)) bare.remove_prefix(prefix.size());
@@ -357,14 +357,11 @@ std::optional<std::string> ConfigLoader::read_dtype(const YAML::Node& node) {
         reader_.range_of(node),
         fmt::format("64-bit dtype `{}` is not supported: TPUs have no 64-bit types; use `{}`", name,
                     hint));
-  } else if (bare != name && contains(kDtypes, bare)) {
+  } else if (bare != name && ir::dtype_from_name(bare)) {
     reader_.error(reader_.range_of(node), fmt::format("write dtype `{}` as `{}`", name, bare));
   } else {
-    reader_.error(
-        reader_.range_of(node),
-        fmt::format("unknown dtype `{}`; expected one of float32, bfloat16, float16, int32, "
-                    "int16, int8, uint8, bool",
-                    name));
+    reader_.error(reader_.range_of(node),
+                  fmt::format("unknown dtype `{}`; expected one of {}", name, ir::dtype_names()));
   }
   return std::nullopt;
 }

@@ -32,6 +32,26 @@ std::string_view dtype_name(ScalarType type) {
   return "?";
 }
 
+namespace {
+constexpr ScalarType kLastScalarType = ScalarType::kFloat32;
+}  // namespace
+
+std::optional<ScalarType> dtype_from_name(std::string_view name) {
+  for (int i = 0; i <= static_cast<int>(kLastScalarType); ++i) {
+    if (dtype_name(static_cast<ScalarType>(i)) == name) return static_cast<ScalarType>(i);
+  }
+  return std::nullopt;
+}
+
+std::string dtype_names() {
+  std::string names;
+  for (int i = 0; i <= static_cast<int>(kLastScalarType); ++i) {
+    if (i > 0) names += ", ";
+    names += dtype_name(static_cast<ScalarType>(i));
+  }
+  return names;
+}
+
 std::string_view jnp_dtype(ScalarType type) {
   switch (type) {
     case ScalarType::kBool:

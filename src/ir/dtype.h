@@ -3,6 +3,7 @@
 #pragma once
 
 #include <optional>
+#include <string>
 #include <string_view>
 
 namespace helionc::ir {
@@ -25,6 +26,10 @@ enum class ScalarType {
 
 // "float32" (the name jnp, numpy and our YAML use).
 std::string_view dtype_name(ScalarType type);
+// The type whose dtype_name is `name` (only those names: "float32", not "float"), if any.
+std::optional<ScalarType> dtype_from_name(std::string_view name);
+// Every dtype_name, in ScalarType order, joined by ", " (for diagnostics).
+std::string dtype_names();
 // "jnp.float32".
 std::string_view jnp_dtype(ScalarType type);
 int dtype_bits(ScalarType type);

@@ -50,6 +50,20 @@ def test_same_inputs_give_the_same_bytes(tmp_path):
     assert "default: {block_sizes: [" in text
 
 
+def test_the_yaml_of_every_dtype_is_a_config_the_compiler_reads(tmp_path):
+    """The dtypes --autotune records per call (8-bit floats, float16, integers, bool) are ones
+    --config reads back."""
+    for sample in ("fp8_matmul", "half_matmul", "int8_matmul", "mask_layouts"):
+        config = tmp_path / f"{sample}.yaml"
+        source = PROJECT_ROOT / "samples" / f"{sample}.py"
+        proc = run(source, "--autotune", "-q", "--shapes-file",
+                   PROJECT_ROOT / "samples" / f"{sample}.shapes", "--config-out", config)
+        assert proc.returncode == 0, proc.stderr
+        assert "dtypes:" in config.read_text()
+        proc = run(source, "--config", config, "-o", tmp_path / f"{sample}_pallas.py")
+        assert proc.returncode == 0, proc.stderr
+
+
 def test_the_yaml_is_a_config_the_compiler_reads(tmp_path):
     config = tmp_path / "matmul.yaml"
     proc = run(MATMUL, "--autotune", "--target", "tpu-v5e", "-q", "--shapes", CALLS,

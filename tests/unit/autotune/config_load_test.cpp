@@ -251,7 +251,8 @@ TEST_CASE("dtypes are TPU dtypes; 64-bit types are refused", "[config]") {
   };
   DiagnosticEngine diags;
   for (std::string_view ok :
-       {"float32", "bfloat16", "float16", "int32", "int16", "int8", "uint8", "bool"})
+       {"float32", "bfloat16", "float16", "int32", "int16", "int8", "uint8", "bool",
+        "float8_e4m3fn", "float8_e5m2"})  // every dtype --autotune writes
     CHECK(parse(entry(ok), diags));
   CHECK(diags.diagnostics().empty());
   CHECK(errors_of(entry("float64")) == Lines{"5:17: 64-bit dtype `float64` is not supported: TPUs "
@@ -261,10 +262,9 @@ TEST_CASE("dtypes are TPU dtypes; 64-bit types are refused", "[config]") {
               "`int32`"});
   CHECK(errors_of(entry("torch.bfloat16")) ==
         Lines{"5:17: write dtype `torch.bfloat16` as `bfloat16`"});
-  CHECK(
-      errors_of(entry("fp8")) ==
-      Lines{"5:17: unknown dtype `fp8`; expected one of float32, bfloat16, float16, int32, int16, "
-            "int8, uint8, bool"});
+  CHECK(errors_of(entry("fp8")) ==
+        Lines{"5:17: unknown dtype `fp8`; expected one of bool, uint8, int8, int16, int32, "
+              "float8_e4m3fn, float8_e5m2, float16, bfloat16, float32"});
 }
 
 TEST_CASE("shape entries need shapes and config, once each", "[config]") {
