@@ -12,9 +12,7 @@ from jax.experimental.pallas import tpu as pltpu
 
 from conftest import import_module
 from references import SAMPLES
-from test_samples import Case, public_function, simulator_call
-
-STREAMING = ("fori_loop", "emit_pipeline")
+from test_samples import STREAMING, Case, public_function, simulator_call
 
 
 def _cases():
