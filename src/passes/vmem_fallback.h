@@ -1,7 +1,7 @@
 // The strategies a launch falls back to when the chosen ones need more VMEM than the target
-// has (issue 10). The module decides while JAX traces, from the VMEM formulas of
-// vmem_formula.h; this is the one place that says in which order (documented in README.md,
-// "Trace-time VMEM fallback"):
+// has. The module decides while JAX traces, from the VMEM formulas of vmem_formula.h; this is
+// the one place that says in which order (documented in docs/guide/tuning.md, "Trace-time VMEM
+// fallback"):
 //
 //   every inner loop run `unroll` (its whole axis resident in VMEM) is run by the first of
 //   `emit_pipeline`, `fori_loop` that applies to it (both stream blocks of the axis through a

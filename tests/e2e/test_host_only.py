@@ -1,4 +1,4 @@
-"""Kernels without an `hl.tile` or `hl.grid` loop (README.md, "Decisions worth knowing").
+"""Kernels without an `hl.tile` or `hl.grid` loop (docs/design/decisions.md, "Empty axes and kernels without loops").
 
 Helion refuses them (NoDeviceLoopsInKernel). helionc compiles them with a warning
 (`-Wno-device-loop`) to a function that runs the host code as jnp with no `pallas_call`, and

@@ -1,4 +1,4 @@
-"""Blocks whose size the kernel observes (passes/kept_blocks.h; README.md, "Registered block
+"""Blocks whose size the kernel observes (passes/kept_blocks.h; docs/guide/kernels.md, "Registered block
 sizes as values"): the module uses exactly the block it asks for, or raises while JAX traces.
 
 A block size fixed in the source whose `tile.id`/`tile.count` the kernel reads is Helion's

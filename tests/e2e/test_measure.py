@@ -1,4 +1,4 @@
-"""`helionc --autotune --search measure` on the CPU (issue 10; README.md, "Measured search").
+"""`helionc --autotune --search measure` on the CPU (docs/guide/tuning.md, "Measured search").
 
 The runner times the interpreter here, which tests the plumbing: the statuses of candidates
 that hang, compute a wrong result, fail to compile or crash (injected through the runner's

@@ -1,4 +1,4 @@
-"""`tile.id` and `tile.count` of loops that start at a begin (README.md, "Registered block sizes
+"""`tile.id` and `tile.count` of loops that start at a begin (docs/guide/kernels.md, "Registered block sizes
 as values"): Helion's `tile.begin // block_size` and `cdiv(end - begin, block_size)` under every
 `pallas_loop_type`, for outer and inner loops, one- and two-dimensional tiles, in the module and
 in its reference.

@@ -1,4 +1,4 @@
-"""`hl.register_tunable` keys (README.md, "Tunables of the kernel's own").
+"""`hl.register_tunable` keys (docs/guide/kernels.md, "Tunables of the kernel's own").
 
 A kernel's own config key takes its value from the config (YAML `default:` or a shape entry,
 the decorator's config, or the fragment's default) while JAX traces. Checked here on the

@@ -1,4 +1,4 @@
-"""The module's trace-time VMEM fallback (issue 10; README.md, "Trace-time VMEM fallback").
+"""The module's trace-time VMEM fallback (docs/guide/tuning.md, "Trace-time VMEM fallback").
 
 A config whose `unroll` loop keeps an axis resident that does not fit in VMEM (the config's
 `vmem_limit_bytes`, else the target's VMEM per core) runs that loop as `emit_pipeline` instead,

@@ -583,7 +583,7 @@ class LaunchPrinter {
     host_.context.imports.helpers.insert("vmem_bytes");
     out_.comment(
         "The VMEM each strategy needs (the accounting of --emit report); strategies and blocks "
-        "that do not fit fall back (README.md, \"Trace-time VMEM fallback\").");
+        "that do not fit fall back (docs/guide/tuning.md, \"Trace-time VMEM fallback\").");
     {
       auto call = out_.block(fmt::format("{} = _fit_vmem(", config_));
       out_.line(config_ + ",");

@@ -246,7 +246,7 @@ def _dot_8bit_as_bf16(a, b, dimension_numbers):
 
 def _fit_vmem(config, launch, first, blocks, needs, fallbacks, halve, vmem_bytes, scoped_bytes):
     """`config` with one launch's strategies, then its blocks, changed while they need more
-    VMEM than there is (README.md, "Trace-time VMEM fallback").
+    VMEM than there is (docs/guide/tuning.md, "Trace-time VMEM fallback").
 
     `blocks(config)` gives the launch's blocks for a config and `needs(*blocks)` maps each
     strategy combination of the launch's inner loops (entries `first`... of `pallas_loop_type`)
@@ -528,7 +528,7 @@ def attention_output(q_in, k_in, v_in, *, interpret=None):
     v_view = _broadcast_unit_axes(v_view, (q_view.shape[0], None, None))
     # tests/golden/pallas/attention.py:38: for tile_b, tile_m in hl.tile([q_view.size(0), m_dim]):
     # The VMEM each strategy needs (the accounting of --emit report); strategies and blocks that do
-    # not fit fall back (README.md, "Trace-time VMEM fallback").
+    # not fit fall back (docs/guide/tuning.md, "Trace-time VMEM fallback").
     config = _fit_vmem(
         config,
         "attention_output (tests/golden/pallas/attention.py:38)",

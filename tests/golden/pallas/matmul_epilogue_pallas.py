@@ -243,7 +243,7 @@ def _dot_8bit_as_bf16(a, b, dimension_numbers):
 
 def _fit_vmem(config, launch, first, blocks, needs, fallbacks, halve, vmem_bytes, scoped_bytes):
     """`config` with one launch's strategies, then its blocks, changed while they need more
-    VMEM than there is (README.md, "Trace-time VMEM fallback").
+    VMEM than there is (docs/guide/tuning.md, "Trace-time VMEM fallback").
 
     `blocks(config)` gives the launch's blocks for a config and `needs(*blocks)` maps each
     strategy combination of the launch's inner loops (entries `first`... of `pallas_loop_type`)
@@ -379,7 +379,7 @@ def scores(q, k, *, interpret=None):
     k = _broadcast_unit_axes(k, (b, None, None))
     # tests/golden/pallas/matmul_epilogue.py:21: for tile_b, tile_m, tile_n in hl.tile([b, m, n]):
     # The VMEM each strategy needs (the accounting of --emit report); strategies and blocks that do
-    # not fit fall back (README.md, "Trace-time VMEM fallback").
+    # not fit fall back (docs/guide/tuning.md, "Trace-time VMEM fallback").
     config = _fit_vmem(
         config,
         "scores (tests/golden/pallas/matmul_epilogue.py:21)",

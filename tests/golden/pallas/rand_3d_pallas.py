@@ -185,7 +185,7 @@ def tpu_lowering_context(target=None):
 
 def _fit_vmem(config, launch, first, blocks, needs, fallbacks, halve, vmem_bytes, scoped_bytes):
     """`config` with one launch's strategies, then its blocks, changed while they need more
-    VMEM than there is (README.md, "Trace-time VMEM fallback").
+    VMEM than there is (docs/guide/tuning.md, "Trace-time VMEM fallback").
 
     `blocks(config)` gives the launch's blocks for a config and `needs(*blocks)` maps each
     strategy combination of the launch's inner loops (entries `first`... of `pallas_loop_type`)
@@ -372,7 +372,7 @@ def rand_3d(x, seed, *, interpret=None):
     b, m, n = x.shape  # tests/golden/pallas/rand_3d.py:10
     # tests/golden/pallas/rand_3d.py:11: for tile_b, tile_m, tile_n in hl.tile([b, m, n]):
     # The VMEM each strategy needs (the accounting of --emit report); strategies and blocks that do
-    # not fit fall back (README.md, "Trace-time VMEM fallback").
+    # not fit fall back (docs/guide/tuning.md, "Trace-time VMEM fallback").
     config = _fit_vmem(
         config,
         "rand_3d (tests/golden/pallas/rand_3d.py:11)",

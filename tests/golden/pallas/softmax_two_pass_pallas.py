@@ -194,7 +194,7 @@ def _block_at(position, block, length):
 
 def _fit_vmem(config, launch, first, blocks, needs, fallbacks, halve, vmem_bytes, scoped_bytes):
     """`config` with one launch's strategies, then its blocks, changed while they need more
-    VMEM than there is (README.md, "Trace-time VMEM fallback").
+    VMEM than there is (docs/guide/tuning.md, "Trace-time VMEM fallback").
 
     `blocks(config)` gives the launch's blocks for a config and `needs(*blocks)` maps each
     strategy combination of the launch's inner loops (entries `first`... of `pallas_loop_type`)
@@ -527,7 +527,7 @@ def softmax_two_pass(x, *, interpret=None):
     out = jax.ShapeDtypeStruct(x.shape, x.dtype)  # tests/golden/pallas/softmax_two_pass.py:18
     # tests/golden/pallas/softmax_two_pass.py:21: for tile_m in hl.tile(m, block_size=block_size_m):
     # The VMEM each strategy needs (the accounting of --emit report); strategies and blocks that do
-    # not fit fall back (README.md, "Trace-time VMEM fallback").
+    # not fit fall back (docs/guide/tuning.md, "Trace-time VMEM fallback").
     config = _fit_vmem(
         config,
         "softmax_two_pass (tests/golden/pallas/softmax_two_pass.py:21)",

@@ -185,7 +185,7 @@ def tpu_lowering_context(target=None):
 
 def _fit_vmem(config, launch, first, blocks, needs, fallbacks, halve, vmem_bytes, scoped_bytes):
     """`config` with one launch's strategies, then its blocks, changed while they need more
-    VMEM than there is (README.md, "Trace-time VMEM fallback").
+    VMEM than there is (docs/guide/tuning.md, "Trace-time VMEM fallback").
 
     `blocks(config)` gives the launch's blocks for a config and `needs(*blocks)` maps each
     strategy combination of the launch's inner loops (entries `first`... of `pallas_loop_type`)
@@ -453,7 +453,7 @@ def tile_windows(x, *, interpret=None):
         )
     # tests/golden/pallas/tile_windows.py:15: for _request in hl.grid(1):
     # The VMEM each strategy needs (the accounting of --emit report); strategies and blocks that do
-    # not fit fall back (README.md, "Trace-time VMEM fallback").
+    # not fit fall back (docs/guide/tuning.md, "Trace-time VMEM fallback").
     config = _fit_vmem(
         config,
         "tile_windows (tests/golden/pallas/tile_windows.py:15)",
