@@ -51,7 +51,7 @@ std::set<std::string> with_called_helpers(std::set<std::string> helpers) {
       {"gather", {"lanes", "layout"}},  // and lane sums of `_gather_1d` and `_pick_columns`
       {"combine_reduce", {"lanes", "scan"}},
       {"scatter", {"lanes", "gather", "dot", "layout"}},  // the stored indices' lane sum, one-hots
-      {"take_along", {"lanes", "generation"}},  // sublane gathers; the one-hot path's lane sum
+      {"take_along", {"lanes", "generation", "layout"}},  // sublane gathers, lane sums, _widen
   };
   for (bool grew = true; grew;) {
     grew = false;
