@@ -23,10 +23,17 @@ JOBS="${HELIONC_JOBS:-2}"
 
 HELIONC_SANITIZERS=1 HELIONC_SETUP_PACKAGES_ONLY=1 bash "$ROOT/scripts/setup.sh"
 
+# Optimised as the sanitizers' own documentation advises: -O1 keeps a sanitized binary within a
+# few times the speed of a plain one, and line tables are all a sanitizer's stack trace prints.
+# Both compile about a third faster than RelWithDebInfo's -O2 -g (clang 14, the largest
+# sources), which is most of CI's build stage.
+FLAGS="-O1 -gline-tables-only -DNDEBUG"
+
 # Configured once; a later call that asks for other sanitizers or fuzzing configures again
 # (the cache keeps the rest, and CMake rebuilds what the new flags change).
 configured() {
   grep -qx "HELIONC_SANITIZE:STRING=$SANITIZE" "$BUILD_DIR/CMakeCache.txt" 2>/dev/null &&
+    grep -qx "CMAKE_CXX_FLAGS_RELWITHDEBINFO:STRING=$FLAGS" "$BUILD_DIR/CMakeCache.txt" &&
     grep -qx "HELIONC_FUZZ:BOOL=$FUZZ" "$BUILD_DIR/CMakeCache.txt" &&
     { [ -f "$BUILD_DIR/build.ninja" ] || [ -f "$BUILD_DIR/Makefile" ]; }
 }
@@ -37,6 +44,7 @@ if ! configured; then
   fi
   cmake -S "$ROOT" -B "$BUILD_DIR" "${generator[@]}" -DCMAKE_BUILD_TYPE=RelWithDebInfo \
     -DCMAKE_C_COMPILER=clang-14 -DCMAKE_CXX_COMPILER=clang++-14 \
+    -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="$FLAGS" -DCMAKE_C_FLAGS_RELWITHDEBINFO="$FLAGS" \
     -DHELIONC_SANITIZE="$SANITIZE" -DHELIONC_FUZZ="$FUZZ"
 fi
 targets=()
