@@ -6,7 +6,10 @@ lanes move to lanes by a transpose; `torch.gather` along sublanes goes by one-ho
 products (8-bit operands multiply as bfloat16). Each sample below takes one of those
 formulations. Its default module runs in interpret mode traced for a TPU v4 (the abstract mesh
 of e2e_support.tpu_tracing, as on a TPU v4 host), on the first two calls of its sidecar, and is
-compiled for a TPU v4 for real.
+compiled for a TPU v4 for real. A kernel traces the body of an inner loop apart from the rest
+(a pipeline's body inside `pltpu.emit_pipeline`), so each sample with inner loops also runs under
+each strategy that streams its blocks, on its first config and call: the formulation must reach
+every body traced for the kernel's generation, whichever TARGET the module was compiled for.
 """
 
 from __future__ import annotations
@@ -17,7 +20,7 @@ import pytest
 
 from e2e_support import SAMPLES_DIR, interpretable, read_shapes_file, tpu_device, tpu_tracing
 from references import SAMPLES
-from test_samples import Case, assert_launches, compiled
+from test_samples import STREAMING, Case, assert_launches, compiled
 
 # sample -> the formulation its kernel takes on TPU v4
 V4_FORMULATIONS = {
@@ -49,13 +52,37 @@ def _cases():
     return cases
 
 
+def _streaming_cases():
+    cases = []
+    for spec in SAMPLES:
+        if spec.name not in V4_FORMULATIONS or not spec.loop_types:
+            continue
+        call = next(c for c in read_shapes_file(SAMPLES_DIR / f"{spec.name}.shapes") if interpretable(c))
+        first = next(iter(spec.configs))
+        for types in spec.loop_types:
+            if any(t in STREAMING for t in types):
+                config_id = f"{first}-{'-'.join(types)}"
+                cases.append(pytest.param(spec, config_id, call, id=f"{spec.name}-{config_id}-{call}"))
+    return cases
+
+
 def test_every_listed_sample_exists():
     assert set(V4_FORMULATIONS) <= {spec.name for spec in SAMPLES}
 
 
 @pytest.mark.parametrize("spec,call", _cases())
 def test_v4_formulation(helionc, tpu_lower, spec, call):
-    fn = compiled(helionc, spec, None)
+    check_on_v4(tpu_lower, compiled(helionc, spec, None), spec, call)
+
+
+@pytest.mark.parametrize("spec,config_id,call", _streaming_cases())
+def test_v4_formulation_streaming(helionc, tpu_lower, spec, config_id, call):
+    check_on_v4(tpu_lower, compiled(helionc, spec, config_id), spec, call)
+
+
+def check_on_v4(tpu_lower, fn, spec, call):
+    """`fn` picks a formulation by generation, matches numpy traced for a TPU v4 (interpret
+    mode) and compiles for one."""
     source = pathlib.Path(fn.__code__.co_filename).read_text()
     assert "_tpu_generation()" in source, "the module picks no formulation by generation"
     case = Case(spec, call, {})

@@ -43,8 +43,9 @@ namespace {
 // printer that uses a helper names it alone.
 std::set<std::string> with_called_helpers(std::set<std::string> helpers) {
   static const std::map<std::string, std::vector<std::string>> k_calls = {
-      {"lanes", {"generation"}},  // the TPU generation picks the formulation
-      {"dot", {"generation"}},    // 8-bit products where the MXU has none
+      {"lanes", {"generation"}},     // the TPU generation picks the formulation
+      {"dot", {"generation"}},       // 8-bit products where the MXU has none
+      {"pipeline", {"generation"}},  // traced for the kernel's TPU (_for_traced_tpu)
       // `_wide_dtype`, `_select` (helper_layout): select-sums and stores of values under 32 bits.
       {"column", {"lanes", "layout"}},  // and a lane sum of a block of two or more axes
       {"picks", {"lanes", "layout"}},   // and `_pick` along the last axis

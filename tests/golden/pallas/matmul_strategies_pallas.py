@@ -333,16 +333,24 @@ def _traced_vmem(vmem_bytes, scoped_bytes):
     return _TPU_VMEM.get(kind, (vmem_bytes, scoped_bytes))
 
 
-def _tpu_generation():
-    """The generation of the TPU a kernel is traced for (4 for TPU v4, 7 for TPU7x), which picks
-    between formulations where an older TPU lacks an instruction: the device's, or the abstract
-    mesh's when compiling for a topology; TARGET's when tracing for no TPU (interpret mode on a
-    host without one), so that a module compiled with `--target` runs that target's formulation."""
+def _for_traced_tpu(trace):
+    """trace() where Pallas can tell the TPU a kernel is traced for: the device, or the abstract
+    mesh's when compiling for a topology, as it is; TARGET's (tpu_lowering_context) when traced
+    for no TPU (interpret mode on a host without one), so that a module compiled with `--target`
+    runs that target's formulation. Never TARGET's over a known TPU: a kernel compiled for one
+    generation must trace every part of it (pipelines included) for that generation."""
     try:
-        return pltpu.get_tpu_info().generation
+        pltpu.get_tpu_info()
     except ValueError:  # "Unsupported TPU device kind: cpu"
         with tpu_lowering_context():
-            return pltpu.get_tpu_info().generation
+            return trace()
+    return trace()
+
+
+def _tpu_generation():
+    """The generation of the TPU a kernel is traced for (4 for TPU v4, 7 for TPU7x), which picks
+    between formulations where an older TPU lacks an instruction (_for_traced_tpu)."""
+    return _for_traced_tpu(lambda: pltpu.get_tpu_info().generation)
 
 
 def _loop_order(config, loop, default):
@@ -384,15 +392,12 @@ def _pad_to_blocks(x, blocks):
 
 def _emit_pipeline(body, grid, in_specs, refs):
     """pltpu.emit_pipeline(body, ...)(*refs). Pallas asks for the TPU generation while tracing
-    a pipeline, even in interpret mode: on a host without a TPU it is traced for TARGET's.
+    a pipeline, even in interpret mode: it is traced for the TPU the kernel is (_for_traced_tpu).
     A range known empty while tracing (`hl.tile(start, m)` with start >= m) runs no step:
     Pallas refuses a grid without one, and the carried values keep their initial values."""
     if all(isinstance(steps, int) for steps in grid) and min(grid) <= 0:
         return None
-    if jax.default_backend() == "tpu":
-        return pltpu.emit_pipeline(body, grid=grid, in_specs=in_specs)(*refs)
-    with tpu_lowering_context():
-        return pltpu.emit_pipeline(body, grid=grid, in_specs=in_specs)(*refs)
+    return _for_traced_tpu(lambda: pltpu.emit_pipeline(body, grid=grid, in_specs=in_specs)(*refs))
 
 
 def _select_config(configs, default, *arrays):
