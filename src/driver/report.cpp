@@ -255,6 +255,13 @@ class KernelReport {
                  moves ? grouped(r.hbm_bytes) : "-", r.note});
     }
     text += table.render("        ");
+    if (resources->narrow_values > 0) {
+      text += fmt::format(
+          "        narrow values: {} B for the {} value{} the body computes with a last axis of a "
+          "few elements, held in VMEM at whole register tiles (docs/guide/tuning.md)\n",
+          grouped(resources->narrow_value_bytes), resources->narrow_values,
+          resources->narrow_values == 1 ? "" : "s");
+    }
     const autotune::LaunchVerdict verdict =
         autotune::judge_launch(*resources, target_, config.vmem_limit_bytes);
     if (!verdict.fits)

@@ -251,6 +251,16 @@ struct InnerLoop {
   }
 };
 
+// A value the kernel body computes whose last axis is a few elements wide (a pair or a group of
+// a view, one element of it, a kept reduced axis) in a value of rank 3 or more. Such a value
+// fills a whole register tile (8 rows x 128 lanes) per row of its last two axes, so the TPU
+// compiler keeps it in VMEM rather than in registers (vmem_formula.h, is_narrow_value).
+struct NarrowValue {
+  std::vector<ir::Dim> dims;
+  std::optional<ir::ScalarType> dtype;  // nullopt: known only while JAX traces
+  int count = 1;                        // the expressions computing a value of this shape
+};
+
 struct Launch {
   int index = 0;              // k-th launch of the kernel
   ir::StmtPtr loop;           // the ir::TileLoop
@@ -266,6 +276,8 @@ struct Launch {
   std::map<const ir::Load*, RefUse> loads;
   std::map<const ir::Store*, int> stores;  // -> index into outputs
   LaunchCost cost;
+  // The body's narrow values, one per expression that computes one (vmem_formula.h).
+  std::vector<NarrowValue> narrow_values;
   // One schedule per combination of applicable inner-loop strategies, the default first
   // (filled by the schedule pass, schedule.h).
   std::vector<LaunchSchedule> schedules;

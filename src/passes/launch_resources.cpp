@@ -66,6 +66,12 @@ class Accountant {
     // The launch's VMEM is its formula's value: the module checks the same formula while JAX
     // traces (vmem_formula.h).
     result_.vmem_bytes = evaluate(known(launch_vmem(kernel_, launch_, schedule_)));
+    for (const NarrowValue& value : launch_.narrow_values) {
+      Expected<SizeExpr> bytes = narrow_value_vmem(launch_, value);
+      if (!bytes) continue;  // left out of launch_vmem too
+      result_.narrow_value_bytes += evaluate(*bytes);
+      result_.narrow_values += value.count;
+    }
     result_.flops = cost(launch_.cost.flops);
     result_.transcendentals = cost(launch_.cost.transcendentals);
     result_.divisions = cost(launch_.cost.divisions);
@@ -125,6 +131,10 @@ class Accountant {
     int64_t buffers(int inner_loop) const override { return a_.buffer_count(inner_loop); }
     int64_t extent(int launch_dim) const override {
       return a_.extents_[static_cast<size_t>(launch_dim)];
+    }
+    int64_t computed(int size) const override {
+      const ir::Kernel::ComputedSize& computed = a_.kernel_.computed_sizes[static_cast<size_t>(size)];
+      return a_.host_int(computed.value, fmt::format("the size `{}`", computed.text));
     }
 
    private:

@@ -90,6 +90,9 @@ struct LaunchResources {
   int64_t grid_steps = 1;
   std::vector<OperandResources> operands;  // inputs, outputs, scratch, stream buffers
   int64_t vmem_bytes = 0;
+  // Of `vmem_bytes`: the body's narrow values (vmem_formula.h, is_narrow_value), and how many.
+  int64_t narrow_value_bytes = 0;
+  int narrow_values = 0;
   int64_t smem_bytes = 0;
   int64_t hbm_bytes = 0;
   int64_t flops = 0;

@@ -17,6 +17,7 @@
 #include "passes/plan_strategies.h"
 #include "passes/plan_views.h"
 #include "passes/shape_facts.h"
+#include "passes/vmem_formula.h"
 
 namespace helionc::passes {
 
@@ -263,6 +264,16 @@ class LaunchPlanner {
     current_inner_ = outer;
   }
 
+  void note_narrow_value(const ir::Type& type) {
+    for (NarrowValue& value : launch_.narrow_values) {
+      if (value.dims == type.dims && value.dtype == type.dtype) {
+        ++value.count;
+        return;
+      }
+    }
+    launch_.narrow_values.push_back({type.dims, type.dtype});
+  }
+
   void walk_expr(const ExprPtr& expr) {
     if (!expr) return;
     // A value sized by a host int computed from others (Dim::Kind::kComputed): the kernel
@@ -271,6 +282,11 @@ class LaunchPlanner {
       if (dim.kind == ir::Dim::Kind::kComputed) {
         walk_expr(kernel_.computed_sizes[static_cast<size_t>(dim.size)].value);
       }
+    }
+    // A name or a tuple's element is a value computed elsewhere, counted there.
+    if (expr->kind != ir::ExprKind::kVarRef && expr->kind != ir::ExprKind::kTupleGet &&
+        is_narrow_value(expr->type)) {
+      note_narrow_value(expr->type);
     }
     switch (expr->kind) {
       case ir::ExprKind::kLoad: {

@@ -142,6 +142,40 @@ SizeExpr scratch_bytes(const ir::Kernel& kernel, const Launch& launch,
   return SizeExpr::tiled(std::move(shape), -1, vmem_item_bytes(*binding.type.dtype));
 }
 
+SizeExpr value_extent(const Launch& launch, const ir::Dim& dim) {
+  switch (dim.kind) {
+    case ir::Dim::Kind::kTile:
+      return block_of(launch, dim.tile_dim);
+    case ir::Dim::Kind::kTilePart:
+      return SizeExpr::ceil_div(block_of(launch, dim.tile_dim), SizeExpr::constant(dim.extent));
+    case ir::Dim::Kind::kFull:
+    case ir::Dim::Kind::kSlice:  // at most the axis: an upper bound
+      return SizeExpr::axis_size(dim.binding, dim.axis);
+    case ir::Dim::Kind::kLiteral:
+      return SizeExpr::constant(dim.extent);
+    case ir::Dim::Kind::kComputed:
+      return SizeExpr::computed(dim.size);
+    case ir::Dim::Kind::kVariadic:
+      throw NoFormula{"a value's rank is only known at trace time"};
+    case ir::Dim::Kind::kUnit:
+      break;
+  }
+  return SizeExpr::constant(1);
+}
+
+SizeExpr narrow_bytes(const Launch& launch, const NarrowValue& value) {
+  std::vector<SizeExpr> extents;
+  for (const ir::Dim& dim : value.dims) extents.push_back(value_extent(launch, dim));
+  const int64_t item = value.dtype ? vmem_item_bytes(*value.dtype) : 4;
+  const int64_t rows_per_tile = 8 * std::max<int64_t>(1, 4 / item);
+  const size_t rank = extents.size();
+  std::vector<SizeExpr> factors(extents.begin(), extents.end() - 2);
+  factors.push_back(SizeExpr::ceil_div(extents[rank - 2], SizeExpr::constant(rows_per_tile)));
+  factors.push_back(SizeExpr::ceil_div(extents[rank - 1], SizeExpr::constant(128)));
+  factors.push_back(SizeExpr::constant(4096 * static_cast<int64_t>(value.count)));
+  return SizeExpr::product(std::move(factors));
+}
+
 template <typename F>
 auto formula(F&& build) -> Expected<decltype(build())> {
   try {
@@ -185,6 +219,13 @@ SizeExpr SizeExpr::buffers(int inner_loop) {
   SizeExpr e;
   e.kind = Kind::kBuffers;
   e.index = inner_loop;
+  return e;
+}
+
+SizeExpr SizeExpr::computed(int size) {
+  SizeExpr e;
+  e.kind = Kind::kComputed;
+  e.index = size;
   return e;
 }
 
@@ -256,6 +297,9 @@ SizeExpr SizeExpr::round_up(SizeExpr value, SizeExpr multiple) {
 }
 
 SizeExpr SizeExpr::ceil_div(SizeExpr value, SizeExpr divisor) {
+  if (value.kind == Kind::kConst && divisor.kind == Kind::kConst && divisor.value > 0) {
+    return SizeExpr::constant((value.value + divisor.value - 1) / divisor.value);
+  }
   SizeExpr e;
   e.kind = Kind::kCeilDiv;
   e.args.push_back(std::move(value));
@@ -303,6 +347,8 @@ std::optional<int64_t> evaluate_size(const SizeExpr& expr, const SizeLeaves& lea
       return leaves.item_size(expr.binding);
     case SizeExpr::Kind::kBuffers:
       return leaves.buffers(expr.index);
+    case SizeExpr::Kind::kComputed:
+      return leaves.computed(expr.index);
     case SizeExpr::Kind::kAdd:
     case SizeExpr::Kind::kMul: {
       const bool add = expr.kind == SizeExpr::Kind::kAdd;
@@ -368,6 +414,17 @@ Expected<SizeExpr> scratch_vmem(const ir::Kernel& kernel, const Launch& launch,
   return formula([&] { return scratch_bytes(kernel, launch, buffer); });
 }
 
+bool is_narrow_value(const ir::Type& type) {
+  if (type.kind != ir::TypeKind::kTileTensor || type.dims.size() < 3) return false;
+  const ir::Dim& last = type.dims.back();
+  return last.kind == ir::Dim::Kind::kUnit ||
+         (last.kind == ir::Dim::Kind::kLiteral && last.extent <= 16);
+}
+
+Expected<SizeExpr> narrow_value_vmem(const Launch& launch, const NarrowValue& value) {
+  return formula([&] { return narrow_bytes(launch, value); });
+}
+
 Expected<SizeExpr> launch_vmem(const ir::Kernel& kernel, const Launch& launch,
                                const LaunchSchedule& schedule) {
   return formula([&] {
@@ -387,6 +444,11 @@ Expected<SizeExpr> launch_vmem(const ir::Kernel& kernel, const Launch& launch,
     }
     for (const ScratchBuffer& buffer : schedule.scratch) {
       terms.push_back(scratch_bytes(kernel, launch, buffer));
+    }
+    for (const NarrowValue& value : launch.narrow_values) {
+      if (Expected<SizeExpr> bytes = narrow_value_vmem(launch, value)) {
+        terms.push_back(std::move(*bytes));
+      }
     }
     return SizeExpr::sum(std::move(terms));
   });

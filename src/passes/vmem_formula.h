@@ -33,6 +33,7 @@ struct SizeExpr {
     kRoundUp,   // `args[0]` rounded up to a multiple of `args[1]` (cdiv(a, b) * b)
     kCeilDiv,   // cdiv(`args[0]`, `args[1]`)
     kExtent,    // the size of launch dimension `index`: the range its loop covers
+    kComputed,  // the host int Kernel::computed_sizes[`index`] (`head_dim // 2`)
     kTiled,     // the VMEM bytes of one buffer of shape `args` (tiled_vmem_bytes) whose elements
                 // are those of the array bound to `binding`, or of `value` bytes when it is -1
   };
@@ -49,6 +50,7 @@ struct SizeExpr {
   static SizeExpr item_size(int binding);
   static SizeExpr buffers(int inner_loop);
   static SizeExpr extent(int launch_dim);
+  static SizeExpr computed(int size);
   // One buffer of `shape` in VMEM, of the elements of array `binding` (`item_bytes` each when
   // `binding` is -1).
   static SizeExpr tiled(std::vector<SizeExpr> shape, int binding, int64_t item_bytes = 0);
@@ -57,7 +59,7 @@ struct SizeExpr {
   static SizeExpr product(std::vector<SizeExpr> factors);
   static SizeExpr min(SizeExpr a, SizeExpr b);
   static SizeExpr round_up(SizeExpr value, SizeExpr multiple);
-  static SizeExpr ceil_div(SizeExpr value, SizeExpr divisor);
+  static SizeExpr ceil_div(SizeExpr value, SizeExpr divisor);  // folds two constants
 
   bool is_constant(int64_t v) const { return kind == Kind::kConst && value == v; }
 };
@@ -73,6 +75,7 @@ class SizeLeaves {
   virtual int64_t item_size(int binding) const = 0;
   virtual int64_t buffers(int inner_loop) const = 0;
   virtual int64_t extent(int launch_dim) const = 0;
+  virtual int64_t computed(int size) const = 0;
 };
 
 // The bytes of one VMEM buffer of `shape` (elements of `item_bytes`), as the TPU compiler lays
@@ -83,6 +86,15 @@ class SizeLeaves {
 // shape is one row. The module's `_vmem_bytes` (templates/helper_vmem_bytes.py.tmpl) is the
 // same rule.
 int64_t tiled_vmem_bytes(const std::vector<int64_t>& shape, int64_t item_bytes);
+
+// Whether a value of `type` is narrow (NarrowValue): a tile tensor of rank 3 or more whose last
+// axis is a unit or a written size of at most 16 elements. Measured with libtpu (tpu7x and v5e,
+// the samples that view pairs and groups): the compiler allocates VMEM for such values beyond
+// the blocks, up to 65 MB for a launch whose blocks take 0.5 MB, where values with full lanes
+// stay in registers or are read again from their blocks. Each expression computing one counts
+// once, at its register tiles (narrow_value_vmem): 1.2-3.4 times the compiler's extra bytes on
+// those samples, which reuses some of the printed formulation's copies.
+bool is_narrow_value(const ir::Type& type);
 
 // The bytes of one element of `dtype` in VMEM: a bool takes a 32-bit word, float16 is held as
 // float32 (ir::device_dtype).
@@ -115,7 +127,14 @@ Expected<SizeExpr> operand_vmem(const ir::Kernel& kernel, const Launch& launch,
 Expected<SizeExpr> scratch_vmem(const ir::Kernel& kernel, const Launch& launch,
                                 const ScratchBuffer& buffer);
 
-// The VMEM bytes of the whole launch under `schedule`: every operand's and scratch buffer's.
+// The VMEM bytes of the narrow values of one shape (is_narrow_value) at their register tiles: 4 KiB per tile of
+// 8 rows (16 for 16-bit, 32 for 8-bit elements; a dtype known only while JAX traces counts as
+// 32-bit) by 128 lanes of its last two axes, times its leading axes. A part of a block
+// (`tile.block_size // 2`) counts its groups. Errors name what has no static formula.
+Expected<SizeExpr> narrow_value_vmem(const Launch& launch, const NarrowValue& value);
+
+// The VMEM bytes of the whole launch under `schedule`: every operand's and scratch buffer's,
+// and the body's narrow values (a value whose size has no static formula is left out).
 Expected<SizeExpr> launch_vmem(const ir::Kernel& kernel, const Launch& launch,
                                const LaunchSchedule& schedule);
 

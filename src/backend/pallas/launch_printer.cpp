@@ -625,6 +625,8 @@ class LaunchPrinter {
           return sizes_[static_cast<size_t>(leaf.index)];
         case Kind::kBuffers:
           return py_atom(stream_slots(static_cast<size_t>(leaf.index)));
+        case Kind::kComputed:
+          return host_.expr(kernel_.computed_sizes[static_cast<size_t>(leaf.index)].value);
         default:
           HELIONC_UNREACHABLE("not a leaf of a size formula");
       }

@@ -17,6 +17,7 @@ PyExpr print_size(const passes::SizeExpr& expr,
     case Kind::kItemSize:
     case Kind::kBuffers:
     case Kind::kExtent:
+    case Kind::kComputed:
       return leaf(expr);
     case Kind::kCeilDiv:
       return py_call("pl.cdiv",

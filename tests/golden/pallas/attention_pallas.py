@@ -576,7 +576,8 @@ def attention_output(q_in, k_in, v_in, *, interpret=None):
             * min(2, pl.cdiv(q_view.shape[0], block_b) * pl.cdiv(m_dim, block_m))
             + _vmem_bytes((block_b, block_m), 4)
             + _vmem_bytes((block_b, block_m, q_view.shape[2]), 4)
-            + _vmem_bytes((block_b, block_m), 4),
+            + _vmem_bytes((block_b, block_m), 4)
+            + block_b * pl.cdiv(block_m, 8) * 12288,
         },
         {},
         ((0, 0), (1, 1), (2, 2)),

@@ -384,7 +384,8 @@ def rand_3d(x, seed, *, interpret=None):
         ),
         lambda block_b, block_m, block_n: {
             (): _vmem_bytes((block_b, block_m, block_n), _device_dtype(out.dtype))
-            * min(2, pl.cdiv(b, block_b) * pl.cdiv(m, block_m) * pl.cdiv(n, block_n)),
+            * min(2, pl.cdiv(b, block_b) * pl.cdiv(m, block_m) * pl.cdiv(n, block_n))
+            + block_b * 8192,
         },
         {},
         ((0, 0), (1, 1), (2, 2)),

@@ -113,9 +113,9 @@ std::vector<passes::LaunchChoices> choice_sets(const ir::Kernel& kernel,
 
 class Bindings {
  public:
-  Bindings(const passes::HostValues& values, const passes::LaunchResources& resources,
-           const passes::LaunchChoices& choices)
-      : values_(values), resources_(resources), choices_(choices) {}
+  Bindings(const ir::Kernel& kernel, const passes::HostValues& values,
+           const passes::LaunchResources& resources, const passes::LaunchChoices& choices)
+      : kernel_(kernel), values_(values), resources_(resources), choices_(choices) {}
 
   // The leaf's name in the printed formula, its value recorded for the Python side.
   backend::pallas::PyExpr name(const passes::SizeExpr& leaf) {
@@ -143,6 +143,10 @@ class Bindings {
         name = fmt::format("buffers_{}", leaf.index);
         value = choices_.buffer_counts.at(static_cast<size_t>(leaf.index));
         break;
+      case Kind::kComputed:
+        name = fmt::format("computed_{}", leaf.index);
+        value = *values_.int_value(kernel_.computed_sizes.at(static_cast<size_t>(leaf.index)).value);
+        break;
       default:
         FAIL("not a leaf");
     }
@@ -157,6 +161,7 @@ class Bindings {
   }
 
  private:
+  const ir::Kernel& kernel_;
   const passes::HostValues& values_;
   const passes::LaunchResources& resources_;
   const passes::LaunchChoices& choices_;
@@ -189,10 +194,10 @@ void compare_sample(const fs::path& source, std::vector<Comparison>& comparisons
           if (!resources) continue;  // a size the host computes from a scalar, ...
           INFO(source.filename().string());
           REQUIRE(formula);
-          int64_t operands = 0;
+          int64_t operands = resources->narrow_value_bytes;
           for (const passes::OperandResources& r : resources->operands) operands += r.vmem_bytes;
           CHECK(operands == resources->vmem_bytes);
-          Bindings bindings(values, *resources, choices);
+          Bindings bindings(kernel, values, *resources, choices);
           const std::string printed =
               backend::pallas::print_size(*formula, [&](const passes::SizeExpr& leaf) {
                 return bindings.name(leaf);
