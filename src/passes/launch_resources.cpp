@@ -133,7 +133,8 @@ class Accountant {
       return a_.extents_[static_cast<size_t>(launch_dim)];
     }
     int64_t computed(int size) const override {
-      const ir::Kernel::ComputedSize& computed = a_.kernel_.computed_sizes[static_cast<size_t>(size)];
+      const ir::Kernel::ComputedSize& computed =
+          a_.kernel_.computed_sizes[static_cast<size_t>(size)];
       return a_.host_int(computed.value, fmt::format("the size `{}`", computed.text));
     }
 

@@ -127,10 +127,11 @@ Expected<SizeExpr> operand_vmem(const ir::Kernel& kernel, const Launch& launch,
 Expected<SizeExpr> scratch_vmem(const ir::Kernel& kernel, const Launch& launch,
                                 const ScratchBuffer& buffer);
 
-// The VMEM bytes of the narrow values of one shape (is_narrow_value) at their register tiles: 4 KiB per tile of
-// 8 rows (16 for 16-bit, 32 for 8-bit elements; a dtype known only while JAX traces counts as
-// 32-bit) by 128 lanes of its last two axes, times its leading axes. A part of a block
-// (`tile.block_size // 2`) counts its groups. Errors name what has no static formula.
+// The VMEM bytes of the narrow values of one shape (is_narrow_value) at their register
+// tiles: 4 KiB per tile of 8 rows (16 for 16-bit, 32 for 8-bit elements; a dtype known only
+// while JAX traces counts as 32-bit) by 128 lanes of their last two axes, times their leading
+// axes and their count. A part of a block (`tile.block_size // 2`) counts its groups. Errors
+// name what has no static formula.
 Expected<SizeExpr> narrow_value_vmem(const Launch& launch, const NarrowValue& value);
 
 // The VMEM bytes of the whole launch under `schedule`: every operand's and scratch buffer's,

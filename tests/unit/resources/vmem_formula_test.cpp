@@ -145,7 +145,8 @@ class Bindings {
         break;
       case Kind::kComputed:
         name = fmt::format("computed_{}", leaf.index);
-        value = *values_.int_value(kernel_.computed_sizes.at(static_cast<size_t>(leaf.index)).value);
+        value =
+            *values_.int_value(kernel_.computed_sizes.at(static_cast<size_t>(leaf.index)).value);
         break;
       default:
         FAIL("not a leaf");
