@@ -128,7 +128,7 @@ def _on_device(operands, shapes, params):
     return operands, shapes, params
 
 
-def _pallas_call(kernel, *, grid, out_shape, where, inner_steps=0, **params):
+def _pallas_call(kernel, *, grid, out_shape, where, inner_steps=0, keep=(), **params):
     """pl.pallas_call for a launch whose loop may run no steps (an axis of length 0).
 
     The last `inner_steps` axes of `grid` are inner loops' (the `grid` strategy). A launch whose
@@ -136,6 +136,12 @@ def _pallas_call(kernel, *, grid, out_shape, where, inner_steps=0, **params):
     output keeps its value before the launch (the input it aliases, else zeros). Pallas cannot
     run a grid or a block of no elements otherwise, so any other empty axis (an inner loop of
     no steps, a whole axis of length 0) is an error that names the launch (`where`).
+
+    `keep`: arguments of the public function for a launch that reads none of them (it takes only
+    their shapes). Its results are tied to them by an optimization barrier, which computes
+    nothing, so that `jax.jit` keeps them as arguments and compiles for their device: a jit drops
+    the arguments no result depends on and would compile such a kernel for JAX's default backend
+    instead (a CPU host's CPU when compiling for a TPU topology, where Pallas only interprets).
     """
     own = grid[: len(grid) - inner_steps]
     aliases = params.get("input_output_aliases") or {}
@@ -164,6 +170,8 @@ def _pallas_call(kernel, *, grid, out_shape, where, inner_steps=0, **params):
         call = pl.pallas_call(kernel, grid=grid, out_shape=device_out, **device_params)
         results = call(*device_operands)
         results = (results,) if single else results
+        if keep:
+            results, _ = jax.lax.optimization_barrier((tuple(results), tuple(keep)))
         results = tuple(r.astype(s.dtype) for r, s in zip(results, shapes))  # float16 again
         return results[0] if single else results
 
