@@ -245,6 +245,9 @@ class LaunchPrinter {
         }
       }
       if (passes::reads_block_value(kernel_, dim)) keywords += ", exact=True";
+      if (dim.window_rows > 0 && kept.empty()) {
+        keywords += fmt::format(", rows={}", dim.window_rows);  // ir::TileDim::window_rows
+      }
       std::string requested = requested_block(dim, false);
       if (dim.grouped > 0 && grid.role == passes::AxisRole::kLeading && !grid.flat) {
         // A view groups the block (ir::TileDim::grouped): the default of 1 would not hold a group.

@@ -78,7 +78,7 @@ def _block_multiple(role, dtypes=()):
     return _BLOCK_MULTIPLES[role]
 
 
-def _legal_block(requested, size, role, other=1, axes=(), dtypes=()):
+def _legal_block(requested, size, role, other=1, axes=(), dtypes=(), rows=0):
     """A block size for a dimension of `size` whose blocks land on axes of `role`.
 
     `requested` (None: the default for blocks that also span `other` elements of whole
@@ -90,15 +90,22 @@ def _legal_block(requested, size, role, other=1, axes=(), dtypes=()):
     over part of an input's axis): a whole axis is then legal only if they are all equal, and
     otherwise the block is a multiple, which is legal on any of them. `dtypes`: those of the
     arrays whose sublane axis the blocks land on, where they may be 8-bit (_block_multiple).
+    `rows`: the rows the kernel reads of every block (a window, `_window`); the default block
+    then holds that many and leaves no shorter last block (the whole dimension if need be).
     """
-    if requested is None:
-        requested = _default_block(size, role, other)
     multiple = _block_multiple(role, dtypes)
+    default = requested is None
+    if default:
+        requested = max(_default_block(size, role, other), -(-rows // multiple) * multiple)
     if any(axis != size for axis in axes):
-        return max(multiple, min(requested, size) // multiple * multiple)
-    if requested >= size or size <= multiple:
+        block = max(multiple, min(requested, size) // multiple * multiple)
+    elif requested >= size or size <= multiple:
         return max(size, 1)
-    return max(multiple, requested // multiple * multiple)
+    else:
+        block = max(multiple, requested // multiple * multiple)
+    while default and block < size and 0 < size % block < rows:
+        block += multiple
+    return min(block, size) if default and rows else block
 
 
 def _device_dtype(dtype):
@@ -467,7 +474,7 @@ def tile_windows(x, *, interpret=None):
         "tile_windows (tests/golden/pallas/tile_windows.py:15)",
         0,
         lambda config: (
-            _legal_block(8, tokens, "leading", heads * width),
+            _legal_block(8, tokens, "leading", heads * width, rows=4),
             _legal_block(2, tokens, "leading"),
             _legal_block(1, 4, "leading"),
         ),
@@ -485,7 +492,7 @@ def tile_windows(x, *, interpret=None):
         67108864,  # tpu-v7x VMEM per core
         33554432,  # Mosaic's VMEM limit without vmem_limit_bytes
     )
-    block_outer = _legal_block(8, tokens, "leading", heads * width)
+    block_outer = _legal_block(8, tokens, "leading", heads * width, rows=4)
     block_pair = _legal_block(2, tokens, "leading")
     block_four = _legal_block(1, 4, "leading")
     out = _pallas_call(
