@@ -8,19 +8,18 @@
 
 namespace helionc::autotune {
 
-passes::LaunchChoices launch_choices(const KernelConfig& config,
-                                     const std::vector<passes::LoopStrategy>& kernel_strategies,
+passes::LaunchChoices launch_choices(const KernelConfig& config, const ResolvedConfig& resolved,
                                      const passes::KernelPlan& plan, const passes::Launch& launch) {
   const size_t first_loop = passes::first_inner_loop(plan, launch.index);
   passes::LaunchChoices choices;
   for (int64_t size : config.block_sizes) choices.block_sizes.emplace_back(size);
   for (size_t i = 0; i < launch.inner_loops.size(); ++i) {
     const size_t k = first_loop + i;
-    choices.strategies.push_back(k < kernel_strategies.size()
-                                     ? kernel_strategies[k]
+    choices.strategies.push_back(k < resolved.strategies.size()
+                                     ? resolved.strategies[k]
                                      : passes::default_strategy(launch.inner_loops[i]));
-    choices.buffer_counts.push_back(k < config.pallas_load_buffer_count.size()
-                                        ? config.pallas_load_buffer_count[k]
+    choices.buffer_counts.push_back(k < resolved.buffer_counts.size()
+                                        ? resolved.buffer_counts[k]
                                         : passes::kDefaultBufferCount);
   }
   const int entry = passes::loop_order_entry(plan, launch.index);

@@ -9,20 +9,18 @@
 #include <vector>
 
 #include "autotune/config.h"
+#include "autotune/resolve_config.h"
 #include "autotune/targets.h"
 #include "passes/launch_resources.h"
 #include "support/diagnostics.h"
 
 namespace helionc::autotune {
 
-// The config's choices for one launch. `kernel_strategies` has one strategy per inner loop of
-// the kernel (the config's `pallas_loop_type` after defaults and checks, as the backend's
-// KernelLoopTypes::resolve gives them); the launch's are those from
-// passes::first_inner_loop on. `pallas_load_buffer_count` is read the same way (one entry per
-// inner loop of the kernel; missing entries are 2), and `loop_orders` at
-// passes::loop_order_entry (a missing entry: the order as written).
-passes::LaunchChoices launch_choices(const KernelConfig& config,
-                                     const std::vector<passes::LoopStrategy>& kernel_strategies,
+// The config's choices for one launch. `resolved` is what resolve_config made of the config:
+// one strategy and one buffer count per inner loop of the kernel (missing counts are 2); the
+// launch's are those from passes::first_inner_loop on. `block_sizes` come from `config`, and
+// `loop_orders` at passes::loop_order_entry (a missing entry: the order as written).
+passes::LaunchChoices launch_choices(const KernelConfig& config, const ResolvedConfig& resolved,
                                      const passes::KernelPlan& plan, const passes::Launch& launch);
 
 struct LaunchVerdict {

@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
+#include "passes/launch_resources.h"
 #include "passes/plan_strategies.h"
 
 namespace helionc::autotune {
@@ -120,15 +121,55 @@ std::optional<std::vector<LoopStrategy>> resolve_strategies(const KernelConfig& 
   return strategies;
 }
 
-bool check_buffer_counts(const KernelConfig& config, const ir::Kernel& kernel,
-                         const passes::KernelPlan& plan, DiagnosticEngine& diags) {
+// The kernel's tensor parameters by binding, in parameter order (Helion's "tensor arguments").
+std::vector<int> tensor_param_bindings(const ir::Kernel& kernel) {
+  std::vector<int> bindings;
+  for (const ir::Param& param : kernel.params) {
+    if (kernel.bindings[param.binding].type.kind == ir::TypeKind::kTensor) {
+      bindings.push_back(param.binding);
+    }
+  }
+  return bindings;
+}
+
+// `pallas_load_buffer_count` in helionc's form, one count per inner loop (fewer: the rest take
+// the default). A config may give it in either of two forms:
+// - helionc's: at most one entry per inner loop of the kernel, in order of appearance;
+// - Helion's: one entry per tensor parameter of the kernel, in parameter order (Helion reads
+//   it as the buffers of each input's DMA under `fori_loop`). Each inner loop takes the
+//   largest count among the inputs it streams (InnerLoop::streamed_inputs), the default when
+//   it streams none of them.
+// A list that fits both (as long as the inner loops and no longer) is read in helionc's form;
+// one that fits neither is an error naming both lengths.
+std::optional<std::vector<int64_t>> loop_buffer_counts(const KernelConfig& config,
+                                                       const ir::Kernel& kernel,
+                                                       const passes::KernelPlan& plan,
+                                                       DiagnosticEngine& diags) {
+  const std::vector<int64_t>& given = config.pallas_load_buffer_count;
   const size_t loops = inner_loops(plan).size();
-  if (config.pallas_load_buffer_count.size() <= loops) return true;
-  diags.error(DiagnosticKind::kConfigSchema, value_range(config, "pallas_load_buffer_count"),
-              fmt::format("`pallas_load_buffer_count` has {} but kernel `{}` has {}",
-                          entries(config.pallas_load_buffer_count.size()), kernel.name,
-                          plural(loops, "inner loop")));
-  return false;
+  if (given.size() <= loops) return given;
+  const std::vector<int> tensors = tensor_param_bindings(kernel);
+  if (given.size() != tensors.size()) {
+    diags.error(DiagnosticKind::kConfigSchema, value_range(config, "pallas_load_buffer_count"),
+                fmt::format("`pallas_load_buffer_count` has {} but kernel `{}` has {} and {}: "
+                            "give one count per inner loop, or one per tensor parameter",
+                            entries(given.size()), kernel.name, plural(loops, "inner loop"),
+                            plural(tensors.size(), "tensor parameter")));
+    return std::nullopt;
+  }
+  std::vector<int64_t> counts;
+  for (const passes::Launch& launch : plan.launches) {
+    for (const passes::InnerLoop& loop : launch.inner_loops) {
+      int64_t count = 0;
+      for (int input : loop.streamed_inputs) {
+        const int binding = launch.inputs[static_cast<size_t>(input)].operand.binding;
+        const auto at = std::find(tensors.begin(), tensors.end(), binding);
+        if (at != tensors.end()) count = std::max(count, given[at - tensors.begin()]);
+      }
+      counts.push_back(count > 0 ? count : passes::kDefaultBufferCount);
+    }
+  }
+  return counts;
 }
 
 // One permutation per multi-dimensional launch (a top-level `hl.tile` over several dimensions),
@@ -173,15 +214,6 @@ bool check_loop_orders(const KernelConfig& config, const ir::Kernel& kernel,
     }
   }
   return ok;
-}
-
-bool check_pre_broadcast(const KernelConfig& config, DiagnosticEngine& diags) {
-  if (!config.pallas_pre_broadcast.value_or(false)) return true;
-  diags.error(DiagnosticKind::kConfigSchema, value_range(config, "pallas_pre_broadcast"),
-              "`pallas_pre_broadcast: true` is not supported: helionc broadcasts operands inside "
-              "the kernel, where no copy of the broadcast array reaches HBM; remove the key or "
-              "set it to false");
-  return false;
 }
 
 // A shape entry's `shapes` and `dtypes` against the kernel's tensor parameters: every name is
@@ -333,14 +365,15 @@ std::optional<ResolvedConfig> resolve_config(const KernelConfig& config, const i
                                              DiagnosticEngine& diags) {
   // Every check runs, so one compile reports every problem of the config.
   bool ok = check_block_sizes(config, kernel, diags);
-  ok = check_buffer_counts(config, kernel, plan, diags) && ok;
+  std::optional<std::vector<int64_t>> buffer_counts =
+      loop_buffer_counts(config, kernel, plan, diags);
+  ok = buffer_counts.has_value() && ok;
   ok = check_loop_orders(config, kernel, plan, diags) && ok;
-  ok = check_pre_broadcast(config, diags) && ok;
   ok = check_user_tunables(config, kernel, diags) && ok;
   std::optional<std::vector<LoopStrategy>> strategies =
       resolve_strategies(config, kernel, plan, diags);
   if (!ok || !strategies) return std::nullopt;
-  return ResolvedConfig{std::move(*strategies)};
+  return ResolvedConfig{std::move(*strategies), std::move(*buffer_counts)};
 }
 
 bool check_configs(const ir::Kernel& kernel, const passes::KernelPlan& plan,

@@ -29,14 +29,23 @@ struct ResolvedConfig {
   // One strategy per inner loop of the kernel, in order of appearance: the config's
   // `pallas_loop_type`, the rest taking passes::default_strategy.
   std::vector<passes::LoopStrategy> strategies;
+  // `pallas_load_buffer_count` in helionc's form: one count per inner loop, in the same order
+  // (fewer: the rest take passes::kDefaultBufferCount). A config may give Helion's form, one
+  // count per tensor parameter; resolve_config turns it into this.
+  std::vector<int64_t> buffer_counts;
 };
 
 // Checks `config` against `kernel`: `block_sizes` has at most one entry per tunable block size
 // (any number for a kernel with an any-rank tile), `pallas_loop_type` names a strategy that
 // applies to each inner loop it covers and has no more entries than there are inner loops,
-// `pallas_load_buffer_count` likewise, `loop_orders` has one permutation of the right length per
-// multi-dimensional launch, `pallas_pre_broadcast: true` is refused (helionc
-// broadcasts in the kernel). Errors point at the offending value; nullopt after any.
+// `pallas_load_buffer_count` has at most one entry per inner loop or exactly one per tensor
+// parameter (ResolvedConfig::buffer_counts), `loop_orders` has one permutation of the right
+// length per multi-dimensional launch. `pallas_pre_broadcast` is accepted either way and changes
+// nothing: in Helion it only chooses a formulation of the streaming loops (loop-carried scratch
+// widened to 128 lanes so that (block, 1) values need no broadcast inside the loop), computing
+// the same result, and helionc's kernels have one formulation, broadcasting where a value is
+// used; so Helion's configs run as they are. Errors point at the offending value; nullopt after
+// any.
 std::optional<ResolvedConfig> resolve_config(const KernelConfig& config, const ir::Kernel& kernel,
                                              const passes::KernelPlan& plan,
                                              DiagnosticEngine& diags);

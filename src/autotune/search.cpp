@@ -162,6 +162,16 @@ std::vector<KernelSearch::Coordinate> KernelSearch::coordinates(
         std::erase_if(c.blocks, [&](int64_t b) { return b % dim.grouped != 0; });
         if (c.blocks.empty()) c.blocks.push_back(dim.grouped);
       }
+      // A window reads rows [0, window_rows) of every block (ir::TileDim::window_rows): a block,
+      // or a last block, with fewer rows is the module's trace-time error.
+      if (dim.block.kind == ir::BlockSource::Kind::kTunable && dim.block.tunable == t &&
+          dim.window_rows > 0) {
+        std::erase_if(c.blocks, [&](int64_t b) {
+          const int64_t last = size % b == 0 ? b : size % b;
+          return b < size && std::min(b, last) < dim.window_rows;
+        });
+        if (c.blocks.empty()) c.blocks.push_back(std::max<int64_t>(size, 1));
+      }
     }
     if (low || high) {
       const int64_t lo = low.value_or(1);
@@ -330,7 +340,9 @@ std::vector<KernelSearch::Accounted> KernelSearch::account(const Candidate& cand
   const passes::HostValues& values = tuned ? *tuned : call;
   for (const passes::Launch& launch : plan_.launches) {
     if (!launch_runs(launch, values)) continue;
-    passes::LaunchChoices choices = launch_choices(cand.config, cand.strategies, plan_, launch);
+    // A candidate's config is in helionc's own form (one buffer count per inner loop).
+    passes::LaunchChoices choices = launch_choices(
+        cand.config, {cand.strategies, cand.config.pallas_load_buffer_count}, plan_, launch);
     Expected<passes::LaunchResources> r = passes::account_launch(kernel_, launch, values, choices);
     launches.push_back({&launch, std::move(choices), std::move(r)});
   }

@@ -75,7 +75,7 @@ class YamlOut {
 // The launches of one call under one config, and the call's total time.
 void estimate_call(const ir::Kernel& kernel, const passes::KernelPlan& plan,
                    const autotune::KernelConfig& config,
-                   const std::vector<passes::LoopStrategy>& strategies, const ShapeSet& call,
+                   const autotune::ResolvedConfig& resolved, const ShapeSet& call,
                    const autotune::TargetInfo& target, YamlOut& out) {
   const passes::HostValues values = call_values(kernel, call);
   YamlOut launches;
@@ -88,7 +88,7 @@ void estimate_call(const ir::Kernel& kernel, const passes::KernelPlan& plan,
       continue;
     }
     const passes::LaunchChoices choices =
-        autotune::launch_choices(config, strategies, plan, launch);
+        autotune::launch_choices(config, resolved, plan, launch);
     Expected<passes::LaunchResources> resources =
         passes::account_launch(kernel, launch, values, choices);
     if (!resources) {
@@ -168,7 +168,7 @@ Expected<std::string> estimate_launches(const ReportInput& input, DiagnosticEngi
       }
       out.line(8, "calls:");
       for (const ShapeSet& call : config.calls) {
-        estimate_call(kernel, plan, config.config, resolved->strategies, call, target, out);
+        estimate_call(kernel, plan, config.config, *resolved, call, target, out);
       }
     }
   }

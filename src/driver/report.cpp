@@ -135,7 +135,7 @@ class KernelReport {
       auto resolved = autotune::resolve_config(reported.config, kernel_, plan_, diags_);
       if (!resolved) return std::nullopt;
       for (const ShapeSet& set : reported.shapes) {
-        text += shapes_report(reported.config, resolved->strategies, set, reported.dtypes_assumed);
+        text += shapes_report(reported.config, *resolved, set, reported.dtypes_assumed);
       }
     }
     return text;
@@ -186,7 +186,7 @@ class KernelReport {
   }
 
   std::string shapes_report(const autotune::KernelConfig& config,
-                            const std::vector<LoopStrategy>& strategies, const ShapeSet& set,
+                            const autotune::ResolvedConfig& resolved, const ShapeSet& set,
                             bool dtypes_assumed) const {
     std::string text =
         fmt::format("    shapes {}{}\n", set.text,
@@ -196,7 +196,7 @@ class KernelReport {
     std::vector<std::string> unknown;   // launches that could not be accounted
     for (const passes::Launch& launch : plan_.launches) {
       const passes::LaunchChoices choices =
-          autotune::launch_choices(config, strategies, plan_, launch);
+          autotune::launch_choices(config, resolved, plan_, launch);
       text += launch_report(launch, choices, values, config, problems, unknown);
     }
     if (plan_.launches.empty()) {

@@ -165,6 +165,10 @@ ExprPtr KernelLowering::make_window(const ExprPtr& value, int axis, const Window
     case Dim::Kind::kSlice:
       unsupported(range, "indexing a slice of a tensor's axis (`x[tile, a:b]`) loaded as a value");
   }
+  if (rows > 0) {
+    int64_t& needed = kernel_.tile_dims[source.tile_dim].window_rows;
+    needed = std::max(needed, rows);
+  }
   std::vector<Dim> dims = value->type.dims;
   dims[axis] = window.result;
   return ir::Call::make(Intrinsic::kWindow,

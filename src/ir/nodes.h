@@ -372,6 +372,11 @@ struct TileDim {
   // (0 if none; frontend/lower_tile_groups.cpp): a leading axis's default block, else 1, is
   // this instead, and the module checks any block while it traces.
   int64_t grouped = 0;
+  // The rows a window of the body reads from every block of this tile (`x_block[local.index]`
+  // for `local` in `hl.tile(4, block_size=4)`; frontend/lower_tile_windows.cpp), 0 if none or
+  // proved: the default block holds that many and leaves no shorter last block (`_legal_block`'s
+  // `rows`); any other block is checked while the module traces.
+  int64_t window_rows = 0;
   SourceRange range;
 };
 

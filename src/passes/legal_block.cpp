@@ -72,14 +72,23 @@ int64_t block_multiple(BlockRole role, const std::vector<ir::ScalarType>& dtypes
 }
 
 int64_t legal_block(std::optional<int64_t> requested, int64_t size, BlockRole role, int64_t other,
-                    const std::vector<int64_t>& axes, const std::vector<ir::ScalarType>& dtypes) {
-  const int64_t wanted = requested ? *requested : default_block(size, role, other);
+                    const std::vector<int64_t>& axes, const std::vector<ir::ScalarType>& dtypes,
+                    int64_t rows) {
   const int64_t multiple = block_multiple(role, dtypes);
+  const bool by_default = !requested;
+  const int64_t wanted =
+      requested ? *requested
+                : std::max(default_block(size, role, other), (rows + multiple - 1) / multiple * multiple);
+  int64_t block = 0;
   if (std::any_of(axes.begin(), axes.end(), [&](int64_t axis) { return axis != size; })) {
-    return std::max(multiple, std::min(wanted, size) / multiple * multiple);
+    block = std::max(multiple, std::min(wanted, size) / multiple * multiple);
+  } else if (wanted >= size || size <= multiple) {
+    return size;
+  } else {
+    block = std::max(multiple, wanted / multiple * multiple);
   }
-  if (wanted >= size || size <= multiple) return size;
-  return std::max(multiple, wanted / multiple * multiple);
+  while (by_default && block < size && size % block != 0 && size % block < rows) block += multiple;
+  return by_default && rows > 0 ? std::min(block, size) : block;
 }
 
 std::vector<std::pair<int, int>> differing_axes(const ShapeFacts& facts, const Launch& launch,

@@ -37,9 +37,11 @@ int64_t block_multiple(BlockRole role, const std::vector<ir::ScalarType>& dtypes
 // lengths of the array axes the blocks land on when they may differ (a loop over part of an
 // input's axis); unless all equal `size`, the block is a multiple (legal on any axis).
 // `dtypes`: those of the arrays whose sublane axis the blocks land on (block_multiple).
+// `rows`: the rows the kernel reads of every block (ir::TileDim::window_rows); the default
+// block then holds that many and leaves no shorter last block (the whole dimension if need be).
 int64_t legal_block(std::optional<int64_t> requested, int64_t size, BlockRole role,
                     int64_t other = 1, const std::vector<int64_t>& axes = {},
-                    const std::vector<ir::ScalarType>& dtypes = {});
+                    const std::vector<ir::ScalarType>& dtypes = {}, int64_t rows = 0);
 
 class ShapeFacts;
 

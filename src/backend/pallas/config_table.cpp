@@ -66,17 +66,18 @@ class ConfigTables {
   // resolved) by autotune::resolve_config.
   std::string config_text(const autotune::KernelConfig& config) {
     std::string text = fmt::format("{{\"block_sizes\": {}", block_sizes(config.block_sizes));
-    if (std::optional<LoopTypes> types = loop_types_.resolve(config, diags_)) {
-      if (loop_types_.loop_count() > 0) {
-        text += fmt::format(", \"pallas_loop_type\": {}", KernelLoopTypes::python_tuple(*types));
-      }
-    } else {
+    const std::optional<autotune::ResolvedConfig> resolved = loop_types_.resolve(config, diags_);
+    if (!resolved) {
       ok_ = false;
+    } else if (loop_types_.loop_count() > 0) {
+      text += fmt::format(", \"pallas_loop_type\": {}",
+                          KernelLoopTypes::python_tuple(resolved->strategies));
     }
-    if (!config.pallas_load_buffer_count.empty()) {
-      // One entry per inner loop of the kernel; the prelude's `_load_buffers` reads it.
+    if (resolved && !resolved->buffer_counts.empty()) {
+      // One entry per inner loop of the kernel (helionc's form, whichever the config gave); the
+      // prelude's `_load_buffers` reads it.
       std::vector<std::string> counts;
-      for (int64_t count : config.pallas_load_buffer_count) counts.push_back(std::to_string(count));
+      for (int64_t count : resolved->buffer_counts) counts.push_back(std::to_string(count));
       text += fmt::format(", \"pallas_load_buffer_count\": {}", py_tuple(counts));
     }
     if (!config.loop_orders.empty()) {

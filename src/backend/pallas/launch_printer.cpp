@@ -245,6 +245,9 @@ class LaunchPrinter {
         }
       }
       if (passes::reads_block_value(kernel_, dim)) keywords += ", exact=True";
+      if (dim.window_rows > 0 && kept.empty()) {
+        keywords += fmt::format(", rows={}", dim.window_rows);  // ir::TileDim::window_rows
+      }
       std::string requested = requested_block(dim, false);
       if (dim.grouped > 0 && grid.role == passes::AxisRole::kLeading && !grid.flat) {
         // A view groups the block (ir::TileDim::grouped): the default of 1 would not hold a group.
@@ -1077,12 +1080,30 @@ class LaunchPrinter {
       if (const size_t inner = inner_grid_axes(); inner > 0) {
         out_.line(fmt::format("inner_steps={},", inner));
       }
+      if (const std::string kept = unread_argument(); !kept.empty()) {
+        out_.line(fmt::format("keep=({},),", kept));
+      }
     }
     out_.line(fmt::format("){}{}", py_tuple_args(arguments), chained));
     for (const std::string& line : after) out_.line(line);
     for (const passes::Output& output : launch_.outputs) {
       host_.declared.erase(output.operand.binding);
     }
+  }
+
+  // For a launch that takes no array (it reads the kernel's tensors' shapes only: `out =
+  // torch.empty_like(x)`), the kernel's first tensor parameter that is always passed, which
+  // `_pallas_call` keeps an argument of the caller's jit (its `keep`); "" otherwise. (A launch
+  // whose only operands the host makes, `torch.zeros_like(x)`, is not covered.)
+  std::string unread_argument() const {
+    if (!launch_.inputs.empty() || launch_.variadic) return "";
+    for (const ir::Param& param : kernel_.params) {
+      const ir::Type& type = kernel_.bindings[param.binding].type;
+      if (type.kind == ir::TypeKind::kTensor && !type.optional) {
+        return binding_name(kernel_, param.binding);
+      }
+    }
+    return "";
   }
 
   // The block of each array axis of a plain tiled operand (1 for whole axes: no padding). With

@@ -18,15 +18,15 @@ KernelLoopTypes::KernelLoopTypes(const ir::Kernel& kernel, const passes::KernelP
   }
 }
 
-std::optional<LoopTypes> KernelLoopTypes::resolve(const autotune::KernelConfig& config,
-                                                  DiagnosticEngine& diags) {
+std::optional<autotune::ResolvedConfig> KernelLoopTypes::resolve(
+    const autotune::KernelConfig& config, DiagnosticEngine& diags) {
   std::optional<autotune::ResolvedConfig> resolved =
       autotune::resolve_config(config, kernel_, plan_, diags);
   if (!resolved) return std::nullopt;
   if (std::find(resolved_.begin(), resolved_.end(), resolved->strategies) == resolved_.end()) {
     resolved_.push_back(resolved->strategies);
   }
-  return resolved->strategies;
+  return resolved;
 }
 
 size_t KernelLoopTypes::first_loop(int launch) const {

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "autotune/config.h"
+#include "autotune/resolve_config.h"
 #include "passes/launch_plan.h"
 #include "support/diagnostics.h"
 
@@ -22,9 +23,11 @@ class KernelLoopTypes {
 
   size_t loop_count() const { return loops_.size(); }
 
-  // The strategies of `config` (autotune::resolve_config, which checks the whole config and
-  // fills in defaults). Every successful result is remembered as a variant of the launches.
-  std::optional<LoopTypes> resolve(const autotune::KernelConfig& config, DiagnosticEngine& diags);
+  // What `config` means for the kernel (autotune::resolve_config, which checks the whole config
+  // and fills in defaults). Every successful result's strategies are remembered as a variant of
+  // the launches.
+  std::optional<autotune::ResolvedConfig> resolve(const autotune::KernelConfig& config,
+                                                  DiagnosticEngine& diags);
 
   // The distinct strategy combinations of `launch`'s inner loops (launch-local order) that
   // resolved configs use, the default's first. One empty combination for a launch without

@@ -78,7 +78,7 @@ def _block_multiple(role, dtypes=()):
     return _BLOCK_MULTIPLES[role]
 
 
-def _legal_block(requested, size, role, other=1, axes=(), dtypes=()):
+def _legal_block(requested, size, role, other=1, axes=(), dtypes=(), rows=0):
     """A block size for a dimension of `size` whose blocks land on axes of `role`.
 
     `requested` (None: the default for blocks that also span `other` elements of whole
@@ -90,15 +90,22 @@ def _legal_block(requested, size, role, other=1, axes=(), dtypes=()):
     over part of an input's axis): a whole axis is then legal only if they are all equal, and
     otherwise the block is a multiple, which is legal on any of them. `dtypes`: those of the
     arrays whose sublane axis the blocks land on, where they may be 8-bit (_block_multiple).
+    `rows`: the rows the kernel reads of every block (a window, `_window`); the default block
+    then holds that many and leaves no shorter last block (the whole dimension if need be).
     """
-    if requested is None:
-        requested = _default_block(size, role, other)
     multiple = _block_multiple(role, dtypes)
+    default = requested is None
+    if default:
+        requested = max(_default_block(size, role, other), -(-rows // multiple) * multiple)
     if any(axis != size for axis in axes):
-        return max(multiple, min(requested, size) // multiple * multiple)
-    if requested >= size or size <= multiple:
+        block = max(multiple, min(requested, size) // multiple * multiple)
+    elif requested >= size or size <= multiple:
         return max(size, 1)
-    return max(multiple, requested // multiple * multiple)
+    else:
+        block = max(multiple, requested // multiple * multiple)
+    while default and block < size and 0 < size % block < rows:
+        block += multiple
+    return min(block, size) if default and rows else block
 
 
 def _device_dtype(dtype):
@@ -127,7 +134,7 @@ def _on_device(operands, shapes, params):
     return operands, shapes, params
 
 
-def _pallas_call(kernel, *, grid, out_shape, where, inner_steps=0, **params):
+def _pallas_call(kernel, *, grid, out_shape, where, inner_steps=0, keep=(), **params):
     """pl.pallas_call for a launch whose loop may run no steps (an axis of length 0).
 
     The last `inner_steps` axes of `grid` are inner loops' (the `grid` strategy). A launch whose
@@ -135,6 +142,12 @@ def _pallas_call(kernel, *, grid, out_shape, where, inner_steps=0, **params):
     output keeps its value before the launch (the input it aliases, else zeros). Pallas cannot
     run a grid or a block of no elements otherwise, so any other empty axis (an inner loop of
     no steps, a whole axis of length 0) is an error that names the launch (`where`).
+
+    `keep`: arguments of the public function for a launch that reads none of them (it takes only
+    their shapes). Its results are tied to them by an optimization barrier, which computes
+    nothing, so that `jax.jit` keeps them as arguments and compiles for their device: a jit drops
+    the arguments no result depends on and would compile such a kernel for JAX's default backend
+    instead (a CPU host's CPU when compiling for a TPU topology, where Pallas only interprets).
     """
     own = grid[: len(grid) - inner_steps]
     aliases = params.get("input_output_aliases") or {}
@@ -163,6 +176,8 @@ def _pallas_call(kernel, *, grid, out_shape, where, inner_steps=0, **params):
         call = pl.pallas_call(kernel, grid=grid, out_shape=device_out, **device_params)
         results = call(*device_operands)
         results = (results,) if single else results
+        if keep:
+            results, _ = jax.lax.optimization_barrier((tuple(results), tuple(keep)))
         results = tuple(r.astype(s.dtype) for r, s in zip(results, shapes))  # float16 again
         return results[0] if single else results
 

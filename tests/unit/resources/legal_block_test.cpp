@@ -24,6 +24,7 @@ struct Case {
   int64_t other;
   std::vector<int64_t> axes;  // lengths of the axes the blocks land on, when they may differ
   std::vector<ir::ScalarType> dtypes = {};  // of the arrays whose sublane axis they land on
+  int64_t rows = 0;                         // the rows a window reads of every block
 };
 
 std::vector<Case> cases() {
@@ -53,6 +54,10 @@ std::vector<Case> cases() {
           table.push_back({requested, size, role, 1, {size, size}});
         } else {
           for (int64_t other : others) table.push_back({requested, size, role, other, {}});
+          for (int64_t rows : {3, 4, 9, 200}) {
+            table.push_back({requested, size, role, 256, {}, {}, rows});
+            table.push_back({requested, size, role, 1, {size, 2 * size + 1}, {}, rows});
+          }
         }
       }
     }
@@ -83,7 +88,7 @@ TEST_CASE("legal_block agrees with the prelude's _legal_block") {
     std::ofstream out(input);
     for (const Case& c : table) {
       out << (c.requested ? std::to_string(*c.requested) : "None") << ' ' << c.size << ' '
-          << block_role_name(c.role) << ' ' << c.other;
+          << block_role_name(c.role) << ' ' << c.rows << ' ' << c.other;
       for (int64_t axis : c.axes) out << ' ' << axis;
       out << " ;";  // then each dtype as its itemsize and numpy kind: `1i`, `4f`, `1b`
       for (ir::ScalarType t : c.dtypes) {
@@ -105,11 +110,12 @@ TEST_CASE("legal_block agrees with the prelude's _legal_block") {
           "        self.itemsize, self.kind = int(text[:-1]), text[-1]\n"
           "for line in open(sys.argv[2]):\n"
           "    head, tail = line.split(';')\n"
-          "    requested, size, role, other, *axes = head.split()\n"
+          "    requested, size, role, rows, other, *axes = head.split()\n"
           "    requested = None if requested == 'None' else int(requested)\n"
           "    axes = tuple(int(a) for a in axes)\n"
           "    dtypes = tuple(Dtype(d) for d in tail.split())\n"
-          "    print(legal(requested, int(size), role, int(other), axes=axes, dtypes=dtypes))\n";
+          "    print(legal(requested, int(size), role, int(other), axes=axes, dtypes=dtypes,\n"
+          "                rows=int(rows)))\n";
   }
   const std::string output = run(fmt::format("'{}' '{}' '{}' '{}'", HELIONC_PYTHON, script.string(),
                                              prelude.string(), input.string()));
@@ -123,7 +129,8 @@ TEST_CASE("legal_block agrees with the prelude's _legal_block") {
     INFO(fmt::format("_legal_block({}, {}, \"{}\", {}, axes=({}))",
                      c.requested ? std::to_string(*c.requested) : "None", c.size,
                      block_role_name(c.role), c.other, fmt::join(c.axes, ", ")));
-    CHECK(std::to_string(legal_block(c.requested, c.size, c.role, c.other, c.axes, c.dtypes)) ==
+    CHECK(std::to_string(
+              legal_block(c.requested, c.size, c.role, c.other, c.axes, c.dtypes, c.rows)) ==
           line);
     ++compared;
   }
