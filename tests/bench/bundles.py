@@ -28,7 +28,7 @@ of libtpu 0.10.2 (Pallas matmul, flash attention, nested and dynamic `fori_loop`
 - Trip counts: the branch's predicate is defined by `scmp.<cc>.s32 %a, %b` (the compiler marks
   it `loop exit test` where it knows the bound). One operand is the induction value: a `sphi`
   of an initial value and `sadd.s32 <step>, <the phi>` (the compare reads either the phi or the
-  increment); the other the bound. Constants are immediates or `smov <imm>` definitions, and
+  increment, possibly through register copies `smov %x` and spill reloads); the other the bound. Constants are immediates or `smov <imm>` definitions, and
   immediates are 32-bit (4294967295 is -1). Where the initial value, step and bound are all
   constants, the loop is run symbolically to its exit; otherwise (a bound read from a scalar
   operand or memory, a `while` loop) the trip count is unknown and the loop counts one iteration:
@@ -38,8 +38,10 @@ of libtpu 0.10.2 (Pallas matmul, flash attention, nested and dynamic `fori_loop`
   after its delay slots to its target), so that a reader can see how much of a step is
   conditional (a branch belongs to the innermost loop holding it).
 - The grid: Mosaic turns a kernel's grid into the outermost loop, whose induction value carries
-  the comment `iteration index` (the pipeline's stages); it runs the grid's steps plus two (a
-  prologue and an epilogue iteration of the software pipeline). Its cycles per iteration are the
+  the comment `iteration index` (the pipeline's stages); it runs the grid's steps plus the
+  software pipeline's first and last iterations (one or two more: 18 for a grid of 16 steps with
+  input and output windows, 9 for a grid of 8 whose operands stay in HBM), so the grid's steps
+  come from the caller (the traced grid), not from the listing. Its cycles per iteration are the
   kernel's static cycles per grid step; a kernel of one grid step has no such loop, and its
   whole listing is the step. The whole call is the bundles outside that loop plus the grid's
   steps times the cycles per step (`Kernel.call_cycles`).
@@ -59,10 +61,6 @@ import re
 # Measured on dumps of libtpu 0.10.2 (nested fori_loops and the grid loop of each generation):
 # the same count of bundles follows every back branch before the loop's exit code.
 DELAY_SLOTS = {"tpu-v7x": 6, "tpu-v6e": 4, "tpu-v5e": 4, "tpu-v5p": 4, "tpu-v4": 1}
-
-# The grid loop runs this many iterations beyond the grid's steps (Mosaic's software pipeline:
-# one iteration that only issues the first copies in, one that only waits for the last copies out).
-PIPELINE_EXTRA_ITERATIONS = 2
 
 MAX_SIMULATED_TRIPS = 1 << 24
 
@@ -148,25 +146,14 @@ class Kernel:
         grid = self.grid_loop
         return grid.cycles_per_iteration() if grid else self.cycles()
 
-    def grid_steps(self) -> int:
-        """The grid's steps as the listing runs them (the grid loop's trips less the pipeline's
-        two extra iterations); 1 without a grid loop."""
-        grid = self.grid_loop
-        if grid is None:
-            return 1
-        if grid.trips is None:
-            raise ValueError(f"{self.name}: the grid loop's trip count is not a constant")
-        return grid.trips - PIPELINE_EXTRA_ITERATIONS
-
-    def call_cycles(self, grid_steps: int | None = None) -> int:
-        """Static cycles of the whole call: the bundles outside the grid loop (and the other
-        outermost loops) plus `grid_steps` (default: the listing's) times the cycles per step."""
+    def call_cycles(self, grid_steps: int) -> int:
+        """Static cycles of the whole call of `grid_steps` grid steps: the bundles outside the
+        grid loop (and the other outermost loops) plus the steps times the cycles per step."""
         grid = self.grid_loop
         if grid is None:
             return self.cycles()
-        steps = self.grid_steps() if grid_steps is None else grid_steps
         rest = self.outside + sum(loop.cycles() for loop in self.loops if loop is not grid)
-        return rest + steps * grid.cycles_per_iteration()
+        return rest + grid_steps * grid.cycles_per_iteration()
 
 
 # ---------------------------------------------------------------------------------------------
@@ -230,10 +217,14 @@ class _Values:
 
     def __init__(self, bundles: list[Bundle]):
         self.defs: dict[str, tuple[str, str | None, list[str]]] = {}
+        self.spills: dict[str, set[str]] = {}  # spill slot -> the values stored to it
         for bundle in bundles:
             for name, opcode, args in _instructions(bundle.code):
                 guard, operands = _operands(args)
                 self.defs.setdefault(name, (opcode, guard, operands))
+                store = re.fullmatch(r"(\[smem:\[#allocation\d+_spill\]\])\s+(%\w+)", args) if opcode == "sst" else None
+                if store:
+                    self.spills.setdefault(store.group(1), set()).add(store.group(2))
 
     def constant(self, operand: str) -> int | None:
         if _INT.match(operand):
@@ -249,12 +240,13 @@ class _Values:
         opcode, _, operands = self.defs.get(operand, ("", None, []))
         if opcode == "sadd.s32" and len(operands) == 2:
             for phi, step in (operands, operands[::-1]):
-                found = self._phi(phi, operand)
+                found = self._phi(self.copied(phi), operand)
                 if found is not None and self.constant(step) is not None:
                     return found, self.constant(step), True
         if opcode == "sphi" and len(operands) == 2:
-            _, _, increment = self.defs.get(operands[1], ("", None, []))
-            if self.defs.get(operands[1], ("",))[0] == "sadd.s32" and operand in increment:
+            back = self.copied(operands[1])
+            _, _, increment = self.defs.get(back, ("", None, []))
+            if self.defs.get(back, ("",))[0] == "sadd.s32" and operand in increment:
                 step = next((x for x in increment if x != operand), None)
                 init = self.constant(operands[0])
                 if init is not None and step is not None and self.constant(step) is not None:
@@ -263,9 +255,26 @@ class _Values:
 
     def _phi(self, phi: str, increment: str) -> int | None:
         opcode, _, operands = self.defs.get(phi, ("", None, []))
-        if opcode == "sphi" and len(operands) == 2 and operands[1] == increment:
+        if opcode == "sphi" and len(operands) == 2 and self.copied(operands[1]) == increment:
             return self.constant(operands[0])
         return None
+
+    def copied(self, name: str) -> str:
+        """The value `name` copies through unconditional `smov %x` and reloads `sld` of a
+        spill slot stored once (register allocation's copies around the phi)."""
+        seen = set()
+        while name not in seen:
+            seen.add(name)
+            opcode, guard, operands = self.defs.get(name, ("", None, []))
+            if guard or len(operands) != 1:
+                break
+            if opcode == "smov" and operands[0].startswith("%"):
+                name = operands[0]
+            elif opcode == "sld" and len(self.spills.get(operands[0], ())) == 1:
+                name = next(iter(self.spills[operands[0]]))
+            else:
+                break
+        return name
 
     def trips(self, negated: bool, predicate: str) -> int | None:
         """Iterations of a loop whose back branch is taken on `predicate` (or its negation)."""
@@ -367,9 +376,8 @@ def describe(kernel: Kernel) -> str:
             lines.append(f"{'  ' * depth}loop {inner.start:#x}-{inner.end:#x}{' (grid)' if inner.grid else ''}:"
                          f" {inner.bundles} bundles ({inner.own_bundles} own, {inner.guarded} behind its branches),"
                          f" trips {trips}, {inner.cycles_per_iteration()} cycles per iteration")
-    steps = kernel.grid_steps() if kernel.grid_loop and kernel.grid_loop.trips is not None else 1
-    lines.append(f"per grid step {kernel.step_cycles()} cycles; {steps} steps; call {kernel.call_cycles(steps)}"
-                 f" cycles{'' if kernel.exact else ' (a trip count is unknown: per iteration of that loop)'}")
+    lines.append(f"per grid step {kernel.step_cycles()} cycles; the listing as it runs {kernel.cycles()} cycles"
+                 f"{'' if kernel.exact else ' (a trip count is unknown: per iteration of that loop)'}")
     return "\n".join(lines)
 
 
