@@ -29,9 +29,10 @@ def matmul(m: int, k: int, n: int, block_m: int, block_k: int, block_n: int, dty
 
 
 def flash_attention(batch: int, heads: int, seq: int, head_dim: int, block_q: int, block_k: int,
-                    causal: bool, dtype=jnp.bfloat16):
+                    causal: bool, dtype=jnp.bfloat16, kv_seq: int | None = None):
     """Forward flash attention over [batch, heads, seq, head_dim] with one key block per grid
-    step (block_k_major = block_k), one batch row per step, softmax scale 1/sqrt(d)."""
+    step (block_k_major = block_k), one batch row per step, softmax scale 1/sqrt(d); keys and
+    values have `kv_seq` rows (default `seq`)."""
     blocks = jax_flash.BlockSizes(block_q=block_q, block_k_major=block_k, block_k=block_k, block_b=1)
     scale = 1.0 / math.sqrt(head_dim)
 
@@ -39,4 +40,5 @@ def flash_attention(batch: int, heads: int, seq: int, head_dim: int, block_q: in
         return jax_flash.flash_attention(q, k, v, causal=causal, sm_scale=scale, block_sizes=blocks)
 
     struct = jax.ShapeDtypeStruct((batch, heads, seq, head_dim), dtype)
-    return fn, (struct, struct, struct)
+    keys = jax.ShapeDtypeStruct((batch, heads, kv_seq or seq, head_dim), dtype)
+    return fn, (struct, keys, keys)
