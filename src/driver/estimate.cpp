@@ -74,9 +74,8 @@ class YamlOut {
 
 // The launches of one call under one config, and the call's total time.
 void estimate_call(const ir::Kernel& kernel, const passes::KernelPlan& plan,
-                   const autotune::KernelConfig& config,
-                   const autotune::ResolvedConfig& resolved, const ShapeSet& call,
-                   const autotune::TargetInfo& target, YamlOut& out) {
+                   const autotune::KernelConfig& config, const autotune::ResolvedConfig& resolved,
+                   const ShapeSet& call, const autotune::TargetInfo& target, YamlOut& out) {
   const passes::HostValues values = call_values(kernel, call);
   YamlOut launches;
   double total = 0;
@@ -87,8 +86,7 @@ void estimate_call(const ir::Kernel& kernel, const passes::KernelPlan& plan,
       launches.line(16, "runs: false  # an optional tensor it reads is None in this call");
       continue;
     }
-    const passes::LaunchChoices choices =
-        autotune::launch_choices(config, resolved, plan, launch);
+    const passes::LaunchChoices choices = autotune::launch_choices(config, resolved, plan, launch);
     Expected<passes::LaunchResources> resources =
         passes::account_launch(kernel, launch, values, choices);
     if (!resources) {

@@ -216,9 +216,8 @@ class Accountant {
       }
       std::vector<ir::ScalarType> dtypes;
       for (int binding : sublane_bindings(launch_, grid)) dtypes.push_back(dtype(binding));
-      const int64_t block =
-          legal_block(requested, legal_size, block_role(grid), whole_elements(grid), axes, dtypes,
-                      dim.window_rows);
+      const int64_t block = legal_block(requested, legal_size, block_role(grid),
+                                        whole_elements(grid), axes, dtypes, dim.window_rows);
       blocks_.push_back(block);
       if (const std::optional<size_t> outer = spanned_outer(dim, g);
           outer && grid.inner_loop >= 0) {

@@ -76,9 +76,9 @@ int64_t legal_block(std::optional<int64_t> requested, int64_t size, BlockRole ro
                     int64_t rows) {
   const int64_t multiple = block_multiple(role, dtypes);
   const bool by_default = !requested;
-  const int64_t wanted =
-      requested ? *requested
-                : std::max(default_block(size, role, other), (rows + multiple - 1) / multiple * multiple);
+  const int64_t wanted = requested ? *requested
+                                   : std::max(default_block(size, role, other),
+                                              (rows + multiple - 1) / multiple * multiple);
   int64_t block = 0;
   if (std::any_of(axes.begin(), axes.end(), [&](int64_t axis) { return axis != size; })) {
     block = std::max(multiple, std::min(wanted, size) / multiple * multiple);

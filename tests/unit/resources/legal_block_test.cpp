@@ -130,8 +130,7 @@ TEST_CASE("legal_block agrees with the prelude's _legal_block") {
                      c.requested ? std::to_string(*c.requested) : "None", c.size,
                      block_role_name(c.role), c.other, fmt::join(c.axes, ", ")));
     CHECK(std::to_string(
-              legal_block(c.requested, c.size, c.role, c.other, c.axes, c.dtypes, c.rows)) ==
-          line);
+              legal_block(c.requested, c.size, c.role, c.other, c.axes, c.dtypes, c.rows)) == line);
     ++compared;
   }
   CHECK(compared == table.size());
