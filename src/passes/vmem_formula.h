@@ -92,8 +92,9 @@ int64_t tiled_vmem_bytes(const std::vector<int64_t>& shape, int64_t item_bytes);
 // the samples that view pairs and groups): the compiler allocates VMEM for such values beyond
 // the blocks, up to 65 MB for a launch whose blocks take 0.5 MB, where values with full lanes
 // stay in registers or are read again from their blocks. Each expression computing one counts
-// once, at its register tiles (narrow_value_vmem): 1.2-3.4 times the compiler's extra bytes on
-// those samples, which reuses some of the printed formulation's copies.
+// once, at its register tiles (narrow_value_vmem). The launch's figure is then 1.0-2.0 times
+// the compiler's on those samples' calls of megabytes (tests/bench/vmem_accuracy.py): the
+// compiler reuses some of the printed formulation's copies, never needs more.
 bool is_narrow_value(const ir::Type& type);
 
 // The bytes of one element of `dtype` in VMEM: a bool takes a 32-bit word, float16 is held as
