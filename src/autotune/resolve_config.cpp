@@ -121,15 +121,13 @@ std::optional<std::vector<LoopStrategy>> resolve_strategies(const KernelConfig& 
   return strategies;
 }
 
-// The kernel's tensor parameters by binding, in parameter order (Helion's "tensor arguments").
-std::vector<int> tensor_param_bindings(const ir::Kernel& kernel) {
-  std::vector<int> bindings;
+// The kernel's tensor parameters, in parameter order (Helion's "tensor arguments").
+std::vector<const ir::Param*> tensor_params(const ir::Kernel& kernel) {
+  std::vector<const ir::Param*> params;
   for (const ir::Param& param : kernel.params) {
-    if (kernel.bindings[param.binding].type.kind == ir::TypeKind::kTensor) {
-      bindings.push_back(param.binding);
-    }
+    if (kernel.bindings[param.binding].type.kind == ir::TypeKind::kTensor) params.push_back(&param);
   }
-  return bindings;
+  return params;
 }
 
 // `pallas_load_buffer_count` in helionc's form, one count per inner loop (fewer: the rest take
@@ -148,7 +146,7 @@ std::optional<std::vector<int64_t>> loop_buffer_counts(const KernelConfig& confi
   const std::vector<int64_t>& given = config.pallas_load_buffer_count;
   const size_t loops = inner_loops(plan).size();
   if (given.size() <= loops) return given;
-  const std::vector<int> tensors = tensor_param_bindings(kernel);
+  const std::vector<const ir::Param*> tensors = tensor_params(kernel);
   if (given.size() != tensors.size()) {
     diags.error(DiagnosticKind::kConfigSchema, value_range(config, "pallas_load_buffer_count"),
                 fmt::format("`pallas_load_buffer_count` has {} but kernel `{}` has {} and {}: "
@@ -163,7 +161,9 @@ std::optional<std::vector<int64_t>> loop_buffer_counts(const KernelConfig& confi
       int64_t count = 0;
       for (int input : loop.streamed_inputs) {
         const int binding = launch.inputs[static_cast<size_t>(input)].operand.binding;
-        const auto at = std::find(tensors.begin(), tensors.end(), binding);
+        const auto at = std::find_if(tensors.begin(), tensors.end(), [&](const ir::Param* param) {
+          return param->binding == binding;
+        });
         if (at != tensors.end()) count = std::max(count, given[at - tensors.begin()]);
       }
       counts.push_back(count > 0 ? count : passes::kDefaultBufferCount);
@@ -230,11 +230,8 @@ bool check_entry_shapes(const ShapeEntry& entry, const ir::Kernel& kernel,
     const ir::Type& type;
   };
   std::vector<Tensor> tensors;
-  for (const ir::Param& param : kernel.params) {
-    const ir::Binding& binding = kernel.bindings[param.binding];
-    if (binding.type.kind == ir::TypeKind::kTensor) {
-      tensors.push_back({ir::call_name(kernel, param), binding.type});
-    }
+  for (const ir::Param* param : tensor_params(kernel)) {
+    tensors.push_back({ir::call_name(kernel, *param), kernel.bindings[param->binding].type});
   }
   for (const auto& [name, dims] : entry.shapes) {
     bool known = false;

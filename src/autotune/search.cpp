@@ -167,8 +167,7 @@ std::vector<KernelSearch::Coordinate> KernelSearch::coordinates(
       if (dim.block.kind == ir::BlockSource::Kind::kTunable && dim.block.tunable == t &&
           dim.window_rows > 0) {
         std::erase_if(c.blocks, [&](int64_t b) {
-          const int64_t last = size % b == 0 ? b : size % b;
-          return b < size && std::min(b, last) < dim.window_rows;
+          return passes::leaves_short_block(b, size, dim.window_rows);
         });
         if (c.blocks.empty()) c.blocks.push_back(std::max<int64_t>(size, 1));
       }

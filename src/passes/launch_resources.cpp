@@ -132,11 +132,7 @@ class Accountant {
     int64_t extent(int launch_dim) const override {
       return a_.extents_[static_cast<size_t>(launch_dim)];
     }
-    int64_t computed(int size) const override {
-      const ir::Kernel::ComputedSize& computed =
-          a_.kernel_.computed_sizes[static_cast<size_t>(size)];
-      return a_.host_int(computed.value, fmt::format("the size `{}`", computed.text));
-    }
+    int64_t computed(int size) const override { return a_.computed_size(size); }
 
    private:
     const Accountant& a_;
@@ -517,7 +513,7 @@ class Accountant {
         } else if (dim.kind == ir::Dim::Kind::kLiteral) {
           extent = dim.extent;
         } else if (dim.kind == ir::Dim::Kind::kComputed) {
-          extent = computed_size(dim);
+          extent = computed_size(dim.size);
         }
         r.block.push_back(extent);
       }
@@ -572,16 +568,16 @@ class Accountant {
       case ir::Dim::Kind::kLiteral:
         return dim.extent;
       case ir::Dim::Kind::kComputed:
-        return computed_size(dim);
+        return computed_size(dim.size);
       case ir::Dim::Kind::kUnit:
         break;
     }
     return 1;
   }
 
-  // A computed size's value for this call (Kernel::computed_sizes: host ints).
-  int64_t computed_size(const ir::Dim& dim) const {
-    const ir::Kernel::ComputedSize& size = kernel_.computed_sizes[static_cast<size_t>(dim.size)];
+  // A computed size's value for this call (Kernel::computed_sizes[index]: host ints).
+  int64_t computed_size(int index) const {
+    const ir::Kernel::ComputedSize& size = kernel_.computed_sizes[static_cast<size_t>(index)];
     return host_int(size.value, fmt::format("the size `{}`", size.text));
   }
 
@@ -606,7 +602,7 @@ class Accountant {
           value = checked_mul(value, dim.extent);
           break;
         case ir::Dim::Kind::kComputed:
-          value = checked_mul(value, computed_size(dim));
+          value = checked_mul(value, computed_size(dim.size));
           break;
         case ir::Dim::Kind::kTilePart: {  // the groups of the tile's extent
           const size_t g = grid_axis(dim.tile_dim);

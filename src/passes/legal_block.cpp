@@ -71,6 +71,12 @@ int64_t block_multiple(BlockRole role, const std::vector<ir::ScalarType>& dtypes
   return role == BlockRole::kSublane && packed ? 32 : facts(role).multiple;
 }
 
+bool leaves_short_block(int64_t block, int64_t size, int64_t rows) {
+  if (block <= 0 || block >= size) return false;
+  const int64_t last = size % block == 0 ? block : size % block;
+  return std::min(block, last) < rows;
+}
+
 int64_t legal_block(std::optional<int64_t> requested, int64_t size, BlockRole role, int64_t other,
                     const std::vector<int64_t>& axes, const std::vector<ir::ScalarType>& dtypes,
                     int64_t rows) {
@@ -87,7 +93,7 @@ int64_t legal_block(std::optional<int64_t> requested, int64_t size, BlockRole ro
   } else {
     block = std::max(multiple, wanted / multiple * multiple);
   }
-  while (by_default && block < size && size % block != 0 && size % block < rows) block += multiple;
+  while (by_default && leaves_short_block(block, size, rows)) block += multiple;
   return by_default && rows > 0 ? std::min(block, size) : block;
 }
 

@@ -39,6 +39,11 @@ int64_t block_multiple(BlockRole role, const std::vector<ir::ScalarType>& dtypes
 // `dtypes`: those of the arrays whose sublane axis the blocks land on (block_multiple).
 // `rows`: the rows the kernel reads of every block (ir::TileDim::window_rows); the default
 // block then holds that many and leaves no shorter last block (the whole dimension if need be).
+// Whether blocks of `block` along a dimension of `size` leave a block, the last one included,
+// with fewer than `rows` rows: a window reading `rows` rows of every block
+// (ir::TileDim::window_rows) could not be read from it.
+bool leaves_short_block(int64_t block, int64_t size, int64_t rows);
+
 int64_t legal_block(std::optional<int64_t> requested, int64_t size, BlockRole role,
                     int64_t other = 1, const std::vector<int64_t>& axes = {},
                     const std::vector<ir::ScalarType>& dtypes = {}, int64_t rows = 0);
