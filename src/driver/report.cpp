@@ -262,6 +262,13 @@ class KernelReport {
           grouped(resources->narrow_value_bytes), resources->narrow_values,
           resources->narrow_values == 1 ? "" : "s");
     }
+    if (resources->sorted_shapes > 0) {
+      text += fmt::format(
+          "        sorts: {} B for the working set of the loops sorting {} shape{} of rows "
+          "(docs/guide/tuning.md)\n",
+          grouped(resources->sort_bytes), resources->sorted_shapes,
+          resources->sorted_shapes == 1 ? "" : "s");
+    }
     const autotune::LaunchVerdict verdict =
         autotune::judge_launch(*resources, target_, config.vmem_limit_bytes);
     if (!verdict.fits)

@@ -261,6 +261,15 @@ struct NarrowValue {
   int count = 1;                        // the expressions computing a value of this shape
 };
 
+// The rows a sort in the body orders (`torch.sort`, `topk`, `argsort`): the module's loops
+// over their axis (templates/helper_sort_last.py.tmpl) keep a dozen 32-bit copies of them
+// live (keys, positions, NaN flags, ranks, values, indices and the temporaries of a round), which
+// the TPU compiler spills to VMEM past its registers: measured with libtpu (tpu7x and v5e,
+// samples/row_sorts.py and row_topk.py), about 11 copies beyond 64 registers. The loops of
+// successive sorts run one after another and reuse those spills, so each shape of sorted rows
+// counts once per launch, at kSortCopies (vmem_formula.h, narrow_value_vmem).
+inline constexpr int kSortCopies = 12;
+
 struct Launch {
   int index = 0;              // k-th launch of the kernel
   ir::StmtPtr loop;           // the ir::TileLoop
@@ -278,6 +287,9 @@ struct Launch {
   LaunchCost cost;
   // The body's narrow values, one per expression that computes one (vmem_formula.h).
   std::vector<NarrowValue> narrow_values;
+  // One per shape of rows the body sorts: their loops' working set, as 32-bit values of that
+  // shape (rank 2 at least) and kSortCopies.
+  std::vector<NarrowValue> sorted_rows;
   // One schedule per combination of applicable inner-loop strategies, the default first
   // (filled by the schedule pass, schedule.h).
   std::vector<LaunchSchedule> schedules;

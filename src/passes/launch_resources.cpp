@@ -72,6 +72,12 @@ class Accountant {
       result_.narrow_value_bytes += evaluate(*bytes);
       result_.narrow_values += value.count;
     }
+    for (const NarrowValue& rows : launch_.sorted_rows) {
+      Expected<SizeExpr> bytes = narrow_value_vmem(launch_, rows);
+      if (!bytes) continue;
+      result_.sort_bytes += evaluate(*bytes);
+      ++result_.sorted_shapes;
+    }
     result_.flops = cost(launch_.cost.flops);
     result_.transcendentals = cost(launch_.cost.transcendentals);
     result_.divisions = cost(launch_.cost.divisions);

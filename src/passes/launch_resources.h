@@ -93,6 +93,10 @@ struct LaunchResources {
   // Of `vmem_bytes`: the body's narrow values (vmem_formula.h, is_narrow_value), and how many.
   int64_t narrow_value_bytes = 0;
   int narrow_values = 0;
+  // Of `vmem_bytes`: the working sets of the body's sorts (Launch::sorted_rows), and how many
+  // shapes of rows it sorts.
+  int64_t sort_bytes = 0;
+  int sorted_shapes = 0;
   int64_t smem_bytes = 0;
   int64_t hbm_bytes = 0;
   int64_t flops = 0;

@@ -274,6 +274,15 @@ class LaunchPlanner {
     launch_.narrow_values.push_back({type.dims, type.dtype});
   }
 
+  void note_sorted_rows(const ir::Type& rows) {
+    std::vector<ir::Dim> dims = rows.dims;
+    if (dims.size() < 2) dims.insert(dims.begin(), 2 - dims.size(), ir::Dim::unit());
+    for (const NarrowValue& sorted : launch_.sorted_rows) {
+      if (sorted.dims == dims) return;
+    }
+    launch_.sorted_rows.push_back({std::move(dims), ir::ScalarType::kInt32, kSortCopies});
+  }
+
   void walk_expr(const ExprPtr& expr) {
     if (!expr) return;
     // A value sized by a host int computed from others (Dim::Kind::kComputed): the kernel
@@ -315,6 +324,7 @@ class LaunchPlanner {
       case ir::ExprKind::kCall: {
         const auto& call = *expr->as<ir::Call>();
         if (host_query(call)) return;
+        if (call.op == ir::Intrinsic::kSortLast) note_sorted_rows(call.args[0]->type);
         for (const ExprPtr& arg : call.args) walk_expr(arg);
         capture_geometry(call);
         count_cost(*expr, launch_.cost);

@@ -445,9 +445,11 @@ Expected<SizeExpr> launch_vmem(const ir::Kernel& kernel, const Launch& launch,
     for (const ScratchBuffer& buffer : schedule.scratch) {
       terms.push_back(scratch_bytes(kernel, launch, buffer));
     }
-    for (const NarrowValue& value : launch.narrow_values) {
-      if (Expected<SizeExpr> bytes = narrow_value_vmem(launch, value)) {
-        terms.push_back(std::move(*bytes));
+    for (const auto* held : {&launch.narrow_values, &launch.sorted_rows}) {
+      for (const NarrowValue& value : *held) {
+        if (Expected<SizeExpr> bytes = narrow_value_vmem(launch, value)) {
+          terms.push_back(std::move(*bytes));
+        }
       }
     }
     return SizeExpr::sum(std::move(terms));

@@ -136,7 +136,8 @@ Expected<SizeExpr> scratch_vmem(const ir::Kernel& kernel, const Launch& launch,
 Expected<SizeExpr> narrow_value_vmem(const Launch& launch, const NarrowValue& value);
 
 // The VMEM bytes of the whole launch under `schedule`: every operand's and scratch buffer's,
-// and the body's narrow values (a value whose size has no static formula is left out).
+// the body's narrow values and its sorts' working sets (Launch::sorted_rows; a value whose
+// size has no static formula is left out).
 Expected<SizeExpr> launch_vmem(const ir::Kernel& kernel, const Launch& launch,
                                const LaunchSchedule& schedule);
 
