@@ -255,7 +255,7 @@ class KernelReport {
                  moves ? grouped(r.hbm_bytes) : "-", r.note});
     }
     text += table.render("        ");
-    if (resources->narrow_values > 0) {
+    if (resources->narrow_value_bytes > 0) {
       text += fmt::format(
           "        narrow values: {} B for the {} value{} the body computes with a last axis of a "
           "few elements, held in VMEM at whole register tiles (docs/guide/tuning.md)\n",

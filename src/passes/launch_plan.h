@@ -267,7 +267,7 @@ struct NarrowValue {
 // the TPU compiler spills to VMEM past its registers: measured with libtpu (tpu7x and v5e,
 // samples/row_sorts.py and row_topk.py), about 11 copies beyond 64 registers. The loops of
 // successive sorts run one after another and reuse those spills, so each shape of sorted rows
-// counts once per launch, at kSortCopies (vmem_formula.h, narrow_value_vmem).
+// counts once per launch, at kSortCopies (vmem_formula.h, sorts_vmem).
 inline constexpr int kSortCopies = 12;
 
 struct Launch {

@@ -66,18 +66,13 @@ class Accountant {
     // The launch's VMEM is its formula's value: the module checks the same formula while JAX
     // traces (vmem_formula.h).
     result_.vmem_bytes = evaluate(known(launch_vmem(kernel_, launch_, schedule_)));
-    for (const NarrowValue& value : launch_.narrow_values) {
-      Expected<SizeExpr> bytes = narrow_value_vmem(launch_, value);
-      if (!bytes) continue;  // left out of launch_vmem too
-      result_.narrow_value_bytes += evaluate(*bytes);
-      result_.narrow_values += value.count;
+    // Both left out of launch_vmem too when they have no formula.
+    if (Expected<SizeExpr> bytes = narrow_values_vmem(launch_)) {
+      result_.narrow_value_bytes = evaluate(*bytes);
     }
-    for (const NarrowValue& rows : launch_.sorted_rows) {
-      Expected<SizeExpr> bytes = narrow_value_vmem(launch_, rows);
-      if (!bytes) continue;
-      result_.sort_bytes += evaluate(*bytes);
-      ++result_.sorted_shapes;
-    }
+    for (const NarrowValue& value : launch_.narrow_values) result_.narrow_values += value.count;
+    if (Expected<SizeExpr> bytes = sorts_vmem(launch_)) result_.sort_bytes = evaluate(*bytes);
+    result_.sorted_shapes = static_cast<int>(launch_.sorted_rows.size());
     result_.flops = cost(launch_.cost.flops);
     result_.transcendentals = cost(launch_.cost.transcendentals);
     result_.divisions = cost(launch_.cost.divisions);

@@ -163,17 +163,92 @@ SizeExpr value_extent(const Launch& launch, const ir::Dim& dim) {
   return SizeExpr::constant(1);
 }
 
-SizeExpr narrow_bytes(const Launch& launch, const NarrowValue& value) {
+// The widest last axis at which a value counts as narrow (is_narrow_value).
+constexpr int64_t kNarrowLanes = 16;
+
+// The bytes of `count` values of `dims` (rank 2 or more) held at register tiles: 4 KiB per 8
+// rows (16 of 16-bit, 32 of 8-bit elements) by 128 lanes of the last two axes, times the
+// leading axes.
+SizeExpr register_tiles_bytes(const Launch& launch, const std::vector<ir::Dim>& dims,
+                              int64_t item_bytes, int64_t count) {
   std::vector<SizeExpr> extents;
-  for (const ir::Dim& dim : value.dims) extents.push_back(value_extent(launch, dim));
-  const int64_t item = value.dtype ? vmem_item_bytes(*value.dtype) : 4;
-  const int64_t rows_per_tile = 8 * std::max<int64_t>(1, 4 / item);
+  for (const ir::Dim& dim : dims) extents.push_back(value_extent(launch, dim));
+  const int64_t rows_per_tile = 8 * std::max<int64_t>(1, 4 / item_bytes);
   const size_t rank = extents.size();
   std::vector<SizeExpr> factors(extents.begin(), extents.end() - 2);
   factors.push_back(SizeExpr::ceil_div(extents[rank - 2], SizeExpr::constant(rows_per_tile)));
   factors.push_back(SizeExpr::ceil_div(extents[rank - 1], SizeExpr::constant(128)));
-  factors.push_back(SizeExpr::constant(4096 * static_cast<int64_t>(value.count)));
+  factors.push_back(SizeExpr::constant(4096 * count));
   return SizeExpr::product(std::move(factors));
+}
+
+// Narrow values that take the same register tiles: the same axes before the last (whose few
+// elements fit one tile's lanes) and elements of the same size.
+struct NarrowTiles {
+  std::vector<ir::Dim> dims;  // the value's, its last axis a unit
+  int64_t item_bytes;
+  int64_t count;
+};
+
+void add_narrow(std::vector<NarrowTiles>& tiles, const NarrowValue& value) {
+  std::vector<ir::Dim> dims = value.dims;
+  dims.back() = ir::Dim::unit();
+  const int64_t item = value.dtype ? vmem_item_bytes(*value.dtype) : 4;
+  for (NarrowTiles& entry : tiles) {
+    if (entry.dims == dims && entry.item_bytes == item) {
+      entry.count += value.count;
+      return;
+    }
+  }
+  tiles.push_back({std::move(dims), item, value.count});
+}
+
+SizeExpr narrow_tiles_bytes(const Launch& launch, const std::vector<NarrowTiles>& tiles) {
+  std::vector<SizeExpr> terms;
+  for (const NarrowTiles& entry : tiles) {
+    terms.push_back(register_tiles_bytes(launch, entry.dims, entry.item_bytes, entry.count));
+  }
+  return SizeExpr::sum(std::move(terms));
+}
+
+// The narrow values' bytes. Those whose last axis the call sizes count when the shortest such
+// axis is at most kNarrowLanes: one condition for the launch, so that a kernel with long head
+// dimensions prints one always-zero term rather than one per value (an upper bound when the
+// call makes some of those axes short and others long).
+SizeExpr narrow_bytes(const Launch& launch) {
+  std::vector<NarrowTiles> fixed;
+  std::vector<NarrowTiles> sized_by_call;
+  std::vector<SizeExpr> call_sizes;
+  for (const NarrowValue& value : launch.narrow_values) {
+    SizeExpr last = value_extent(launch, value.dims.back());
+    if (last.kind == SizeExpr::Kind::kConst) {
+      add_narrow(fixed, value);
+      continue;
+    }
+    add_narrow(sized_by_call, value);
+    call_sizes.push_back(std::move(last));
+  }
+  std::vector<SizeExpr> terms{narrow_tiles_bytes(launch, fixed)};
+  if (!call_sizes.empty()) {
+    SizeExpr shortest = call_sizes.front();
+    for (size_t i = 1; i < call_sizes.size(); ++i) {
+      if (std::find(call_sizes.begin(), call_sizes.begin() + static_cast<std::ptrdiff_t>(i),
+                    call_sizes[i]) == call_sizes.begin() + static_cast<std::ptrdiff_t>(i)) {
+        shortest = SizeExpr::min(std::move(shortest), call_sizes[i]);
+      }
+    }
+    terms.push_back(SizeExpr::if_at_most(narrow_tiles_bytes(launch, sized_by_call),
+                                         std::move(shortest), kNarrowLanes));
+  }
+  return SizeExpr::sum(std::move(terms));
+}
+
+SizeExpr sort_bytes(const Launch& launch) {
+  std::vector<SizeExpr> terms;
+  for (const NarrowValue& rows : launch.sorted_rows) {
+    terms.push_back(register_tiles_bytes(launch, rows.dims, 4, rows.count));
+  }
+  return SizeExpr::sum(std::move(terms));
 }
 
 template <typename F>
@@ -190,6 +265,15 @@ auto formula(F&& build) -> Expected<decltype(build())> {
 SizeExpr SizeExpr::constant(int64_t value) {
   SizeExpr e;
   e.value = value;
+  return e;
+}
+
+SizeExpr SizeExpr::if_at_most(SizeExpr then, SizeExpr size, int64_t bound) {
+  if (size.kind == Kind::kConst) return size.value <= bound ? then : constant(0);
+  SizeExpr e;
+  e.kind = Kind::kIfAtMost;
+  e.value = bound;
+  e.args = {std::move(then), std::move(size)};
   return e;
 }
 
@@ -378,6 +462,11 @@ std::optional<int64_t> evaluate_size(const SizeExpr& expr, const SizeLeaves& lea
     }
     case SizeExpr::Kind::kExtent:
       return leaves.extent(expr.index);
+    case SizeExpr::Kind::kIfAtMost: {
+      std::optional<int64_t> size = evaluate_size(expr.args[1], leaves);
+      if (!size) return std::nullopt;
+      return *size <= expr.value ? evaluate_size(expr.args[0], leaves) : 0;
+    }
     case SizeExpr::Kind::kTiled: {
       std::vector<int64_t> shape;
       for (const SizeExpr& arg : expr.args) {
@@ -417,12 +506,29 @@ Expected<SizeExpr> scratch_vmem(const ir::Kernel& kernel, const Launch& launch,
 bool is_narrow_value(const ir::Type& type) {
   if (type.kind != ir::TypeKind::kTileTensor || type.dims.size() < 3) return false;
   const ir::Dim& last = type.dims.back();
-  return last.kind == ir::Dim::Kind::kUnit ||
-         (last.kind == ir::Dim::Kind::kLiteral && last.extent <= 16);
+  switch (last.kind) {
+    case ir::Dim::Kind::kUnit:
+      return true;
+    case ir::Dim::Kind::kLiteral:
+      return last.extent <= kNarrowLanes;
+    case ir::Dim::Kind::kFull:
+    case ir::Dim::Kind::kSlice:
+    case ir::Dim::Kind::kComputed:
+      return true;  // narrow_bytes counts it when the call's size is at most kNarrowLanes
+    case ir::Dim::Kind::kTile:  // lane blocks of 128 or the whole axis (legal_block)
+    case ir::Dim::Kind::kTilePart:
+    case ir::Dim::Kind::kVariadic:
+      return false;
+  }
+  return false;
 }
 
-Expected<SizeExpr> narrow_value_vmem(const Launch& launch, const NarrowValue& value) {
-  return formula([&] { return narrow_bytes(launch, value); });
+Expected<SizeExpr> narrow_values_vmem(const Launch& launch) {
+  return formula([&] { return narrow_bytes(launch); });
+}
+
+Expected<SizeExpr> sorts_vmem(const Launch& launch) {
+  return formula([&] { return sort_bytes(launch); });
 }
 
 Expected<SizeExpr> launch_vmem(const ir::Kernel& kernel, const Launch& launch,
@@ -445,12 +551,8 @@ Expected<SizeExpr> launch_vmem(const ir::Kernel& kernel, const Launch& launch,
     for (const ScratchBuffer& buffer : schedule.scratch) {
       terms.push_back(scratch_bytes(kernel, launch, buffer));
     }
-    for (const auto* held : {&launch.narrow_values, &launch.sorted_rows}) {
-      for (const NarrowValue& value : *held) {
-        if (Expected<SizeExpr> bytes = narrow_value_vmem(launch, value)) {
-          terms.push_back(std::move(*bytes));
-        }
-      }
+    for (auto* held : {&narrow_values_vmem, &sorts_vmem}) {
+      if (Expected<SizeExpr> bytes = held(launch)) terms.push_back(std::move(*bytes));
     }
     return SizeExpr::sum(std::move(terms));
   });

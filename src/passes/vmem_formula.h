@@ -36,6 +36,7 @@ struct SizeExpr {
     kComputed,  // the host int Kernel::computed_sizes[`index`] (`head_dim // 2`)
     kTiled,     // the VMEM bytes of one buffer of shape `args` (tiled_vmem_bytes) whose elements
                 // are those of the array bound to `binding`, or of `value` bytes when it is -1
+    kIfAtMost,  // `args[0]` when `args[1]` is at most `value`, else 0
   };
   Kind kind = Kind::kConst;
   int64_t value = 0;
@@ -60,8 +61,11 @@ struct SizeExpr {
   static SizeExpr min(SizeExpr a, SizeExpr b);
   static SizeExpr round_up(SizeExpr value, SizeExpr multiple);
   static SizeExpr ceil_div(SizeExpr value, SizeExpr divisor);  // folds two constants
+  // `then` when `size` is at most `bound`, else 0 (folds a constant `size`).
+  static SizeExpr if_at_most(SizeExpr then, SizeExpr size, int64_t bound);
 
   bool is_constant(int64_t v) const { return kind == Kind::kConst && value == v; }
+  bool operator==(const SizeExpr& other) const = default;
 };
 
 // The values of the leaves for one call. A leaf may throw to say its value is unknown; the
@@ -87,12 +91,14 @@ class SizeLeaves {
 // same rule.
 int64_t tiled_vmem_bytes(const std::vector<int64_t>& shape, int64_t item_bytes);
 
-// Whether a value of `type` is narrow (NarrowValue): a tile tensor of rank 3 or more whose last
-// axis is a unit or a written size of at most 16 elements. Measured with libtpu (tpu7x and v5e,
+// Whether a value of `type` may be narrow (NarrowValue): a tile tensor of rank 3 or more whose
+// last axis is a unit or a written size of at most 16 elements, or a size known only from the
+// call (an array's axis, a slice of one, a computed size), which counts when the call makes it
+// at most 16 (a condition in the formula). Measured with libtpu (tpu7x and v5e,
 // the samples that view pairs and groups): the compiler allocates VMEM for such values beyond
 // the blocks, up to 65 MB for a launch whose blocks take 0.5 MB, where values with full lanes
 // stay in registers or are read again from their blocks. Each expression computing one counts
-// once, at its register tiles (narrow_value_vmem). The launch's figure is then 1.0-2.0 times
+// once, at its register tiles (narrow_values_vmem). The launch's figure is then 1.0-2.0 times
 // the compiler's on those samples' calls of megabytes (tests/bench/vmem_accuracy.py): the
 // compiler reuses some of the printed formulation's copies, never needs more.
 bool is_narrow_value(const ir::Type& type);
@@ -128,16 +134,20 @@ Expected<SizeExpr> operand_vmem(const ir::Kernel& kernel, const Launch& launch,
 Expected<SizeExpr> scratch_vmem(const ir::Kernel& kernel, const Launch& launch,
                                 const ScratchBuffer& buffer);
 
-// The VMEM bytes of the narrow values of one shape (is_narrow_value) at their register
-// tiles: 4 KiB per tile of 8 rows (16 for 16-bit, 32 for 8-bit elements; a dtype known only
-// while JAX traces counts as 32-bit) by 128 lanes of their last two axes, times their leading
-// axes and their count. A part of a block (`tile.block_size // 2`) counts its groups. Errors
+// The VMEM bytes of the body's narrow values (is_narrow_value) at their register tiles: 4 KiB
+// per tile of 8 rows (16 for 16-bit, 32 for 8-bit elements; a dtype known only while JAX traces
+// counts as 32-bit) by the 128 lanes their last axis fits in, times their leading axes and their
+// count. A part of a block (`tile.block_size // 2`) counts its groups. Values whose last axis the
+// call sizes count under one condition: the shortest such axis is at most 16 elements. Errors
 // name what has no static formula.
-Expected<SizeExpr> narrow_value_vmem(const Launch& launch, const NarrowValue& value);
+Expected<SizeExpr> narrow_values_vmem(const Launch& launch);
+
+// The VMEM bytes of the working sets of the body's sorts (Launch::sorted_rows): kSortCopies
+// 32-bit copies of each shape of sorted rows at register tiles.
+Expected<SizeExpr> sorts_vmem(const Launch& launch);
 
 // The VMEM bytes of the whole launch under `schedule`: every operand's and scratch buffer's,
-// the body's narrow values and its sorts' working sets (Launch::sorted_rows; a value whose
-// size has no static formula is left out).
+// the body's narrow values and its sorts' working sets.
 Expected<SizeExpr> launch_vmem(const ir::Kernel& kernel, const Launch& launch,
                                const LaunchSchedule& schedule);
 

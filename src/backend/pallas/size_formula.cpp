@@ -40,9 +40,24 @@ PyExpr print_size(const passes::SizeExpr& expr,
       }
       return result;
     }
-    case Kind::kMin:
-      return py_call("min",
-                     {print_size(expr.args[0], leaf).text, print_size(expr.args[1], leaf).text});
+    case Kind::kMin: {
+      // Nested minimums print as one call: min(a, b, c).
+      std::vector<std::string> operands;
+      std::function<void(const passes::SizeExpr&)> add = [&](const passes::SizeExpr& operand) {
+        if (operand.kind != Kind::kMin) {
+          operands.push_back(print_size(operand, leaf).text);
+          return;
+        }
+        for (const passes::SizeExpr& arg : operand.args) add(arg);
+      };
+      add(expr);
+      return py_call("min", operands);
+    }
+    case Kind::kIfAtMost:
+      return py_conditional(
+          print_size(expr.args[0], leaf),
+          py_binary("<=", print_size(expr.args[1], leaf), py_atom(std::to_string(expr.value))),
+          py_atom("0"));
     case Kind::kRoundUp: {
       const PyExpr multiple = print_size(expr.args[1], leaf);
       return py_binary(

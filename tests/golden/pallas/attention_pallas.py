@@ -592,7 +592,12 @@ def attention_output(q_in, k_in, v_in, *, interpret=None):
             + _vmem_bytes((block_b, block_m), 4)
             + _vmem_bytes((block_b, block_m, q_view.shape[2]), 4)
             + _vmem_bytes((block_b, block_m), 4)
-            + block_b * pl.cdiv(block_m, 8) * 12288,
+            + block_b * pl.cdiv(block_m, 8) * 12288
+            + (
+                block_b * pl.cdiv(block_m, 8) * 32768 + block_b * pl.cdiv(block_n, 8) * 8192
+                if min(q_view.shape[2], k_view.shape[2], v_view.shape[2]) <= 16
+                else 0
+            ),
         },
         {},
         ((0, 0), (1, 1), (2, 2)),

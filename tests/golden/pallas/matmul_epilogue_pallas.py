@@ -424,7 +424,12 @@ def scores(q, k, *, interpret=None):
             + _vmem_bytes((block_b, block_n, k.shape[2]), _device_dtype(k.dtype))
             * min(2, pl.cdiv(b, block_b) * pl.cdiv(n, block_n))
             + _vmem_bytes((block_b, block_m, block_n), _device_dtype(out.dtype))
-            * min(2, pl.cdiv(b, block_b) * pl.cdiv(m, block_m) * pl.cdiv(n, block_n)),
+            * min(2, pl.cdiv(b, block_b) * pl.cdiv(m, block_m) * pl.cdiv(n, block_n))
+            + (
+                block_b * pl.cdiv(block_m, 8) * 12288 + block_b * pl.cdiv(block_n, 8) * 12288
+                if min(d, k.shape[2]) <= 16
+                else 0
+            ),
         },
         {},
         ((0, 0), (1, 1), (2, 2)),

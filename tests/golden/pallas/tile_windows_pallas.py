@@ -485,7 +485,15 @@ def tile_windows(x, *, interpret=None):
             )
             * min(2, pl.cdiv(tokens, block_outer))
             + _vmem_bytes((1, heads, width), _device_dtype(out.dtype))
-            + _vmem_bytes((2, 128), 4),
+            + _vmem_bytes((2, 128), 4)
+            + (
+                block_outer * pl.cdiv(heads, 8) * 4096
+                + block_pair * pl.cdiv(heads, 8) * 8192
+                + pl.cdiv(heads, 8) * 4096
+                + pl.cdiv(heads, 8) * 16384
+                if width <= 16
+                else 0
+            ),
         },
         {},
         (),
