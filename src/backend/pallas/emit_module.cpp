@@ -46,6 +46,7 @@ std::set<std::string> with_called_helpers(std::set<std::string> helpers) {
       {"lanes", {"generation"}},     // the TPU generation picks the formulation
       {"dot", {"generation"}},       // 8-bit products where the MXU has none
       {"pipeline", {"generation"}},  // traced for the kernel's TPU (_for_traced_tpu)
+      {"layout", {"generation"}},    // lane splits where TPU v4 has no shape cast for them
       // `_wide_dtype`, `_select` (helper_layout): select-sums and stores of values under 32 bits.
       {"column", {"lanes", "layout"}},  // and a lane sum of a block of two or more axes
       {"picks", {"lanes", "layout"}},   // and `_pick` along the last axis

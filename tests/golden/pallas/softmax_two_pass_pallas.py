@@ -392,7 +392,26 @@ def _reshape(value, shape):
     value = barrier(value.astype(wide))
     if i < value.ndim - 1 and j < len(shape) - 1:
         value = barrier(value.reshape(value.shape[:i] + (a,)))
+    if (j < len(shape) - 1 and shape[-1] % 128 and a // shape[-1] <= _SPLIT_LANES_PIECES
+            and _tpu_generation() < 5):
+        value = barrier(_split_lanes(value, shape[-1]))
     return barrier(value.reshape(shape)).astype(dtype)
+
+
+# The most pieces _split_lanes makes: each costs a lane shift and a narrow value, and the TPU
+# compiler takes minutes over 32 of them (and then finds they take more VMEM than TPU v4 has).
+_SPLIT_LANES_PIECES = 16
+
+
+def _split_lanes(value, width):
+    """`value` with its last axis split into pieces of `width` along a new axis before it. TPU
+    v4's Mosaic makes no shape cast that splits the lane axis into pieces of other than whole
+    vregs ("unsupported shape cast"); the slices of the lanes, joined along the new axis, are the
+    same value at one lane shift a piece. Up to _SPLIT_LANES_PIECES pieces; a split into more
+    (pairs of a long axis) stays a shape cast, which TPU v4 refuses."""
+    pieces = value.shape[-1] // width
+    return jnp.concatenate(
+        [value[..., None, k * width:(k + 1) * width] for k in range(pieces)], axis=-2)
 
 
 def _select(condition, x, y):
