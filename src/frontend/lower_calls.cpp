@@ -425,7 +425,8 @@ ExprPtr KernelLowering::lower_qualified_call(const std::string& name, const Call
   if (name.rfind("helion.", 0) == 0 || name.rfind("torch.", 0) == 0 ||
       name.rfind("math.", 0) == 0) {
     fail(DiagnosticKind::kUnknownFunction, args.call.child_by_field("function").range(),
-         fmt::format("`{}` is not supported by helionc", shown));
+         fmt::format("`{}` is not supported by helionc{}", shown,
+                     did_you_mean_function(name, shown)));
   }
   fail(DiagnosticKind::kUnknownFunction, args.call.child_by_field("function").range(),
        fmt::format("calling `{}` from a kernel is not supported; only torch, hl and math "
