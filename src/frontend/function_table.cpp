@@ -54,9 +54,11 @@ constexpr std::array<Entry, 31> kUnary = {{
     {"silu", {Intrinsic::kSilu, ResultDtype::kFloatMath}},  // F.silu only; no torch.silu
 }};
 
-// The functions lower_calls.cpp and the files beside it lower by name (separated by spaces),
-// for suggestions.
+// The functions lower_calls.cpp and the files beside it lower by name, and the dtypes
+// ir::torch_dtype_from_attr reads (separated by spaces), for suggestions.
 constexpr std::string_view kSpecialForms =
+    "torch.float32 torch.bfloat16 torch.float16 torch.int32 torch.int16 torch.int8 torch.uint8 "
+    "torch.bool torch.float8_e4m3fn torch.float8_e5m2 "
     "torch.add torch.addmm torch.arange torch.argsort torch.baddbmm torch.bmm "
     "torch.broadcast_tensors torch.cat torch.concat torch.concatenate torch.cumprod "
     "torch.cumsum torch.div torch.empty torch.empty_like torch.full torch.full_like "
@@ -88,6 +90,23 @@ bool strip_prefix(std::string_view& name, std::string_view prefix) {
   if (name.substr(0, prefix.size()) != prefix) return false;
   name.remove_prefix(prefix.size());
   return true;
+}
+
+// The tensor and tile methods lowered by name beyond the tables (lower_calls.cpp and the files
+// beside it), for suggestions.
+constexpr std::string_view kSpecialMethods =
+    "argsort bmm clamp clip contiguous dim expand expand_as flatten item log_softmax max min mm "
+    "ndimension new_empty new_full new_ones new_zeros numel permute pow reshape reshape_as size "
+    "softmax sort squeeze stride t to topk transpose type unsqueeze view view_as";
+
+std::vector<std::string_view> split_names(std::string_view names) {
+  std::vector<std::string_view> result;
+  for (size_t at = 0; at < names.size();) {
+    const size_t end = std::min(names.find(' ', at), names.size());
+    result.push_back(names.substr(at, end - at));
+    at = end + 1;
+  }
+  return result;
 }
 
 }  // namespace
@@ -172,6 +191,27 @@ std::optional<ir::Intrinsic> reduction_function(std::string_view name) {
   return std::nullopt;
 }
 
+const std::vector<std::string_view>& known_method_names() {
+  static const std::vector<std::string_view> kNames = [] {
+    std::vector<std::string_view> names = split_names(kSpecialMethods);
+    for (const Entry& entry : kUnary) {
+      if (entry.name != "silu") names.push_back(entry.name);
+    }
+    for (std::string_view name :
+         {"sum", "mean", "amax", "amin", "prod", "argmax", "argmin", "float", "half", "bfloat16",
+          "int", "short", "char", "byte", "bool"}) {
+      if (reduction_function(name) || conversion_method(name)) names.push_back(name);
+    }
+    return names;
+  }();
+  return kNames;
+}
+
+std::string did_you_mean_method(std::string_view method) {
+  const std::optional<std::string_view> best = closest_name(method, known_method_names());
+  return best ? fmt::format("; did you mean `.{}()`?", *best) : std::string();
+}
+
 const std::vector<std::string_view>& known_function_names() {
   static const std::vector<std::string_view> kNames = [] {
     // Stable storage for the names built from the tables (`torch.` + a table entry).
@@ -183,11 +223,7 @@ const std::vector<std::string_view>& known_function_names() {
       if (reduction_function(name)) built.push_back("torch." + std::string(name));
     }
     std::vector<std::string_view> names(built.begin(), built.end());
-    for (size_t at = 0; at < kSpecialForms.size();) {
-      const size_t end = std::min(kSpecialForms.find(' ', at), kSpecialForms.size());
-      names.push_back(kSpecialForms.substr(at, end - at));
-      at = end + 1;
-    }
+    for (std::string_view name : split_names(kSpecialForms)) names.push_back(name);
     return names;
   }();
   return kNames;

@@ -43,6 +43,10 @@ std::optional<ir::Intrinsic> reduction_function(std::string_view name);
 // and reduction names come from the tables above; the special forms of lower_calls.cpp and the
 // files beside it are listed by hand: a name missing here costs a suggestion, nothing else.
 const std::vector<std::string_view>& known_function_names();
+// The same for tensor and tile methods (`exp`, `sum`, `float`, `view`, ...), and "; did you mean
+// `.sigmoid()`?" for the unknown method `sigmod`, or "".
+const std::vector<std::string_view>& known_method_names();
+std::string did_you_mean_method(std::string_view method);
 // "; did you mean `torch.exp`?" for the unknown function `qualified` ("torch.exmp") written as
 // `shown` in the source, or "" when no known function is close.
 std::string did_you_mean_function(std::string_view qualified, std::string_view shown);
