@@ -60,7 +60,7 @@ DiagnosticOptions diagnostic_options(const DriverOptions& options) {
   return result;
 }
 
-// A module CPython's tokenizer would refuse (support/python_limits.h) is never written: the
+// A module CPython would refuse (support/python_limits.h) is never written: the
 // error points at the kernel line the module's too-deep line was printed from. The printers end
 // a statement with a `# path:line` comment, after its last line when it is wrapped, and the
 // statement that crosses a limit is still open where it does: the first such comment from
