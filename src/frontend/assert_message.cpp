@@ -112,19 +112,29 @@ std::optional<std::string> f_string_body(const SyntaxNode& message,
     const std::string_view type = child.type();
     if (type == "string_start" || type == "string_end") continue;
     if (type == "interpolation") {
+      fields.push_back(child.child_by_field("expression"));
       std::string field = "{";
       for (const SyntaxNode& part : child.children()) {
         const std::string_view kind = part.type();
         if (kind == "=") return std::nullopt;
         if (kind == "type_conversion") field += part.text();
         if (kind == "format_specifier") {
+          // A field nested in the spec (`{x:{width}}`) is str.format's too: `{:{}}`, its value
+          // an argument after the field's own, as str.format numbers them.
+          const std::string_view file = child.tree()->file().text();
+          uint32_t at = part.start_byte();
           for (const SyntaxNode& nested : part.named_children()) {
-            if (nested.type() == "interpolation") return std::nullopt;
+            if (nested.type() != "format_expression") continue;
+            const SyntaxNode value = nested.child_by_field("expression");
+            if (!value || nested.named_children().size() != 1) return std::nullopt;
+            field += file.substr(at, nested.start_byte() - at);
+            field += "{}";
+            fields.push_back(value);
+            at = nested.end_byte();
           }
-          field += part.text();
+          field += file.substr(at, part.end_byte() - at);
         }
       }
-      fields.push_back(child.child_by_field("expression"));
       body += field + "}";
       continue;
     }

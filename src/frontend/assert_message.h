@@ -23,7 +23,8 @@ struct AssertMessage {
 // str.format template and its fields (str.format reads `{{`, `}}`, conversions and specs as an
 // f-string does); one without fields becomes the plain literal. A bytes literal is replaced by
 // its repr (`b'msg'`), which is what AssertionError(b"msg") prints. Returns nullopt for a field
-// helionc does not rewrite: `{x=}`, or a field nested in a format spec (`{x:{width}}`).
+// helionc does not rewrite: `{x=}`, or a field nested in a format spec with its own conversion
+// or spec (`{x:{width!r}}`).
 std::optional<AssertMessage> assert_message(const parse::SyntaxNode& message);
 
 }  // namespace helionc::frontend

@@ -438,8 +438,8 @@ void KernelLowering::lower_assert(const SyntaxNode& node, ir::Block& out) {
     std::optional<AssertMessage> parsed = assert_message(text);
     if (!parsed) {
       unsupported(children[1].range(),
-                  "an f-string assert message with a `{x=}` field or a field inside a format "
-                  "spec");
+                  "an f-string assert message with a `{x=}` field, or a field inside a format "
+                  "spec with a conversion or a spec of its own");
     }
     message = ir::StringImm::make(std::move(parsed->literal), children[1].range());
     if (!parsed->fields.empty()) {

@@ -298,11 +298,13 @@ def assert_kernel(message: str) -> str:
 
 def test_f_string_assert_message_reads_as_python_prints_it(tmp_path):
     # Interpolated as Python would when the assert fails: the field's value, its conversion and
-    # format spec; doubled braces as single ones.
+    # format spec (with a field nested in it); doubled braces as single ones.
     run = Run(tmp_path, assert_kernel(
-        'f"rows: {x.size(0)} of {x.size(1)!r:>4}, {x.size(0) * 2:03d} {{not a field}}"'))
+        'f"rows: {x.size(0)} of {x.size(1)!r:>4}, {x.size(0) * 2:03d} {{not a field}} '
+        '[{x.size(1):>{x.size(0)}}]"'))
     module = run.module()
-    with pytest.raises(AssertionError, match=re.escape("rows: 2 of    4, 004 {not a field}")):
+    with pytest.raises(AssertionError,
+                       match=re.escape("rows: 2 of    4, 004 {not a field} [ 4]")):
         run_elementwise(module, X)
 
 
