@@ -32,8 +32,9 @@ std::optional<std::string_view> closest_name(std::string_view typed,
   std::optional<std::string_view> best;
   size_t best_distance = std::max<size_t>(2, typed.size() / 3) + 1;
   for (std::string_view candidate : known) {
-    const bool prefix =
-        typed.size() >= 3 && (candidate.starts_with(typed) || typed.starts_with(candidate));
+    // A name cut short (`time` for `time_us`); not a longer one that starts like a known name
+    // (`hl.dot_scaled` is another function than `hl.dot`).
+    const bool prefix = typed.size() >= 3 && candidate.starts_with(typed);
     // The distance is at least the difference in length: no need to compute it for a name far
     // longer or shorter than the candidate (most of the time spent on mutated configs).
     const size_t length_gap =

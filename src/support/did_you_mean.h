@@ -11,7 +11,7 @@ namespace helionc {
 
 // The name of `known` that `typed` most likely meant: within an edit distance of a third of its
 // length (at least 2; insertions, deletions and substitutions) that keeps some of its
-// characters, or one of at least 3 characters that is a prefix of the other (`time` for
+// characters, or one of which `typed`, at least 3 characters long, is the start (`time` for
 // `time_us`). The first of equally close names wins; nullopt when none is close, or when `typed`
 // is itself known.
 std::optional<std::string_view> closest_name(std::string_view typed,
