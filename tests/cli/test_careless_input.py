@@ -89,11 +89,15 @@ def test_the_warnings_part_of_help_fits_100_columns():
 
 # ---- usage errors --------------------------------------------------------------------------
 
-def test_estimate_without_calls_is_a_usage_error():
-    proc = run(MATMUL, "--estimate")
-    assert proc.returncode == 2
-    assert "--estimate has no call to estimate: give --shapes or --shapes-file" in proc.stderr
-    assert proc.stdout == ""
+def test_estimate_without_calls_is_a_usage_error(tmp_path):
+    # A config's shape entries are calls; its default alone is none.
+    config = tmp_path / "mm.yaml"
+    config.write_text("schema_version: 1\nkernel: matmul\ndefault: {block_sizes: [64, 64, 64]}\n")
+    for extra in [(), ("--config", config)]:
+        proc = run(MATMUL, "--estimate", *extra)
+        assert proc.returncode == 2
+        assert "--estimate has no call to estimate: give --shapes or --shapes-file" in proc.stderr
+        assert proc.stdout == ""
 
 
 def test_two_outputs_naming_one_file_are_refused(tmp_path):
