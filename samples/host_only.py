@@ -1,7 +1,7 @@
 """A kernel without an ``hl.tile`` or ``hl.grid`` loop: host code alone.
 
 Helion refuses such a kernel (``NoDeviceLoopsInKernel``: it has nothing to launch). helionc
-compiles it with a warning (``-Wno-device-loop``) to a function that runs the host code as
+compiles it with a warning (``-Wmissing-device-loop``) to a function that runs the host code as
 jnp with no ``pallas_call``: the input returned as it is, and arithmetic on whole tensors.
 """
 

@@ -11,6 +11,7 @@
 #include "autotune/yaml_reader.h"
 #include "ir/dtype.h"
 #include "support/file_io.h"
+#include "support/limits.h"
 
 namespace helionc::autotune {
 
@@ -542,9 +543,17 @@ std::optional<ConfigFile> parse_config_text(std::shared_ptr<const SourceFile> fi
 
 std::optional<ConfigFile> load_config_file(const std::string& path, DiagnosticEngine& diags,
                                            const ConfigParseOptions& options) {
-  Expected<std::string> text = read_file(path);
+  Expected<std::string> text = read_file(path, limits::kMaxConfigBytes);
   if (!text) {
     diags.error(DiagnosticKind::kInputFile, {}, fmt::format("config file: {}", text.error()));
+    return std::nullopt;
+  }
+  if (text->size() > limits::kMaxConfigBytes) {
+    diags.error(DiagnosticKind::kLimitExceeded, {},
+                fmt::format("config file `{}` is longer than {} bytes ({} MiB), the most helionc "
+                            "reads for a config",
+                            path == "-" ? "<stdin>" : path, limits::kMaxConfigBytes,
+                            limits::kMaxConfigBytes >> 20));
     return std::nullopt;
   }
   auto file = std::make_shared<const SourceFile>(path == "-" ? "<stdin>" : path, std::move(*text));

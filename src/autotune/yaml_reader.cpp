@@ -10,6 +10,8 @@
 #include <map>
 #include <sstream>
 
+#include "support/did_you_mean.h"
+
 namespace helionc::autotune::yaml_detail {
 
 namespace {
@@ -31,21 +33,6 @@ size_t skip_quoted(std::string_view text, size_t begin) {
     }
   }
   return text.size();
-}
-
-size_t edit_distance(std::string_view a, std::string_view b) {
-  std::vector<size_t> row(b.size() + 1);
-  for (size_t j = 0; j <= b.size(); ++j) row[j] = j;
-  for (size_t i = 1; i <= a.size(); ++i) {
-    size_t diagonal = row[0];
-    row[0] = i;
-    for (size_t j = 1; j <= b.size(); ++j) {
-      size_t next = std::min({row[j] + 1, row[j - 1] + 1, diagonal + (a[i - 1] != b[j - 1])});
-      diagonal = row[j];
-      row[j] = next;
-    }
-  }
-  return row[b.size()];
 }
 
 const std::string& node_tag(const YAML::Node& node) { return node.Tag(); }
@@ -253,22 +240,10 @@ void YamlReader::for_each_entry(
 
 void YamlReader::unknown_key(const YAML::Node& key_node, const std::string& key,
                              std::string_view where, const std::vector<std::string_view>& known) {
-  std::string_view best;
-  size_t best_distance = std::max<size_t>(2, key.size() / 3) + 1;
-  for (std::string_view candidate : known) {
-    // A key that is a prefix of a known one (`time` for `time_us`) is as good as a typo.
-    bool prefix = key.size() >= 3 && (candidate.starts_with(key) || key.starts_with(candidate));
-    // The distance is at least the difference in length: no need to compute it for a key far
-    // longer or shorter than the candidate (most of the time spent on mutated configs).
-    const size_t length_gap =
-        std::max(key.size(), candidate.size()) - std::min(key.size(), candidate.size());
-    if (!prefix && length_gap >= best_distance) continue;
-    size_t distance = prefix ? 1 : edit_distance(key, candidate);
-    if (distance < best_distance) best = candidate, best_distance = distance;
-  }
+  const std::optional<std::string_view> best = closest_name(key, known);
   std::string message = fmt::format("unknown key `{}` in {}", key, where);
-  if (!best.empty()) {
-    message += fmt::format("; did you mean `{}`?", best);
+  if (best) {
+    message += fmt::format("; did you mean `{}`?", *best);
   } else {
     std::string list;
     for (std::string_view name : known) {

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
@@ -28,6 +29,8 @@
 #include "passes/pipeline.h"
 #include "support/file_io.h"
 #include "support/limits.h"
+#include "support/python_limits.h"
+#include "support/quote.h"
 #include "support/sha256.h"
 #include "support/templates.h"
 
@@ -53,7 +56,46 @@ DiagnosticOptions diagnostic_options(const DriverOptions& options) {
   result.format = options.diagnostics_format;
   result.warnings_as_errors = options.warnings_as_errors;
   result.verbose = options.verbose;
+  result.max_errors = options.max_errors;
   return result;
+}
+
+// A module CPython would refuse (support/python_limits.h) is never written: the
+// error points at the kernel line the module's too-deep line was printed from. The printers end
+// a statement with a `# path:line` comment, after its last line when it is wrapped, and the
+// statement that crosses a limit is still open where it does: the first such comment from
+// there on names it (else the nearest above, else the file).
+bool check_module_limits(std::string_view module, const SourceFile& file, DiagnosticEngine& diags) {
+  const std::optional<PythonLimitProblem> problem = find_python_limit_problem(module);
+  if (!problem) return true;
+  std::vector<std::string_view> lines;
+  for (size_t at = 0; at < module.size();) {
+    const size_t end = std::min(module.find('\n', at), module.size());
+    lines.push_back(module.substr(at, end - at));
+    at = end + 1;
+  }
+  const std::string marker = fmt::format("# {}:", one_line_text(file.path()));
+  const auto source_line = [&](size_t index) -> std::optional<uint32_t> {
+    const size_t found = lines[index].rfind(marker);
+    if (found == std::string_view::npos) return std::nullopt;
+    return static_cast<uint32_t>(std::atoi(lines[index].substr(found + marker.size()).data()));
+  };
+  std::optional<uint32_t> line;
+  const size_t first = std::min(problem->line, lines.size()) - 1;
+  for (size_t i = first; i < lines.size() && !line; ++i) line = source_line(i);
+  for (size_t i = first + 1; i > 0 && !line; --i) line = source_line(i - 1);
+  SourceRange where = file.range(0, 0);
+  if (line) {
+    const size_t column = file.line_text(*line).find_first_not_of(" \t");
+    const uint32_t begin =
+        file.line_offset(*line) + (column == std::string_view::npos ? 0 : column);
+    where = file.range(begin, begin);
+  }
+  diags.error(DiagnosticKind::kLimitExceeded, where,
+              fmt::format("the module printed for this code is nested too deeply for CPython: "
+                          "{} at line {} of the module; split it into several statements",
+                          problem->message, problem->line));
+  return false;
 }
 
 // A `vmem_limit_bytes` above the target's physical VMEM is an error at the value.
@@ -263,7 +305,7 @@ std::optional<int> run_autotune(const DriverOptions& options,
     }
     runner.timeout_s = options.candidate_timeout_s;
     runner.resume = options.resume;
-    runner.journal = options.journal.value_or(options.config_out.value_or("") + ".journal");
+    runner.journal = journal_path(options);
     runner.quiet = options.quiet;
     runner.emit = [&](const autotune::KernelConfig* config) -> Expected<std::string> {
       return emit_with_default(options, scheduled, sha256, config);
@@ -406,6 +448,7 @@ int run_compile(const DriverOptions& options) {
           backend::reference::emit_reference_module(scheduled->module, reference_options, diags);
       if (!emitted || diags.has_errors()) return finish(diags);
       output = std::move(*emitted);
+      if (!check_module_limits(output, file, diags)) return finish(diags);
     } else {
       // The module carries every kernel's reference, printed by the reference backend alone.
       auto references =
@@ -425,6 +468,7 @@ int run_compile(const DriverOptions& options) {
           backend::pallas::emit_module(scheduled->module, scheduled->plans, emit_options, diags);
       if (!emitted || diags.has_errors()) return finish(diags);
       output = std::move(*emitted);
+      if (!check_module_limits(output, file, diags)) return finish(diags);
     }
     templates_read = templates->paths_read();
   }

@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <filesystem>
 
 #include "autotune/cost_model.h"
@@ -133,6 +134,15 @@ void estimate_call(const ir::Kernel& kernel, const passes::KernelPlan& plan,
 Expected<std::string> estimate_launches(const ReportInput& input, DiagnosticEngine& diags) {
   const ir::Module& module = *input.module;
   const autotune::TargetInfo& target = *input.target;
+  // The calls come from --shapes and from the shape entries of --config files; with neither
+  // there is nothing to estimate (the output would be `calls: []` for every config).
+  const bool entries = std::any_of(input.configs->begin(), input.configs->end(),
+                                   [](const auto& file) { return file && !file->configs.empty(); });
+  if (input.shapes->empty() && !entries) {
+    return Error{
+        "--estimate has no call to estimate: give --shapes or --shapes-file, or a "
+        "--config with shape entries"};
+  }
   for (const ShapeSet& set : *input.shapes) {
     std::string why;
     bool accepted = false;

@@ -4,10 +4,14 @@
 #include <CLI/CLI.hpp>
 
 #include <cerrno>
+#include <charconv>
+#include <cmath>
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
+#include <system_error>
 
+#include "support/did_you_mean.h"
 #include "support/file_io.h"
 
 #include "autotune/targets.h"
@@ -35,13 +39,22 @@ int usage_error(const std::string& message) {
   return kExitUsageError;
 }
 
-// GCC-style warning flags (-Werror, -Wfoo, -Wno-foo) are taken out before CLI11 sees argv,
-// since CLI11 has no notion of an option name that embeds its value.
-std::vector<std::string> take_warning_flags(int argc, char** argv, DriverOptions& options) {
+// GCC-style diagnostic flags (-Werror, -Wfoo, -Wno-foo, -fmax-errors=N) are taken out before
+// CLI11 sees argv, since CLI11 has no notion of an option name that embeds its value.
+Expected<std::vector<std::string>> take_warning_flags(int argc, char** argv,
+                                                      DriverOptions& options) {
   std::vector<std::string> rest;
   for (int i = 1; i < argc; ++i) {
     const std::string arg = argv[i];
-    if (arg == "-Werror") {
+    if (arg.rfind("-fmax-errors=", 0) == 0) {
+      const std::string value = arg.substr(arg.find('=') + 1);
+      const auto [end, error] =
+          std::from_chars(value.data(), value.data() + value.size(), options.max_errors);
+      if (value.empty() || error != std::errc() || end != value.data() + value.size()) {
+        return Error{
+            fmt::format("-fmax-errors: `{}` is not a count of errors (0: no limit)", value)};
+      }
+    } else if (arg == "-Werror") {
       options.warnings_as_errors = true;
     } else if (arg.rfind("-Wno-", 0) == 0) {
       options.warning_flags.emplace_back(arg.substr(5), false);
@@ -90,6 +103,99 @@ std::vector<std::string> dump_after_names() {
   return names;
 }
 
+// The footer of --help: the warnings by the names they print, then the exit statuses.
+std::string help_footer() {
+  std::string text =
+      "Warnings: -W<name> enables, -Wno-<name> disables, -Werror makes them errors. A warning\n"
+      "ends with [-W<name>]; the names are:\n";
+  for (std::string_view name : warning_names()) {
+    text += fmt::format("  {:<24}{}\n", name, warning_description(*warning_kind_from_name(name)));
+  }
+  return text +
+         fmt::format("-fmax-errors=N: stop reporting after N errors (default {}; 0: no limit).\n",
+                     DiagnosticOptions::kDefaultMaxErrors) +
+         "Exit status: 0 success, 1 compile errors, 2 usage errors, 3 internal errors, 4 no legal\n"
+         "config for some --autotune call, 5 --search measure or compile could not check some\n"
+         "call.\n";
+}
+
+// `-Wfoo` and `-Wno-foo` name a warning of diagnostic_kinds.def, as the warning prints it.
+std::optional<std::string> check_warning_flags(const DriverOptions& options) {
+  const std::vector<std::string_view> names = warning_names();
+  for (const auto& [flag, enabled] : options.warning_flags) {
+    if (warning_kind_from_name(flag)) continue;
+    return fmt::format("unknown warning option '-W{}{}'{} (helionc --help lists the warnings)",
+                       enabled ? "" : "no-", flag, did_you_mean(flag, names));
+  }
+  return std::nullopt;
+}
+
+// A number of seconds as a person writes it (`0.05`, `30`, `1e3`); CLI11's own conversion
+// takes `0,05` for something else and its range check prints the largest double in full.
+// `--name: `0,05` is not a number of seconds` otherwise.
+std::optional<std::string> read_seconds(const std::string& name, const std::string& text,
+                                        bool zero_allowed, double& seconds) {
+  double value = 0;
+  const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), value);
+  if (error != std::errc() || end != text.data() + text.size() || !std::isfinite(value)) {
+    return fmt::format("{}: `{}` is not a number of seconds (write it as `30` or `0.5`)", name,
+                       text);
+  }
+  if (value < 0 || (value == 0 && !zero_allowed)) {
+    return fmt::format("{}: `{}` seconds; give a number {} 0", name, text,
+                       zero_allowed ? "of at least" : "greater than");
+  }
+  seconds = value;
+  return std::nullopt;
+}
+
+// Two outputs of one run naming the same file: the later write would replace the earlier one
+// (`--autotune -o X --config-out X` wrote the module over the tuned YAML). Paths are compared
+// after resolving `.`, `..` and symlinks, so `X` and `./d/../X` are one file; standard output,
+// `/dev/null` and other files that are not regular files may be named twice.
+std::optional<std::string> check_distinct_outputs(
+    const std::vector<std::pair<std::string, std::string>>& outputs) {
+  std::vector<std::pair<std::filesystem::path, const std::string*>> seen;
+  for (const auto& [flag, path] : outputs) {
+    if (path == "-") continue;
+    std::error_code error;
+    const std::filesystem::file_status status = std::filesystem::status(path, error);
+    if (std::filesystem::exists(status) && !std::filesystem::is_regular_file(status)) continue;
+    // A link to a file not written yet (which weakly_canonical leaves as it is) is followed.
+    std::filesystem::path file = std::filesystem::absolute(path, error);
+    for (int hops = 0; hops < 40 && std::filesystem::is_symlink(file, error); ++hops) {
+      file = file.parent_path() / std::filesystem::read_symlink(file, error);
+    }
+    std::filesystem::path canonical = std::filesystem::weakly_canonical(file, error);
+    if (error) canonical = file.lexically_normal();
+    for (const auto& [other, other_flag] : seen) {
+      if (other == canonical) {
+        return fmt::format("{} and {} both write `{}`; give them different files", *other_flag,
+                           flag, path);
+      }
+    }
+    seen.emplace_back(canonical, &flag);
+  }
+  return std::nullopt;
+}
+
+// The options `arg` might have meant (`--budgt=5` -> `--budget`), for an unknown option.
+std::string did_you_mean_option(const CLI::App& app, std::string_view arg) {
+  std::vector<std::string> spellings = {"-Werror",
+                                        "-fmax-errors",
+                                        "-MD",
+                                        "-MP",
+                                        "-MF",
+                                        "-MT",
+                                        "-fdiagnostics-color",
+                                        "-fno-diagnostics-color"};
+  for (const CLI::Option* option : app.get_options()) {
+    for (const std::string& name : option->get_lnames()) spellings.push_back("--" + name);
+  }
+  const std::vector<std::string_view> known(spellings.begin(), spellings.end());
+  return did_you_mean(arg.substr(0, arg.find('=')), known);
+}
+
 }  // namespace
 
 std::string output_path(const DriverOptions& options) {
@@ -100,11 +206,17 @@ std::string output_path(const DriverOptions& options) {
   return std::filesystem::path(options.input).stem().string() + suffix;
 }
 
+std::string journal_path(const DriverOptions& options) {
+  return options.journal.value_or(options.config_out.value_or("") + ".journal");
+}
+
 std::variant<DriverOptions, int> parse_command_line(int argc, char** argv) {
   DriverOptions options;
   DepfileFlags depfile_flags;
+  Expected<std::vector<std::string>> diagnostic_flags = take_warning_flags(argc, argv, options);
+  if (!diagnostic_flags) return usage_error(diagnostic_flags.error());
   Expected<std::vector<std::string>> taken =
-      take_gcc_dependency_flags(take_warning_flags(argc, argv, options), depfile_flags);
+      take_gcc_dependency_flags(std::move(*diagnostic_flags), depfile_flags);
   if (!taken) return usage_error(taken.error());
   std::vector<std::string> args = rewrite_color_flags(std::move(*taken));
 
@@ -143,9 +255,10 @@ std::variant<DriverOptions, int> parse_command_line(int argc, char** argv) {
   app.add_option("--config-out", options.config_out, "--autotune: write the tuning YAML here");
   app.add_option("--seed", options.seed,
                  "--autotune: the seed of the sampled search of large spaces (default 0)");
-  app.add_option("--budget", options.budget_seconds,
-                 "--autotune: stop searching a call after SECONDS (default: no limit)")
-      ->check(CLI::NonNegativeNumber);
+  std::optional<std::string> budget;
+  std::optional<std::string> candidate_timeout;
+  app.add_option("--budget", budget,
+                 "--autotune: stop searching a call after SECONDS (default: no limit)");
   app.add_flag("-q,--quiet", options.quiet, "--autotune: no progress or summary on stderr");
   app.add_option("-j,--jobs", options.jobs,
                  "--autotune: search this many calls at once, on as many threads, and with "
@@ -165,9 +278,8 @@ std::variant<DriverOptions, int> parse_command_line(int argc, char** argv) {
                  "--search measure: timed runs per candidate, after one warm-up; the median "
                  "counts (default 5)")
       ->check(CLI::Range(1, 1000));
-  app.add_option("--candidate-timeout", options.candidate_timeout_s,
-                 "--search measure/compile: seconds one candidate may take (default 300)")
-      ->check(CLI::PositiveNumber);
+  app.add_option("--candidate-timeout", candidate_timeout,
+                 "--search measure/compile: seconds one candidate may take (default 300)");
   app.add_option("--journal", options.journal,
                  "--search measure/compile: the journal of candidate results (default: "
                  "<config-out>.journal)");
@@ -200,11 +312,7 @@ std::variant<DriverOptions, int> parse_command_line(int argc, char** argv) {
                  "print the IR after the named pass (or \"all\") to stderr")
       ->check(CLI::IsMember(dump_after_names()));
   app.add_flag("-v,--verbose", options.verbose, "also print remarks (skipped functions, ...)");
-  app.footer(
-      "Warnings: -W<name> enables, -Wno-<name> disables, -Werror makes them errors.\n"
-      "Exit status: 0 success, 1 compile errors, 2 usage errors, 3 internal errors, 4 no legal\n"
-      "config for some --autotune call, 5 --search measure or compile could not check some\n"
-      "call.\n");
+  app.footer(help_footer());
 
   std::vector<std::string> reversed(args.rbegin(), args.rend());  // CLI11 consumes from the back
   try {
@@ -213,8 +321,29 @@ std::variant<DriverOptions, int> parse_command_line(int argc, char** argv) {
     return print_to_stdout(app.help());
   } catch (const CLI::CallForVersion& e) {
     return print_to_stdout(e.what());
+  } catch (const CLI::ExtrasError& e) {
+    // An unknown option: say which known one it looks like.
+    for (const std::string& extra : app.remaining()) {
+      if (extra.size() > 1 && extra[0] == '-') {
+        return usage_error(
+            fmt::format("unknown option `{}`{}", extra, did_you_mean_option(app, extra)));
+      }
+    }
+    return usage_error(e.what());
   } catch (const CLI::ParseError& e) {
     return usage_error(e.what());
+  }
+  if (auto error = check_warning_flags(options)) return usage_error(*error);
+  if (budget) {
+    if (auto error = read_seconds("--budget", *budget, true, options.budget_seconds)) {
+      return usage_error(*error);
+    }
+  }
+  if (candidate_timeout) {
+    if (auto error = read_seconds("--candidate-timeout", *candidate_timeout, false,
+                                  options.candidate_timeout_s)) {
+      return usage_error(*error);
+    }
   }
   options.emit = emit == "reference"      ? EmitKind::kReference
                  : emit == "ir"           ? EmitKind::kIr
@@ -296,13 +425,13 @@ std::variant<DriverOptions, int> parse_command_line(int argc, char** argv) {
       resolve_depfile(depfile_flags, output_path(options));
   if (!request) return usage_error(request.error());
   options.depfile = std::move(*request);
-  for (const auto& [flag, enabled] : options.warning_flags) {
-    if (!diagnostic_kind_from_name(flag)) {
-      std::fprintf(stderr, "helionc: error: unknown warning option '-W%s%s'\n",
-                   enabled ? "" : "no-", flag.c_str());
-      return kExitUsageError;
-    }
+  std::vector<std::pair<std::string, std::string>> outputs = {{"-o", output_path(options)}};
+  if (options.config_out) outputs.emplace_back("--config-out", *options.config_out);
+  if (options.depfile) outputs.emplace_back("the depfile", options.depfile->path);
+  if (runner) {
+    outputs.emplace_back("--journal", journal_path(options));
   }
+  if (auto error = check_distinct_outputs(outputs)) return usage_error(*error);
   return options;
 }
 

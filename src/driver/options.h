@@ -31,8 +31,9 @@ struct DriverOptions {
   DiagnosticsFormat diagnostics_format = DiagnosticsFormat::kText;
   bool verbose = false;
   bool warnings_as_errors = false;
-  std::vector<std::pair<std::string, bool>> warning_flags;  // -W<name> / -Wno-<name>
-  std::string dump_after;                                   // --dump-after=PASS
+  std::vector<std::pair<std::string, bool>> warning_flags;   // -W<name> / -Wno-<name>
+  size_t max_errors = DiagnosticOptions::kDefaultMaxErrors;  // -fmax-errors=N (0: no limit)
+  std::string dump_after;                                    // --dump-after=PASS
   // --shapes and --shapes-file, in that order (only with --emit report and --estimate).
   std::vector<ShapeSet> shapes;
   std::optional<std::string> shapes_file;  // named in the depfile
@@ -73,6 +74,9 @@ std::variant<DriverOptions, int> parse_command_line(int argc, char** argv);
 // Where the result goes: -o, else the input's stem + "_pallas.py" in the current directory (as
 // a C compiler's object files), else "-" (standard output) for IR dumps, reports and stdin.
 std::string output_path(const DriverOptions& options);
+
+// The journal of `--search measure`/`compile`: --journal, else <config-out>.journal.
+std::string journal_path(const DriverOptions& options);
 
 // The supported --target names, in order of generation (configs/targets/*.yaml).
 const std::vector<std::string>& target_names();

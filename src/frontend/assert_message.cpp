@@ -100,31 +100,48 @@ std::string bytes_repr(std::string_view value) {
   return repr + quote;
 }
 
-// An f-string's text as a plain literal's body: `{{`/`}}` as single braces, each field as
-// written (escaped for the plain literal).
-std::optional<std::string> f_string_body(const SyntaxNode& message, const LiteralParts& parts) {
-  const bool raw = has_letter(parts.prefix, 'r');
+// An f-string's text as the body of a str.format template (or, without fields, of the plain
+// literal): its text as written, each field as `{conversion:spec}` with its expression appended
+// to `fields`. Without fields, `{{`/`}}` are halved, as Python prints them.
+std::optional<std::string> f_string_body(const SyntaxNode& message,
+                                         std::vector<SyntaxNode>& fields) {
+  bool has_fields = false;
+  for (const SyntaxNode& child : message.children()) has_fields |= child.type() == "interpolation";
   std::string body;
   for (const SyntaxNode& child : message.children()) {
     const std::string_view type = child.type();
     if (type == "string_start" || type == "string_end") continue;
     if (type == "interpolation") {
-      for (char c : child.text()) {
-        const bool special = c == '\\' || c == '\n' || parts.quote.find(c) != std::string::npos;
-        if (special && raw) return std::nullopt;
-        if (c == '\n') {
-          body += "\\n";
-        } else {
-          if (special) body += '\\';
-          body += c;
+      fields.push_back(child.child_by_field("expression"));
+      std::string field = "{";
+      for (const SyntaxNode& part : child.children()) {
+        const std::string_view kind = part.type();
+        if (kind == "=") return std::nullopt;
+        if (kind == "type_conversion") field += part.text();
+        if (kind == "format_specifier") {
+          // A field nested in the spec (`{x:{width}}`) is str.format's too: `{:{}}`, its value
+          // an argument after the field's own, as str.format numbers them.
+          const std::string_view file = child.tree()->file().text();
+          uint32_t at = part.start_byte();
+          for (const SyntaxNode& nested : part.named_children()) {
+            if (nested.type() != "format_expression") continue;
+            const SyntaxNode value = nested.child_by_field("expression");
+            if (!value || nested.named_children().size() != 1) return std::nullopt;
+            field += file.substr(at, nested.start_byte() - at);
+            field += "{}";
+            fields.push_back(value);
+            at = nested.end_byte();
+          }
+          field += file.substr(at, part.end_byte() - at);
         }
       }
+      body += field + "}";
       continue;
     }
-    // string_content: its text, with each escape_interpolation halved.
+    // string_content: its text, with each escape_interpolation halved when it stays a literal.
     uint32_t at = child.start_byte();
     for (const SyntaxNode& piece : child.children()) {
-      if (piece.type() != "escape_interpolation") continue;
+      if (piece.type() != "escape_interpolation" || has_fields) continue;
       body += child.tree()->file().text().substr(at, piece.start_byte() - at);
       body += piece.text().front();
       at = piece.end_byte();
@@ -136,18 +153,21 @@ std::optional<std::string> f_string_body(const SyntaxNode& message, const Litera
 
 }  // namespace
 
-std::optional<std::string> assert_message_literal(const SyntaxNode& message) {
+std::optional<AssertMessage> assert_message(const SyntaxNode& message) {
   const std::string_view spelling = message.text();
   const LiteralParts parts = split_literal(spelling);
   if (has_letter(parts.prefix, 'b')) {
-    return double_quoted(bytes_repr(bytes_value(parts.body, has_letter(parts.prefix, 'r'))));
+    return AssertMessage{
+        double_quoted(bytes_repr(bytes_value(parts.body, has_letter(parts.prefix, 'r')))), {}};
   }
-  if (!has_letter(parts.prefix, 'f')) return std::string(spelling);
-  std::optional<std::string> body = f_string_body(message, parts);
+  if (!has_letter(parts.prefix, 'f')) return AssertMessage{std::string(spelling), {}};
+  AssertMessage result;
+  std::optional<std::string> body = f_string_body(message, result.fields);
   if (!body) return std::nullopt;
   std::string prefix = parts.prefix;
   std::erase_if(prefix, [](char c) { return c == 'f' || c == 'F'; });
-  return prefix + parts.quote + *body + parts.quote;
+  result.literal = prefix + parts.quote + *body + parts.quote;
+  return result;
 }
 
 }  // namespace helionc::frontend

@@ -16,7 +16,9 @@ ir::Module lower_file(const parse::SyntaxTree& tree, const FrontendOptions& opti
   if (!check_python_source(tree, diags)) return module;
   const ImportTable imports = ImportTable::from_module(tree.root());
   const ModuleConstants constants = ModuleConstants::from_module(tree.root());
+  const int errors_before = diags.error_count();
   const std::vector<KernelSyntax> kernels = find_kernels(tree.root(), imports, diags);
+  if (diags.error_count() > errors_before) return module;  // a kernel decorator without import
   const SourceRange file_start = tree.file().range(0, 0);
   if (kernels.empty()) {
     diags.error(DiagnosticKind::kNoKernels, file_start,

@@ -1,7 +1,12 @@
 #include "frontend/function_table.h"
 
+#include <fmt/format.h>
+
+#include <algorithm>
 #include <array>
 #include <string>
+
+#include "support/did_you_mean.h"
 
 namespace helionc::frontend {
 
@@ -49,6 +54,31 @@ constexpr std::array<Entry, 31> kUnary = {{
     {"silu", {Intrinsic::kSilu, ResultDtype::kFloatMath}},  // F.silu only; no torch.silu
 }};
 
+// The functions lower_calls.cpp and the files beside it lower by name, and the dtypes
+// ir::torch_dtype_from_attr reads (separated by spaces), for suggestions.
+constexpr std::string_view kSpecialForms =
+    "torch.float32 torch.bfloat16 torch.float16 torch.int32 torch.int16 torch.int8 torch.uint8 "
+    "torch.bool torch.float8_e4m3fn torch.float8_e5m2 "
+    "torch.add torch.addmm torch.arange torch.argsort torch.baddbmm torch.bmm "
+    "torch.broadcast_tensors torch.cat torch.concat torch.concatenate torch.cumprod "
+    "torch.cumsum torch.div torch.empty torch.empty_like torch.full torch.full_like "
+    "torch.gather torch.get_default_dtype torch.lerp torch.log_softmax torch.matmul torch.max "
+    "torch.maximum torch.min torch.minimum torch.mm torch.mul torch.ones torch.ones_like "
+    "torch.pow torch.promote_types torch.rand torch.rand_like torch.randn torch.randn_like "
+    "torch.softmax torch.sort torch.stack torch.sub torch.tensor torch.topk torch.where "
+    "torch.zeros torch.zeros_like torch.nn.functional.gelu torch.nn.functional.pad "
+    "torch.nn.functional.relu torch.nn.functional.silu torch.nn.functional.sigmoid "
+    "torch.nn.functional.tanh helion.language.arange helion.language.associative_scan "
+    "helion.language.atomic_add helion.language.atomic_max helion.language.atomic_min "
+    "helion.language.cumprod helion.language.cumsum helion.language.dot helion.language.full "
+    "helion.language.grid helion.language.jagged_tile helion.language.join "
+    "helion.language.load helion.language.rand helion.language.randint helion.language.reduce "
+    "helion.language.register_block_size helion.language.register_tunable "
+    "helion.language.specialize helion.language.split helion.language.static_range "
+    "helion.language.store helion.language.tile helion.language.tile_index "
+    "helion.language.zeros helion.cdiv helion.next_power_of_2 math.ceil math.floor math.fabs "
+    "math.pow math.trunc";
+
 std::optional<UnaryFunction> find(std::string_view name) {
   for (const Entry& entry : kUnary) {
     if (entry.name == name) return entry.function;
@@ -60,6 +90,23 @@ bool strip_prefix(std::string_view& name, std::string_view prefix) {
   if (name.substr(0, prefix.size()) != prefix) return false;
   name.remove_prefix(prefix.size());
   return true;
+}
+
+// The tensor and tile methods lowered by name beyond the tables (lower_calls.cpp and the files
+// beside it), for suggestions.
+constexpr std::string_view kSpecialMethods =
+    "argsort bmm clamp clip contiguous dim expand expand_as flatten item log_softmax max min mm "
+    "ndimension new_empty new_full new_ones new_zeros numel permute pow reshape reshape_as size "
+    "softmax sort squeeze stride t to topk transpose type unsqueeze view view_as";
+
+std::vector<std::string_view> split_names(std::string_view names) {
+  std::vector<std::string_view> result;
+  for (size_t at = 0; at < names.size();) {
+    const size_t end = std::min(names.find(' ', at), names.size());
+    result.push_back(names.substr(at, end - at));
+    at = end + 1;
+  }
+  return result;
 }
 
 }  // namespace
@@ -142,6 +189,61 @@ std::optional<ir::Intrinsic> reduction_function(std::string_view name) {
   if (name == "argmax") return Intrinsic::kArgmax;
   if (name == "argmin") return Intrinsic::kArgmin;
   return std::nullopt;
+}
+
+const std::vector<std::string_view>& known_method_names() {
+  static const std::vector<std::string_view> kNames = [] {
+    std::vector<std::string_view> names = split_names(kSpecialMethods);
+    for (const Entry& entry : kUnary) {
+      if (entry.name != "silu") names.push_back(entry.name);
+    }
+    for (std::string_view name :
+         {"sum", "mean", "amax", "amin", "prod", "argmax", "argmin", "float", "half", "bfloat16",
+          "int", "short", "char", "byte", "bool"}) {
+      if (reduction_function(name) || conversion_method(name)) names.push_back(name);
+    }
+    return names;
+  }();
+  return kNames;
+}
+
+std::string did_you_mean_method(std::string_view method) {
+  const std::optional<std::string_view> best = closest_name(method, known_method_names());
+  return best ? fmt::format("; did you mean `.{}()`?", *best) : std::string();
+}
+
+const std::vector<std::string_view>& known_function_names() {
+  static const std::vector<std::string_view> kNames = [] {
+    // Stable storage for the names built from the tables (`torch.` + a table entry).
+    static std::vector<std::string> built;
+    for (const Entry& entry : kUnary) {
+      if (entry.name != "silu") built.push_back("torch." + std::string(entry.name));
+    }
+    for (std::string_view name : {"sum", "mean", "amax", "amin", "prod", "argmax", "argmin"}) {
+      if (reduction_function(name)) built.push_back("torch." + std::string(name));
+    }
+    std::vector<std::string_view> names(built.begin(), built.end());
+    for (std::string_view name : split_names(kSpecialForms)) names.push_back(name);
+    return names;
+  }();
+  return kNames;
+}
+
+std::string did_you_mean_function(std::string_view qualified, std::string_view shown) {
+  // Only the last part can be misspelled in a name that resolved through an import (`torch.`,
+  // `hl.`), so it is compared with the last parts of the known names under the same module,
+  // and the suggestion keeps the user's spelling of the module (`hl.zeros`, `F.gelu`).
+  const size_t dot = qualified.rfind('.');
+  const std::string_view module = qualified.substr(0, dot + 1);
+  std::vector<std::string_view> siblings;
+  for (std::string_view known : known_function_names()) {
+    if (known.starts_with(module) && known.find('.', module.size()) == std::string_view::npos) {
+      siblings.push_back(known.substr(module.size()));
+    }
+  }
+  const std::optional<std::string_view> best = closest_name(qualified.substr(dot + 1), siblings);
+  if (!best) return "";
+  return fmt::format("; did you mean `{}{}`?", shown.substr(0, shown.rfind('.') + 1), *best);
 }
 
 std::optional<std::string_view> gpu_only_reason(std::string_view name) {

@@ -25,6 +25,21 @@ bool has_device_loop(const ir::Block& block) {
   return false;
 }
 
+// Whether a `return` with a value is among the statements, at any depth (not in a nested
+// `def`, `class` or `lambda`, whose returns are their own).
+bool returns_a_value(const SyntaxNode& node) {
+  for (const SyntaxNode& child : node.named_children()) {
+    const std::string_view type = child.type();
+    if (type == "return_statement" && !child.named_children().empty()) return true;
+    if (type == "function_definition" || type == "class_definition" ||
+        type == "decorated_definition" || type == "lambda") {
+      continue;
+    }
+    if (returns_a_value(child)) return true;
+  }
+  return false;
+}
+
 }  // namespace
 
 using ir::Binding;
@@ -54,6 +69,7 @@ std::optional<ir::Kernel> KernelLowering::run() {
   try {
     lower_decorator();
     lower_params();
+    check_declared_return();
   } catch (const LoweringAbort&) {
     return std::nullopt;
   }
@@ -66,7 +82,7 @@ std::optional<ir::Kernel> KernelLowering::run() {
     // Helion refuses such a kernel (NoDeviceLoopsInKernel) as it has nothing to launch; its
     // host code is still a well-defined function of the arguments, so the module runs it as
     // jnp with no `pallas_call`, and the warning keeps the kernel from passing for portable.
-    diags_.warning(DiagnosticKind::kNoDeviceLoop, kernel_.name_range,
+    diags_.warning(DiagnosticKind::kMissingDeviceLoop, kernel_.name_range,
                    fmt::format("kernel `{}` has no `hl.tile` or `hl.grid` loop: Helion refuses "
                                "it (NoDeviceLoopsInKernel); the module runs its host code as "
                                "jnp, with no `pallas_call`",
@@ -84,6 +100,22 @@ std::optional<ir::Kernel> KernelLowering::run() {
   }
   if (failed_) return std::nullopt;
   return std::move(kernel_);
+}
+
+void KernelLowering::check_declared_return() {
+  // `-> torch.Tensor` on a kernel that never returns: Python returns None, which is not what
+  // the annotation promises and not what the caller expects. Helion would only fail later, at
+  // the caller's first use of the result; here it is an error at the annotation.
+  const SyntaxNode declared = syntax_.function.child_by_field("return_type");
+  if (!declared || declared.text() == "None" ||
+      returns_a_value(syntax_.function.child_by_field("body"))) {
+    return;
+  }
+  fail(DiagnosticKind::kTypeMismatch, declared.range(),
+       fmt::format("kernel `{}` is declared to return `{}` but has no `return` with a value; "
+                   "return the result, or declare `-> None` for a kernel that only updates "
+                   "its arguments",
+                   kernel_.name, declared.text()));
 }
 
 void KernelLowering::lower_decorator() {

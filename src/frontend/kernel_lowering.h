@@ -61,6 +61,8 @@ class KernelLowering {
  private:
   // ---- kernel_lowering.cpp: the function itself, bindings, scopes, diagnostics
   void lower_decorator();
+  // A return annotation other than `None` on a kernel with no `return` of a value: an error.
+  void check_declared_return();
   // ---- builtin_configs.cpp: `config=helion.Config(...)` / `configs=[...]` in the decorator
   ir::BuiltinConfig lower_builtin_config(const SyntaxNode& call);
   [[noreturn]] void not_a_module_config(const SyntaxNode& name, std::string_view what);

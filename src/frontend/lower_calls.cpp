@@ -425,7 +425,8 @@ ExprPtr KernelLowering::lower_qualified_call(const std::string& name, const Call
   if (name.rfind("helion.", 0) == 0 || name.rfind("torch.", 0) == 0 ||
       name.rfind("math.", 0) == 0) {
     fail(DiagnosticKind::kUnknownFunction, args.call.child_by_field("function").range(),
-         fmt::format("`{}` is not supported by helionc", shown));
+         fmt::format("`{}` is not supported by helionc{}", shown,
+                     did_you_mean_function(name, shown)));
   }
   fail(DiagnosticKind::kUnknownFunction, args.call.child_by_field("function").range(),
        fmt::format("calling `{}` from a kernel is not supported; only torch, hl and math "
@@ -494,9 +495,10 @@ ExprPtr KernelLowering::lower_method_call(const SyntaxNode& receiver_node, std::
     if (!in_device()) {
       if (ExprPtr cast = lower_cast_method(receiver, method, args)) return cast;
     }
-    unsupported(range,
-                fmt::format("the tensor method `{}` {}", shown,
-                            in_device() ? "on a whole tensor in device code" : "in host code"));
+    fail(DiagnosticKind::kUnsupported, range,
+         fmt::format("the tensor method `{}` {} is not supported yet{}", shown,
+                     in_device() ? "on a whole tensor in device code" : "in host code",
+                     did_you_mean_method(method)));
   }
   // Tile tensors.
   if (method == "item") return lower_device_item(receiver, args);
@@ -507,7 +509,9 @@ ExprPtr KernelLowering::lower_method_call(const SyntaxNode& receiver_node, std::
     return make_math(fn->op, receiver, range);
   }
   if (ExprPtr cast = lower_cast_method(receiver, method, args)) return cast;
-  unsupported(range, fmt::format("the tile method `{}`", shown));
+  fail(DiagnosticKind::kUnsupported, range,
+       fmt::format("the tile method `{}` is not supported yet{}", shown,
+                   did_you_mean_method(method)));
 }
 
 // `.to(dtype)`, `.float()` & co. on a tile or (in host code) a whole tensor; null for other

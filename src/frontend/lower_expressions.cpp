@@ -7,6 +7,7 @@
 
 #include "frontend/function_table.h"
 #include "frontend/kernel_lowering.h"
+#include "support/did_you_mean.h"
 
 namespace helionc::frontend {
 
@@ -69,7 +70,10 @@ ExprPtr KernelLowering::lower_identifier(const SyntaxNode& node) {
                        "key (`{}[key]`), not as a value",
                        name, name));
     }
-    fail(DiagnosticKind::kUndefinedName, node.range(), fmt::format("undefined name `{}`", name));
+    std::vector<std::string_view> known;
+    for (const auto& [local, binding] : scope_) known.push_back(local);
+    fail(DiagnosticKind::kUndefinedName, node.range(),
+         fmt::format("undefined name `{}`{}", name, did_you_mean(name, known)));
   }
   const int id = it->second;
   if (registered_block_sizes_.count(id)) read_block_values_.insert(id);
@@ -169,7 +173,8 @@ ExprPtr KernelLowering::lower_attribute(const SyntaxNode& node) {
     if (*name == "math.e") return ir::FloatImm::make(2.718281828459045, "math.e", node.range());
     if (*name == "math.inf") return ir::FloatImm::make(HUGE_VAL, "math.inf", node.range());
     fail(DiagnosticKind::kUnknownFunction, node.range(),
-         fmt::format("`{}` is not supported by helionc", node.text()));
+         fmt::format("`{}` is not supported by helionc{}", node.text(),
+                     did_you_mean_function(*name, node.text())));
   }
   const SyntaxNode object = node.child_by_field("object");
   const std::string_view attr = node.child_by_field("attribute").text();

@@ -435,13 +435,20 @@ void KernelLowering::lower_assert(const SyntaxNode& node, ir::Block& out) {
       text = text.named_children().front();
     }
     if (text.type() != "string") unsupported(children[1].range(), "a computed assert message");
-    std::optional<std::string> literal = assert_message_literal(text);
-    if (!literal) {
+    std::optional<AssertMessage> parsed = assert_message(text);
+    if (!parsed) {
       unsupported(children[1].range(),
-                  "a raw f-string assert message whose fields hold quotes, backslashes or line "
-                  "breaks");
+                  "an f-string assert message with a `{x=}` field, or a field inside a format "
+                  "spec with a conversion or a spec of its own");
     }
-    message = ir::StringImm::make(std::move(*literal), children[1].range());
+    message = ir::StringImm::make(std::move(parsed->literal), children[1].range());
+    if (!parsed->fields.empty()) {
+      // Python formats the fields only when the assert fails; so does the module's check.
+      std::vector<ir::ExprPtr> args = {std::move(message)};
+      for (const SyntaxNode& field : parsed->fields) args.push_back(lower_expr(field));
+      message = ir::Call::make(ir::Intrinsic::kFormat, std::move(args),
+                               Type::scalar(TypeKind::kString), children[1].range());
+    }
   }
   out.push_back(ir::Assert::make(std::move(condition), std::move(message), node.range()));
 }

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 
+#include "frontend/function_table.h"
 #include "frontend/kernel_lowering.h"
 #include "ir/visitor.h"
 
@@ -61,12 +62,17 @@ void KernelLowering::lower_for(const SyntaxNode& node, ir::Block& out) {
     // A name whose assignment failed was reported there (lower_identifier stays quiet).
     if (iterable.type() == "identifier" && scope_.count(iterable.text()))
       lower_identifier(iterable);
+    // `hl.tiel(...)`: the misspelled name is the cause.
+    const std::string typo =
+        callee ? did_you_mean_function(*callee, iterable.child_by_field("function").text()) : "";
     fail(DiagnosticKind::kUnsupported, iterable.range(),
-         in_device() ? "only `for` loops over `hl.tile(...)`, `hl.grid(...)`, `range(...)`, "
-                       "`hl.static_range(...)` or a list or tuple written out are supported in "
-                       "device code"
-                     : "only `for` loops over `hl.tile(...)` or `hl.grid(...)` are supported in "
-                       "host code");
+         std::string(in_device()
+                         ? "only `for` loops over `hl.tile(...)`, `hl.grid(...)`, `range(...)`, "
+                           "`hl.static_range(...)` or a list or tuple written out are supported in "
+                           "device code"
+                         : "only `for` loops over `hl.tile(...)` or `hl.grid(...)` are supported "
+                           "in host code") +
+             typo);
   }
   if (node.child_by_field("alternative")) unsupported(node.range(), "`for ... else`");
 

@@ -360,6 +360,14 @@ bool report_syntax_errors(const SyntaxTree& tree, DiagnosticEngine& diags) {
   SyntaxErrorFinder finder(tree.file());
   finder.visit(ts_tree_root_node(tree.raw()), TSNode{});
   std::vector<Finding> findings = finder.take();
+  if (!findings.empty()) {
+    // The parser's errors there are only the consequence of the indentation it lost.
+    if (auto deep = find_too_deep_indentation(tree)) {
+      diags.error(DiagnosticKind::kLimitExceeded, tree.file().range(deep->first, deep->first),
+                  std::move(deep->second));
+      return false;
+    }
+  }
   for (Finding& finding : findings) {
     diags.error(DiagnosticKind::kSyntaxError, tree.file().range(finding.begin, finding.end),
                 std::move(finding.message));

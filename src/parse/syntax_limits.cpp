@@ -81,7 +81,41 @@ class LimitChecker {
   uint32_t open_brackets_ = 0;
 };
 
+// Whether `offset` lies in a string literal (whose lines may be indented any depth).
+bool in_string(TSNode root, uint32_t offset) {
+  for (TSNode node = ts_node_descendant_for_byte_range(root, offset, offset + 1);
+       !ts_node_is_null(node); node = ts_node_parent(node)) {
+    if (std::string_view(ts_node_type(node)) == "string") return true;
+  }
+  return false;
+}
+
 }  // namespace
+
+std::optional<std::pair<uint32_t, std::string>> find_too_deep_indentation(const SyntaxTree& tree) {
+  const std::string_view text = tree.file().text();
+  size_t line = 0;
+  while (line < text.size()) {
+    size_t next = text.find('\n', line);
+    next = next == std::string_view::npos ? text.size() : next + 1;
+    uint32_t columns = 0;
+    size_t first = line;
+    for (; first < text.size() && (text[first] == ' ' || text[first] == '\t'); ++first) {
+      columns += text[first] == '\t' ? 8 : 1;
+    }
+    const bool statement =
+        first < text.size() && text[first] != '\n' && text[first] != '\r' && text[first] != '#';
+    if (statement && columns > limits::kMaxIndentColumns &&
+        !in_string(ts_tree_root_node(tree.raw()), static_cast<uint32_t>(first))) {
+      return std::pair{static_cast<uint32_t>(first),
+                       fmt::format("this line is indented {} columns; helionc's parser reads at "
+                                   "most {} (a tab counts 8): indent less",
+                                   columns, limits::kMaxIndentColumns)};
+    }
+    line = next;
+  }
+  return std::nullopt;
+}
 
 bool check_syntax_limits(const SyntaxTree& tree, DiagnosticEngine& diags) {
   std::optional<LimitFinding> finding =

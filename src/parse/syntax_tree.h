@@ -7,6 +7,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include <tree_sitter/api.h>
@@ -105,6 +106,10 @@ class SyntaxTree {
 // depth and the length of identifiers. Reports the first place that crosses one (a
 // `limit-exceeded` error) and returns false there. Iterative, so any tree is safe to check.
 bool check_syntax_limits(const SyntaxTree& tree, DiagnosticEngine& diags);
+
+// The first statement indented past limits::kMaxIndentColumns, which the parser cannot read:
+// its offset and the message. Looked for only in a file that failed to parse.
+std::optional<std::pair<uint32_t, std::string>> find_too_deep_indentation(const SyntaxTree& tree);
 
 // Checks the syntax limits first (check_syntax_limits; nothing else is reported when one is
 // crossed, since the walks below recurse over the tree), then reports every ERROR node ("invalid

@@ -190,7 +190,14 @@ std::string DiagnosticEngine::render_text() const {
     renderer.diagnostic(diagnostics_[i]);
   }
   flush_remarks(diagnostics_.size());
-  return renderer.take();
+  std::string text = renderer.take();
+  if (dropped_errors_ + dropped_warnings_ > 0) {
+    text += fmt::format(
+        "helionc: note: stopped after {} errors; {} more errors and {} more warnings are not "
+        "shown (-fmax-errors=0 shows all)\n",
+        options_.max_errors, dropped_errors_, dropped_warnings_);
+  }
+  return text;
 }
 
 // GCC's -fdiagnostics-format=json shape (GCC 12), one diagnostic object a line:

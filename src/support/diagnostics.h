@@ -54,6 +54,10 @@ struct Diagnostic {
 
 // The kind whose flag name is `flag` ("syntax-error"), if any.
 std::optional<DiagnosticKind> diagnostic_kind_from_name(std::string_view flag);
+// The same for the kinds that may be warnings: the names -W<name>/-Wno-<name> take.
+std::optional<DiagnosticKind> warning_kind_from_name(std::string_view flag);
+// Those names, in the .def's order (for --help and the usage error's did-you-mean).
+std::vector<std::string_view> warning_names();
 
 enum class DiagnosticsFormat { kText, kJson };
 
@@ -62,6 +66,12 @@ struct DiagnosticOptions {
   DiagnosticsFormat format = DiagnosticsFormat::kText;
   bool warnings_as_errors = false;
   bool verbose = false;  // -v: remarks/notes that are otherwise silent
+  // -fmax-errors=N: after N errors nothing more is recorded (0: no limit). Clang's default
+  // (-ferror-limit=20) rather than GCC's unlimited one: a generated or mangled file can hold
+  // thousands of the same mistake (100,000 duplicate config keys printed 599,994 lines), and
+  // the first ones are the ones to fix.
+  size_t max_errors = kDefaultMaxErrors;
+  static constexpr size_t kDefaultMaxErrors = 20;
 };
 
 class DiagnosticEngine {
@@ -82,8 +92,8 @@ class DiagnosticEngine {
   int error_count() const;
   int warning_count() const;
 
-  // -W<flag> / -Wno-<flag>: enables or disables warnings of the kind named `flag` (the names
-  // of diagnostic_kinds.def). Returns false, changing nothing, for an unknown flag, so the
+  // -W<flag> / -Wno-<flag>: enables or disables warnings of the kind named `flag` (the warning
+  // names of diagnostic_kinds.def). Returns false, changing nothing, for an unknown flag, so the
   // driver can report a usage error. All warnings are enabled by default.
   bool set_warning_enabled(std::string_view flag, bool enabled);
   bool warning_enabled(DiagnosticKind kind) const;
@@ -96,7 +106,8 @@ class DiagnosticEngine {
   Diagnostic& recorded(size_t index) { return diagnostics_.at(index); }
   const DiagnosticOptions& options() const { return options_; }
 
-  // Renders everything recorded so far (text or JSON per the options).
+  // Renders everything recorded so far (text or JSON per the options). Text past the error
+  // limit ends with a note saying how many diagnostics were left out.
   std::string render() const;
 
  private:
@@ -114,6 +125,10 @@ class DiagnosticEngine {
   std::vector<Remark> remarks_;
   std::array<bool, kDiagnosticKindCount> warning_disabled_{};
   Diagnostic discarded_{};  // what warning() returns for a disabled warning
+  // Diagnostics left out once max_errors errors were recorded (they still count as errors).
+  size_t dropped_errors_ = 0;
+  size_t dropped_warnings_ = 0;
+  bool at_error_limit() const;
   std::vector<std::shared_ptr<const SourceFile>> kept_files_;
 };
 

@@ -13,6 +13,12 @@ namespace helionc::limits {
 // (600 MB for 10 MB of short statements, measured 2026-12-01).
 inline constexpr uint64_t kMaxInputBytes = 64u << 20;  // 64 MiB
 
+// Config files (--config) larger than this are refused before parsing. yaml-cpp builds a node
+// per scalar and takes about 120 bytes of memory and 1 s per MB of flow-style YAML (50 MB: 60 s,
+// 6.1 GB, measured 2026-12-07); a tuned config holds a few hundred bytes per shape entry, so
+// this leaves room for some ten thousand entries.
+inline constexpr uint64_t kMaxConfigBytes = 4u << 20;  // 4 MiB
+
 // Brackets open at once: `(`, `[` and `{`. CPython's tokenizer stops at 200 ("too many nested
 // parentheses"); helionc takes the same number, so every file it refuses for this Python
 // refuses too.
@@ -27,6 +33,12 @@ inline constexpr uint32_t kMaxSyntaxDepth = 1000;
 // Identifiers longer than this are refused (names are copied into the generated module, into
 // messages and into derived names such as `_k_<kernel>`).
 inline constexpr uint32_t kMaxIdentifierBytes = 1000;
+
+// Columns of indentation of a statement (a tab counts 8, as tree-sitter-python's scanner counts
+// them). The scanner saves each level in one byte when it serialises its state, so a deeper
+// level comes back as another one and a valid file fails to parse ("unexpected `def`"); when a
+// file does not parse and a statement is indented this deep, that is the error reported.
+inline constexpr uint32_t kMaxIndentColumns = 255;
 
 // Kernels in one file (each becomes functions and tables in the one generated module).
 inline constexpr uint32_t kMaxKernels = 1000;

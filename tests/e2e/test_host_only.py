@@ -1,7 +1,7 @@
 """Kernels without an `hl.tile` or `hl.grid` loop (docs/design/decisions.md, "Empty axes and kernels without loops").
 
 Helion refuses them (NoDeviceLoopsInKernel). helionc compiles them with a warning
-(`-Wno-device-loop`) to a function that runs the host code as jnp with no `pallas_call`, and
+(`-Wmissing-device-loop`) to a function that runs the host code as jnp with no `pallas_call`, and
 keeps the module's contract: the kernel's signature plus `interpret=None`, `reference_<kernel>`,
 `-> None` giving None, updated parameters returned. The numerics of samples/host_only.py are
 test_samples.py's (SampleSpec host_only); this file checks the module's form, the warning, the
@@ -65,7 +65,7 @@ def test_warns_and_launches_nothing(helionc, tmp_path):
     proc = helionc.run(["samples/host_only.py", "-o", str(out)])
     assert proc.returncode == 0, proc.stderr
     assert f"samples/host_only.py:16:5: warning: kernel `host_only` {WARNING}" in proc.stderr
-    assert "[-Wno-device-loop]" in proc.stderr
+    assert "[-Wmissing-device-loop]" in proc.stderr
     text = out.read_text()
     assert "pallas_call(" not in text.split("def host_only(")[1]
     assert "_HOST_ONLY_CONFIGS" not in text  # no tunables, no config table
@@ -78,7 +78,7 @@ def test_warning_flags(helionc, tmp_path):
     assert proc.returncode == 1
     assert f"error: kernel `host_only` {WARNING}" in proc.stderr
     assert not out.exists()
-    proc = helionc.run(["samples/host_only.py", "-Wno-no-device-loop", "-o", str(tmp_path / "quiet.py")])
+    proc = helionc.run(["samples/host_only.py", "-Wno-missing-device-loop", "-o", str(tmp_path / "quiet.py")])
     assert proc.returncode == 0 and proc.stderr == "", proc.stderr
 
 

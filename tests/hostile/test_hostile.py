@@ -118,6 +118,41 @@ def test_operator_chain_inside_the_limit_compiles_and_runs(tmp_path):
     np.testing.assert_allclose(run_elementwise(run.module(), X), X * 300)
 
 
+def test_a_module_nested_past_cpython_limit_is_refused_at_its_source_line(tmp_path):
+    # 199 calls are inside the input's limit, but the module prints more brackets than the
+    # source has (`jnp.abs(...)` and the load of `x[tile]`): CPython would refuse it ("too many
+    # nested parentheses"), so it is an error at the kernel line instead of exit 0.
+    run = Run(tmp_path, elementwise_kernel("torch.abs(" * 199 + "x[tile]" + ")" * 199))
+    run.expect_error(1, "nested too deeply for CPython: too many nested parentheses", BODY_LINE, 9)
+
+
+def test_nested_calls_inside_cpython_limit_compile_and_import(tmp_path):
+    run = Run(tmp_path, elementwise_kernel("torch.abs(" * 60 + "-x[tile]" + ")" * 60))
+    np.testing.assert_array_equal(run_elementwise(run.module(), X), X)
+
+
+# ---- indentation -----------------------------------------------------------------------------
+
+def indented_kernel(columns: int) -> str:
+    """elementwise_kernel's kernel inside an `if`, its `def` indented `columns` columns."""
+    kernel = elementwise_kernel("x[tile] + 1")[len(HEADER):]
+    return HEADER + "if True:\n" + "".join(
+        " " * columns + line if line else line for line in kernel.splitlines(keepends=True))
+
+
+def test_indentation_the_parser_cannot_keep_is_named_as_such(tmp_path):
+    # tree-sitter-python's scanner keeps indentation in one byte: 256 columns read as 0, and the
+    # file failed as "unexpected `def`". The first line that deep (the loop body) is reported.
+    run = Run(tmp_path, indented_kernel(248))
+    run.expect_error(1, "this line is indented 256 columns; helionc's parser reads at most 255",
+                     BODY_LINE + 1, 257)
+
+
+def test_deep_indentation_inside_the_limit_compiles_and_runs(tmp_path):
+    run = Run(tmp_path, indented_kernel(240))
+    np.testing.assert_array_equal(run_elementwise(run.module(), X), X + 1)
+
+
 # ---- nodes with 65,536 children or more --------------------------------------------------------
 # Debian's tree-sitter 0.20.7 kept child counts in 16 bits and corrupted the heap on these
 # (a false "no Helion kernels found", then an abort); helionc builds a fixed runtime.
@@ -165,6 +200,16 @@ def test_too_many_kernels_are_refused_at_the_first_one_past_the_limit(tmp_path):
     run = Run(tmp_path, source)
     # Each kernel takes 6 lines and one blank line separates them.
     run.expect_error(1, "defines 1001 kernels", len(HEADER.splitlines()) + 1000 * 8 + 2, 5)
+
+
+def test_config_past_the_size_limit_is_refused(tmp_path):
+    # A 50 MB config took 60 s and 6.1 GB before the limit.
+    config = tmp_path / "big.yaml"
+    config.write_text("schema_version: 1\nkernel: k\n" + "# padding\n" * (500 << 10))
+    run = Run(tmp_path, elementwise_kernel("x[tile]"), "--config", str(config))
+    assert run.status == 1, run.stderr
+    assert "config file `" in run.stderr and "is longer than 4194304 bytes (4 MiB)" in run.stderr
+    assert not run.output.exists()
 
 
 def test_input_past_the_size_limit_is_refused(tmp_path):
@@ -252,10 +297,20 @@ def assert_kernel(message: str) -> str:
 
 
 def test_f_string_assert_message_reads_as_python_prints_it(tmp_path):
-    run = Run(tmp_path, assert_kernel('f"rows: {x.size(0)} {{not a field}}"'))
+    # Interpolated as Python would when the assert fails: the field's value, its conversion and
+    # format spec (with a field nested in it); doubled braces as single ones.
+    run = Run(tmp_path, assert_kernel(
+        'f"rows: {x.size(0)} of {x.size(1)!r:>4}, {x.size(0) * 2:03d} {{not a field}} '
+        '[{x.size(1):>{x.size(0)}}]"'))
     module = run.module()
-    with pytest.raises(AssertionError, match=re.escape("rows: {x.size(0)} {not a field}")):
+    with pytest.raises(AssertionError,
+                       match=re.escape("rows: 2 of    4, 004 {not a field} [ 4]")):
         run_elementwise(module, X)
+
+
+def test_f_string_assert_message_with_a_self_documenting_field_is_refused(tmp_path):
+    run = Run(tmp_path, assert_kernel('f"{x.size(0)=}"'))
+    run.expect_error(1, "an f-string assert message with a `{x=}` field", 8, 28)
 
 
 def test_bytes_assert_message_raises_assertion_error(tmp_path):

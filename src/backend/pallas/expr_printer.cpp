@@ -493,6 +493,12 @@ PyExpr ExprPrinter::call(const ir::Call& node) {
       imports_.helpers.insert("print");
       return py_call("_print", parts);
     }
+    case Intrinsic::kFormat: {
+      // `"size mismatch {} != {}".format(k, k2)`: the f-string of an assert message.
+      std::vector<std::string> values;
+      for (size_t i = 1; i < args.size(); ++i) values.push_back(text(args[i]));
+      return py_atom(fmt::format("{}.format({})", text(args[0]), fmt::join(values, ", ")));
+    }
     case Intrinsic::kConcat:
     case Intrinsic::kPad:
       return shape_op(node);

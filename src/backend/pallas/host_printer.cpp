@@ -60,7 +60,7 @@ class HostPrinter {
     auto body = out_.block(fmt::format("def {}({}):", kernel_.name, fmt::join(params, ", ")));
     if (plan_.launches.empty()) {
       // The reader of a module that calls no pallas_call should not look for one
-      // (-Wno-device-loop).
+      // (-Wmissing-device-loop).
       out_.line("# No hl.tile or hl.grid loop (Helion refuses such a kernel): host code only, no");
       out_.line("# pallas_call, so `interpret` has nothing to choose.");
     }

@@ -633,6 +633,12 @@ PyExpr ExprWriter::call(const ir::Call& node) {
       for (const ir::ExprPtr& arg : args) parts.push_back(text(arg));
       return py_call("_ref_print", parts);
     }
+    case Intrinsic::kFormat: {
+      // `"size mismatch {} != {}".format(k, k2)`: the f-string of an assert message.
+      std::vector<std::string> values;
+      for (size_t i = 1; i < args.size(); ++i) values.push_back(text(args[i]));
+      return py_atom(fmt::format("{}.format({})", text(args[0]), fmt::join(values, ", ")));
+    }
     case Intrinsic::kConcat: {
       std::vector<std::string> values;
       for (const ir::ExprPtr& value : args[0]->as<ir::TupleExpr>()->elements) {

@@ -21,6 +21,21 @@ TEST_CASE("diagnostic kind names come from the .def list", "[diagnostics]") {
   CHECK_FALSE(diagnostic_kind_from_name("no-such-flag").has_value());
 }
 
+TEST_CASE("-W takes the names warnings print, and only those", "[diagnostics]") {
+  // An error's name is no warning option: -Wno-syntax-error would silently do nothing.
+  CHECK(warning_kind_from_name("missing-device-loop") == DiagnosticKind::kMissingDeviceLoop);
+  CHECK_FALSE(warning_kind_from_name("syntax-error").has_value());
+  DiagnosticEngine diags;
+  CHECK_FALSE(diags.set_warning_enabled("syntax-error", false));
+  const std::vector<std::string_view> names = warning_names();
+  CHECK(names.size() == 7);
+  for (std::string_view name : names) {
+    // `[-Wno-x]` would read as the option that disables `x`.
+    CHECK_FALSE(name.starts_with("no-"));
+    CHECK(warning_kind_from_name(name).has_value());
+  }
+}
+
 TEST_CASE("an error renders in GCC's shape with the line and a caret", "[diagnostics]") {
   SourceFile file("kernel.py", "def f(x):\n    y = foo(x)\n    return y\n");
   DiagnosticEngine diags;
@@ -44,7 +59,7 @@ TEST_CASE("colour follows GCC's escape sequences", "[diagnostics]") {
   DiagnosticEngine diags({.color = true});
   diags.error(DiagnosticKind::kUndefinedName, find(file, "y"), "undefined name `y`")
       .note({}, "a note");
-  diags.warning(DiagnosticKind::kUnusedValue, find(file, "x"), "unused");
+  diags.warning(DiagnosticKind::kIgnoredKeyword, find(file, "x"), "unused");
   CHECK(
       diags.render() ==
       "\033[01m\033[Kk.py:1:5:\033[m\033[K \033[01;31m\033[Kerror: \033[m\033[Kundefined name `y`\n"
@@ -52,7 +67,7 @@ TEST_CASE("colour follows GCC's escape sequences", "[diagnostics]") {
       "      |     \033[01;32m\033[K^\033[m\033[K\n"
       "\033[01m\033[Khelionc:\033[m\033[K \033[01;36m\033[Knote: \033[m\033[Ka note\n"
       "\033[01m\033[Kk.py:1:1:\033[m\033[K \033[01;35m\033[Kwarning: \033[m\033[Kunused "
-      "[\033[01;35m\033[K-Wunused-value\033[m\033[K]\n"
+      "[\033[01;35m\033[K-Wignored-keyword\033[m\033[K]\n"
       "    1 | x = y\n"
       "      | \033[01;32m\033[K^\033[m\033[K\n");
 }
@@ -175,7 +190,7 @@ TEST_CASE("JSON output is GCC's: one array with escaped strings", "[diagnostics]
       .error(DiagnosticKind::kUnknownFunction, find(file, "foo(y)"),
              "unknown `foo`\n\t\\ \x01 \xff")
       .note({}, "no place");
-  diags.warning(DiagnosticKind::kUnusedValue, find(file, "x"), "w");
+  diags.warning(DiagnosticKind::kIgnoredKeyword, find(file, "x"), "w");
   diags.error(DiagnosticKind::kInputFile, {}, "e");
   const std::string at = R"("file": "dir/\"odd\".py", "line": 1, )";
   CHECK(diags.render() ==
@@ -191,8 +206,8 @@ TEST_CASE("JSON output is GCC's: one array with escaped strings", "[diagnostics]
             R"("locations": [{"caret": {)" +
             at +
             R"("display-column": 1, "byte-column": 1, "column": 1}}], )"
-            R"("escape-source": false, "option": "-Wunused-value", )"
-            R"("helionc-kind": "unused-value"},)"
+            R"("escape-source": false, "option": "-Wignored-keyword", )"
+            R"("helionc-kind": "ignored-keyword"},)"
             "\n"
             R"(  {"kind": "error", "message": "e", "children": [], "column-origin": 1, )"
             R"("locations": [], "escape-source": false, "helionc-kind": "input-file"})"
@@ -204,14 +219,14 @@ TEST_CASE("JSON display columns expand tabs and count UTF-8 characters, as GCC's
           "[diagnostics]") {
   SourceFile file("t.py", "\t\xc3\xa9 = foo\n");  // a tab, then é (two bytes)
   DiagnosticEngine diags({.format = DiagnosticsFormat::kJson, .warnings_as_errors = true});
-  diags.warning(DiagnosticKind::kUnusedValue, find(file, "foo"), "w");
+  diags.warning(DiagnosticKind::kIgnoredKeyword, find(file, "foo"), "w");
   const std::string json = diags.render();
   CHECK(json.find(R"("caret": {"file": "t.py", "line": 1, "display-column": 13, )"
                   R"("byte-column": 7, "column": 13})") != std::string::npos);
   CHECK(json.find(R"("finish": {"file": "t.py", "line": 1, "display-column": 15, )"
                   R"("byte-column": 9, "column": 15})") != std::string::npos);
   CHECK(json.find(R"("kind": "error")") != std::string::npos);
-  CHECK(json.find(R"("option": "-Werror=unused-value")") != std::string::npos);
+  CHECK(json.find(R"("option": "-Werror=ignored-keyword")") != std::string::npos);
 }
 
 TEST_CASE("kept-alive files outlive their producer", "[diagnostics]") {
