@@ -218,7 +218,7 @@ SizeExpr narrow_tiles_bytes(const Launch& launch, const std::vector<NarrowTiles>
 SizeExpr narrow_bytes(const Launch& launch) {
   std::vector<NarrowTiles> fixed;
   std::vector<NarrowTiles> sized_by_call;
-  std::vector<SizeExpr> call_sizes;
+  std::vector<SizeExpr> call_sizes;  // distinct
   for (const NarrowValue& value : launch.narrow_values) {
     SizeExpr last = value_extent(launch, value.dims.back());
     if (last.kind == SizeExpr::Kind::kConst) {
@@ -226,16 +226,15 @@ SizeExpr narrow_bytes(const Launch& launch) {
       continue;
     }
     add_narrow(sized_by_call, value);
-    call_sizes.push_back(std::move(last));
+    if (std::find(call_sizes.begin(), call_sizes.end(), last) == call_sizes.end()) {
+      call_sizes.push_back(std::move(last));
+    }
   }
   std::vector<SizeExpr> terms{narrow_tiles_bytes(launch, fixed)};
   if (!call_sizes.empty()) {
     SizeExpr shortest = call_sizes.front();
     for (size_t i = 1; i < call_sizes.size(); ++i) {
-      if (std::find(call_sizes.begin(), call_sizes.begin() + static_cast<std::ptrdiff_t>(i),
-                    call_sizes[i]) == call_sizes.begin() + static_cast<std::ptrdiff_t>(i)) {
-        shortest = SizeExpr::min(std::move(shortest), call_sizes[i]);
-      }
+      shortest = SizeExpr::min(std::move(shortest), call_sizes[i]);
     }
     terms.push_back(SizeExpr::if_at_most(narrow_tiles_bytes(launch, sized_by_call),
                                          std::move(shortest), kNarrowLanes));
