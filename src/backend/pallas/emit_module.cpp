@@ -12,6 +12,7 @@
 
 #include "backend/pallas/config_table.h"
 #include "backend/pallas/emit_context.h"
+#include "backend/pallas/helper_calls.h"
 #include "backend/pallas/host_printer.h"
 #include "backend/pallas/kernel_printer.h"
 #include "backend/pallas/launch_names.h"
@@ -38,32 +39,6 @@ const std::vector<std::pair<std::string, std::string>>& tpu_targets() {
 }
 
 namespace {
-
-// The helpers whose text calls other helpers (templates/helper_<name>.py.tmpl), and those: a
-// printer that uses a helper names it alone.
-std::set<std::string> with_called_helpers(std::set<std::string> helpers) {
-  static const std::map<std::string, std::vector<std::string>> k_calls = {
-      {"lanes", {"generation"}},     // the TPU generation picks the formulation
-      {"dot", {"generation"}},       // 8-bit products where the MXU has none
-      {"pipeline", {"generation"}},  // traced for the kernel's TPU (_for_traced_tpu)
-      {"layout", {"generation"}},    // lane splits where TPU v4 has no shape cast for them
-      // `_wide_dtype`, `_select` (helper_layout): select-sums and stores of values under 32 bits.
-      {"column", {"lanes", "layout"}},  // and a lane sum of a block of two or more axes
-      {"picks", {"lanes", "layout"}},   // and `_pick` along the last axis
-      {"gather", {"lanes", "layout"}},  // and lane sums of `_gather_1d` and `_pick_columns`
-      {"combine_reduce", {"lanes", "scan"}},
-      {"scatter", {"lanes", "gather", "dot", "layout"}},  // the stored indices' lane sum, one-hots
-      {"take_along", {"lanes", "generation", "layout"}},  // sublane gathers, lane sums, _widen
-  };
-  for (bool grew = true; grew;) {
-    grew = false;
-    for (const auto& [helper, calls] : k_calls) {
-      if (!helpers.contains(helper)) continue;
-      for (const std::string& called : calls) grew |= helpers.insert(called).second;
-    }
-  }
-  return helpers;
-}
 
 // A kernel's name is public (callers import it), so it is never renamed: a name that would
 // replace one the module defines or calls, or whose per-kernel names another kernel's share
@@ -227,13 +202,14 @@ std::optional<std::string> emit_module(const ir::Module& module,
   }
   // Helpers in a fixed order (expm1 before sinh, which uses it), after the prelude, with the
   // helpers they call.
+  auto needed = with_called_helpers(templates, context.imports.helpers);
+  if (!needed) {
+    diags.error(DiagnosticKind::kInputFile, {}, needed.error());
+    return std::nullopt;
+  }
   std::string helpers;
-  for (const std::string& helper : with_called_helpers(context.imports.helpers)) {
+  for (const std::string& helper : *needed) {
     auto text = templates.get(fmt::format("helper_{}.py.tmpl", helper));
-    if (!text) {
-      diags.error(DiagnosticKind::kInputFile, {}, text.error());
-      return std::nullopt;
-    }
     helpers += "\n\n" + std::string(*text);  // two blank lines before each
   }
   // The module's table of JAX device kinds, from configs/targets/*.yaml like everything else
