@@ -65,8 +65,8 @@ Expected<std::set<std::string>> with_called_helpers(const TemplateSet& templates
     pending.pop_back();
     auto text = texts.find(helper);
     if (text == texts.end()) {
-      return Error{fmt::format("{}: no template `{}{}{}`", templates.origin(), kPrefix, helper,
-                               kSuffix)};
+      return Error{
+          fmt::format("{}: no template `{}{}{}`", templates.origin(), kPrefix, helper, kSuffix)};
     }
     for (std::string_view name : private_names(text->second)) {
       auto used = owner.find(name);
