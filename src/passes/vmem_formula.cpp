@@ -245,7 +245,8 @@ SizeExpr narrow_bytes(const Launch& launch) {
 SizeExpr sort_bytes(const Launch& launch) {
   std::vector<SizeExpr> terms;
   for (const NarrowValue& rows : launch.sorted_rows) {
-    terms.push_back(register_tiles_bytes(launch, rows.dims, 4, rows.count));
+    terms.push_back(
+        register_tiles_bytes(launch, rows.dims, vmem_item_bytes(*rows.dtype), rows.count));
   }
   return SizeExpr::sum(std::move(terms));
 }
