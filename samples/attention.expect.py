@@ -17,6 +17,7 @@ SPEC = SampleSpec(
     reference=ref_attention_output,
     extra_shapes=("q_in=1x1x1x8:f32,k_in=1x1x1x8:f32,v_in=1x1x1x8:f32", "q_in=3x9x16:bf16,k_in=3x130x16:bf16,v_in=3x130x16:bf16"),
     tolerance=PRODUCT_TOLERANCE,
+    simulator_call="q_in=1x2x12x32:f32,k_in=1x2x300x32:f32,v_in=1x2x300x32:f32",  # 4 x 3 steps
     loop_types=(("unroll",), ("grid",), ("emit_pipeline",), ("fori_loop",)),
     inner_dims=((2, "k_in", -2),),
 )

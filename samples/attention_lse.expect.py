@@ -19,6 +19,7 @@ SPEC = SampleSpec(
     notes="float32 only: bf16 * Python float rounds the float (pending/scalar_mul_bf16.py)",
     extra_shapes=("q_in=1x1x1x8:f32,k_in=1x1x1x8:f32,v_in=1x1x1x8:f32", "q_in=1x3x9x16:f32,k_in=1x3x130x16:f32,v_in=1x3x130x16:f32"),
     tolerance=PRODUCT_TOLERANCE,
+    simulator_call="q_in=1x2x12x32:f32,k_in=1x2x300x32:f32,v_in=1x2x300x32:f32",  # 4 x 3 steps
     loop_types=(("unroll",), ("grid",), ("emit_pipeline",), ("fori_loop",)),
     inner_dims=((2, "k_in", -2),),
 )

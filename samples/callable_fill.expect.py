@@ -32,7 +32,7 @@ SPEC = SampleSpec(
     scalars=({"fill": fill_index_difference},),
     extra_shapes=("x=2x1:f32", "x=9x130:f32"),
     # `out` (zeros, written from row 1) is aliased: the simulator needs dividing blocks
-    simulator_call="x=256x512:f32",
+    simulator_call="x=32x256:f32",
     notes="test_rng's rng_func(tile_m, tile_n, dtype): typed by its tiles and dtype; a loop "
     "from row 1",
 )

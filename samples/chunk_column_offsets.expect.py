@@ -23,6 +23,7 @@ SPEC = SampleSpec(
     extra_shapes=("g=1x1x1:f32", "g=2x13x5:bf16"),
     # `out`'s blocks are revisited along the heads (its stores pick a column), so the loop
     # over rows cannot be the grid's last axis; it stores, so it streams nothing
+    simulator_call="g=2x64x3:f32",
     loop_types=(("unroll",),),
     refused_loop_types=(("grid",), ("emit_pipeline",), ("fori_loop",)),
     notes="a column at an inner loop's position and a column of its tile, computed b and h",

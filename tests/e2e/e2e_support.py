@@ -404,7 +404,7 @@ def lower_for_tpu(fn, *args: jax.ShapeDtypeStruct) -> TpuCompiled:
 # The interpreter copies whole operands on every grid step, so its time grows with
 # (grid steps x tensor size): a 4096x4096 call with 8x128 blocks takes minutes. Calls with a
 # larger tensor than this are lowered for TPU but not run.
-MAX_INTERPRET_ELEMENTS = 1 << 21
+MAX_INTERPRET_ELEMENTS = 1 << 20
 
 
 def interpretable(call: Call) -> bool:

@@ -82,9 +82,12 @@ class SampleSpec:
     # The kernel returns a tuple even of one tensor (`return (out,)`): the module must too.
     returns_tuple: bool = False
     # The call the TPU simulator tests (interpret="tpu", the DMA race test) run, when not the
-    # smallest one: jax 0.10.2's simulator fails to lower an aliased output whose blocks do not
-    # divide it (an MLIR verifier error; plain interpret mode and TPU lowering are fine), so
-    # such kernels run there on a dividing call.
+    # smallest one of at least 1000 elements. The simulator costs about 10-50 ms per grid step,
+    # so kernels with many steps on that call (attention's heads x query blocks) name a call
+    # with few steps that still has partial blocks and several inner steps. And jax 0.10.2's
+    # simulator fails to lower an aliased output whose blocks do not divide it (an MLIR
+    # verifier error; plain interpret mode and TPU lowering are fine), so such kernels run there
+    # on a dividing call.
     simulator_call: str = ""
     # Loop bounds read from tensors: the module's reference slices with Python ints read from
     # them, so it runs eagerly only (not under jax.jit).
