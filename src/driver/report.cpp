@@ -269,6 +269,13 @@ class KernelReport {
           grouped(resources->sort_bytes), resources->sorted_shapes,
           resources->sorted_shapes == 1 ? "" : "s");
     }
+    if (resources->one_hots > 0) {
+      text += fmt::format(
+          "        gathers and scatters: {} B for the compares of {} tile{} of indices with the "
+          "axis they pick along (docs/guide/tuning.md)\n",
+          grouped(resources->one_hot_bytes), resources->one_hots,
+          resources->one_hots == 1 ? "" : "s");
+    }
     const autotune::LaunchVerdict verdict =
         autotune::judge_launch(*resources, target_, config.vmem_limit_bytes);
     if (!verdict.fits)

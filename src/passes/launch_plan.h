@@ -270,6 +270,21 @@ struct NarrowValue {
 // counts once per launch, at kSortCopies (vmem_formula.h, sorts_vmem).
 inline constexpr int kSortCopies = 12;
 
+// A gather or scatter through a tile of indices along an axis the block holds whole
+// (`w[ids[tile_b], :]`, `x[tile.index + j]`, `out[tile.index + h] = v`): the module compares the
+// indices with every position of the axis (templates/helper_gather.py.tmpl, helper_scatter), so
+// it computes values of (index count x axis length) elements. Measured with libtpu (tpu7x,
+// samples/two_halves.py, jagged_gather_sum.py and standalone gathers), the compiler holds 0.1 to
+// 0.7 of one such 32-bit value per gather in VMEM and about 1.4 per scatter; the accounting
+// counts kGatherCopies and kScatterCopies of them (vmem_formula.h, one_hots_vmem), an upper
+// bound, once per operand axis gathered or scattered along (ViewAxis::gather).
+inline constexpr int kGatherCopies = 2;
+inline constexpr int kScatterCopies = 3;  // and, unless it adds, an (index count)^2 matrix
+// A row gather that may copy its rows by DMA (ViewAxis::dma_ids) compares indices only from
+// tables of at most this many rows: the module's `_GATHER_ONE_HOT_ROWS`, which decides while
+// JAX traces (templates/helper_gather.py.tmpl; larger tables are copied from, row by row).
+inline constexpr int64_t kGatherOneHotRows = 2048;
+
 struct Launch {
   int index = 0;              // k-th launch of the kernel
   ir::StmtPtr loop;           // the ir::TileLoop

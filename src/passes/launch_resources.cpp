@@ -73,6 +73,8 @@ class Accountant {
     for (const NarrowValue& value : launch_.narrow_values) result_.narrow_values += value.count;
     if (Expected<SizeExpr> bytes = sorts_vmem(launch_)) result_.sort_bytes = evaluate(*bytes);
     result_.sorted_shapes = static_cast<int>(launch_.sorted_rows.size());
+    if (Expected<SizeExpr> bytes = one_hots_vmem(launch_)) result_.one_hot_bytes = evaluate(*bytes);
+    result_.one_hots = static_cast<int>(launch_one_hots(launch_).size());
     result_.flops = cost(launch_.cost.flops);
     result_.transcendentals = cost(launch_.cost.transcendentals);
     result_.divisions = cost(launch_.cost.divisions);

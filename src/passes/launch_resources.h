@@ -97,6 +97,10 @@ struct LaunchResources {
   // shapes of rows it sorts.
   int64_t sort_bytes = 0;
   int sorted_shapes = 0;
+  // Of `vmem_bytes`: the compares of the body's gathers and scatters (launch_one_hots), and
+  // how many there are.
+  int64_t one_hot_bytes = 0;
+  int one_hots = 0;
   int64_t smem_bytes = 0;
   int64_t hbm_bytes = 0;
   int64_t flops = 0;

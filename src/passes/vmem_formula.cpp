@@ -251,6 +251,33 @@ SizeExpr sort_bytes(const Launch& launch) {
   return SizeExpr::sum(std::move(terms));
 }
 
+// (index count x axis length) 32-bit values at register tiles: the indices flattened into rows
+// (templates/helper_gather.py.tmpl, `_one_hot`), the axis in lanes.
+SizeExpr one_hot_tiles(SizeExpr rows, SizeExpr lanes) {
+  return SizeExpr::product({SizeExpr::ceil_div(std::move(rows), SizeExpr::constant(8)),
+                            SizeExpr::ceil_div(std::move(lanes), SizeExpr::constant(128)),
+                            SizeExpr::constant(4096)});
+}
+
+SizeExpr one_hot_bytes(const Launch& launch) {
+  std::vector<SizeExpr> terms;
+  for (const OneHot& one_hot : launch_one_hots(launch)) {
+    std::vector<SizeExpr> counts;
+    for (const ir::Dim& dim : *one_hot.indices) counts.push_back(value_extent(launch, dim));
+    const SizeExpr rows = SizeExpr::product(std::move(counts));
+    const SizeExpr axis = SizeExpr::axis_size(one_hot.binding, one_hot.array_axis);
+    std::vector<SizeExpr> values{
+        SizeExpr::product({SizeExpr::constant(one_hot.scatter ? kScatterCopies : kGatherCopies),
+                           one_hot_tiles(rows, axis)})};
+    // Which of several stores to one element counts: a compare of every pair of indices.
+    if (one_hot.scatter && !one_hot.adds) values.push_back(one_hot_tiles(rows, rows));
+    SizeExpr bytes = SizeExpr::sum(std::move(values));
+    if (one_hot.by_dma) bytes = SizeExpr::if_at_most(std::move(bytes), axis, kGatherOneHotRows);
+    terms.push_back(std::move(bytes));
+  }
+  return SizeExpr::sum(std::move(terms));
+}
+
 template <typename F>
 auto formula(F&& build) -> Expected<decltype(build())> {
   try {
@@ -531,6 +558,43 @@ Expected<SizeExpr> sorts_vmem(const Launch& launch) {
   return formula([&] { return sort_bytes(launch); });
 }
 
+std::vector<OneHot> launch_one_hots(const Launch& launch) {
+  std::vector<OneHot> found;
+  auto add = [&found](OneHot one_hot) {
+    if (std::find(found.begin(), found.end(), one_hot) == found.end()) found.push_back(one_hot);
+  };
+  for (const Input& input : launch.inputs) {
+    if (input.output >= 0) continue;  // an output's old contents: its stores count
+    for (const ViewAxis& axis : input.operand.view) {
+      if (axis.gather) {
+        add({&axis.gather->type.dims, input.operand.binding, axis.array_axis, false, false,
+             axis.dma_ids >= 0});
+      }
+    }
+  }
+  // In source order (Launch::stores is keyed by address), so that the formula prints the same
+  // on every run.
+  std::vector<std::pair<const ir::Store*, int>> stores(launch.stores.begin(), launch.stores.end());
+  std::sort(stores.begin(), stores.end(), [](const auto& a, const auto& b) {
+    return a.first->range.begin < b.first->range.begin;
+  });
+  for (const auto& [store, output] : stores) {
+    const int binding = launch.outputs[static_cast<size_t>(output)].operand.binding;
+    int array_axis = 0;
+    for (const ir::IndexItem& item : store->index) {
+      if (item.kind == ir::IndexItem::Kind::kGather && item.scalar) {
+        add({&item.scalar->type.dims, binding, array_axis, true, store->accumulate, false});
+      }
+      if (item.kind != ir::IndexItem::Kind::kNewAxis) ++array_axis;
+    }
+  }
+  return found;
+}
+
+Expected<SizeExpr> one_hots_vmem(const Launch& launch) {
+  return formula([&] { return one_hot_bytes(launch); });
+}
+
 Expected<SizeExpr> launch_vmem(const ir::Kernel& kernel, const Launch& launch,
                                const LaunchSchedule& schedule) {
   return formula([&] {
@@ -551,7 +615,7 @@ Expected<SizeExpr> launch_vmem(const ir::Kernel& kernel, const Launch& launch,
     for (const ScratchBuffer& buffer : schedule.scratch) {
       terms.push_back(scratch_bytes(kernel, launch, buffer));
     }
-    for (auto* held : {&narrow_values_vmem, &sorts_vmem}) {
+    for (auto* held : {&narrow_values_vmem, &sorts_vmem, &one_hots_vmem}) {
       if (Expected<SizeExpr> bytes = held(launch)) terms.push_back(std::move(*bytes));
     }
     return SizeExpr::sum(std::move(terms));

@@ -146,6 +146,30 @@ Expected<SizeExpr> narrow_values_vmem(const Launch& launch);
 // 32-bit copies of each shape of sorted rows at register tiles.
 Expected<SizeExpr> sorts_vmem(const Launch& launch);
 
+// A gather or scatter through a tile of indices: an input's axis with ViewAxis::gather, or an
+// index item of a store that is a tile of indices (an output's axis is `picked` when its stores
+// also write it otherwise).
+struct OneHot {
+  const std::vector<ir::Dim>* indices = nullptr;  // the index tile tensor's dims
+  int binding = -1;                               // the array
+  int array_axis = -1;                            // the axis the indices pick along
+  bool scatter = false;
+  bool adds = false;    // a scatter that adds (`out[ids] += v`): no compare of later stores
+  bool by_dma = false;  // a row gather that may copy its rows by DMA (ViewAxis::dma_ids)
+  bool operator==(const OneHot& other) const {
+    return *indices == *other.indices && binding == other.binding &&
+           array_axis == other.array_axis && scatter == other.scatter && adds == other.adds &&
+           by_dma == other.by_dma;
+  }
+};
+std::vector<OneHot> launch_one_hots(const Launch& launch);
+
+// The VMEM bytes of the body's gathers and scatters through tiles of indices (launch_one_hots):
+// kGatherCopies or kScatterCopies 32-bit values of (index count x axis length) at register
+// tiles each, and a scatter's (index count)^2 compare of later stores; a row gather that may
+// copy by DMA counts only for tables of at most kGatherOneHotRows rows.
+Expected<SizeExpr> one_hots_vmem(const Launch& launch);
+
 // The VMEM bytes of the whole launch under `schedule`: every operand's and scratch buffer's,
 // the body's narrow values and its sorts' working sets.
 Expected<SizeExpr> launch_vmem(const ir::Kernel& kernel, const Launch& launch,

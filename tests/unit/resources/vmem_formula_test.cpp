@@ -195,7 +195,8 @@ void compare_sample(const fs::path& source, std::vector<Comparison>& comparisons
           if (!resources) continue;  // a size the host computes from a scalar, ...
           INFO(source.filename().string());
           REQUIRE(formula);
-          int64_t operands = resources->narrow_value_bytes + resources->sort_bytes;
+          int64_t operands =
+              resources->narrow_value_bytes + resources->sort_bytes + resources->one_hot_bytes;
           for (const passes::OperandResources& r : resources->operands) operands += r.vmem_bytes;
           CHECK(operands == resources->vmem_bytes);
           Bindings bindings(kernel, values, *resources, choices);
