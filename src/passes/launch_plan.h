@@ -282,7 +282,8 @@ inline constexpr int kGatherCopies = 2;
 inline constexpr int kScatterCopies = 3;  // and, unless it adds, an (index count)^2 matrix
 // A row gather that may copy its rows by DMA (ViewAxis::dma_ids) compares indices only from
 // tables of at most this many rows: the module's `_GATHER_ONE_HOT_ROWS`, which decides while
-// JAX traces (templates/helper_gather.py.tmpl; larger tables are copied from, row by row).
+// JAX traces (templates/helper_gather.py.tmpl; larger tables are copied from, row by row;
+// tests/unit/backend/helper_calls_test.cpp checks that the two agree).
 inline constexpr int64_t kGatherOneHotRows = 2048;
 
 struct Launch {

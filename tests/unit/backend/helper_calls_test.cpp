@@ -4,6 +4,8 @@
 #include <filesystem>
 #include <fstream>
 
+#include "passes/launch_plan.h"
+
 namespace helionc::backend::pallas {
 namespace {
 
@@ -44,6 +46,18 @@ TEST_CASE("the built-in helpers bring what they call", "[helpers]") {
   Expected<std::set<std::string>> layout = with_called_helpers(templates, {"layout"});
   REQUIRE(layout.ok());
   CHECK(*layout == std::set<std::string>{"generation", "layout"});
+}
+
+// The VMEM accounting counts a DMA-capable row gather's compares only below the table size at
+// which the module switches to copying rows (passes::kGatherOneHotRows): one figure, two
+// languages.
+TEST_CASE("the accounting's one-hot row limit is the module's", "[helpers]") {
+  const TemplateSet templates = TemplateSet::embedded();
+  Expected<std::string_view> gather = templates.get("helper_gather.py.tmpl");
+  REQUIRE(gather.ok());
+  const std::string line =
+      "_GATHER_ONE_HOT_ROWS = " + std::to_string(passes::kGatherOneHotRows) + " ";
+  CHECK(gather->find(line) != std::string_view::npos);
 }
 
 }  // namespace
