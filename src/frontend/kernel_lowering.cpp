@@ -2,12 +2,14 @@
 
 #include <fmt/format.h>
 
+#include <cctype>
 #include <map>
 #include <optional>
 
 #include "frontend/hoist_callables.h"
 #include "ir/verifier.h"
 #include "ir/visitor.h"
+#include "support/docstring.h"
 
 namespace helionc::frontend {
 
@@ -70,6 +72,7 @@ std::optional<ir::Kernel> KernelLowering::run() {
     lower_decorator();
     lower_params();
     check_declared_return();
+    read_docstring();
   } catch (const LoweringAbort&) {
     return std::nullopt;
   }
@@ -100,6 +103,28 @@ std::optional<ir::Kernel> KernelLowering::run() {
   }
   if (failed_) return std::nullopt;
   return std::move(kernel_);
+}
+
+void KernelLowering::read_docstring() {
+  // A docstring is a plain string literal as the body's first statement (an f-string or a bytes
+  // literal is not one, in Python either).
+  const std::vector<SyntaxNode> statements =
+      syntax_.function.child_by_field("body").named_children();
+  if (statements.empty() || statements.front().type() != "expression_statement") return;
+  const std::vector<SyntaxNode> parts = statements.front().named_children();
+  if (parts.size() != 1 || parts.front().type() != "string") return;
+  std::string_view text = parts.front().text();
+  size_t prefix = 0;
+  while (prefix < text.size() && std::isalpha(static_cast<unsigned char>(text[prefix]))) {
+    const char letter = static_cast<char>(std::tolower(static_cast<unsigned char>(text[prefix])));
+    if (letter == 'f' || letter == 'b') return;
+    ++prefix;
+  }
+  text.remove_prefix(prefix);
+  const bool triple = text.starts_with(R"(""")") || text.starts_with("'''");
+  const size_t quotes = triple ? 3 : 1;
+  if (text.size() < 2 * quotes) return;
+  kernel_.doc = clean_docstring(text.substr(quotes, text.size() - 2 * quotes));
 }
 
 void KernelLowering::check_declared_return() {

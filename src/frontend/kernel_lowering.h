@@ -63,6 +63,8 @@ class KernelLowering {
   void lower_decorator();
   // A return annotation other than `None` on a kernel with no `return` of a value: an error.
   void check_declared_return();
+  // ir::Kernel::doc.
+  void read_docstring();
   // ---- builtin_configs.cpp: `config=helion.Config(...)` / `configs=[...]` in the decorator
   ir::BuiltinConfig lower_builtin_config(const SyntaxNode& call);
   [[noreturn]] void not_a_module_config(const SyntaxNode& name, std::string_view what);

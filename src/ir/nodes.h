@@ -625,6 +625,10 @@ struct Kernel {
   std::vector<BuiltinConfig> builtin_configs;
   // Decorator keywords that helionc records but does not act on (static_shapes=...).
   std::vector<std::string> ignored_decorator_keywords;
+  // The kernel's docstring as written between its quotes (escapes left as spelled), cleaned as
+  // `inspect.cleandoc` cleans one (support/docstring.h); empty when it has none. The generated
+  // function's docstring quotes it.
+  std::string doc;
 };
 
 // The name calls give `param`'s shape by (`--shapes`, a config entry's `shapes:`): its

@@ -348,6 +348,38 @@ def test_signature(helionc, spec):
     assert interpret[0].default is None
 
 
+def source_docstring(spec: SampleSpec) -> str | None:
+    tree = ast.parse((SAMPLES_DIR / f"{spec.name}.py").read_text())
+    for node in ast.walk(tree):
+        if isinstance(node, ast.FunctionDef) and node.name == spec.kernel:
+            return ast.get_docstring(node)
+    return None
+
+
+@pytest.mark.parametrize("spec", SAMPLES, ids=lambda s: s.name)
+def test_docstring_and_type_hints(helionc, spec):
+    """help() shows the kernel's docstring, where it was compiled from, every parameter and the
+    reference to compare with; array parameters are annotated jax.Array."""
+    fn = compiled(helionc, spec, None)
+    doc = inspect.getdoc(fn)
+    assert doc, "the public function has no docstring"
+    kernel_doc = source_docstring(spec)
+    if kernel_doc and "\\" not in kernel_doc:  # escapes are shown as spelled, not decoded
+        assert doc.startswith(kernel_doc + "\n\n"), doc
+    assert f"Compiled by helionc from samples/{spec.name}.py:" in doc or (
+        f"of samples/{spec.name}.py:" in doc), doc
+    args = doc.split("Args:\n", 1)[1]
+    kernel = kernel_of(spec)
+    for name in kernel.params:
+        if name in kernel.annotations and kernel.annotations[name] in ("torch.Tensor",):
+            assert f"    {name}: jax.Array" in args, args
+    assert f"`reference_{spec.kernel}` in this module" in doc
+    params = inspect.signature(fn).parameters
+    for name in kernel.params:
+        if kernel.annotations.get(name) == "torch.Tensor":
+            assert params[name].annotation is jax.Array, name
+
+
 # numpy, a dependency of jax, only where a kernel passes tiles to a callable parameter (tiles
 # that index arrays on the host are numpy arrays).
 ALLOWED_IMPORTS = ("jax", "functools", "math", "numpy", "__future__")

@@ -148,8 +148,7 @@ bool print_kernel(PythonWriter& out, EmitContext& context, const ir::Kernel& ker
       out.blank();
     }
   }
-  const bool tuned_entries = config != nullptr && !config->configs.empty();
-  ok &= print_public_function(out, context, kernel, plan, facts, names, tuned_entries);
+  ok &= print_public_function(out, context, kernel, plan, facts, names, config);
   return ok;
 }
 

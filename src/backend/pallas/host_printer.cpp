@@ -8,6 +8,7 @@
 #include "backend/pallas/launch_printer.h"
 #include "backend/pallas/loop_types.h"
 #include "backend/pallas/pack_params.h"
+#include "backend/pallas/public_docstring.h"
 #include "ir/visitor.h"
 #include "passes/legal_block.h"
 
@@ -33,14 +34,15 @@ class HostPrinter {
  public:
   HostPrinter(PythonWriter& out, EmitContext& context, const ir::Kernel& kernel,
               const passes::KernelPlan& plan, const passes::ShapeFacts& facts,
-              const std::vector<LaunchNames>& names, bool tuned_entries)
+              const std::vector<LaunchNames>& names, const autotune::ConfigFile* config)
       : out_(out),
         context_(context),
         kernel_(kernel),
         plan_(plan),
         names_(names),
         host_(context, kernel, facts),
-        tuned_entries_(tuned_entries) {}
+        config_file_(config),
+        tuned_entries_(config != nullptr && !config->configs.empty()) {}
 
   bool print() {
     std::vector<std::string> params;
@@ -52,12 +54,19 @@ class HostPrinter {
       }
       std::optional<std::string> text = signature_name(kernel_, param, name_of);
       if (!text) continue;  // an element of a pack, after its first
-      if (param.default_value) *text += "=" + host_.text(param.default_value);
+      *text += type_hint(param);
+      if (param.default_value) {
+        *text +=
+            (text->find(':') == std::string::npos ? "=" : " = ") + host_.text(param.default_value);
+      }
       params.push_back(std::move(*text));
     }
     params.emplace_back("*");
     params.emplace_back("interpret=None");
     auto body = out_.block(fmt::format("def {}({}):", kernel_.name, fmt::join(params, ", ")));
+    for (const std::string& line : public_docstring(context_, kernel_, config_file_)) {
+      out_.line(line);
+    }
     if (plan_.launches.empty()) {
       // The reader of a module that calls no pallas_call should not look for one
       // (-Wmissing-device-loop).
@@ -83,6 +92,15 @@ class HostPrinter {
   }
 
  private:
+  // `: jax.Array` for an array parameter (a string for one that may be None: `X | None` is no
+  // expression before Python 3.10); nothing for the others, whose types the call decides.
+  std::string type_hint(const ir::Param& param) const {
+    if (param.pack >= 0) return "";
+    const ir::Type& type = kernel_.bindings[static_cast<size_t>(param.binding)].type;
+    if (type.kind != ir::TypeKind::kTensor) return "";
+    return type.optional ? ": \"jax.Array | None\"" : ": jax.Array";
+  }
+
   // `top` is the position of `stmts` (or of the If holding them) among the top-level statements.
   void block(const ir::Block& stmts, size_t top) {
     const bool top_level = &stmts == &kernel_.body;
@@ -432,7 +450,8 @@ class HostPrinter {
   const passes::KernelPlan& plan_;
   const std::vector<LaunchNames>& names_;
   HostState host_;
-  const bool tuned_entries_;  // the config table has entries to look the call up in
+  const autotune::ConfigFile* config_file_;  // the kernel's --config, or null
+  const bool tuned_entries_;                 // the config table has entries to look the call up in
   std::string config_;
 };
 
@@ -440,8 +459,9 @@ class HostPrinter {
 
 bool print_public_function(PythonWriter& out, EmitContext& context, const ir::Kernel& kernel,
                            const passes::KernelPlan& plan, const passes::ShapeFacts& facts,
-                           const std::vector<LaunchNames>& names, bool tuned_entries) {
-  return HostPrinter(out, context, kernel, plan, facts, names, tuned_entries).print();
+                           const std::vector<LaunchNames>& names,
+                           const autotune::ConfigFile* config) {
+  return HostPrinter(out, context, kernel, plan, facts, names, config).print();
 }
 
 }  // namespace helionc::backend::pallas

@@ -234,7 +234,20 @@ def _add_kernel(x_ref, y_ref, out_ref):
     out_ref[...] = (x_ref[...] + y_ref[...]).astype(out_ref.dtype)  # tests/golden/pallas/add.py:14
 
 
-def add(x, y, *, interpret=None):
+def add(x: jax.Array, y: jax.Array, *, interpret=None):
+    """The Helion kernel `add` from tests/golden/pallas/add.py:10, compiled by helionc for tpu-v7x.
+
+    Args:
+        x: jax.Array of any rank.
+        y: jax.Array of any rank.
+        interpret: None (the default) runs Pallas's interpreter unless JAX's default
+            backend is a TPU; True forces the interpreter, \"tpu\" simulates a TPU.
+
+    Configs: the default for every call (no tuned entries).
+
+    `reference_add` in this module computes the same in plain jnp:
+    compare the two on your inputs.
+    """
     config = _ADD_DEFAULT
     x, y = jnp.broadcast_arrays(x, y)  # tests/golden/pallas/add.py:11
     out = jax.ShapeDtypeStruct(

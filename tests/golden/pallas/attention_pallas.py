@@ -524,7 +524,23 @@ def _attention_output_kernel(
         out_ref[...] = acc.astype(out_ref.dtype)  # tests/golden/pallas/attention.py:59
 
 
-def attention_output(q_in, k_in, v_in, *, interpret=None):
+def attention_output(q_in: jax.Array, k_in: jax.Array, v_in: jax.Array, *, interpret=None):
+    """softmax(q @ k^T / sqrt(d)) @ v for q [..., m, d] and k, v [..., n, d].
+
+    Compiled by helionc from tests/golden/pallas/attention.py:25 for tpu-v7x.
+
+    Args:
+        q_in: jax.Array of any rank.
+        k_in: jax.Array of any rank.
+        v_in: jax.Array of any rank.
+        interpret: None (the default) runs Pallas's interpreter unless JAX's default
+            backend is a TPU; True forces the interpreter, \"tpu\" simulates a TPU.
+
+    Configs: the default for every call (no tuned entries).
+
+    `reference_attention_output` in this module computes the same in plain jnp:
+    compare the two on your inputs.
+    """
     config = _ATTENTION_OUTPUT_DEFAULT
     m_dim = q_in.shape[-2]  # tests/golden/pallas/attention.py:27
     n_dim = k_in.shape[-2]  # tests/golden/pallas/attention.py:28

@@ -322,7 +322,20 @@ def _bias_gelu_kernel(x_ref, bias_ref, out_ref):
     )  # tests/golden/pallas/bias_gelu.py:15
 
 
-def bias_gelu(x, bias, *, interpret=None):
+def bias_gelu(x: jax.Array, bias: jax.Array, *, interpret=None):
+    """The Helion kernel `bias_gelu` from tests/golden/pallas/bias_gelu.py:10, compiled by helionc for tpu-v7x.
+
+    Args:
+        x: jax.Array of rank 2.
+        bias: jax.Array of rank 1.
+        interpret: None (the default) runs Pallas's interpreter unless JAX's default
+            backend is a TPU; True forces the interpreter, \"tpu\" simulates a TPU.
+
+    Configs: the default for every call (no tuned entries).
+
+    `reference_bias_gelu` in this module computes the same in plain jnp:
+    compare the two on your inputs.
+    """
     config = _BIAS_GELU_DEFAULT
     m, n = x.shape  # tests/golden/pallas/bias_gelu.py:11
     out = jax.ShapeDtypeStruct(x.shape, x.dtype)  # tests/golden/pallas/bias_gelu.py:12

@@ -202,7 +202,20 @@ def _row_scale_relu_kernel(x_ref, scale_ref, out_ref):
     )  # tests/golden/pallas/grid_rows.py:14
 
 
-def row_scale_relu(x, scale, *, interpret=None):
+def row_scale_relu(x: jax.Array, scale: jax.Array, *, interpret=None):
+    """The Helion kernel `row_scale_relu` from tests/golden/pallas/grid_rows.py:10, compiled by helionc for tpu-v7x.
+
+    Args:
+        x: jax.Array of rank 2.
+        scale: jax.Array of rank 1.
+        interpret: None (the default) runs Pallas's interpreter unless JAX's default
+            backend is a TPU; True forces the interpreter, \"tpu\" simulates a TPU.
+
+    Configs: the default for every call (no tuned entries).
+
+    `reference_row_scale_relu` in this module computes the same in plain jnp:
+    compare the two on your inputs.
+    """
     m, n = x.shape  # tests/golden/pallas/grid_rows.py:11
     out = jax.ShapeDtypeStruct(x.shape, x.dtype)  # tests/golden/pallas/grid_rows.py:12
     # tests/golden/pallas/grid_rows.py:13: for i in hl.grid(m):

@@ -198,22 +198,59 @@ def tpu_lowering_context(target=None):
     return jax.sharding.use_abstract_mesh(jax.sharding.AbstractMesh((), (), abstract_device=device))
 
 
-def passthrough(x, eps=1e-5, *, interpret=None):
+def passthrough(x: jax.Array, eps=1e-5, *, interpret=None):
+    """The Helion kernel `passthrough` from tests/golden/pallas/host_only.py:10, compiled by helionc for tpu-v7x.
+
+    Args:
+        x: jax.Array of any rank.
+        eps: float, static (a Python number while JAX traces).
+        interpret: None (the default) runs Pallas's interpreter unless JAX's default
+            backend is a TPU; True forces the interpreter, \"tpu\" simulates a TPU.
+
+    Configs: the default for every call (no tuned entries).
+
+    `reference_passthrough` in this module computes the same in plain jnp:
+    compare the two on your inputs.
+    """
     # No hl.tile or hl.grid loop (Helion refuses such a kernel): host code only, no
     # pallas_call, so `interpret` has nothing to choose.
     return x  # tests/golden/pallas/host_only.py:11
 
 
-def halved_sum(x, y, *, interpret=None):
+def halved_sum(x: jax.Array, y: jax.Array, *, interpret=None):
+    """The Helion kernel `halved_sum` from tests/golden/pallas/host_only.py:15, compiled by helionc for tpu-v7x.
+
+    Args:
+        x: jax.Array of any rank.
+        y: jax.Array of any rank.
+        interpret: None (the default) runs Pallas's interpreter unless JAX's default
+            backend is a TPU; True forces the interpreter, \"tpu\" simulates a TPU.
+
+    Configs: the default for every call (no tuned entries).
+
+    `reference_halved_sum` in this module computes the same in plain jnp:
+    compare the two on your inputs.
+    """
     # No hl.tile or hl.grid loop (Helion refuses such a kernel): host code only, no
     # pallas_call, so `interpret` has nothing to choose.
     return (x + y) * 0.5  # tests/golden/pallas/host_only.py:16
 
 
 def device_key(device, *, interpret=None):
+    """The Helion kernel `device_key` from tests/golden/pallas/host_only.py:20, compiled by helionc for tpu-v7x.
+
+    Args:
+        device: int, static (a Python number while JAX traces).
+        interpret: None (the default) runs Pallas's interpreter unless JAX's default
+            backend is a TPU; True forces the interpreter, \"tpu\" simulates a TPU.
+
+    Configs: the default for every call (no tuned entries).
+
+    `reference_device_key` in this module computes the same in plain jnp:
+    compare the two on your inputs.
+    """
     # No hl.tile or hl.grid loop (Helion refuses such a kernel): host code only, no
     # pallas_call, so `interpret` has nothing to choose.
-    pass
 
 
 # The references (`reference_<kernel>`): each kernel as plain jnp code, printed from the same

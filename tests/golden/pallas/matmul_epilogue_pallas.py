@@ -394,7 +394,20 @@ def _scores_kernel(q_ref, k_ref, out_ref):
     )  # tests/golden/pallas/matmul_epilogue.py:24
 
 
-def scores(q, k, *, interpret=None):
+def scores(q: jax.Array, k: jax.Array, *, interpret=None):
+    """The Helion kernel `scores` from tests/golden/pallas/matmul_epilogue.py:13, compiled by helionc for tpu-v7x.
+
+    Args:
+        q: jax.Array of rank 3.
+        k: jax.Array of rank 3.
+        interpret: None (the default) runs Pallas's interpreter unless JAX's default
+            backend is a TPU; True forces the interpreter, \"tpu\" simulates a TPU.
+
+    Configs: the default for every call (no tuned entries).
+
+    `reference_scores` in this module computes the same in plain jnp:
+    compare the two on your inputs.
+    """
     config = _SCORES_DEFAULT
     b, m, d = q.shape  # tests/golden/pallas/matmul_epilogue.py:18
     n = k.shape[1]  # tests/golden/pallas/matmul_epilogue.py:19

@@ -717,7 +717,24 @@ def _matmul_kernel_emit_pipeline(
     out_ref[...] = acc.astype(out_ref.dtype)  # tests/golden/pallas/matmul_strategies.py:16
 
 
-def matmul(x, y, *, interpret=None):
+def matmul(x: jax.Array, y: jax.Array, *, interpret=None):
+    """The Helion kernel `matmul` from tests/golden/pallas/matmul_strategies.py:8, compiled by helionc for tpu-v7x.
+
+    Args:
+        x: jax.Array of rank 2.
+        y: jax.Array of rank 2.
+        interpret: None (the default) runs Pallas's interpreter unless JAX's default
+            backend is a TPU; True forces the interpreter, \"tpu\" simulates a TPU.
+
+    Configs: 3 tuned entries for tpu-v7x, chosen by the call's shapes,
+    and the default for other shapes:
+        x=[256, 512], y=[512, 256]: block_sizes [128, 128, 512], unroll
+        x=[1024, 4096], y=[4096, 1024]: block_sizes [256, 256, 512], fori_loop
+        x=[4096, 4096], y=[4096, 4096]: block_sizes [512, 512, 512], emit_pipeline
+
+    `reference_matmul` in this module computes the same in plain jnp:
+    compare the two on your inputs.
+    """
     config = _select_config(_MATMUL_CONFIGS, _MATMUL_DEFAULT, x, y)
     m, k = x.shape  # tests/golden/pallas/matmul_strategies.py:9
     _, n = y.shape  # tests/golden/pallas/matmul_strategies.py:10

@@ -326,7 +326,21 @@ def _geglu_kernel(x_ref, y_ref, out_ref, *, scale):
     out_ref[...] = (scale * gelu * yf).astype(jnp.bfloat16)  # tests/golden/pallas/mixed_dtype.py:18
 
 
-def geglu(x, y, scale=1.0, *, interpret=None):
+def geglu(x: jax.Array, y: jax.Array, scale=1.0, *, interpret=None):
+    """The Helion kernel `geglu` from tests/golden/pallas/mixed_dtype.py:10, compiled by helionc for tpu-v7x.
+
+    Args:
+        x: jax.Array of rank 2.
+        y: jax.Array of rank 2.
+        scale: float, static (a Python number while JAX traces).
+        interpret: None (the default) runs Pallas's interpreter unless JAX's default
+            backend is a TPU; True forces the interpreter, \"tpu\" simulates a TPU.
+
+    Configs: the default for every call (no tuned entries).
+
+    `reference_geglu` in this module computes the same in plain jnp:
+    compare the two on your inputs.
+    """
     config = _GEGLU_DEFAULT
     m = x.shape[0]  # tests/golden/pallas/mixed_dtype.py:11
     n = x.shape[1]  # tests/golden/pallas/mixed_dtype.py:12

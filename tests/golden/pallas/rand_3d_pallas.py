@@ -381,7 +381,20 @@ def _rand_3d_kernel(out_ref, *, block_b, n, m, block_m, block_n, seed):
     )  # tests/golden/pallas/rand_3d.py:12
 
 
-def rand_3d(x, seed, *, interpret=None):
+def rand_3d(x: jax.Array, seed, *, interpret=None):
+    """The Helion kernel `rand_3d` from tests/golden/pallas/rand_3d.py:8, compiled by helionc for tpu-v7x.
+
+    Args:
+        x: jax.Array of rank 3.
+        seed: int, static (a Python number while JAX traces).
+        interpret: None (the default) runs Pallas's interpreter unless JAX's default
+            backend is a TPU; True forces the interpreter, \"tpu\" simulates a TPU.
+
+    Configs: the default for every call (no tuned entries).
+
+    `reference_rand_3d` in this module computes the same in plain jnp:
+    compare the two on your inputs.
+    """
     config = _RAND_3D_DEFAULT
     out = jax.ShapeDtypeStruct(x.shape, x.dtype)  # tests/golden/pallas/rand_3d.py:9
     b, m, n = x.shape  # tests/golden/pallas/rand_3d.py:10

@@ -304,7 +304,21 @@ def _softmax_kernel(x_ref, out_ref):
     )  # tests/golden/pallas/softmax.py:22
 
 
-def softmax(x, *, interpret=None):
+def softmax(x: jax.Array, *, interpret=None):
+    """``torch.softmax(x, dim=1)`` for a 2-D ``x``.
+
+    Compiled by helionc from tests/golden/pallas/softmax.py:17 for tpu-v7x.
+
+    Args:
+        x: jax.Array of rank 2.
+        interpret: None (the default) runs Pallas's interpreter unless JAX's default
+            backend is a TPU; True forces the interpreter, \"tpu\" simulates a TPU.
+
+    Configs: the default for every call (no tuned entries).
+
+    `reference_softmax` in this module computes the same in plain jnp:
+    compare the two on your inputs.
+    """
     config = _SOFTMAX_DEFAULT
     m, _n = x.shape  # tests/golden/pallas/softmax.py:19
     out = jax.ShapeDtypeStruct(x.shape, x.dtype)  # tests/golden/pallas/softmax.py:20

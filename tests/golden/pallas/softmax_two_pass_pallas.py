@@ -563,7 +563,21 @@ def _softmax_two_pass_kernel(
         )  # tests/golden/pallas/softmax_two_pass.py:30
 
 
-def softmax_two_pass(x, *, interpret=None):
+def softmax_two_pass(x: jax.Array, *, interpret=None):
+    """Softmax of a 2-D tensor along dim 1, in x's dtype.
+
+    Compiled by helionc from tests/golden/pallas/softmax_two_pass.py:15 for tpu-v7x.
+
+    Args:
+        x: jax.Array of rank 2.
+        interpret: None (the default) runs Pallas's interpreter unless JAX's default
+            backend is a TPU; True forces the interpreter, \"tpu\" simulates a TPU.
+
+    Configs: the default for every call (no tuned entries).
+
+    `reference_softmax_two_pass` in this module computes the same in plain jnp:
+    compare the two on your inputs.
+    """
     config = _SOFTMAX_TWO_PASS_DEFAULT
     m, n = x.shape  # tests/golden/pallas/softmax_two_pass.py:17
     out = jax.ShapeDtypeStruct(x.shape, x.dtype)  # tests/golden/pallas/softmax_two_pass.py:18

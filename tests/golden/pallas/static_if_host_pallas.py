@@ -342,7 +342,22 @@ def _scale_add_kernel(x_ref, y_ref, out_ref, *, scale):
     )  # tests/golden/pallas/static_if_host.py:16
 
 
-def scale_add(x, y, scale=1.0, negate=False, *, interpret=None):
+def scale_add(x: jax.Array, y: jax.Array, scale=1.0, negate=False, *, interpret=None):
+    """The Helion kernel `scale_add` from tests/golden/pallas/static_if_host.py:10, compiled by helionc for tpu-v7x.
+
+    Args:
+        x: jax.Array of rank 2.
+        y: jax.Array of rank 2.
+        scale: float, static (a Python number while JAX traces).
+        negate: bool, static.
+        interpret: None (the default) runs Pallas's interpreter unless JAX's default
+            backend is a TPU; True forces the interpreter, \"tpu\" simulates a TPU.
+
+    Configs: the default for every call (no tuned entries).
+
+    `reference_scale_add` in this module computes the same in plain jnp:
+    compare the two on your inputs.
+    """
     config = _SCALE_ADD_DEFAULT
     m, n = x.shape  # tests/golden/pallas/static_if_host.py:11
     out = jax.ShapeDtypeStruct(x.shape, x.dtype)  # tests/golden/pallas/static_if_host.py:12

@@ -435,7 +435,19 @@ def _tile_windows_kernel(
         )  # tests/golden/pallas/tile_windows.py:25
 
 
-def tile_windows(x, *, interpret=None):
+def tile_windows(x: jax.Array, *, interpret=None):
+    """The Helion kernel `tile_windows` from tests/golden/pallas/tile_windows.py:12, compiled by helionc for tpu-v7x.
+
+    Args:
+        x: jax.Array of rank 3.
+        interpret: None (the default) runs Pallas's interpreter unless JAX's default
+            backend is a TPU; True forces the interpreter, \"tpu\" simulates a TPU.
+
+    Configs: the default for every call (no tuned entries).
+
+    `reference_tile_windows` in this module computes the same in plain jnp:
+    compare the two on your inputs.
+    """
     config = _TILE_WINDOWS_DEFAULT
     tokens, heads, width = x.shape  # tests/golden/pallas/tile_windows.py:13
     out = jax.ShapeDtypeStruct(

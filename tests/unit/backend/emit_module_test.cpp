@@ -62,6 +62,10 @@ TEST_CASE("add: rank-polymorphic tiles built at trace time") {
   testing::KernelBuilder b = testing::add_kernel();
   const std::string text = emit(b).text.value();
   INFO(text);
+  // Arrays annotated, then the docstring (public_docstring.h), then the body.
+  CHECK(contains(text,
+                 "def add(x: jax.Array, y: jax.Array, *, interpret=None):\n"
+                 "    \"\"\"The Helion kernel `add`, compiled by helionc for tpu-v7x."));
   CHECK(contains(text,
                  "# The config of add (no tuned entries).\n"
                  "_ADD_DEFAULT = {\"block_sizes\": (None,)}\n"));
@@ -70,7 +74,6 @@ TEST_CASE("add: rank-polymorphic tiles built at trace time") {
                  "    out_ref[...] = (x_ref[...] + y_ref[...]).astype(out_ref.dtype)  # k.py:4\n"));
   CHECK(
       contains(text,
-               "def add(x, y, *, interpret=None):\n"
                "    config = _ADD_DEFAULT\n"
                "    out = jax.ShapeDtypeStruct(x.shape, x.dtype)  # k.py:2\n"
                // y may have size-1 axes where out has more: Helion broadcasts them.
@@ -128,7 +131,7 @@ TEST_CASE("rows: hl.grid index maps, a unit axis view, a captured float") {
                  "def _rows_kernel(x_ref, w_ref, out_ref, *, scale):\n"
                  "    out_ref[...] = (_scalar_op(x_ref[...], \"*\", scale) + w_ref[...])"
                  ".reshape(out_ref.shape).astype(out_ref.dtype)  # k.py:5\n"));
-  CHECK(contains(text, "def rows(x, w, scale=0.5, *, interpret=None):\n"));
+  CHECK(contains(text, "def rows(x: jax.Array, w: jax.Array, scale=0.5, *, interpret=None):\n"));
   CHECK_FALSE(contains(text, "_ROWS_CONFIGS"));                           // no tunables
   CHECK(contains(text, "out = jax.ShapeDtypeStruct(x.shape, x.dtype)"));  // zeros, overwritten
   CHECK(contains(text,

@@ -1,0 +1,35 @@
+// The docstring of a kernel's public function: what `help(kernel)` shows a user of the module.
+//
+//   """Softmax over the last axis of ``x``.              <- the kernel's own docstring
+//
+//   Compiled by helionc from samples/softmax.py:12 for tpu-v7x.
+//
+//   Args:
+//       x: jax.Array of rank 2.
+//       interpret: None (the default) runs Pallas's interpreter unless JAX's default backend
+//           is a TPU; True forces the interpreter, "tpu" simulates a TPU.
+//
+//   Configs: 1 tuned entry for tpu-v7x, chosen by the call's shapes, and the default for
+//   other shapes:
+//       x=[4096, 4096]: block_sizes [8, 4096]
+//
+//   `reference_softmax` in this module computes the same in plain jnp: compare the two on
+//   your inputs.
+//   """
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "autotune/config.h"
+#include "backend/pallas/emit_context.h"
+#include "ir/nodes.h"
+
+namespace helionc::backend::pallas {
+
+// The docstring's lines, the first opening and the last closing the `"""` literal. `config`:
+// the kernel's tuning config (--config), or null.
+std::vector<std::string> public_docstring(const EmitContext& context, const ir::Kernel& kernel,
+                                          const autotune::ConfigFile* config);
+
+}  // namespace helionc::backend::pallas
