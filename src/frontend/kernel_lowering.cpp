@@ -349,7 +349,7 @@ void KernelLowering::refine_rank(int id, int rank, SourceRange evidence) {
   if (type.rank < 0) {
     type.rank = rank;
     type.variadic = false;
-    rank_evidence_[id] = evidence;
+    kernel_.bindings[id].rank_evidence = evidence;
     return;
   }
   if (type.rank == rank) return;
@@ -357,10 +357,8 @@ void KernelLowering::refine_rank(int id, int rank, SourceRange evidence) {
       DiagnosticKind::kRankMismatch, evidence,
       fmt::format("`{}` has {} dimension{} but is used here with {}", kernel_.bindings[id].name,
                   type.rank, type.rank == 1 ? "" : "s", rank));
-  auto it = rank_evidence_.find(id);
-  if (it != rank_evidence_.end()) {
-    diag.note(it->second,
-              fmt::format("the rank of `{}` was fixed here", kernel_.bindings[id].name));
+  if (const SourceRange& fixed = kernel_.bindings[id].rank_evidence; fixed.valid()) {
+    diag.note(fixed, fmt::format("the rank of `{}` was fixed here", kernel_.bindings[id].name));
   }
   failed_ = true;
   throw LoweringAbort{};

@@ -726,7 +726,6 @@ class KernelLowering {
   // builds (`scaled = [t * 2 for t in xs]`: host values, never parameters).
   std::vector<ir::ParamPack> packs_;
   std::map<std::string, int, std::less<>> pack_names_;  // names of packs -> packs_ index
-  std::map<int, SourceRange> rank_evidence_;            // binding -> where its rank was learned
   std::map<int, SourceRange> closed_;                   // device bindings whose loop has ended
   // Host views: view binding -> (viewed binding, the view expression).
   std::map<int, std::pair<int, ir::ExprPtr>> views_;

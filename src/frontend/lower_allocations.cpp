@@ -141,7 +141,7 @@ void KernelLowering::lower_allocation(const SyntaxNode& target, const SyntaxNode
   Type type = Type::tensor(shape->type.rank, imm ? std::optional(imm->dtype) : std::nullopt);
   const int id =
       bind(std::string(target.text()), std::move(type), ir::Binding::Origin::kHost, target.range());
-  if (shape->type.rank >= 0) rank_evidence_[id] = shape->range;
+  if (shape->type.rank >= 0) kernel_.bindings[id].rank_evidence = shape->range;
   out.push_back(ir::Alloc::make(id, std::move(shape), std::move(dtype), std::move(fill), range));
 }
 

@@ -135,9 +135,8 @@ ir::Index KernelLowering::lower_index_items(int tensor, const std::vector<Syntax
       Diagnostic& diag = diags_.error(DiagnosticKind::kRankMismatch, subscript_range,
                                       fmt::format("`{}` has {} dimension{} but is indexed with {}",
                                                   name, rank, rank == 1 ? "" : "s", consumed));
-      auto it = rank_evidence_.find(tensor);
-      if (it != rank_evidence_.end()) {
-        diag.note(it->second, fmt::format("the rank of `{}` was fixed here", name));
+      if (const SourceRange& fixed = kernel_.bindings[tensor].rank_evidence; fixed.valid()) {
+        diag.note(fixed, fmt::format("the rank of `{}` was fixed here", name));
       }
       failed_ = true;
       throw LoweringAbort{};
@@ -216,8 +215,8 @@ void KernelLowering::expand_ellipsis(int tensor, const SyntaxNode& ellipsis, siz
         DiagnosticKind::kRankMismatch, ellipsis.range(),
         fmt::format("too many indices for `{}`, a tensor of dimension {}: {} besides `...`", name,
                     rank, consumed));
-    if (auto it = rank_evidence_.find(tensor); it != rank_evidence_.end()) {
-      diag.note(it->second, fmt::format("the rank of `{}` was fixed here", name));
+    if (const SourceRange& fixed = kernel_.bindings[tensor].rank_evidence; fixed.valid()) {
+      diag.note(fixed, fmt::format("the rank of `{}` was fixed here", name));
     }
     failed_ = true;
     throw LoweringAbort{};

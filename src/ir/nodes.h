@@ -504,6 +504,9 @@ struct Binding {
   Type type;
   Origin origin = Origin::kHost;
   SourceRange range;  // where it is defined
+  // A tensor: where its rank was learned (`m, n = x.size()`, `x[tile_m, :]`), for messages that
+  // name the code expecting that rank; invalid when the rank is unknown or declared.
+  SourceRange rank_evidence;
 };
 
 struct Param {

@@ -1,7 +1,7 @@
 """Shapes that only the call decides, checked while JAX traces: a carried value whose
 axes the body states differently (samples/column_gemv.py, samples/shifted_state.py) runs when
 the lengths agree and is a precise error naming both sizes when they do not, never a result
-computed on mismatched blocks."""
+computed on mismatched blocks. And arguments of another rank than the kernel reads them with."""
 
 from __future__ import annotations
 
@@ -24,3 +24,26 @@ def test_whole_axes_of_two_tensors_carried_must_agree(helionc):
     np.testing.assert_allclose(np.asarray(module.shifted_state(x, jnp.ones((2, 128)), interpret=True)), 2.0)
     with pytest.raises(ValueError, match=r"init\.size\(0\) must equal x\.size\(1\).*it is 3"):
         module.shifted_state(x, jnp.ones((3, 128), jnp.float32), interpret=True)
+
+
+# Arguments of the wrong rank: a ValueError (TypeError for a non-array) while JAX traces that
+# names the kernel, the parameter, the rank and the source line that reads it with that rank.
+def test_an_argument_of_the_wrong_rank_names_the_line_that_fixes_it(helionc):
+    module = helionc.module("softmax", "softmax", None)
+    with pytest.raises(ValueError, match=r"softmax\(\): `x` must have 2 dimensions \(samples/"
+                                         r"softmax\.py:19 reads it so\), got shape \(4, 8, 8\)"):
+        module.softmax(jnp.ones((4, 8, 8), jnp.float32), interpret=True)
+    with pytest.raises(TypeError, match=r"`x` must be an array of 2 dimensions .* not list"):
+        module.softmax([[1.0, 2.0]], interpret=True)
+
+
+def test_elements_of_packs_and_optional_arrays_are_checked_too(helionc):
+    packs = helionc.module("pack_blend", "pack_blend", None)
+    a = jnp.ones((8, 128), jnp.float32)
+    row = jnp.ones((128,), jnp.float32)
+    with pytest.raises(ValueError, match=r"pack_blend\(\): `pair\.1` must have 2 dimensions"):
+        packs.pack_blend([a, row], {"scale": row, "bias": row}, interpret=True)
+    norm = helionc.module("layer_norm", "layer_norm", None)
+    norm.layer_norm(a, row, None, interpret=True)  # None: nothing to check
+    with pytest.raises(ValueError, match=r"layer_norm\(\): `bias` must have 1 dimension \("):
+        norm.layer_norm(a, row, a, interpret=True)

@@ -11,6 +11,7 @@
 #include "backend/pallas/public_docstring.h"
 #include "ir/visitor.h"
 #include "passes/legal_block.h"
+#include "support/quote.h"
 
 namespace helionc::backend::pallas {
 
@@ -74,6 +75,7 @@ class HostPrinter {
       out_.line("# pallas_call, so `interpret` has nothing to choose.");
     }
     for (const std::string& line : unpack_packs(kernel_, name_of)) out_.line(line);
+    check_ranks();
     if (kernel_reads_config(kernel_, plan_)) {
       // Chosen by the arguments as passed, before any host code rebinds them (also without
       // tunable block sizes: the inner loops' strategies are config entries).
@@ -92,6 +94,31 @@ class HostPrinter {
   }
 
  private:
+  // `_check_rank(...)` for each array parameter (or element of a pack) whose rank the kernel
+  // fixes: a wrong rank is a ValueError naming the parameter and the line that reads it so.
+  void check_ranks() {
+    for (const ir::Param& param : kernel_.params) {
+      const ir::Binding& binding = kernel_.bindings[static_cast<size_t>(param.binding)];
+      if (binding.type.kind != ir::TypeKind::kTensor || !binding.type.rank_known()) continue;
+      context_.imports.helpers.insert("check_args");
+      const std::string name = binding_name(kernel_, param.binding);
+      const std::string shown = param.pack >= 0 ? ir::call_name(kernel_, param) : binding.name;
+      const SourceRange& where =
+          binding.rank_evidence.valid() ? binding.rank_evidence : binding.range;
+      const std::string check =
+          py_call("_check_rank",
+                  {double_quoted(kernel_.name), double_quoted(shown), name,
+                   std::to_string(binding.type.rank), double_quoted(context_.where(where))})
+              .text;
+      if (binding.type.optional) {
+        auto present = out_.block(fmt::format("if {} is not None:", name));
+        out_.line(check);
+      } else {
+        out_.line(check);
+      }
+    }
+  }
+
   // `: jax.Array` for an array parameter (a string for one that may be None: `X | None` is no
   // expression before Python 3.10); nothing for the others, whose types the call decides.
   std::string type_hint(const ir::Param& param) const {

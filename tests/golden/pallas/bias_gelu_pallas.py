@@ -213,6 +213,23 @@ def _broadcast_unit_axes(x, extents):
     return jnp.broadcast_to(x, shape)
 
 
+def _check_rank(kernel, name, value, rank, where):
+    """Raise while JAX traces when argument `name` of `kernel` is not an array of `rank`
+    dimensions, naming the source line that reads it so (`where`), instead of an unpacking or
+    broadcasting error from deep inside the module."""
+    ndim = getattr(value, "ndim", None)
+    if ndim is None or not hasattr(value, "shape"):
+        raise TypeError(
+            f"{kernel}(): `{name}` must be an array of {rank} dimension{'s' * (rank != 1)} "
+            f"({where} reads it so), not {type(value).__name__}"
+        )
+    if ndim != rank:
+        raise ValueError(
+            f"{kernel}(): `{name}` must have {rank} dimension{'s' * (rank != 1)} ({where} reads "
+            f"it so), got shape {tuple(value.shape)}"
+        )
+
+
 def _fit_vmem(config, launch, first, blocks, needs, fallbacks, halve, vmem_bytes, scoped_bytes):
     """`config` with one launch's strategies, then its blocks, changed while they need more
     VMEM than there is (docs/guide/tuning.md, "Trace-time VMEM fallback").
@@ -336,6 +353,8 @@ def bias_gelu(x: jax.Array, bias: jax.Array, *, interpret=None):
     `reference_bias_gelu` in this module computes the same in plain jnp:
     compare the two on your inputs.
     """
+    _check_rank("bias_gelu", "x", x, 2, "tests/golden/pallas/bias_gelu.py:11")
+    _check_rank("bias_gelu", "bias", bias, 1, "tests/golden/pallas/bias_gelu.py:14")
     config = _BIAS_GELU_DEFAULT
     m, n = x.shape  # tests/golden/pallas/bias_gelu.py:11
     out = jax.ShapeDtypeStruct(x.shape, x.dtype)  # tests/golden/pallas/bias_gelu.py:12

@@ -196,6 +196,23 @@ def tpu_lowering_context(target=None):
     return jax.sharding.use_abstract_mesh(jax.sharding.AbstractMesh((), (), abstract_device=device))
 
 
+def _check_rank(kernel, name, value, rank, where):
+    """Raise while JAX traces when argument `name` of `kernel` is not an array of `rank`
+    dimensions, naming the source line that reads it so (`where`), instead of an unpacking or
+    broadcasting error from deep inside the module."""
+    ndim = getattr(value, "ndim", None)
+    if ndim is None or not hasattr(value, "shape"):
+        raise TypeError(
+            f"{kernel}(): `{name}` must be an array of {rank} dimension{'s' * (rank != 1)} "
+            f"({where} reads it so), not {type(value).__name__}"
+        )
+    if ndim != rank:
+        raise ValueError(
+            f"{kernel}(): `{name}` must have {rank} dimension{'s' * (rank != 1)} ({where} reads "
+            f"it so), got shape {tuple(value.shape)}"
+        )
+
+
 def _row_scale_relu_kernel(x_ref, scale_ref, out_ref):
     out_ref[...] = jax.nn.relu(x_ref[...] * scale_ref[...]).astype(
         out_ref.dtype,
@@ -216,6 +233,8 @@ def row_scale_relu(x: jax.Array, scale: jax.Array, *, interpret=None):
     `reference_row_scale_relu` in this module computes the same in plain jnp:
     compare the two on your inputs.
     """
+    _check_rank("row_scale_relu", "x", x, 2, "tests/golden/pallas/grid_rows.py:11")
+    _check_rank("row_scale_relu", "scale", scale, 1, "tests/golden/pallas/grid_rows.py:14")
     m, n = x.shape  # tests/golden/pallas/grid_rows.py:11
     out = jax.ShapeDtypeStruct(x.shape, x.dtype)  # tests/golden/pallas/grid_rows.py:12
     # tests/golden/pallas/grid_rows.py:13: for i in hl.grid(m):

@@ -213,6 +213,23 @@ def _broadcast_unit_axes(x, extents):
     return jnp.broadcast_to(x, shape)
 
 
+def _check_rank(kernel, name, value, rank, where):
+    """Raise while JAX traces when argument `name` of `kernel` is not an array of `rank`
+    dimensions, naming the source line that reads it so (`where`), instead of an unpacking or
+    broadcasting error from deep inside the module."""
+    ndim = getattr(value, "ndim", None)
+    if ndim is None or not hasattr(value, "shape"):
+        raise TypeError(
+            f"{kernel}(): `{name}` must be an array of {rank} dimension{'s' * (rank != 1)} "
+            f"({where} reads it so), not {type(value).__name__}"
+        )
+    if ndim != rank:
+        raise ValueError(
+            f"{kernel}(): `{name}` must have {rank} dimension{'s' * (rank != 1)} ({where} reads "
+            f"it so), got shape {tuple(value.shape)}"
+        )
+
+
 def _dot(a, b, dimension_numbers):
     """A matrix product (`jax.lax.dot_general`'s contraction) as PyTorch and Helion compute it:
     operands promoted to a common dtype, float32 accumulation (int32 for integers), float32 and
@@ -408,6 +425,8 @@ def scores(q: jax.Array, k: jax.Array, *, interpret=None):
     `reference_scores` in this module computes the same in plain jnp:
     compare the two on your inputs.
     """
+    _check_rank("scores", "q", q, 3, "tests/golden/pallas/matmul_epilogue.py:18")
+    _check_rank("scores", "k", k, 3, "tests/golden/pallas/matmul_epilogue.py:22")
     config = _SCORES_DEFAULT
     b, m, d = q.shape  # tests/golden/pallas/matmul_epilogue.py:18
     n = k.shape[1]  # tests/golden/pallas/matmul_epilogue.py:19

@@ -224,6 +224,23 @@ def _broadcast_unit_axes(x, extents):
     return jnp.broadcast_to(x, shape)
 
 
+def _check_rank(kernel, name, value, rank, where):
+    """Raise while JAX traces when argument `name` of `kernel` is not an array of `rank`
+    dimensions, naming the source line that reads it so (`where`), instead of an unpacking or
+    broadcasting error from deep inside the module."""
+    ndim = getattr(value, "ndim", None)
+    if ndim is None or not hasattr(value, "shape"):
+        raise TypeError(
+            f"{kernel}(): `{name}` must be an array of {rank} dimension{'s' * (rank != 1)} "
+            f"({where} reads it so), not {type(value).__name__}"
+        )
+    if ndim != rank:
+        raise ValueError(
+            f"{kernel}(): `{name}` must have {rank} dimension{'s' * (rank != 1)} ({where} reads "
+            f"it so), got shape {tuple(value.shape)}"
+        )
+
+
 def _load_buffers(config, loop):
     """The number of VMEM slots (1 to 3) a `fori_loop` inner loop copies its inputs into: the
     config's `pallas_load_buffer_count` entry for the loop, else 2 (double buffering)."""
@@ -735,6 +752,8 @@ def matmul(x: jax.Array, y: jax.Array, *, interpret=None):
     `reference_matmul` in this module computes the same in plain jnp:
     compare the two on your inputs.
     """
+    _check_rank("matmul", "x", x, 2, "tests/golden/pallas/matmul_strategies.py:9")
+    _check_rank("matmul", "y", y, 2, "tests/golden/pallas/matmul_strategies.py:10")
     config = _select_config(_MATMUL_CONFIGS, _MATMUL_DEFAULT, x, y)
     m, k = x.shape  # tests/golden/pallas/matmul_strategies.py:9
     _, n = y.shape  # tests/golden/pallas/matmul_strategies.py:10

@@ -196,6 +196,23 @@ def tpu_lowering_context(target=None):
     return jax.sharding.use_abstract_mesh(jax.sharding.AbstractMesh((), (), abstract_device=device))
 
 
+def _check_rank(kernel, name, value, rank, where):
+    """Raise while JAX traces when argument `name` of `kernel` is not an array of `rank`
+    dimensions, naming the source line that reads it so (`where`), instead of an unpacking or
+    broadcasting error from deep inside the module."""
+    ndim = getattr(value, "ndim", None)
+    if ndim is None or not hasattr(value, "shape"):
+        raise TypeError(
+            f"{kernel}(): `{name}` must be an array of {rank} dimension{'s' * (rank != 1)} "
+            f"({where} reads it so), not {type(value).__name__}"
+        )
+    if ndim != rank:
+        raise ValueError(
+            f"{kernel}(): `{name}` must have {rank} dimension{'s' * (rank != 1)} ({where} reads "
+            f"it so), got shape {tuple(value.shape)}"
+        )
+
+
 def _fit_vmem(config, launch, first, blocks, needs, fallbacks, halve, vmem_bytes, scoped_bytes):
     """`config` with one launch's strategies, then its blocks, changed while they need more
     VMEM than there is (docs/guide/tuning.md, "Trace-time VMEM fallback").
@@ -319,6 +336,7 @@ def softmax(x: jax.Array, *, interpret=None):
     `reference_softmax` in this module computes the same in plain jnp:
     compare the two on your inputs.
     """
+    _check_rank("softmax", "x", x, 2, "tests/golden/pallas/softmax.py:19")
     config = _SOFTMAX_DEFAULT
     m, _n = x.shape  # tests/golden/pallas/softmax.py:19
     out = jax.ShapeDtypeStruct(x.shape, x.dtype)  # tests/golden/pallas/softmax.py:20

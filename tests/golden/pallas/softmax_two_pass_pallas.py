@@ -207,6 +207,23 @@ def _block_at(position, block, length):
     return 0 if block >= length else position
 
 
+def _check_rank(kernel, name, value, rank, where):
+    """Raise while JAX traces when argument `name` of `kernel` is not an array of `rank`
+    dimensions, naming the source line that reads it so (`where`), instead of an unpacking or
+    broadcasting error from deep inside the module."""
+    ndim = getattr(value, "ndim", None)
+    if ndim is None or not hasattr(value, "shape"):
+        raise TypeError(
+            f"{kernel}(): `{name}` must be an array of {rank} dimension{'s' * (rank != 1)} "
+            f"({where} reads it so), not {type(value).__name__}"
+        )
+    if ndim != rank:
+        raise ValueError(
+            f"{kernel}(): `{name}` must have {rank} dimension{'s' * (rank != 1)} ({where} reads "
+            f"it so), got shape {tuple(value.shape)}"
+        )
+
+
 def _fit_vmem(config, launch, first, blocks, needs, fallbacks, halve, vmem_bytes, scoped_bytes):
     """`config` with one launch's strategies, then its blocks, changed while they need more
     VMEM than there is (docs/guide/tuning.md, "Trace-time VMEM fallback").
@@ -578,6 +595,7 @@ def softmax_two_pass(x: jax.Array, *, interpret=None):
     `reference_softmax_two_pass` in this module computes the same in plain jnp:
     compare the two on your inputs.
     """
+    _check_rank("softmax_two_pass", "x", x, 2, "tests/golden/pallas/softmax_two_pass.py:17")
     config = _SOFTMAX_TWO_PASS_DEFAULT
     m, n = x.shape  # tests/golden/pallas/softmax_two_pass.py:17
     out = jax.ShapeDtypeStruct(x.shape, x.dtype)  # tests/golden/pallas/softmax_two_pass.py:18

@@ -215,6 +215,23 @@ def _broadcast_unit_axes(x, extents):
     return jnp.broadcast_to(x, shape)
 
 
+def _check_rank(kernel, name, value, rank, where):
+    """Raise while JAX traces when argument `name` of `kernel` is not an array of `rank`
+    dimensions, naming the source line that reads it so (`where`), instead of an unpacking or
+    broadcasting error from deep inside the module."""
+    ndim = getattr(value, "ndim", None)
+    if ndim is None or not hasattr(value, "shape"):
+        raise TypeError(
+            f"{kernel}(): `{name}` must be an array of {rank} dimension{'s' * (rank != 1)} "
+            f"({where} reads it so), not {type(value).__name__}"
+        )
+    if ndim != rank:
+        raise ValueError(
+            f"{kernel}(): `{name}` must have {rank} dimension{'s' * (rank != 1)} ({where} reads "
+            f"it so), got shape {tuple(value.shape)}"
+        )
+
+
 def _fit_vmem(config, launch, first, blocks, needs, fallbacks, halve, vmem_bytes, scoped_bytes):
     """`config` with one launch's strategies, then its blocks, changed while they need more
     VMEM than there is (docs/guide/tuning.md, "Trace-time VMEM fallback").
@@ -358,6 +375,8 @@ def scale_add(x: jax.Array, y: jax.Array, scale=1.0, negate=False, *, interpret=
     `reference_scale_add` in this module computes the same in plain jnp:
     compare the two on your inputs.
     """
+    _check_rank("scale_add", "x", x, 2, "tests/golden/pallas/static_if_host.py:11")
+    _check_rank("scale_add", "y", y, 2, "tests/golden/pallas/static_if_host.py:16")
     config = _SCALE_ADD_DEFAULT
     m, n = x.shape  # tests/golden/pallas/static_if_host.py:11
     out = jax.ShapeDtypeStruct(x.shape, x.dtype)  # tests/golden/pallas/static_if_host.py:12
