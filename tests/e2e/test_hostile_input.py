@@ -185,7 +185,7 @@ def test_kernel_named_like_module_names_of_absent_kernels(helionc, tmp_path):
     # Helion's own files name kernels `_matmul_kernel`: reserved only when `matmul` is a kernel too.
     proc, out, _ = run(helionc, tmp_path, kernel(name="_matmul_kernel"))
     assert proc.returncode == 0, proc.stderr.decode()
-    assert b"def _matmul_kernel(x, *, interpret=None):" in out.read_bytes()
+    assert b"def _matmul_kernel(x: jax.Array, *, interpret=None):" in out.read_bytes()
 
 
 def test_kernels_sharing_config_names(helionc, tmp_path):
