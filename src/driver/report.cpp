@@ -255,26 +255,29 @@ class KernelReport {
                  moves ? grouped(r.hbm_bytes) : "-", r.note});
     }
     text += table.render("        ");
-    if (resources->narrow_value_bytes > 0) {
+    // The values the body holds in VMEM besides its blocks, a line each (docs/guide/tuning.md
+    // says how each is counted): what, its bytes, how many, and the noun they count.
+    struct Held {
+      std::string_view what;
+      int64_t bytes;
+      int count;
+      std::string_view counted;  // "{} value{}": the count, then "s" for several
+    };
+    for (const Held& held : {
+             Held{"narrow values", resources->narrow_value_bytes,
+                  // none shown when the call makes every one of them long (0 bytes)
+                  resources->narrow_value_bytes > 0 ? resources->narrow_values : 0,
+                  "the {} value{} the body computes with a last axis of a few elements, held in "
+                  "VMEM at whole register tiles"},
+             Held{"sorts", resources->sort_bytes, resources->sorted_shapes,
+                  "the working set of the loops sorting {} shape{} of rows"},
+             Held{"gathers and scatters", resources->one_hot_bytes, resources->one_hots,
+                  "the compares of {} tile{} of indices with the axis they pick along"},
+         }) {
+      if (held.count == 0) continue;
       text += fmt::format(
-          "        narrow values: {} B for the {} value{} the body computes with a last axis of a "
-          "few elements, held in VMEM at whole register tiles (docs/guide/tuning.md)\n",
-          grouped(resources->narrow_value_bytes), resources->narrow_values,
-          resources->narrow_values == 1 ? "" : "s");
-    }
-    if (resources->sorted_shapes > 0) {
-      text += fmt::format(
-          "        sorts: {} B for the working set of the loops sorting {} shape{} of rows "
-          "(docs/guide/tuning.md)\n",
-          grouped(resources->sort_bytes), resources->sorted_shapes,
-          resources->sorted_shapes == 1 ? "" : "s");
-    }
-    if (resources->one_hots > 0) {
-      text += fmt::format(
-          "        gathers and scatters: {} B for the compares of {} tile{} of indices with the "
-          "axis they pick along (docs/guide/tuning.md)\n",
-          grouped(resources->one_hot_bytes), resources->one_hots,
-          resources->one_hots == 1 ? "" : "s");
+          "        {}: {} B for {} (docs/guide/tuning.md)\n", held.what, grouped(held.bytes),
+          fmt::format(fmt::runtime(held.counted), held.count, held.count == 1 ? "" : "s"));
     }
     const autotune::LaunchVerdict verdict =
         autotune::judge_launch(*resources, target_, config.vmem_limit_bytes);
