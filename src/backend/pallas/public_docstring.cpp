@@ -61,6 +61,9 @@ std::string shapes_text(const ir::Kernel& kernel, const autotune::ShapeEntry& en
   return fmt::format("{}", fmt::join(items, ", "));
 }
 
+// One line of the docstring whose value is `text` (a text without line breaks of its own).
+std::string escaped(std::string_view text) { return docstring_lines(text).front(); }
+
 }  // namespace
 
 std::vector<std::string> public_docstring(const EmitContext& context, const ir::Kernel& kernel,
@@ -74,13 +77,12 @@ std::vector<std::string> public_docstring(const EmitContext& context, const ir::
   if (!kernel.doc.empty()) {
     lines = docstring_lines(kernel.doc);
     lines.emplace_back("");
-    lines.push_back(
-        docstring_lines(fmt::format("Compiled by helionc{} for {}.", from, target)).front());
+    lines.push_back(escaped(fmt::format("Compiled by helionc{} for {}.", from, target)));
   } else {
-    lines.push_back(docstring_lines(fmt::format("The Helion kernel `{}`{}, compiled by helionc "
-                                                "for {}.",
-                                                kernel.name, from, target))
-                        .front());
+    lines.push_back(
+        escaped(fmt::format("The Helion kernel `{}`{}, compiled by helionc "
+                            "for {}.",
+                            kernel.name, from, target)));
   }
   lines.emplace_back("");
   lines.emplace_back("Args:");
@@ -89,8 +91,7 @@ std::vector<std::string> public_docstring(const EmitContext& context, const ir::
     const std::string name = param.pack >= 0
                                  ? kernel.packs[static_cast<size_t>(param.pack)].name
                                  : kernel.bindings[static_cast<size_t>(param.binding)].name;
-    lines.push_back(
-        docstring_lines(fmt::format("    {}: {}.", name, parameter_text(kernel, param))).front());
+    lines.push_back(escaped(fmt::format("    {}: {}.", name, parameter_text(kernel, param))));
   }
   lines.emplace_back(
       "    interpret: None (the default) runs Pallas's interpreter unless JAX's default");
@@ -100,21 +101,20 @@ std::vector<std::string> public_docstring(const EmitContext& context, const ir::
   if (config != nullptr && !config->configs.empty()) {
     lines.push_back(fmt::format("Configs: {} tuned entr{} for {}, chosen by the call's shapes,",
                                 config->configs.size(), config->configs.size() == 1 ? "y" : "ies",
-                                docstring_lines(target).front()));
+                                escaped(target)));
     lines.emplace_back("and the default for other shapes:");
     for (const autotune::ShapeEntry& entry : config->configs) {
-      lines.push_back(docstring_lines(fmt::format("    {}: {}", shapes_text(kernel, entry),
-                                                  config_text(entry.config)))
-                          .front());
+      lines.push_back(escaped(
+          fmt::format("    {}: {}", shapes_text(kernel, entry), config_text(entry.config))));
     }
   } else {
     lines.emplace_back("Configs: the default for every call (no tuned entries).");
   }
   lines.emplace_back("");
-  lines.push_back(docstring_lines(fmt::format("`reference_{}` in this module computes the same in "
-                                              "plain jnp:",
-                                              kernel.name))
-                      .front());
+  lines.push_back(
+      escaped(fmt::format("`reference_{}` in this module computes the same in "
+                          "plain jnp:",
+                          kernel.name)));
   lines.emplace_back("compare the two on your inputs.");
   lines.front() = "\"\"\"" + lines.front();
   lines.emplace_back("\"\"\"");
