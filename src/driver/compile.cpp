@@ -462,6 +462,7 @@ int run_compile(const DriverOptions& options) {
       emit_options.source_path = file.path();
       emit_options.source_sha256 = sha256;
       emit_options.target = options.target;
+      emit_options.autodiff = options.autodiff;
       emit_options.configs = std::move(configs);
       emit_options.templates = &*templates;
       auto emitted =

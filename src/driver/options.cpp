@@ -229,6 +229,9 @@ std::variant<DriverOptions, int> parse_command_line(int argc, char** argv) {
                  "(\"_reference.py\" for --emit reference) in the current directory, stdout "
                  "for the other --emit values or stdin input)");
   app.add_option("--kernel", options.kernel, "compile only this kernel");
+  app.add_flag("!--no-autodiff", options.autodiff,
+               "public functions without their jax.custom_vjp (differentiated through "
+               "reference_<kernel>): the Pallas kernels alone");
   app.add_option("--config", options.configs, "tuning config YAML (repeatable)")
       ->check(CLI::ExistingFile);
   app.add_option("--target", options.target,

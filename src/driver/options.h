@@ -26,6 +26,7 @@ struct DriverOptions {
   std::vector<std::string> configs;   // --config, repeatable
   std::string target = autotune::default_target().name;  // --target
   EmitKind emit = EmitKind::kPallas;
+  bool autodiff = true;  // false: --no-autodiff (public functions without their custom_vjp)
   std::optional<std::string> template_dir;
   ColorMode color = ColorMode::kAuto;
   DiagnosticsFormat diagnostics_format = DiagnosticsFormat::kText;

@@ -46,15 +46,18 @@ class HostPrinter {
         tuned_entries_(config != nullptr && !config->configs.empty()) {}
 
   bool print() {
-    std::vector<std::string> params;
+    std::vector<std::string> params;  // as the signature spells them: hints and defaults
+    std::vector<std::string> args;    // the same names, as a call passes them on
+    std::vector<bool> takes_arrays;   // per signature parameter: arrays, or a pack of them
     std::vector<std::string> tensors;
     const auto name_of = [&](int binding) { return binding_name(kernel_, binding); };
     for (const ir::Param& param : kernel_.params) {
-      if (kernel_.bindings[param.binding].type.kind == ir::TypeKind::kTensor) {
-        tensors.push_back(name_of(param.binding));
-      }
+      const bool tensor = kernel_.bindings[param.binding].type.kind == ir::TypeKind::kTensor;
+      if (tensor) tensors.push_back(name_of(param.binding));
       std::optional<std::string> text = signature_name(kernel_, param, name_of);
       if (!text) continue;  // an element of a pack, after its first
+      args.push_back(*text);
+      takes_arrays.push_back(tensor);
       *text += type_hint(param);
       if (param.default_value) {
         *text +=
@@ -64,9 +67,23 @@ class HostPrinter {
     }
     params.emplace_back("*");
     params.emplace_back("interpret=None");
-    auto body = out_.block(fmt::format("def {}({}):", kernel_.name, fmt::join(params, ", ")));
-    for (const std::string& line : public_docstring(context_, kernel_, config_file_)) {
-      out_.line(line);
+    const std::string signature = fmt::format("{}", fmt::join(params, ", "));
+    std::string function = kernel_.name;
+    const bool differentiable =
+        context_.options.autodiff &&
+        std::find(takes_arrays.begin(), takes_arrays.end(), true) != takes_arrays.end();
+    if (differentiable) {
+      function = fmt::format("_{}_forward", kernel_.name);
+      print_differentiable(signature, args, takes_arrays, function);
+    }
+    auto body = out_.block(fmt::format("def {}({}):", function, signature));
+    if (differentiable) {
+      out_.line(fmt::format("\"\"\"`{}` without its custom_vjp: the Pallas kernels alone.\"\"\"",
+                            kernel_.name));
+    } else {
+      for (const std::string& line : public_docstring(context_, kernel_, config_file_, false)) {
+        out_.line(line);
+      }
     }
     if (plan_.launches.empty()) {
       // The reader of a module that calls no pallas_call should not look for one
@@ -94,6 +111,34 @@ class HostPrinter {
   }
 
  private:
+  // The public function of a kernel that takes arrays: a `jax.custom_vjp` (the module's
+  // `_differentiable`) whose forward pass is `forward`, the Pallas kernels, and whose backward
+  // pass is `jax.vjp` of `reference_<kernel>` (docs/guide/module.md, "Differentiation").
+  void print_differentiable(const std::string& signature, const std::vector<std::string>& args,
+                            const std::vector<bool>& takes_arrays, const std::string& forward) {
+    context_.imports.helpers.insert("differentiable");
+    {
+      auto body = out_.block(fmt::format("def {}({}):", kernel_.name, signature));
+      for (const std::string& line : public_docstring(context_, kernel_, config_file_, true)) {
+        out_.line(line);
+      }
+      std::vector<std::string> flags;
+      for (bool takes : takes_arrays) flags.emplace_back(takes ? "True" : "False");
+      const auto tuple = [](const std::vector<std::string>& items) {
+        const std::string joined = fmt::format("{}", fmt::join(items, ", "));
+        return items.size() == 1 ? fmt::format("({},)", joined) : fmt::format("({})", joined);
+      };
+      out_.line(fmt::format(
+          "return {}", py_call("_differentiable",
+                               std::vector<std::string>{double_quoted(kernel_.name), forward,
+                                                        "reference_" + kernel_.name, tuple(args),
+                                                        tuple(flags), "interpret"})
+                           .text));
+    }
+    out_.blank();
+    out_.blank();
+  }
+
   // `_check_rank(...)` for each array parameter (or element of a pack) whose rank the kernel
   // fixes: a wrong rank is a ValueError naming the parameter and the line that reads it so.
   void check_ranks() {

@@ -67,7 +67,7 @@ std::string escaped(std::string_view text) { return docstring_lines(text).front(
 }  // namespace
 
 std::vector<std::string> public_docstring(const EmitContext& context, const ir::Kernel& kernel,
-                                          const autotune::ConfigFile* config) {
+                                          const autotune::ConfigFile* config, bool differentiable) {
   std::vector<std::string> lines;
   const std::string where = context.where(kernel.name_range);
   const std::string target =
@@ -116,6 +116,14 @@ std::vector<std::string> public_docstring(const EmitContext& context, const ir::
                           "plain jnp:",
                           kernel.name)));
   lines.emplace_back("compare the two on your inputs.");
+  if (differentiable) {
+    lines.emplace_back("");
+    lines.emplace_back(
+        "`jax.grad` and `jax.vjp` differentiate it: a jax.custom_vjp whose backward pass is");
+    lines.push_back(escaped(fmt::format(
+        "jax.vjp of `reference_{}`, recomputed from the inputs (`jax.jvp` is not defined).",
+        kernel.name)));
+  }
   lines.front() = "\"\"\"" + lines.front();
   lines.emplace_back("\"\"\"");
   return lines;

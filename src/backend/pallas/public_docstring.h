@@ -14,7 +14,9 @@
 //       x=[4096, 4096]: block_sizes [8, 4096]
 //
 //   `reference_softmax` in this module computes the same in plain jnp: compare the two on
-//   your inputs.
+//   your inputs. `jax.grad` and `jax.vjp` differentiate it (a jax.custom_vjp whose
+//   backward pass is jax.vjp of `reference_softmax`, recomputed from the inputs;
+//   `jax.jvp` is not defined).                          <- when `differentiable`
 //   """
 #pragma once
 
@@ -28,8 +30,9 @@
 namespace helionc::backend::pallas {
 
 // The docstring's lines, the first opening and the last closing the `"""` literal. `config`:
-// the kernel's tuning config (--config), or null.
+// the kernel's tuning config (--config), or null. `differentiable`: the function is the
+// custom_vjp of host_printer.h.
 std::vector<std::string> public_docstring(const EmitContext& context, const ir::Kernel& kernel,
-                                          const autotune::ConfigFile* config);
+                                          const autotune::ConfigFile* config, bool differentiable);
 
 }  // namespace helionc::backend::pallas

@@ -230,6 +230,54 @@ def _check_rank(kernel, name, value, rank, where):
         )
 
 
+def _differentiable(kernel, forward, reference, args, arrays, interpret):
+    """`forward(*args, interpret=interpret)` (the Pallas kernels) as a `jax.custom_vjp` whose
+    backward pass is `jax.vjp` of `reference(*args)` (the same computation in plain jnp),
+    recomputed from the saved inputs, so `jax.grad` and `jax.vjp` work through the module.
+
+    `arrays[i]` says whether parameter i takes arrays (an array, an optional one, a list or dict
+    of them): those are the differentiated inputs when the call passes arrays there (integer
+    arrays get float0 cotangents, as JAX expects). Everything else (numbers, strings, dtypes,
+    callables, None) is a static value both functions see as given, as is any value where an
+    array belongs that is no array, so the kernel's own checks name it."""
+    positions = [i for i, takes in enumerate(arrays) if takes and _holds_arrays(args[i])]
+    if not positions:
+        return forward(*args, interpret=interpret)
+
+    def with_inputs(inputs):
+        full = list(args)
+        for i, value in zip(positions, inputs):
+            full[i] = value
+        return full
+
+    @jax.custom_vjp
+    def run(*inputs):
+        return forward(*with_inputs(inputs), interpret=interpret)
+
+    def run_forward(*inputs):
+        return run(*inputs), inputs
+
+    def run_backward(inputs, cotangents):
+        try:
+            _, vjp = jax.vjp(lambda *values: reference(*with_inputs(values)), *inputs)
+        except NotImplementedError as error:
+            raise NotImplementedError(
+                f"{kernel}() is differentiated through reference_{kernel}, which cannot be "
+                f"built: {error}"
+            ) from error
+        return vjp(cotangents)
+
+    run.defvjp(run_forward, run_backward)
+    return run(*(args[i] for i in positions))
+
+
+def _holds_arrays(value):
+    """Whether `value` is an array or a non-empty list, tuple or dict of arrays."""
+    leaves = jax.tree_util.tree_leaves(value)
+    arrays = [leaf for leaf in leaves if hasattr(leaf, "shape") and hasattr(leaf, "dtype")]
+    return bool(leaves) and len(arrays) == len(leaves)
+
+
 def _dot(a, b, dimension_numbers):
     """A matrix product (`jax.lax.dot_general`'s contraction) as PyTorch and Helion compute it:
     operands promoted to a common dtype, float32 accumulation (int32 for integers), float32 and
@@ -424,7 +472,22 @@ def scores(q: jax.Array, k: jax.Array, *, interpret=None):
 
     `reference_scores` in this module computes the same in plain jnp:
     compare the two on your inputs.
+
+    `jax.grad` and `jax.vjp` differentiate it: a jax.custom_vjp whose backward pass is
+    jax.vjp of `reference_scores`, recomputed from the inputs (`jax.jvp` is not defined).
     """
+    return _differentiable(
+        "scores",
+        _scores_forward,
+        reference_scores,
+        (q, k),
+        (True, True),
+        interpret,
+    )
+
+
+def _scores_forward(q: jax.Array, k: jax.Array, *, interpret=None):
+    """`scores` without its custom_vjp: the Pallas kernels alone."""
     _check_rank("scores", "q", q, 3, "tests/golden/pallas/matmul_epilogue.py:18")
     _check_rank("scores", "k", k, 3, "tests/golden/pallas/matmul_epilogue.py:22")
     config = _SCORES_DEFAULT
@@ -719,12 +782,16 @@ def _ref_scan(combine, values, axis, reverse):
 
 
 def _ref_combine_reduce(combine, values, axis, keepdim):
-    """A reduction with a combine function from the source: a left fold along `axis`."""
-    total = tuple(jnp.take(value, 0, axis=axis) for value in values)
-    for k in range(1, values[0].shape[axis]):
-        step = tuple(jnp.take(value, k, axis=axis) for value in values)
-        total = tuple(jnp.asarray(new).astype(old.dtype)
-                      for new, old in zip(combine(*total, *step), total))
+    """A reduction with a combine function from the source: a left fold along `axis`, as one
+    `lax.scan` (an unrolled Python loop would make a program as long as the axis, slow to
+    compile and to differentiate)."""
+    moved = tuple(jnp.moveaxis(value, axis, 0) for value in values)
+
+    def step(total, item):
+        return tuple(jnp.asarray(new).astype(old.dtype)
+                     for new, old in zip(combine(*total, *item), total)), None
+
+    total, _ = jax.lax.scan(step, tuple(m[0] for m in moved), tuple(m[1:] for m in moved))
     return tuple(jnp.expand_dims(t, axis) for t in total) if keepdim else total
 
 

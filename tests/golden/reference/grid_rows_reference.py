@@ -209,12 +209,16 @@ def _ref_scan(combine, values, axis, reverse):
 
 
 def _ref_combine_reduce(combine, values, axis, keepdim):
-    """A reduction with a combine function from the source: a left fold along `axis`."""
-    total = tuple(jnp.take(value, 0, axis=axis) for value in values)
-    for k in range(1, values[0].shape[axis]):
-        step = tuple(jnp.take(value, k, axis=axis) for value in values)
-        total = tuple(jnp.asarray(new).astype(old.dtype)
-                      for new, old in zip(combine(*total, *step), total))
+    """A reduction with a combine function from the source: a left fold along `axis`, as one
+    `lax.scan` (an unrolled Python loop would make a program as long as the axis, slow to
+    compile and to differentiate)."""
+    moved = tuple(jnp.moveaxis(value, axis, 0) for value in values)
+
+    def step(total, item):
+        return tuple(jnp.asarray(new).astype(old.dtype)
+                     for new, old in zip(combine(*total, *item), total)), None
+
+    total, _ = jax.lax.scan(step, tuple(m[0] for m in moved), tuple(m[1:] for m in moved))
     return tuple(jnp.expand_dims(t, axis) for t in total) if keepdim else total
 
 
