@@ -170,15 +170,32 @@ void check_config_provenance(const ConfigFile& config, std::string_view source_s
                              std::string_view target, DiagnosticEngine& diags,
                              std::string_view helionc_version = {}, int64_t model_version = 0);
 
-// The YAML text of `config`, deterministic: keys in a fixed order (schema_version, kernel,
-// source_sha256, target, helionc_version, model_version, default, configs; within a config the
-// order of the struct), maps sorted by key, lists in flow style, every string quoted so other YAML
-// readers agree on types. `header_comment` lines, if any, come first as `# ...` comments. Reading
-// the result back gives the same values.
-std::string write_config_yaml(const ConfigFile& config, std::string_view header_comment = {});
+// What the writer knows of the kernel, to lay the YAML out for a reader (empty: not known).
+struct ConfigLabels {
+  // The kernel's parameters in order: shape and dtype keys follow it (others come after, by
+  // name), as `--shapes x=...,y=...` names them.
+  std::vector<std::string> parameters;
+  // Per block size, the tiles it sizes (`tile_m`, or `tile_m/tile_n` for one shared by two):
+  // written as a comment after each config, `# block_sizes: tile_m, tile_n, tile_k`.
+  std::vector<std::string> block_size_tiles;
+};
+
+// The YAML text of `config`, deterministic, written with yaml-cpp's emitter (yaml_writer.h):
+// keys in a fixed order (schema_version, kernel, source_sha256, target, helionc_version,
+// model_version, default, configs; within a config the order of the struct), shape and dtype
+// keys in `labels.parameters` order, lists and configs in flow style, every string quoted so
+// other YAML readers agree on types, floats rounded to yaml_write::kSignificantDigits digits.
+// `header_comment` lines, if any, come first as `# ...` comments. Reading the result back
+// gives the same values (floats as rounded), and writing those again the same text.
+std::string write_config_yaml(const ConfigFile& config, std::string_view header_comment = {},
+                              const ConfigLabels& labels = {});
 
 // One config as a YAML flow mapping, as write_config_yaml writes it:
 // `{block_sizes: [64, 128], pallas_loop_type: ["grid"]}`.
 std::string config_flow_yaml(const KernelConfig& config);
+
+// The comment write_config_yaml puts after a config: `block_sizes: tile_m, tile_n`, or "" when
+// the config has no block sizes or their tiles are not known.
+std::string block_size_comment(const KernelConfig& config, const ConfigLabels& labels);
 
 }  // namespace helionc::autotune

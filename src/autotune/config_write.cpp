@@ -1,168 +1,202 @@
-// Writing tuning configs as YAML (config.h): deterministic, flow-style lists, strings quoted.
-#include <fmt/core.h>
+// Writing tuning configs as YAML (config.h) with yaml-cpp's emitter; the quoting, key and float
+// rules are yaml_writer.h's.
+#include <fmt/format.h>
 
 #include <algorithm>
-#include <cctype>
 
 #include "autotune/config.h"
-#include "support/quote.h"
+#include "autotune/yaml_writer.h"
 
 namespace helionc::autotune {
 
-namespace {
-
-// Keys stay plain when every YAML reader would read them back as the same string.
-std::string key(std::string_view name) {
-  auto plain_char = [](char c) {
-    return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '-';
-  };
-  std::string lower(name);
-  std::transform(lower.begin(), lower.end(), lower.begin(),
-                 [](char c) { return static_cast<char>(std::tolower(c)); });
-  static constexpr std::string_view kSpecial[] = {"true", "false", "null", "yes", "no",
-                                                  "on",   "off",   "y",    "n",   "~"};
-  bool plain = !name.empty() &&
-               (std::isalpha(static_cast<unsigned char>(name[0])) || name[0] == '_') &&
-               std::all_of(name.begin(), name.end(), plain_char) &&
-               std::find(std::begin(kSpecial), std::end(kSpecial), lower) == std::end(kSpecial);
-  std::string text = plain ? std::string(name) : double_quoted(name);
-  // YAML allows an implicit key (`key: value`) of at most 1024 characters and yaml-cpp holds to
-  // it (1,030 fail); a longer one, e.g. a name of escaped bytes or one read from an explicit
-  // key, is written explicit (`? key: value`), which has no limit.
-  constexpr size_t kMaxImplicitKey = 1000;
-  return text.size() <= kMaxImplicitKey ? text : "? " + text;
-}
-
-// Shortest text that reads back as the same double, always with a `.`, `e` or exponent so
-// that it stays a float.
-std::string number(double value) {
-  std::string text = fmt::format("{}", value);
-  if (text.find_first_of(".e") == std::string::npos) text += ".0";
-  return text;
-}
-
-template <typename T, typename Format>
-std::string flow_list(const std::vector<T>& values, Format format) {
-  std::string out = "[";
-  for (size_t i = 0; i < values.size(); ++i) out += (i ? ", " : "") + format(values[i]);
-  return out + "]";
-}
-
-std::string int_list(const std::vector<int64_t>& values) {
-  return flow_list(values, [](int64_t v) { return fmt::format("{}", v); });
-}
-
-// `{key: value, ...}` from entries already formatted.
-std::string flow_map(const std::vector<std::pair<std::string, std::string>>& entries) {
-  std::string out = "{";
-  for (size_t i = 0; i < entries.size(); ++i) {
-    out += fmt::format("{}{}: {}", i ? ", " : "", key(entries[i].first), entries[i].second);
-  }
-  return out + "}";
-}
-
-}  // namespace
+namespace yw = yaml_write;
 
 std::string config_flow_yaml(const KernelConfig& config) {
-  std::vector<std::pair<std::string, std::string>> entries;
-  if (!config.block_sizes.empty()) {
-    entries.emplace_back("block_sizes", int_list(config.block_sizes));
+  YAML::Emitter out;
+  yw::setup(out);
+  yw::config(out, config);
+  return out.c_str();
+}
+
+std::string block_size_comment(const KernelConfig& config, const ConfigLabels& labels) {
+  if (config.block_sizes.empty() || labels.block_size_tiles.size() != config.block_sizes.size()) {
+    return "";
   }
-  if (!config.pallas_loop_type.empty()) {
-    entries.emplace_back("pallas_loop_type", flow_list(config.pallas_loop_type, double_quoted));
-  }
-  if (!config.pallas_load_buffer_count.empty()) {
-    entries.emplace_back("pallas_load_buffer_count", int_list(config.pallas_load_buffer_count));
-  }
-  if (!config.loop_orders.empty()) {
-    entries.emplace_back("loop_orders", flow_list(config.loop_orders, int_list));
-  }
-  if (config.vmem_limit_bytes) {
-    entries.emplace_back("vmem_limit_bytes", fmt::format("{}", *config.vmem_limit_bytes));
-  }
-  if (config.pallas_pre_broadcast) {
-    entries.emplace_back("pallas_pre_broadcast", *config.pallas_pre_broadcast ? "true" : "false");
-  }
-  for (const auto& [name, value] : config.tunables) {
-    entries.emplace_back(name, value.is_string ? double_quoted(value.text) : value.text);
-  }
-  return flow_map(entries);
+  return fmt::format("block_sizes: {}", fmt::join(labels.block_size_tiles, ", "));
 }
 
 namespace {
 
 bool is_empty(const KernelConfig& config) { return config == KernelConfig{}; }
 
-// Each line of each text as a `# ` comment line after `indent`.
-std::string comment_lines(const std::vector<std::string>& texts, std::string_view indent) {
-  std::string out;
-  for (std::string_view text : texts) {
-    while (!text.empty()) {
-      size_t newline = text.find('\n');
-      std::string_view line = text.substr(0, newline);
-      out += line.empty() ? fmt::format("{}#\n", indent) : fmt::format("{}# {}\n", indent, line);
-      text.remove_prefix(newline == std::string_view::npos ? text.size() : newline + 1);
-    }
+// The keys of a per-parameter map in the kernel's parameter order, then any others by name.
+template <typename Value>
+std::vector<std::string_view> parameter_order(const std::map<std::string, Value>& map,
+                                              const ConfigLabels& labels) {
+  std::vector<std::string_view> keys;
+  for (const std::string& name : labels.parameters) {
+    if (map.count(name) > 0) keys.push_back(name);
   }
-  return out;
+  for (const auto& [name, value] : map) {
+    if (std::find(keys.begin(), keys.end(), name) == keys.end()) keys.push_back(name);
+  }
+  return keys;
+}
+
+// `{x: [4096, 4096], y: [4096]}` or `{x: "bfloat16"}`, in parameter order.
+template <typename Value, typename Write>
+void parameter_map(YAML::Emitter& out, const std::map<std::string, Value>& map,
+                   const ConfigLabels& labels, Write write) {
+  const std::vector<std::string_view> keys = parameter_order(map, labels);
+  if (!yw::any_explicit_key(keys)) out << YAML::Flow;
+  out << YAML::BeginMap;
+  for (std::string_view name : keys) {
+    yw::key(out, name);
+    write(map.find(std::string(name))->second);
+  }
+  out << YAML::EndMap;
+}
+
+// `key: {...}` for a config, with its tiles as a comment after it.
+void labelled_config(YAML::Emitter& out, std::string_view key, const KernelConfig& config,
+                     const ConfigLabels& labels) {
+  yw::key(out, key);
+  yw::config(out, config);
+  const std::string tiles = block_size_comment(config, labels);
+  if (!tiles.empty()) yw::comment(out, tiles);
+}
+
+void predicted(YAML::Emitter& out, const Prediction& p) {
+  yw::key(out, "predicted");
+  out << YAML::Flow << YAML::BeginMap;
+  if (p.time_us) {
+    yw::key(out, "time_us");
+    yw::real(out, *p.time_us);
+  }
+  if (p.tflops) {
+    yw::key(out, "tflops");
+    yw::real(out, *p.tflops);
+  }
+  if (p.vmem_bytes) {
+    yw::key(out, "vmem_bytes");
+    out << *p.vmem_bytes;
+  }
+  if (p.hbm_bytes) {
+    yw::key(out, "hbm_bytes");
+    out << *p.hbm_bytes;
+  }
+  out << YAML::EndMap;
+}
+
+void measured(YAML::Emitter& out, const Measurement& m) {
+  yw::key(out, "measured");
+  out << YAML::Flow << YAML::BeginMap;
+  if (m.time_us) {
+    yw::key(out, "time_us");
+    yw::real(out, *m.time_us);
+  }
+  if (m.device) {
+    yw::key(out, "device");
+    yw::string(out, *m.device);
+  }
+  if (m.candidates) {
+    yw::key(out, "candidates");
+    out << *m.candidates;
+  }
+  if (m.ok) {
+    yw::key(out, "ok");
+    out << *m.ok;
+  }
+  out << YAML::EndMap;
+}
+
+void verified(YAML::Emitter& out, const Verification& v) {
+  yw::key(out, "verified");
+  out << YAML::Flow << YAML::BeginMap;
+  if (v.topology) {
+    yw::key(out, "topology");
+    yw::string(out, *v.topology);
+  }
+  if (v.libtpu) {
+    yw::key(out, "libtpu");
+    yw::string(out, *v.libtpu);
+  }
+  if (v.jax) {
+    yw::key(out, "jax");
+    yw::string(out, *v.jax);
+  }
+  if (v.candidates) {
+    yw::key(out, "candidates");
+    out << *v.candidates;
+  }
+  if (v.compiled) {
+    yw::key(out, "compiled");
+    out << *v.compiled;
+  }
+  out << YAML::EndMap;
+}
+
+void entry(YAML::Emitter& out, const ShapeEntry& entry, const ConfigLabels& labels) {
+  out << YAML::BeginMap;
+  yw::key(out, "shapes");
+  parameter_map(out, entry.shapes, labels,
+                [&](const std::vector<int64_t>& dims) { yw::int_list(out, dims); });
+  if (!entry.dtypes.empty()) {
+    yw::key(out, "dtypes");
+    parameter_map(out, entry.dtypes, labels,
+                  [&](const std::string& dtype) { yw::string(out, dtype); });
+  }
+  labelled_config(out, "config", entry.config, labels);
+  if (entry.predicted) predicted(out, *entry.predicted);
+  if (entry.measured) measured(out, *entry.measured);
+  if (entry.verified) verified(out, *entry.verified);
+  out << YAML::EndMap;
+  // The emitter writes comments of their own line at the start of the line.
+  for (const std::string& text : entry.comments) {
+    out << YAML::Newline;
+    yw::comment(out, text);
+  }
 }
 
 }  // namespace
 
-std::string write_config_yaml(const ConfigFile& config, std::string_view header_comment) {
-  std::string out = comment_lines({std::string(header_comment)}, "");
-  out += fmt::format("schema_version: {}\n", config.schema_version);
-  out += fmt::format("kernel: {}\n", double_quoted(config.kernel));
-  if (config.source_sha256)
-    out += fmt::format("source_sha256: {}\n", double_quoted(*config.source_sha256));
-  if (config.target) out += fmt::format("target: {}\n", double_quoted(*config.target));
+std::string write_config_yaml(const ConfigFile& config, std::string_view header_comment,
+                              const ConfigLabels& labels) {
+  YAML::Emitter out;
+  yw::setup(out);
+  if (!header_comment.empty()) yw::comment(out, header_comment);
+  out << YAML::BeginMap;
+  yw::key(out, "schema_version");
+  out << config.schema_version;
+  yw::key(out, "kernel");
+  yw::string(out, config.kernel);
+  if (config.source_sha256) {
+    yw::key(out, "source_sha256");
+    yw::string(out, *config.source_sha256);
+  }
+  if (config.target) {
+    yw::key(out, "target");
+    yw::string(out, *config.target);
+  }
   if (config.helionc_version) {
-    out += fmt::format("helionc_version: {}\n", double_quoted(*config.helionc_version));
+    yw::key(out, "helionc_version");
+    yw::string(out, *config.helionc_version);
   }
-  if (config.model_version) out += fmt::format("model_version: {}\n", *config.model_version);
+  if (config.model_version) {
+    yw::key(out, "model_version");
+    out << *config.model_version;
+  }
   if (!is_empty(config.default_config)) {
-    out += fmt::format("default: {}\n", config_flow_yaml(config.default_config));
+    labelled_config(out, "default", config.default_config, labels);
   }
-  if (config.configs.empty()) return out;
-  out += "configs:\n";
-  for (const ShapeEntry& entry : config.configs) {
-    std::vector<std::pair<std::string, std::string>> shapes, dtypes;
-    for (const auto& [name, dims] : entry.shapes) shapes.emplace_back(name, int_list(dims));
-    for (const auto& [name, dtype] : entry.dtypes) dtypes.emplace_back(name, double_quoted(dtype));
-    out += fmt::format("  - shapes: {}\n", flow_map(shapes));
-    if (!dtypes.empty()) out += fmt::format("    dtypes: {}\n", flow_map(dtypes));
-    out += fmt::format("    config: {}\n", config_flow_yaml(entry.config));
-    if (entry.predicted) {
-      const Prediction& p = *entry.predicted;
-      std::vector<std::pair<std::string, std::string>> predicted;
-      if (p.time_us) predicted.emplace_back("time_us", number(*p.time_us));
-      if (p.tflops) predicted.emplace_back("tflops", number(*p.tflops));
-      if (p.vmem_bytes) predicted.emplace_back("vmem_bytes", fmt::format("{}", *p.vmem_bytes));
-      if (p.hbm_bytes) predicted.emplace_back("hbm_bytes", fmt::format("{}", *p.hbm_bytes));
-      out += fmt::format("    predicted: {}\n", flow_map(predicted));
-    }
-    if (entry.measured) {
-      const Measurement& m = *entry.measured;
-      std::vector<std::pair<std::string, std::string>> measured;
-      if (m.time_us) measured.emplace_back("time_us", number(*m.time_us));
-      if (m.device) measured.emplace_back("device", double_quoted(*m.device));
-      if (m.candidates) measured.emplace_back("candidates", fmt::format("{}", *m.candidates));
-      if (m.ok) measured.emplace_back("ok", fmt::format("{}", *m.ok));
-      out += fmt::format("    measured: {}\n", flow_map(measured));
-    }
-    if (entry.verified) {
-      const Verification& v = *entry.verified;
-      std::vector<std::pair<std::string, std::string>> verified;
-      if (v.topology) verified.emplace_back("topology", double_quoted(*v.topology));
-      if (v.libtpu) verified.emplace_back("libtpu", double_quoted(*v.libtpu));
-      if (v.jax) verified.emplace_back("jax", double_quoted(*v.jax));
-      if (v.candidates) verified.emplace_back("candidates", fmt::format("{}", *v.candidates));
-      if (v.compiled) verified.emplace_back("compiled", fmt::format("{}", *v.compiled));
-      out += fmt::format("    verified: {}\n", flow_map(verified));
-    }
-    out += comment_lines(entry.comments, "    ");
+  if (!config.configs.empty()) {
+    yw::key(out, "configs");
+    out << YAML::BeginSeq;
+    for (const ShapeEntry& e : config.configs) entry(out, e, labels);
+    out << YAML::EndSeq;
   }
-  return out;
+  out << YAML::EndMap;
+  return yw::document(out);
 }
 
 }  // namespace helionc::autotune

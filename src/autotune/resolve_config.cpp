@@ -352,6 +352,24 @@ int64_t user_tunable_value(const KernelConfig& config, const ir::UserTunable& tu
   return parse_tunable(it->second, tunable).value_or(tunable.default_value);
 }
 
+ConfigLabels config_labels(const ir::Kernel& kernel) {
+  ConfigLabels labels;
+  for (const ir::Param& param : kernel.params)
+    labels.parameters.push_back(ir::call_name(kernel, param));
+  for (int tunable = 0; tunable < kernel.num_tunable_blocks; ++tunable) {
+    std::vector<std::string> tiles;
+    for (const ir::TileDim& dim : kernel.tile_dims) {
+      if (dim.block.kind == ir::BlockSource::Kind::kTunable && dim.block.tunable == tunable &&
+          std::find(tiles.begin(), tiles.end(), dim.name) == tiles.end()) {
+        tiles.push_back(dim.name);
+      }
+    }
+    labels.block_size_tiles.push_back(tiles.empty() ? fmt::format("block_sizes[{}]", tunable)
+                                                    : fmt::format("{}", fmt::join(tiles, "/")));
+  }
+  return labels;
+}
+
 SourceRange value_range(const KernelConfig& config, const std::string& key) {
   auto it = config.value_ranges.find(key);
   return it != config.value_ranges.end() ? it->second : config.range;

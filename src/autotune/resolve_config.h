@@ -22,6 +22,12 @@ KernelConfig default_config(const ir::Kernel& kernel, const ConfigFile* config);
 // the fragment's default when it gives none; booleans are 0 or 1.
 int64_t user_tunable_value(const KernelConfig& config, const ir::UserTunable& tunable);
 
+// How the kernel names what a config's keys refer to, for write_config_yaml: its parameters as
+// calls name them (`x`, `xs.0`), in order, and the tiles each block size sizes (`tile_m`; a
+// block size shared by several tiles names them all, `tile_m/tile_n`; one no tile uses, a
+// registered block size only read as a value, is `block_sizes[i]`).
+ConfigLabels config_labels(const ir::Kernel& kernel);
+
 // Where a key's value is in the file (the config's own range when the key is absent).
 SourceRange value_range(const KernelConfig& config, const std::string& key);
 

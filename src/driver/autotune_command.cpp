@@ -10,6 +10,7 @@
 #include <optional>
 #include <thread>
 
+#include "autotune/resolve_config.h"
 #include "driver/call_shapes.h"
 #include "driver/compile_command.h"
 #include "driver/measure_command.h"
@@ -218,7 +219,8 @@ Expected<AutotuneResult> autotune_kernel(const AutotuneInput& input) {
                   input.runner.search.empty()
                       ? ""
                       : fmt::format(" --search {} --top {}", input.runner.search, input.runner.top),
-                  autotune::kCostModelVersion, input.search.seed));
+                  autotune::kCostModelVersion, input.search.seed),
+      autotune::config_labels(kernel));
   return result;
 }
 

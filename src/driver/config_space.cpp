@@ -5,18 +5,24 @@
 #include <algorithm>
 
 #include "autotune/search.h"
+#include "autotune/yaml_writer.h"
 #include "driver/call_shapes.h"
-#include "support/quote.h"
 
 namespace helionc::driver {
 
 namespace {
 
+namespace yw = autotune::yaml_write;
+
 // A value as YAML: block sizes stay numbers, strategies are quoted.
-std::string yaml_value(const std::string& value) {
+void value(YAML::Emitter& out, const std::string& value) {
   const bool number = !value.empty() && std::all_of(value.begin(), value.end(),
                                                     [](char c) { return c >= '0' && c <= '9'; });
-  return number ? value : double_quoted(value);
+  if (number) {
+    out << value;
+  } else {
+    yw::string(out, value);
+  }
 }
 
 std::string most_frequent(const std::map<std::string, size_t>& reasons) {
@@ -26,33 +32,55 @@ std::string most_frequent(const std::map<std::string, size_t>& reasons) {
   return it->first;
 }
 
-void print_coordinate(const autotune::CoordinateStats& c, std::string& out) {
-  out += fmt::format("          - name: {}\n", double_quoted(c.name));
-  out += fmt::format("            dims: {}\n", double_quoted(c.dims));
-  std::vector<std::string> legal, repeated;
-  std::string pruned;
+// `- {value: ..., why: "..."}`
+void value_and_why(YAML::Emitter& out, const std::string& text, const std::string& why) {
+  out << YAML::Flow << YAML::BeginMap;
+  yw::key(out, "value");
+  value(out, text);
+  yw::key(out, "why");
+  yw::string(out, why);
+  out << YAML::EndMap;
+}
+
+void print_coordinate(const autotune::CoordinateStats& c, YAML::Emitter& out) {
+  out << YAML::BeginMap;
+  yw::key(out, "name");
+  yw::string(out, c.name);
+  yw::key(out, "dims");
+  yw::string(out, c.dims);
+  std::vector<const autotune::ValueStats*> legal, pruned, repeated;
   for (const autotune::ValueStats& v : c.values) {
     if (v.legal > 0) {
-      legal.push_back(yaml_value(v.value));
+      legal.push_back(&v);
     } else if (!v.refused.empty()) {
-      pruned += fmt::format("              - {{value: {}, why: {}}}\n", yaml_value(v.value),
-                            double_quoted(most_frequent(v.refused)));
+      pruned.push_back(&v);
     } else if (v.repeated > 0) {
-      repeated.push_back(yaml_value(v.value));
+      repeated.push_back(&v);
     }
   }
-  out += fmt::format("            legal: [{}]\n", fmt::join(legal, ", "));
-  out += pruned.empty() ? "            pruned: []\n" : "            pruned:\n" + pruned;
+  yw::key(out, "legal");
+  out << YAML::Flow << YAML::BeginSeq;
+  for (const autotune::ValueStats* v : legal) value(out, v->value);
+  out << YAML::EndSeq;
+  yw::key(out, "pruned");
+  if (pruned.empty()) out << YAML::Flow;
+  out << YAML::BeginSeq;
+  for (const autotune::ValueStats* v : pruned)
+    value_and_why(out, v->value, most_frequent(v->refused));
+  out << YAML::EndSeq;
   if (!repeated.empty()) {
-    out += fmt::format("            same_schedule_as_another: [{}]\n", fmt::join(repeated, ", "));
+    yw::key(out, "same_schedule_as_another");
+    out << YAML::Flow << YAML::BeginSeq;
+    for (const autotune::ValueStats* v : repeated) value(out, v->value);
+    out << YAML::EndSeq;
   }
   if (!c.not_applicable.empty()) {
-    out += "            not_applicable:\n";
-    for (const auto& [strategy, why] : c.not_applicable) {
-      out += fmt::format("              - {{value: {}, why: {}}}\n", double_quoted(strategy),
-                         double_quoted(why));
-    }
+    yw::key(out, "not_applicable");
+    out << YAML::BeginSeq;
+    for (const auto& [strategy, why] : c.not_applicable) value_and_why(out, strategy, why);
+    out << YAML::EndSeq;
   }
+  out << YAML::EndMap;
 }
 
 }  // namespace
@@ -67,29 +95,56 @@ Expected<std::string> emit_config_space(const ReportInput& input) {
     }
     if (!accepted) return Error{fmt::format("--shapes call `{}`: {}", set.text, why)};
   }
-  std::string out =
-      "# helionc --emit config-space: per call, the values the search judges legal and those it "
-      "prunes\n";
-  out += fmt::format("target: {}\nkernels:\n", double_quoted(input.target->name));
+  YAML::Emitter out;
+  yw::setup(out);
+  yw::comment(out,
+              "helionc --emit config-space: per call, the values the search judges legal and "
+              "those it prunes");
+  out << YAML::BeginMap;
+  yw::key(out, "target");
+  yw::string(out, input.target->name);
+  yw::key(out, "kernels");
+  out << YAML::BeginSeq;
   for (size_t k = 0; k < module.kernels.size(); ++k) {
     const ir::Kernel& kernel = module.kernels[k];
     const autotune::KernelSearch search(kernel, (*input.plans)[k], *input.target);
-    out += fmt::format("  - kernel: {}\n", double_quoted(kernel.name));
-    std::string calls;
+    out << YAML::BeginMap;
+    yw::key(out, "kernel");
+    yw::string(out, kernel.name);
+    std::vector<const ShapeSet*> calls;
     for (const ShapeSet& set : *input.shapes) {
       std::string why;
-      if (!call_matches(kernel, set, why)) continue;
-      const autotune::CallResult r = search.search(call_values(kernel, set), {});
-      calls += fmt::format("      - shapes: {}\n", double_quoted(set.text));
-      calls += fmt::format("        points: {}\n        schedules: {}\n        refused: {}\n",
-                           r.space_size, r.evaluated, r.pruned);
-      calls += fmt::format("        exhaustive: {}\n", r.exhaustive ? "true" : "false");
-      calls += r.coordinates.empty() ? "        tunables: []\n" : "        tunables:\n";
-      for (const autotune::CoordinateStats& c : r.coordinates) print_coordinate(c, calls);
+      if (call_matches(kernel, set, why)) calls.push_back(&set);
     }
-    out += calls.empty() ? "    calls: []\n" : "    calls:\n" + calls;
+    yw::key(out, "calls");
+    if (calls.empty()) out << YAML::Flow;
+    out << YAML::BeginSeq;
+    for (const ShapeSet* set : calls) {
+      const autotune::CallResult r = search.search(call_values(kernel, *set), {});
+      out << YAML::BeginMap;
+      yw::key(out, "shapes");
+      yw::string(out, set->text);
+      yw::key(out, "points");
+      out << r.space_size;
+      yw::key(out, "schedules");
+      out << r.evaluated;
+      yw::key(out, "refused");
+      out << r.pruned;
+      yw::key(out, "exhaustive");
+      out << r.exhaustive;
+      yw::key(out, "tunables");
+      if (r.coordinates.empty()) out << YAML::Flow;
+      out << YAML::BeginSeq;
+      for (const autotune::CoordinateStats& c : r.coordinates) print_coordinate(c, out);
+      out << YAML::EndSeq;
+      out << YAML::EndMap;
+    }
+    out << YAML::EndSeq;
+    out << YAML::EndMap;
   }
-  return out;
+  out << YAML::EndSeq;
+  out << YAML::EndMap;
+  return yw::document(out);
 }
 
 }  // namespace helionc::driver

@@ -4,14 +4,15 @@
 
 #include <algorithm>
 #include <filesystem>
+#include <optional>
 
 #include "autotune/cost_model.h"
 #include "autotune/legality.h"
 #include "autotune/resolve_config.h"
 #include "autotune/search.h"
+#include "autotune/yaml_writer.h"
 #include "driver/call_shapes.h"
 #include "passes/launch_resources.h"
-#include "support/quote.h"
 
 namespace helionc::driver {
 
@@ -61,30 +62,41 @@ std::vector<EstimatedConfig> kernel_configs(const ir::Kernel& kernel,
   return configs;
 }
 
-class YamlOut {
- public:
-  void line(int indent, const std::string& text) {
-    out_ += std::string(static_cast<size_t>(indent), ' ') + text + "\n";
-  }
-  void append(const std::string& text) { out_ += text; }
-  std::string take() { return std::move(out_); }
+namespace yw = autotune::yaml_write;
 
- private:
-  std::string out_;
-};
+// `key: value` with a value already formatted as a YAML number.
+void number(YAML::Emitter& out, std::string_view key, const std::string& text) {
+  yw::key(out, key);
+  out << text;
+}
+
+template <typename Int>
+void integer(YAML::Emitter& out, std::string_view key, Int value) {
+  yw::key(out, key);
+  out << value;
+}
 
 // The launches of one call under one config, and the call's total time.
 void estimate_call(const ir::Kernel& kernel, const passes::KernelPlan& plan,
                    const autotune::KernelConfig& config, const autotune::ResolvedConfig& resolved,
-                   const ShapeSet& call, const autotune::TargetInfo& target, YamlOut& out) {
+                   const ShapeSet& call, const autotune::TargetInfo& target, YAML::Emitter& out) {
   const passes::HostValues values = call_values(kernel, call);
-  YamlOut launches;
+  // The call's total comes before its launches in the output: every launch is estimated first.
   double total = 0;
   bool complete = true;
+  struct LaunchEstimate {
+    const passes::Launch* launch = nullptr;
+    bool runs = true;
+    std::optional<std::string> error;  // the launch could not be accounted
+    autotune::Estimate estimate;
+    autotune::LaunchVerdict verdict;
+  };
+  std::vector<LaunchEstimate> launches;
   for (const passes::Launch& launch : plan.launches) {
-    launches.line(14, fmt::format("- launch: {}", launch.index));
+    LaunchEstimate& l = launches.emplace_back();
+    l.launch = &launch;
     if (!autotune::launch_runs(launch, values)) {
-      launches.line(16, "runs: false  # an optional tensor it reads is None in this call");
+      l.runs = false;
       continue;
     }
     const passes::LaunchChoices choices = autotune::launch_choices(config, resolved, plan, launch);
@@ -92,41 +104,74 @@ void estimate_call(const ir::Kernel& kernel, const passes::KernelPlan& plan,
         passes::account_launch(kernel, launch, values, choices);
     if (!resources) {
       complete = false;
-      launches.line(16, fmt::format("error: {}", double_quoted(resources.error())));
+      l.error = resources.error();
       continue;
     }
-    const autotune::Estimate e = autotune::estimate_launch(launch, choices, *resources, target);
-    const autotune::LaunchVerdict verdict =
-        autotune::judge_launch(*resources, target, config.vmem_limit_bytes);
-    total += e.time_us;
-    launches.line(16, fmt::format("time_us: {}", us(e.time_us)));
-    launches.line(16, fmt::format("tflops: {}", us(e.tflops)));
-    launches.line(16, fmt::format("fraction_of_peak: {:.4f}", e.fraction_of_peak));
-    launches.line(16, fmt::format("bound: {}", double_quoted(autotune::bound_name(e.bound))));
-    launches.line(16, fmt::format("fits: {}", verdict.fits ? "true" : "false"));
-    if (!verdict.fits) launches.line(16, fmt::format("why: {}", double_quoted(verdict.reason)));
-    launches.line(16, fmt::format("hbm_bytes: {}", e.hbm_bytes));
-    launches.line(16, fmt::format("vmem_bytes: {}", e.vmem_bytes));
-    launches.line(16, fmt::format("flops: {}", e.flops));
-    launches.line(16, fmt::format("mxu_flops: {}", e.mxu_flops));
-    launches.line(16, fmt::format("transcendentals: {}", e.transcendentals));
-    launches.line(16, fmt::format("divisions: {}", e.divisions));
-    launches.line(16, fmt::format("cores: {}", e.cores));
-    launches.line(16, fmt::format("core_steps: {}", e.core_steps));
-    std::vector<std::string> terms;
-    for (const autotune::TimeTerm& term : e.terms) {
-      terms.push_back(fmt::format("{}: {}", term.name, us(term.us)));
-    }
-    launches.line(16, fmt::format("terms: {{{}}}", fmt::join(terms, ", ")));
-    launches.line(16, fmt::format("units: {{mxu_us: {}, vpu_us: {}, eup_us: {}, hbm_us: {}}}",
-                                  us(e.mxu_us), us(e.vpu_us), us(e.eup_us), us(e.hbm_us)));
+    l.estimate = autotune::estimate_launch(launch, choices, *resources, target);
+    l.verdict = autotune::judge_launch(*resources, target, config.vmem_limit_bytes);
+    total += l.estimate.time_us;
   }
-  out.line(10, fmt::format("- shapes: {}", double_quoted(call.text)));
+  out << YAML::BeginMap;
+  yw::key(out, "shapes");
+  yw::string(out, call.text);
   // A call's time only when every launch has one: a partial sum would understate it.
-  out.line(12, complete ? fmt::format("time_us: {}", us(total)) : "time_us: null");
+  yw::key(out, "time_us");
+  if (complete) {
+    out << us(total);
+  } else {
+    out << YAML::Null;
+  }
+  yw::key(out, "launches");
   // A kernel without a device loop launches nothing (its host code is not modelled).
-  out.line(12, plan.launches.empty() ? "launches: []" : "launches:");
-  out.append(launches.take());
+  if (launches.empty()) out << YAML::Flow;
+  out << YAML::BeginSeq;
+  for (const LaunchEstimate& l : launches) {
+    out << YAML::BeginMap;
+    integer(out, "launch", l.launch->index);
+    if (!l.runs) {
+      yw::key(out, "runs");
+      out << false;
+      yw::comment(out, "an optional tensor it reads is None in this call");
+    } else if (l.error) {
+      yw::key(out, "error");
+      yw::string(out, *l.error);
+    } else {
+      const autotune::Estimate& e = l.estimate;
+      number(out, "time_us", us(e.time_us));
+      number(out, "tflops", us(e.tflops));
+      number(out, "fraction_of_peak", fmt::format("{:.4f}", e.fraction_of_peak));
+      yw::key(out, "bound");
+      yw::string(out, autotune::bound_name(e.bound));
+      yw::key(out, "fits");
+      out << l.verdict.fits;
+      if (!l.verdict.fits) {
+        yw::key(out, "why");
+        yw::string(out, l.verdict.reason);
+      }
+      integer(out, "hbm_bytes", e.hbm_bytes);
+      integer(out, "vmem_bytes", e.vmem_bytes);
+      integer(out, "flops", e.flops);
+      integer(out, "mxu_flops", e.mxu_flops);
+      integer(out, "transcendentals", e.transcendentals);
+      integer(out, "divisions", e.divisions);
+      integer(out, "cores", e.cores);
+      integer(out, "core_steps", e.core_steps);
+      yw::key(out, "terms");
+      out << YAML::Flow << YAML::BeginMap;
+      for (const autotune::TimeTerm& term : e.terms) number(out, term.name, us(term.us));
+      out << YAML::EndMap;
+      yw::key(out, "units");
+      out << YAML::Flow << YAML::BeginMap;
+      number(out, "mxu_us", us(e.mxu_us));
+      number(out, "vpu_us", us(e.vpu_us));
+      number(out, "eup_us", us(e.eup_us));
+      number(out, "hbm_us", us(e.hbm_us));
+      out << YAML::EndMap;
+    }
+    out << YAML::EndMap;
+  }
+  out << YAML::EndSeq;
+  out << YAML::EndMap;
 }
 
 }  // namespace
@@ -151,36 +196,54 @@ Expected<std::string> estimate_launches(const ReportInput& input, DiagnosticEngi
     }
     if (!accepted) return Error{fmt::format("--shapes call `{}`: {}", set.text, why)};
   }
-  YamlOut out;
-  out.line(0, fmt::format("# helionc --estimate: the cost model's prediction per launch "
-                          "(autotune/cost_model.h)"));
-  out.line(0, fmt::format("target: {}", double_quoted(target.name)));
-  out.line(0, fmt::format("model_version: {}", autotune::kCostModelVersion));
-  out.line(0, "kernels:");
+  YAML::Emitter out;
+  yw::setup(out);
+  yw::comment(out,
+              "helionc --estimate: the cost model's prediction per launch "
+              "(autotune/cost_model.h)");
+  out << YAML::BeginMap;
+  yw::key(out, "target");
+  yw::string(out, target.name);
+  integer(out, "model_version", autotune::kCostModelVersion);
+  yw::key(out, "kernels");
+  out << YAML::BeginSeq;
   for (size_t k = 0; k < module.kernels.size(); ++k) {
     const ir::Kernel& kernel = module.kernels[k];
     const passes::KernelPlan& plan = (*input.plans)[k];
     const auto& file = (*input.configs)[k];
-    out.line(2, fmt::format("- kernel: {}", double_quoted(kernel.name)));
-    out.line(4, "configs:");
+    const autotune::ConfigLabels labels = autotune::config_labels(kernel);
+    out << YAML::BeginMap;
+    yw::key(out, "kernel");
+    yw::string(out, kernel.name);
+    yw::key(out, "configs");
+    out << YAML::BeginSeq;
     for (const EstimatedConfig& config :
          kernel_configs(kernel, file ? &*file : nullptr, *input.shapes)) {
-      out.line(6, fmt::format("- label: {}", double_quoted(config.label)));
-      out.line(8, fmt::format("config: {}", autotune::config_flow_yaml(config.config)));
+      out << YAML::BeginMap;
+      yw::key(out, "label");
+      yw::string(out, config.label);
+      yw::key(out, "config");
+      yw::config(out, config.config);
+      const std::string tiles = autotune::block_size_comment(config.config, labels);
+      if (!tiles.empty()) yw::comment(out, tiles);
       // The configs were checked against the kernel (autotune::check_module_configs).
       auto resolved = autotune::resolve_config(config.config, kernel, plan, diags);
       if (!resolved) return std::string();
-      if (config.calls.empty()) {
-        out.line(8, "calls: []");
-        continue;
-      }
-      out.line(8, "calls:");
+      yw::key(out, "calls");
+      if (config.calls.empty()) out << YAML::Flow;
+      out << YAML::BeginSeq;
       for (const ShapeSet& call : config.calls) {
         estimate_call(kernel, plan, config.config, *resolved, call, target, out);
       }
+      out << YAML::EndSeq;
+      out << YAML::EndMap;
     }
+    out << YAML::EndSeq;
+    out << YAML::EndMap;
   }
-  return out.take();
+  out << YAML::EndSeq;
+  out << YAML::EndMap;
+  return yw::document(out);
 }
 
 }  // namespace helionc::driver

@@ -15,6 +15,7 @@
 #include "support/file_io.h"
 
 #include "autotune/targets.h"
+#include "driver/help_format.h"
 #include "driver/version_text.h"
 #include "passes/pipeline.h"
 
@@ -103,20 +104,49 @@ std::vector<std::string> dump_after_names() {
   return names;
 }
 
-// The footer of --help: the warnings by the names they print, then the exit statuses.
+// The footer of --help: the warnings by the names they print, the exit statuses, and examples
+// last (the man page's EXAMPLES has more). Every line fits kHelpWidth.
 std::string help_footer() {
-  std::string text =
-      "Warnings: -W<name> enables, -Wno-<name> disables, -Werror makes them errors. A warning\n"
-      "ends with [-W<name>]; the names are:\n";
+  constexpr size_t kNameColumn = 26;
+  std::string text = wrap_text(
+      fmt::format("Warnings: -W<name> enables, -Wno-<name> disables, -Werror makes them errors, "
+                  "-fmax-errors=N stops reporting after N errors (default {}; 0: no limit). A "
+                  "warning ends with [-W<name>]; the names are:",
+                  DiagnosticOptions::kDefaultMaxErrors),
+      kHelpWidth);
+  text += "\n";
   for (std::string_view name : warning_names()) {
-    text += fmt::format("  {:<24}{}\n", name, warning_description(*warning_kind_from_name(name)));
+    const std::string row = fmt::format("  {:<{}}{}", name, kNameColumn - 2,
+                                        warning_description(*warning_kind_from_name(name)));
+    text += wrap_text(row, kHelpWidth, kNameColumn) + "\n";
   }
-  return text +
-         fmt::format("-fmax-errors=N: stop reporting after N errors (default {}; 0: no limit).\n",
-                     DiagnosticOptions::kDefaultMaxErrors) +
-         "Exit status: 0 success, 1 compile errors, 2 usage errors, 3 internal errors, 4 no legal\n"
-         "config for some --autotune call, 5 --search measure or compile could not check some\n"
-         "call.\n";
+  text += "\n" +
+          wrap_text(
+              "Exit status: 0 success, 1 compile errors, 2 usage errors, 3 internal "
+              "errors, 4 no legal config for some --autotune call, 5 --search measure or "
+              "compile could not check some call.",
+              kHelpWidth) +
+          "\n";
+  // What each does, then the command as a user types it (each fits the page: a terminal would
+  // cut it, not wrap it).
+  static constexpr std::pair<std::string_view, std::string_view> kExamples[] = {
+      {"Compile every kernel of softmax.py into softmax_pallas.py:", "helionc softmax.py"},
+      {"The same with a tuned config, into another file:",
+       "helionc softmax.py --config softmax.yaml -o out/softmax_pallas.py"},
+      {"Resources per launch for one call:",
+       "helionc mm.py --emit report --shapes 'x=1024x1024:bf16,y=1024x1024:bf16'"},
+      {"The cost model's prediction for the calls of a file:",
+       "helionc mm.py --estimate --shapes-file mm.shapes"},
+      {"Tune for those calls, writing the config and the module:",
+       "helionc mm.py --autotune --shapes-file mm.shapes --config-out mm.yaml -o mm_pallas.py"},
+      {"From a Makefile, with a dependency file (mm_pallas.d):",
+       "helionc mm.py --config mm.yaml -o mm_pallas.py -MD -MP"},
+  };
+  text += "\nExamples:\n";
+  for (const auto& [what, command] : kExamples) {
+    text += fmt::format("  {}\n    {}\n", what, command);
+  }
+  return text;
 }
 
 // `-Wfoo` and `-Wno-foo` name a warning of diagnostic_kinds.def, as the warning prints it.
@@ -221,22 +251,21 @@ std::variant<DriverOptions, int> parse_command_line(int argc, char** argv) {
   std::vector<std::string> args = rewrite_color_flags(std::move(*taken));
 
   CLI::App app{"helionc: compiles Helion kernels into JAX Pallas modules for TPUs", "helionc"};
-  app.set_version_flag("--version", version_text());
+  app.formatter(help_formatter());
+  // --help's groups, by task; man/helionc.1 has a subsection for each, listing the same
+  // options (tests/buildsys/test_cli.py compares them). The group of the first option added
+  // comes first: --help and --version lead.
+  constexpr const char* kGeneral = "General";
+  constexpr const char* kOutput = "Output";
+  constexpr const char* kTuning = "Tuning";
+  constexpr const char* kSearch = "Search";
+  constexpr const char* kDiagnostics = "Diagnostics";
+  constexpr const char* kBuild = "Build integration";
+  app.set_help_flag("-h,--help", "print this help and exit")->group(kGeneral);
+  app.set_version_flag("--version", version_text(), "print the version and exit")->group(kGeneral);
   app.add_option("FILE", options.input, "Helion kernel file to compile (\"-\" reads stdin)")
-      ->required();
-  app.add_option("-o,--output", options.output,
-                 "output file (\"-\" for stdout; default: FILE's stem + \"_pallas.py\" "
-                 "(\"_reference.py\" for --emit reference) in the current directory, stdout "
-                 "for the other --emit values or stdin input)");
-  app.add_option("--kernel", options.kernel, "compile only this kernel");
-  app.add_flag("!--no-autodiff", options.autodiff,
-               "public functions without their jax.custom_vjp (differentiated through "
-               "reference_<kernel>): the Pallas kernels alone");
-  app.add_option("--config", options.configs, "tuning config YAML (repeatable)")
-      ->check(CLI::ExistingFile);
-  app.add_option("--target", options.target,
-                 fmt::format("TPU generation (default: {})", autotune::default_target().name))
-      ->check(CLI::IsMember(target_names()));
+      ->required()
+      ->type_name("");
   // Enumerated options are read as strings and mapped afterwards, so --help and the errors
   // show the words users type ("pallas", "ir") rather than CLI11's enum mapping.
   std::string emit = "pallas";
@@ -245,76 +274,141 @@ std::variant<DriverOptions, int> parse_command_line(int argc, char** argv) {
   std::optional<std::string> shapes;
   std::optional<std::string> shapes_file;
   std::optional<std::string> depfile;
+  std::optional<std::string> budget;
+  std::optional<std::string> candidate_timeout;
+  bool estimate = false;
+
+  app.add_option("-o,--output", options.output,
+                 "output file (\"-\": stdout; default: FILE's stem + \"_pallas.py\", or "
+                 "\"_reference.py\" for --emit reference, in the current directory; stdout for "
+                 "the other --emit values and for stdin input)")
+      ->option_text("FILE")
+      ->group(kOutput);
   app.add_option("--emit", emit,
                  "what to write: pallas (default), reference (each kernel as plain jnp on "
                  "whole arrays, reference_<kernel>), ir, report (resources per launch and "
                  "config: grid, VMEM, HBM bytes, flops), or config-space (per --shapes call, "
                  "the tunables' legal and pruned values)")
-      ->check(CLI::IsMember({"pallas", "reference", "ir", "report", "config-space"}));
-  bool estimate = false;
+      ->check(CLI::IsMember({"pallas", "reference", "ir", "report", "config-space"}))
+      ->option_text("WHAT")
+      ->group(kOutput);
+  app.add_flag("--estimate", estimate,
+               "print the cost model's prediction per launch as YAML (time, TFLOP/s, fraction "
+               "of peak, what bounds it, the terms of the time) for --shapes and --config")
+      ->group(kOutput);
+  app.add_option("--kernel", options.kernel, "compile only this kernel")
+      ->option_text("NAME")
+      ->group(kOutput);
+  app.add_flag_callback(
+         "--no-autodiff", [&options] { options.autodiff = false; },
+         "functions without their jax.custom_vjp (which differentiates "
+         "reference_<kernel>): the Pallas kernels alone")
+      ->group(kOutput);
+  app.add_option("--target", options.target,
+                 fmt::format("TPU generation: {} (default: {})", fmt::join(target_names(), ", "),
+                             autotune::default_target().name))
+      ->check(CLI::IsMember(target_names()))
+      ->option_text("GEN")
+      ->group(kOutput);
+  app.add_option("--template-dir", options.template_dir,
+                 "read module templates from DIR instead of the built-in ones")
+      ->option_text("DIR")
+      ->group(kOutput);
+
+  app.add_option("--config", options.configs, "tuning config YAML (repeatable; later ones win)")
+      ->check(CLI::ExistingFile)
+      ->option_text("FILE")
+      ->group(kTuning);
+  app.add_option("--shapes", shapes,
+                 "the calls for --autotune, --estimate, --emit report and config-space: "
+                 "'x=4096x4096:bf16,y=4096:bf16;x=...' (';' separates calls)")
+      ->option_text("CALLS")
+      ->group(kTuning);
+  app.add_option("--shapes-file", shapes_file,
+                 "read --shapes from FILE (one or more calls a line, '#' comments)")
+      ->check(CLI::ExistingFile)
+      ->option_text("FILE")
+      ->group(kTuning);
   app.add_flag("--autotune", options.autotune,
                "search the config space for every --shapes call with the cost model and write "
-               "the tuning YAML (to --config-out, else stdout; the module too with -o)");
-  app.add_option("--config-out", options.config_out, "--autotune: write the tuning YAML here");
+               "the tuning YAML (to --config-out, else stdout; the module too with -o)")
+      ->group(kTuning);
+  app.add_option("--config-out", options.config_out, "--autotune: write the tuning YAML here")
+      ->option_text("FILE")
+      ->group(kTuning);
   app.add_option("--seed", options.seed,
-                 "--autotune: the seed of the sampled search of large spaces (default 0)");
-  std::optional<std::string> budget;
-  std::optional<std::string> candidate_timeout;
+                 "--autotune: the seed of the sampled search of large spaces (default 0)")
+      ->option_text("N")
+      ->group(kTuning);
   app.add_option("--budget", budget,
-                 "--autotune: stop searching a call after SECONDS (default: no limit)");
-  app.add_flag("-q,--quiet", options.quiet, "--autotune: no progress or summary on stderr");
+                 "--autotune: stop searching a call after SECONDS (default: no limit)")
+      ->option_text("SECONDS")
+      ->group(kTuning);
   app.add_option("-j,--jobs", options.jobs,
                  "--autotune: search this many calls at once, on as many threads, and with "
                  "--search compile compile this many candidates at once (default 1; the YAML is "
                  "the same)")
-      ->check(CLI::Range(1, 256));
+      ->check(CLI::Range(1, 256))
+      ->option_text("N")
+      ->group(kTuning);
+  app.add_flag("-q,--quiet", options.quiet, "--autotune: no progress or summary on stderr")
+      ->group(kTuning);
+
   app.add_option("--search", options.search,
                  "--autotune: rank by the cost model alone (model, default), time the model's "
                  "--top candidates per call on the local JAX device (measure), or compile them "
                  "for the target's TPU generation with libtpu and keep the best that compiles "
-                 "(compile; needs jax[tpu], no TPU)")
-      ->check(CLI::IsMember({"model", "measure", "compile"}));
-  app.add_option("--top", options.top,
-                 "--search measure/compile: candidates timed or compiled per call (default 8)")
-      ->check(CLI::Range(1, 1000));
+                 "(compile; needs jax[tpu], no TPU); the options below are for measure and compile")
+      ->check(CLI::IsMember({"model", "measure", "compile"}))
+      ->option_text("HOW")
+      ->group(kSearch);
+  app.add_option("--top", options.top, "candidates timed or compiled per call (default 8)")
+      ->check(CLI::Range(1, 1000))
+      ->option_text("K")
+      ->group(kSearch);
   app.add_option("--runs", options.runs,
-                 "--search measure: timed runs per candidate, after one warm-up; the median "
-                 "counts (default 5)")
-      ->check(CLI::Range(1, 1000));
+                 "measure: timed runs per candidate, after one warm-up; the median counts "
+                 "(default 5)")
+      ->check(CLI::Range(1, 1000))
+      ->option_text("N")
+      ->group(kSearch);
   app.add_option("--candidate-timeout", candidate_timeout,
-                 "--search measure/compile: seconds one candidate may take (default 300)");
+                 "seconds one candidate may take (default 300)")
+      ->option_text("SECONDS")
+      ->group(kSearch);
   app.add_option("--journal", options.journal,
-                 "--search measure/compile: the journal of candidate results (default: "
-                 "<config-out>.journal)");
-  app.add_flag("--resume", options.resume,
-               "--search measure/compile: keep the journal's results and redo only what it "
-               "lacks");
-  app.add_flag("--estimate", estimate,
-               "print the cost model's prediction per launch as YAML (time, TFLOP/s, fraction "
-               "of peak, what bounds it, the terms of the time) for --shapes and --config");
-  app.add_option("--shapes", shapes,
-                 "argument shapes for --emit report and --estimate: "
-                 "'x=4096x4096:bf16,y=4096:bf16;x=...' (';' separates calls)");
-  app.add_option("--shapes-file", shapes_file,
-                 "read --shapes from FILE (one or more calls a line, '#' comments)")
-      ->check(CLI::ExistingFile);
-  app.add_option("--depfile", depfile,
-                 "also write a Make-format dependency file naming the output and every file "
-                 "read for it (GCC's -MD, -MF FILE, -MT TARGET, -MP work too)");
-  app.add_option("--template-dir", options.template_dir,
-                 "read module templates from DIR instead of the built-in ones");
+                 "the journal of candidate results (default: <config-out>.journal)")
+      ->option_text("FILE")
+      ->group(kSearch);
+  app.add_flag("--resume", options.resume, "keep the journal's results and redo only what it lacks")
+      ->group(kSearch);
+
+  app.add_flag("-v,--verbose", options.verbose, "also print remarks (skipped functions, ...)")
+      ->group(kDiagnostics);
   app.add_option("--color", color,
                  "colour diagnostics: auto (default), always, never (GCC's "
                  "-fdiagnostics-color[=WHEN] and -fno-diagnostics-color work too)")
       ->check(CLI::IsMember({"auto", "always", "never"}))
-      ->multi_option_policy(CLI::MultiOptionPolicy::TakeLast);
+      ->multi_option_policy(CLI::MultiOptionPolicy::TakeLast)
+      ->option_text("WHEN")
+      ->group(kDiagnostics);
   app.add_option("--diagnostics-format", diagnostics_format,
                  "diagnostics as text (default) or json")
-      ->check(CLI::IsMember({"text", "json"}));
+      ->check(CLI::IsMember({"text", "json"}))
+      ->option_text("FORMAT")
+      ->group(kDiagnostics);
   app.add_option("--dump-after", options.dump_after,
-                 "print the IR after the named pass (or \"all\") to stderr")
-      ->check(CLI::IsMember(dump_after_names()));
-  app.add_flag("-v,--verbose", options.verbose, "also print remarks (skipped functions, ...)");
+                 fmt::format("print the IR after the named pass to stderr: {}",
+                             fmt::join(dump_after_names(), ", ")))
+      ->check(CLI::IsMember(dump_after_names()))
+      ->option_text("PASS")
+      ->group(kDiagnostics);
+
+  app.add_option("--depfile", depfile,
+                 "also write a Make-format dependency file naming the output and every file "
+                 "read for it (GCC's -MD, -MF FILE, -MT TARGET, -MP work too)")
+      ->option_text("FILE")
+      ->group(kBuild);
   app.footer(help_footer());
 
   std::vector<std::string> reversed(args.rbegin(), args.rend());  // CLI11 consumes from the back

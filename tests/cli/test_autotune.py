@@ -5,7 +5,10 @@ tests/e2e/test_autotune.py."""
 
 import os
 import pathlib
+import re
 import subprocess
+
+import pytest
 
 PROJECT_ROOT = pathlib.Path(__file__).resolve().parents[2]
 MATMUL = PROJECT_ROOT / "samples" / "matmul.py"
@@ -50,6 +53,42 @@ def test_same_inputs_give_the_same_bytes(tmp_path):
     assert "default: {block_sizes: [" in text
 
 
+def test_retuning_an_unchanged_kernel_gives_an_empty_diff(tmp_path):
+    """Tuning again over the file it wrote gives the same bytes, whatever order a call names
+    its tensors in and however many threads search."""
+    config = tmp_path / "matmul.yaml"
+    swapped = ";".join(",".join(reversed(call.split(","))) for call in CALLS.split(";"))
+    proc = run(MATMUL, "--autotune", "-q", "-j", "2", "--shapes", swapped, "--config-out", config)
+    assert proc.returncode == 0, proc.stderr
+    first = config.read_bytes()
+    proc = run(MATMUL, "--autotune", "-q", "--shapes", CALLS, "--config-out", config)
+    assert proc.returncode == 0, proc.stderr
+    assert config.read_bytes() == first
+
+
+def test_the_yaml_reads_in_parameter_order_with_labelled_tiles(tmp_path):
+    config = tmp_path / "attention.yaml"
+    # attention_output(q_in, k_in, v_in): neither the command line's order nor the alphabet's.
+    proc = run(PROJECT_ROOT / "samples" / "attention.py", "--autotune", "-q", "--shapes",
+               "v_in=2x4x256x64:bf16,k_in=2x4x256x64:bf16,q_in=2x4x256x64:bf16",
+               "--config-out", config)
+    assert proc.returncode == 0, proc.stderr
+    text = config.read_text()
+    dims = "[2, 4, 256, 64]"
+    assert f"  - shapes: {{q_in: {dims}, k_in: {dims}, v_in: {dims}}}\n" in text
+    assert '    dtypes: {q_in: "bfloat16", k_in: "bfloat16", v_in: "bfloat16"}\n' in text
+    # Every config says which tile each block size is for.
+    configs = [line for line in text.splitlines()
+               if line.lstrip().startswith(("default:", "config:"))]
+    assert len(configs) == 2
+    assert all(line.endswith("}  # block_sizes: tile_b, tile_m, tile_n") for line in configs)
+    # Floats have at most 4 significant digits.
+    predicted = re.search(r"predicted: \{time_us: ([0-9.e+-]+), tflops: ([0-9.e+-]+),", text)
+    for number in predicted.groups():
+        digits = number.split("e")[0].replace(".", "").replace("-", "").strip("0")
+        assert len(digits) <= 4, number
+
+
 def test_the_yaml_of_every_dtype_is_a_config_the_compiler_reads(tmp_path):
     """The dtypes --autotune records per call (8-bit floats, float16, integers, bool) are ones
     --config reads back."""
@@ -81,7 +120,8 @@ def test_the_yaml_is_a_config_the_compiler_reads(tmp_path):
                 if "predicted:" in line]
     estimated = [line.split(": ")[1] for line in proc.stdout.splitlines()
                  if line.startswith("            time_us: ")]
-    assert [round(float(t), 3) for t in recorded] == [float(t) for t in estimated]
+    # The YAML rounds to 4 significant digits, --estimate to 3 decimals.
+    assert [float(t) for t in recorded] == [pytest.approx(float(t), rel=1e-3) for t in estimated]
 
 
 def test_summary_on_stderr_and_yaml_on_stdout():

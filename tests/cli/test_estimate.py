@@ -41,7 +41,8 @@ def test_default_config_over_shapes(tmp_path):
     out = proc.stdout
     assert field(out, "target") == ['"tpu-v5e"']
     assert field(out, "kernel") == ['"matmul"']
-    assert field(out, "config") == ['{block_sizes: [512, 1024, 1024], pallas_loop_type: ["grid"]}']
+    assert field(out, "config") == ['{block_sizes: [512, 1024, 1024], pallas_loop_type: ["grid"]}'
+                                    '  # block_sizes: tile_m, tile_n, tile_k']
     assert field(out, "bound") == ['"MXU"']
     assert field(out, "fits") == ["true"]
     # The call's time is its one launch's, and the terms add up to it.
@@ -140,6 +141,7 @@ def test_several_configs_merge_later_over_earlier(tmp_path):
     proc = run(MATMUL, "--estimate", "--config", generated, "--config", hand)
     assert proc.returncode == 0, proc.stderr
     # The generated default, the hand-written entry (labelled with its own file's line).
-    assert field(proc.stdout, "config") == ["{block_sizes: [128, 128, 128]}",
-                                            "{block_sizes: [256, 256, 512]}"]
+    tiles = "  # block_sizes: tile_m, tile_n, tile_k"
+    assert field(proc.stdout, "config") == ["{block_sizes: [128, 128, 128]}" + tiles,
+                                            "{block_sizes: [256, 256, 512]}" + tiles]
     assert field(proc.stdout, "label") == ['"default (gen.yaml:3)"', '"1 (hand.yaml:4)"']

@@ -108,7 +108,7 @@ def test_a_candidate_the_compiler_refuses_is_dropped_with_its_message(helionc, t
     # compiler's message, and the summary shows it too.
     assert f"config: {records[1]['config']}" in entry
     assert "candidates: 3, compiled: 2}" in entry
-    assert f"    # refused: {records[0]['config']}: JaxRuntimeError: RESOURCE_EXHAUSTED" in entry
+    assert f"\n# refused: {records[0]['config']}: JaxRuntimeError: RESOURCE_EXHAUSTED" in entry
     assert "candidate 0 refused: JaxRuntimeError: RESOURCE_EXHAUSTED" in proc.stderr
     # No default is a config refused for some call.
     assert f"default: {records[0]['config']}" not in yaml_path.read_text()

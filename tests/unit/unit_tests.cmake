@@ -1,7 +1,7 @@
 # One line per library with unit tests (sources in tests/unit/<name>/).
 helionc_unit_test(parse LIBS helionc_parse)
 helionc_unit_test(support LIBS helionc_support helionc_support_embed_testdata)
-helionc_unit_test(autotune LIBS helionc_autotune)
+helionc_unit_test(autotune LIBS helionc_autotune helionc_yaml_cpp)
 helionc_unit_test(ir LIBS helionc_ir)
 helionc_unit_test(frontend LIBS helionc_frontend)
 # Kernels built by hand, shared by the passes' and the backend's tests.

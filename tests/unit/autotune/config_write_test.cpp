@@ -30,7 +30,7 @@ TEST_CASE("write_config_yaml is deterministic and quotes strings", "[config]") {
   entry.config.block_sizes = {1, 512, 512};
   entry.config.pallas_loop_type = {"unroll"};
   entry.config.vmem_limit_bytes = 100663296;
-  entry.predicted = Prediction{1234.5, 812.0, 48234496, 805306368};
+  entry.predicted = Prediction{1234.56, 812.04, 48234496, 805306368};
   config.configs.push_back(entry);
   ShapeEntry second;
   second.shapes = {{"q_in", {1, 1, 128, 64}}};
@@ -57,7 +57,7 @@ TEST_CASE("write_config_yaml is deterministic and quotes strings", "[config]") {
         "    dtypes: {k_in: \"bfloat16\", q_in: \"bfloat16\"}\n"
         "    config: {block_sizes: [1, 512, 512], pallas_loop_type: [\"unroll\"], "
         "vmem_limit_bytes: 100663296}\n"
-        "    predicted: {time_us: 1234.5, tflops: 812.0, vmem_bytes: 48234496, hbm_bytes: "
+        "    predicted: {time_us: 1235.0, tflops: 812.0, vmem_bytes: 48234496, hbm_bytes: "
         "805306368}\n"
         "  - shapes: {q_in: [1, 1, 128, 64]}\n"
         "    config: {pallas_load_buffer_count: [2], loop_orders: [[1, 0]], pallas_pre_broadcast: "
@@ -72,6 +72,9 @@ TEST_CASE("write_config_yaml is deterministic and quotes strings", "[config]") {
                                                      diags, {.tunable_names = {"chunk", "yes"}});
   INFO(diags.render());
   REQUIRE(back.has_value());
+  // Floats come back as written: rounded to four significant digits.
+  config.configs[0].predicted->time_us = 1235.0;
+  config.configs[0].predicted->tflops = 812.0;
   CHECK(back->same_values(config));
 }
 
@@ -158,10 +161,12 @@ configs:
   CHECK(v.compiled == 7);
   first.configs[0].comments = {"refused: {block_sizes: [8, 128]}: the compiler's\nmessage"};
   std::string written = write_config_yaml(first);
+  // The emitter starts a comment of its own line at the line's start.
+  INFO(written);
   CHECK(written.find("    verified: {topology: \"tpu7x:2x2x1\", libtpu: \"0.0.42.1\", jax: "
                      "\"0.10.2\", candidates: 8, compiled: 7}\n"
-                     "    # refused: {block_sizes: [8, 128]}: the compiler's\n"
-                     "    # message\n") != std::string::npos);
+                     "# refused: {block_sizes: [8, 128]}: the compiler's\n"
+                     "# message\n") != std::string::npos);
   // Comments are not values: reading back gives the same file without them.
   ConfigFile second = reparse(written);
   CHECK(second.same_values(first));
@@ -207,10 +212,13 @@ TEST_CASE("keys longer than YAML's implicit keys allow are written explicit", "[
   entry.shapes["x"] = {4};
   entry.config.tunables["x-" + std::string(1200, 't')] = {"1", false};
   config.configs.push_back(entry);
+  // The emitter writes explicit keys in block maps only: a map with one is in block style (and
+  // yaml-cpp 0.7 writes the keys after an explicit one explicit too).
   const std::string written = write_config_yaml(config);
-  CHECK(written.find("{? \"\\x0b") != std::string::npos);
-  CHECK(written.find(", ? nnn") != std::string::npos);
-  CHECK(written.find(", x: [4]") != std::string::npos);
+  INFO(written);
+  CHECK(written.find("  - shapes:\n      ? \"\\x0b") != std::string::npos);
+  CHECK(written.find("\n      ? nnn") != std::string::npos);
+  CHECK(written.find("? x-ttt") != std::string::npos);
   ConfigFile back = reparse(written);
   CHECK(back.same_values(config));
   CHECK(write_config_yaml(back) == written);
@@ -223,4 +231,45 @@ TEST_CASE("keys longer than YAML's implicit keys allow are written explicit", "[
   invalid.shapes[std::string(240, '\xff')] = {8};
   bytes.configs.push_back(invalid);
   reparse(write_config_yaml(bytes));
+}
+
+TEST_CASE("keys follow the kernel's parameters and block sizes are labelled with their tiles",
+          "[config]") {
+  ConfigFile config;
+  config.kernel = "matmul";
+  config.default_config.block_sizes = {256, 256, 128};
+  ShapeEntry entry;
+  entry.shapes = {{"y", {2048, 512}}, {"x", {4096, 2048}}, {"bias", {512}}};
+  entry.dtypes = {{"y", "bfloat16"}, {"x", "bfloat16"}, {"bias", "float32"}};
+  entry.config.block_sizes = {512, 512, 1024};
+  entry.config.pallas_loop_type = {"grid"};
+  entry.predicted = Prediction{166.82710044, 51.5249127, 10485760, 29360128};
+  config.configs.push_back(entry);
+  const ConfigLabels labels{{"x", "y", "bias"}, {"tile_m", "tile_n", "tile_k"}};
+  const std::string written = write_config_yaml(config, {}, labels);
+  CHECK(written ==
+        "schema_version: 1\n"
+        "kernel: \"matmul\"\n"
+        "default: {block_sizes: [256, 256, 128]}  # block_sizes: tile_m, tile_n, tile_k\n"
+        "configs:\n"
+        "  - shapes: {x: [4096, 2048], \"y\": [2048, 512], bias: [512]}\n"
+        "    dtypes: {x: \"bfloat16\", \"y\": \"bfloat16\", bias: \"float32\"}\n"
+        "    config: {block_sizes: [512, 512, 1024], pallas_loop_type: [\"grid\"]}  # block_sizes: "
+        "tile_m, tile_n, tile_k\n"
+        "    predicted: {time_us: 166.8, tflops: 51.52, vmem_bytes: 10485760, hbm_bytes: "
+        "29360128}\n");
+  // Read back, it is the same config with the floats as written, and it writes the same bytes.
+  ConfigFile back = reparse(written);
+  config.configs[0].predicted->time_us = 166.8;
+  config.configs[0].predicted->tflops = 51.52;
+  CHECK(back.same_values(config));
+  CHECK(write_config_yaml(back, {}, labels) == written);
+  // Without labels (a config read and written again with no kernel at hand): keys by name, no
+  // tile comment.
+  const std::string plain = write_config_yaml(back);
+  CHECK(plain.find("shapes: {bias: [512], x: [4096, 2048], \"y\": [2048, 512]}") !=
+        std::string::npos);
+  CHECK(plain.find('#') == std::string::npos);
+  // Labels that do not fit the config (another kernel's) are left out rather than misleading.
+  CHECK(block_size_comment(entry.config, {{}, {"tile_m"}}).empty());
 }
