@@ -1,10 +1,15 @@
 """Shapes that only the call decides, checked while JAX traces: a carried value whose
 axes the body states differently (samples/column_gemv.py, samples/shifted_state.py) runs when
 the lengths agree and is a precise error naming both sizes when they do not, never a result
-computed on mismatched blocks. And arguments of another rank than the kernel reads them with."""
+computed on mismatched blocks. And arguments of another rank than the kernel reads them with,
+numbers traced where the kernel needs Python values, and the kernel path whenever JAX lowers for
+a TPU."""
 
 from __future__ import annotations
 
+import functools
+
+import jax
 import jax.numpy as jnp
 import numpy as np
 import pytest
@@ -47,3 +52,26 @@ def test_elements_of_packs_and_optional_arrays_are_checked_too(helionc):
     norm.layer_norm(a, row, None, interpret=True)  # None: nothing to check
     with pytest.raises(ValueError, match=r"layer_norm\(\): `bias` must have 1 dimension \("):
         norm.layer_norm(a, row, a, interpret=True)
+
+
+def test_a_traced_number_is_a_type_error_naming_static_argnames(helionc):
+    """A number the kernel uses as a Python value (rms_norm's eps) must be static under
+    jax.jit: traced, it is a TypeError that says how to pass it, not Pallas's "captures
+    constants" from inside the launch; static, it works."""
+    module = helionc.module("rms_norm", "rms_norm_fwd", None)
+    x, w = jnp.ones((16, 256), jnp.float32), jnp.ones((256,), jnp.float32)
+    with pytest.raises(TypeError, match=r"rms_norm_fwd\(\): `eps` is a number the kernel uses as a Python value "
+                                        r"\(samples/rms_norm\.py:\d+\).*static_argnames='eps'"):
+        jax.jit(functools.partial(module.rms_norm_fwd, interpret=True))(x, w, 1e-3)
+    out, _ = jax.jit(functools.partial(module.rms_norm_fwd, interpret=True), static_argnames="eps")(x, w, eps=1e-3)
+    np.testing.assert_allclose(np.asarray(out), 1 / np.sqrt(1 + 1e-3), rtol=1e-5)
+
+
+def test_the_default_interpret_compiles_the_kernel_when_lowering_for_a_tpu(helionc):
+    """interpret=None inside tpu_lowering_context(): jax.export for a TPU holds the Mosaic
+    kernel (tpu_custom_call), never the interpreter, on a host without a TPU."""
+    module = helionc.module("softmax", "softmax", None)
+    x = jax.ShapeDtypeStruct((16, 256), jnp.float32)
+    with module.tpu_lowering_context():
+        exported = jax.export.export(jax.jit(module.softmax), platforms=["tpu"])(x)
+    assert "tpu_custom_call" in exported.mlir_module()

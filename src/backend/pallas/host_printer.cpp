@@ -93,6 +93,7 @@ class HostPrinter {
     }
     for (const std::string& line : unpack_packs(kernel_, name_of)) out_.line(line);
     check_ranks();
+    check_statics();
     if (kernel_reads_config(kernel_, plan_)) {
       // Chosen by the arguments as passed, before any host code rebinds them (also without
       // tunable block sizes: the inner loops' strategies are config entries).
@@ -161,6 +162,27 @@ class HostPrinter {
       } else {
         out_.line(check);
       }
+    }
+  }
+
+  // `_check_static(...)` for each number parameter: the kernel uses it as a Python value (a
+  // constant of the kernel body, a size), so a traced one (`jax.jit` without static_argnames)
+  // is a TypeError naming it, rather than Pallas's "captures constants" from inside the launch.
+  void check_statics() {
+    for (const ir::Param& param : kernel_.params) {
+      const ir::Binding& binding = kernel_.bindings[static_cast<size_t>(param.binding)];
+      const ir::TypeKind kind = binding.type.kind;
+      if (param.pack >= 0 || (kind != ir::TypeKind::kInt && kind != ir::TypeKind::kFloat &&
+                              kind != ir::TypeKind::kBool)) {
+        continue;
+      }
+      context_.imports.helpers.insert("check_args");
+      out_.line(
+          py_call("_check_static",
+                  std::vector<std::string>{double_quoted(kernel_.name), double_quoted(binding.name),
+                                           binding_name(kernel_, param.binding),
+                                           double_quoted(context_.where(binding.range))})
+              .text);
     }
   }
 

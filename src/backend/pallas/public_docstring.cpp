@@ -94,9 +94,10 @@ std::vector<std::string> public_docstring(const EmitContext& context, const ir::
     lines.push_back(escaped(fmt::format("    {}: {}.", name, parameter_text(kernel, param))));
   }
   lines.emplace_back(
-      "    interpret: None (the default) runs Pallas's interpreter unless JAX's default");
+      "    interpret: None (the default) compiles for the TPU when JAX traces for one (its");
   lines.emplace_back(
-      "        backend is a TPU; True forces the interpreter, \\\"tpu\\\" simulates a TPU.");
+      "        default backend, or tpu_lowering_context()) and interprets otherwise; True");
+  lines.emplace_back("        forces the interpreter, \\\"tpu\\\" simulates a TPU.");
   lines.emplace_back("");
   if (config != nullptr && !config->configs.empty()) {
     lines.push_back(fmt::format("Configs: {} tuned entr{} for {}, chosen by the call's shapes,",

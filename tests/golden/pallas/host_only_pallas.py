@@ -33,12 +33,16 @@ _TPU_VMEM = {
 def _interpret(interpret):
     """The `interpret=` of pl.pallas_call for a public function's `interpret` argument.
 
-    None interprets unless JAX's default backend is a TPU, True forces the interpreter, False
-    compiles for the TPU, and "tpu" simulates one (pltpu.InterpretParams()); a
-    pltpu.InterpretParams is passed through (e.g. with detect_races=True).
+    None compiles for the TPU when JAX traces for one (its default backend is a TPU, or the
+    call is inside `tpu_lowering_context()`, where `jax.export(..., platforms=["tpu"])` must
+    hold the kernels, not the interpreter) and interprets otherwise; True forces the
+    interpreter, False compiles for the TPU, and "tpu" simulates one
+    (pltpu.InterpretParams()); a pltpu.InterpretParams is passed through (e.g. with
+    detect_races=True).
     """
     if interpret is None:
-        return jax.default_backend() != "tpu"
+        device = jax.sharding.get_abstract_mesh().abstract_device
+        return jax.default_backend() != "tpu" and getattr(device, "platform", None) != "tpu"
     if isinstance(interpret, str):
         if interpret != "tpu":
             raise ValueError(f"interpret must be None, True, False or 'tpu', not {interpret!r}")
@@ -198,6 +202,34 @@ def tpu_lowering_context(target=None):
     return jax.sharding.use_abstract_mesh(jax.sharding.AbstractMesh((), (), abstract_device=device))
 
 
+def _check_rank(kernel, name, value, rank, where):
+    """Raise while JAX traces when argument `name` of `kernel` is not an array of `rank`
+    dimensions, naming the source line that reads it so (`where`), instead of an unpacking or
+    broadcasting error from deep inside the module."""
+    ndim = getattr(value, "ndim", None)
+    if ndim is None or not hasattr(value, "shape"):
+        raise TypeError(
+            f"{kernel}(): `{name}` must be an array of {rank} dimension{'s' * (rank != 1)} "
+            f"({where} reads it so), not {type(value).__name__}"
+        )
+    if ndim != rank:
+        raise ValueError(
+            f"{kernel}(): `{name}` must have {rank} dimension{'s' * (rank != 1)} ({where} reads "
+            f"it so), got shape {tuple(value.shape)}"
+        )
+
+
+def _check_static(kernel, name, value, where):
+    """Raise while JAX traces when number `name` of `kernel` is a traced value: the kernel
+    uses it as a Python number (`where`), which `jax.jit` only gives for a static argument."""
+    if isinstance(value, jax.core.Tracer):
+        raise TypeError(
+            f"{kernel}(): `{name}` is a number the kernel uses as a Python value ({where}), so it "
+            f"must be static under a JAX transformation: jax.jit({kernel}, "
+            f"static_argnames={name!r}), or bind it with functools.partial; got a traced {value.dtype}"
+        )
+
+
 def _differentiable(kernel, forward, reference, args, arrays, interpret):
     """`forward(*args, interpret=interpret)` (the Pallas kernels) as a `jax.custom_vjp` whose
     backward pass is `jax.vjp` of `reference(*args)` (the same computation in plain jnp),
@@ -252,8 +284,9 @@ def passthrough(x: jax.Array, eps=1e-5, *, interpret=None):
     Args:
         x: jax.Array of any rank.
         eps: float, static (a Python number while JAX traces).
-        interpret: None (the default) runs Pallas's interpreter unless JAX's default
-            backend is a TPU; True forces the interpreter, \"tpu\" simulates a TPU.
+        interpret: None (the default) compiles for the TPU when JAX traces for one (its
+            default backend, or tpu_lowering_context()) and interprets otherwise; True
+            forces the interpreter, \"tpu\" simulates a TPU.
 
     Configs: the default for every call (no tuned entries).
 
@@ -277,6 +310,7 @@ def _passthrough_forward(x: jax.Array, eps=1e-5, *, interpret=None):
     """`passthrough` without its custom_vjp: the Pallas kernels alone."""
     # No hl.tile or hl.grid loop (Helion refuses such a kernel): host code only, no
     # pallas_call, so `interpret` has nothing to choose.
+    _check_static("passthrough", "eps", eps, "tests/golden/pallas/host_only.py:10")
     return x  # tests/golden/pallas/host_only.py:11
 
 
@@ -286,8 +320,9 @@ def halved_sum(x: jax.Array, y: jax.Array, *, interpret=None):
     Args:
         x: jax.Array of any rank.
         y: jax.Array of any rank.
-        interpret: None (the default) runs Pallas's interpreter unless JAX's default
-            backend is a TPU; True forces the interpreter, \"tpu\" simulates a TPU.
+        interpret: None (the default) compiles for the TPU when JAX traces for one (its
+            default backend, or tpu_lowering_context()) and interprets otherwise; True
+            forces the interpreter, \"tpu\" simulates a TPU.
 
     Configs: the default for every call (no tuned entries).
 
@@ -319,8 +354,9 @@ def device_key(device, *, interpret=None):
 
     Args:
         device: int, static (a Python number while JAX traces).
-        interpret: None (the default) runs Pallas's interpreter unless JAX's default
-            backend is a TPU; True forces the interpreter, \"tpu\" simulates a TPU.
+        interpret: None (the default) compiles for the TPU when JAX traces for one (its
+            default backend, or tpu_lowering_context()) and interprets otherwise; True
+            forces the interpreter, \"tpu\" simulates a TPU.
 
     Configs: the default for every call (no tuned entries).
 
@@ -329,6 +365,7 @@ def device_key(device, *, interpret=None):
     """
     # No hl.tile or hl.grid loop (Helion refuses such a kernel): host code only, no
     # pallas_call, so `interpret` has nothing to choose.
+    _check_static("device_key", "device", device, "tests/golden/pallas/host_only.py:20")
 
 
 # The references (`reference_<kernel>`): each kernel as plain jnp code, printed from the same

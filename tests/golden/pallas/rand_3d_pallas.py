@@ -33,12 +33,16 @@ _TPU_VMEM = {
 def _interpret(interpret):
     """The `interpret=` of pl.pallas_call for a public function's `interpret` argument.
 
-    None interprets unless JAX's default backend is a TPU, True forces the interpreter, False
-    compiles for the TPU, and "tpu" simulates one (pltpu.InterpretParams()); a
-    pltpu.InterpretParams is passed through (e.g. with detect_races=True).
+    None compiles for the TPU when JAX traces for one (its default backend is a TPU, or the
+    call is inside `tpu_lowering_context()`, where `jax.export(..., platforms=["tpu"])` must
+    hold the kernels, not the interpreter) and interprets otherwise; True forces the
+    interpreter, False compiles for the TPU, and "tpu" simulates one
+    (pltpu.InterpretParams()); a pltpu.InterpretParams is passed through (e.g. with
+    detect_races=True).
     """
     if interpret is None:
-        return jax.default_backend() != "tpu"
+        device = jax.sharding.get_abstract_mesh().abstract_device
+        return jax.default_backend() != "tpu" and getattr(device, "platform", None) != "tpu"
     if isinstance(interpret, str):
         if interpret != "tpu":
             raise ValueError(f"interpret must be None, True, False or 'tpu', not {interpret!r}")
@@ -212,6 +216,17 @@ def _check_rank(kernel, name, value, rank, where):
         raise ValueError(
             f"{kernel}(): `{name}` must have {rank} dimension{'s' * (rank != 1)} ({where} reads "
             f"it so), got shape {tuple(value.shape)}"
+        )
+
+
+def _check_static(kernel, name, value, where):
+    """Raise while JAX traces when number `name` of `kernel` is a traced value: the kernel
+    uses it as a Python number (`where`), which `jax.jit` only gives for a static argument."""
+    if isinstance(value, jax.core.Tracer):
+        raise TypeError(
+            f"{kernel}(): `{name}` is a number the kernel uses as a Python value ({where}), so it "
+            f"must be static under a JAX transformation: jax.jit({kernel}, "
+            f"static_argnames={name!r}), or bind it with functools.partial; got a traced {value.dtype}"
         )
 
 
@@ -452,8 +467,9 @@ def rand_3d(x: jax.Array, seed, *, interpret=None):
     Args:
         x: jax.Array of rank 3.
         seed: int, static (a Python number while JAX traces).
-        interpret: None (the default) runs Pallas's interpreter unless JAX's default
-            backend is a TPU; True forces the interpreter, \"tpu\" simulates a TPU.
+        interpret: None (the default) compiles for the TPU when JAX traces for one (its
+            default backend, or tpu_lowering_context()) and interprets otherwise; True
+            forces the interpreter, \"tpu\" simulates a TPU.
 
     Configs: the default for every call (no tuned entries).
 
@@ -476,6 +492,7 @@ def rand_3d(x: jax.Array, seed, *, interpret=None):
 def _rand_3d_forward(x: jax.Array, seed, *, interpret=None):
     """`rand_3d` without its custom_vjp: the Pallas kernels alone."""
     _check_rank("rand_3d", "x", x, 3, "tests/golden/pallas/rand_3d.py:10")
+    _check_static("rand_3d", "seed", seed, "tests/golden/pallas/rand_3d.py:8")
     config = _RAND_3D_DEFAULT
     out = jax.ShapeDtypeStruct(x.shape, x.dtype)  # tests/golden/pallas/rand_3d.py:9
     b, m, n = x.shape  # tests/golden/pallas/rand_3d.py:10
