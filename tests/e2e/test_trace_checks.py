@@ -75,3 +75,15 @@ def test_the_default_interpret_compiles_the_kernel_when_lowering_for_a_tpu(helio
     with module.tpu_lowering_context():
         exported = jax.export.export(jax.jit(module.softmax), platforms=["tpu"])(x)
     assert "tpu_custom_call" in exported.mlir_module()
+
+
+def test_an_array_shorter_than_the_loop_it_is_tiled_by_names_both(helionc):
+    """add_inplace's loop runs over x's shape and reads y with the same tiles: a y of 64 columns
+    against x's 128 would be read past its end (NaN past column 64 before the check), so it is
+    a ValueError naming y and the loop; a y of one column is broadcast, as Helion does."""
+    module = helionc.module("add_inplace", "add_inplace", None)
+    x = jnp.ones((8, 128), jnp.float32)
+    with pytest.raises(ValueError, match=r"add_inplace\(\): `y` has shape \(8, 64\), but the loop at "
+                                         r"samples/add_inplace\.py:\d+ tiles its axis 1 up to 128"):
+        module.add_inplace(x, jnp.ones((8, 64), jnp.float32), interpret=True)
+    np.testing.assert_allclose(np.asarray(module.add_inplace(x, jnp.full((8, 1), 2.0, jnp.float32), interpret=True)), 3.0)

@@ -465,7 +465,9 @@ class HostPrinter {
     }
   }
 
-  // `y = _broadcast_unit_axes(y, extents)`, saving y first when later statements read it.
+  // `y = _broadcast_unit_axes(y, extents, ...)`, saving y first when later statements read it.
+  // The helper also refuses an axis shorter than the loop's range (and not 1), naming the array
+  // and the loop (stmts[i]): its blocks would read past the array.
   void emit_broadcast(int binding, const std::string& extents, const ir::Block& stmts, size_t i,
                       size_t top, std::vector<std::string>& restore) {
     context_.imports.helpers.insert("broadcast_unit_axes");
@@ -475,7 +477,10 @@ class HostPrinter {
       out_.line(fmt::format("{} = {}", saved, name));
       restore.push_back(fmt::format("{} = {}", name, saved));
     }
-    out_.line(fmt::format("{} = _broadcast_unit_axes({}, {})", name, name, extents));
+    const std::string who = fmt::format("{}(): `{}`", kernel_.name,
+                                        kernel_.bindings[static_cast<size_t>(binding)].name);
+    out_.line(fmt::format("{} = _broadcast_unit_axes({}, {}, {}, {})", name, name, extents,
+                          double_quoted(who), double_quoted(context_.where(stmts[i]->range))));
   }
 
   // Whether a statement after stmts[i] (or after top-level statement `top`) mentions `binding`.

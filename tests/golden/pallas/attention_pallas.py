@@ -203,17 +203,26 @@ def tpu_lowering_context(target=None):
     return jax.sharding.use_abstract_mesh(jax.sharding.AbstractMesh((), (), abstract_device=device))
 
 
-def _broadcast_unit_axes(x, extents):
+def _broadcast_unit_axes(x, extents, who, where):
     """`x` with each axis of size 1 that a tile indexes broadcast to the tile loop's extent.
 
     Helion reads a size-1 axis indexed by a tile (`bias[tile_m, tile_n]` with `bias` of shape
     [1, n]) as that one row broadcast; a block of the tile's size would read past the axis.
     `extents[axis]` is the end of the loop tiling `axis`, None for an axis no tile indexes.
     Sizes are known only now: unchanged, at no cost, when no tiled axis has size 1 (or the
-    ranks differ: `hl.tile(out.size())` indexes arrays of its own rank only).
+    ranks differ: `hl.tile(out.size())` indexes arrays of its own rank only). An axis of
+    another size shorter than its loop's range is a ValueError naming the array (`who`) and the
+    loop (`where`), while JAX traces: the blocks would read past the array, silently.
     """
     if len(extents) != len(x.shape):
         return x
+    for axis, (n, e) in enumerate(zip(x.shape, extents)):
+        if e is not None and 1 < n < e:  # (an empty axis has its own error, at the launch)
+            raise ValueError(
+                f"{who} has shape {tuple(x.shape)}, but the loop at {where} tiles its axis {axis} "
+                f"up to {e}: an axis a tile indexes must cover the loop's range (or have size 1, "
+                "which is broadcast as Helion does)"
+            )
     shape = tuple(n if e is None or n != 1 else e for n, e in zip(x.shape, extents))
     if shape == tuple(x.shape):
         return x
@@ -630,9 +639,24 @@ def _attention_output_forward(q_in: jax.Array, k_in: jax.Array, v_in: jax.Array,
     out = jax.ShapeDtypeStruct(q_view.shape, q_view.dtype)  # tests/golden/pallas/attention.py:35
     sm_scale = 1.0 / math.sqrt(head_dim)  # tests/golden/pallas/attention.py:36
     qk_scale = sm_scale * 1.44269504  # tests/golden/pallas/attention.py:37
-    q_view = _broadcast_unit_axes(q_view, (None, m_dim, None))
-    k_view = _broadcast_unit_axes(k_view, (q_view.shape[0], v_view.shape[1], None))
-    v_view = _broadcast_unit_axes(v_view, (q_view.shape[0], None, None))
+    q_view = _broadcast_unit_axes(
+        q_view,
+        (None, m_dim, None),
+        "attention_output(): `q_view`",
+        "tests/golden/pallas/attention.py:38",
+    )
+    k_view = _broadcast_unit_axes(
+        k_view,
+        (q_view.shape[0], v_view.shape[1], None),
+        "attention_output(): `k_view`",
+        "tests/golden/pallas/attention.py:38",
+    )
+    v_view = _broadcast_unit_axes(
+        v_view,
+        (q_view.shape[0], None, None),
+        "attention_output(): `v_view`",
+        "tests/golden/pallas/attention.py:38",
+    )
     # tests/golden/pallas/attention.py:38: for tile_b, tile_m in hl.tile([q_view.size(0), m_dim]):
     # The VMEM each strategy needs (the accounting of --emit report); strategies and blocks that do
     # not fit fall back (docs/guide/tuning.md, "Trace-time VMEM fallback").
