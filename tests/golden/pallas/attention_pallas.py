@@ -613,6 +613,30 @@ def attention_output(q_in: jax.Array, k_in: jax.Array, v_in: jax.Array, *, inter
                 block_b * pl.cdiv(block_m, 8) * 32768 + block_b * pl.cdiv(block_n, 8) * 8192
                 if min(q_view.shape[2], k_view.shape[2], v_view.shape[2]) <= 16
                 else 0
+            )
+            + block_b * pl.cdiv(block_m, 8) * pl.cdiv(block_n, 128) * 6144
+            + (
+                block_b * pl.cdiv(block_m, 8) * pl.cdiv(q_view.shape[2], 128) * 6144
+                + block_b * pl.cdiv(block_n, 8) * pl.cdiv(k_view.shape[2], 128) * 6144
+                + block_b * pl.cdiv(block_m, 8) * pl.cdiv(block_n, 128) * 4096
+                if min(
+                    pl.cdiv(8192, _vmem_bytes((16, 128), _device_dtype(q_view.dtype))),
+                    pl.cdiv(8192, _vmem_bytes((16, 128), _device_dtype(k_view.dtype))),
+                )
+                <= 1
+                else 0
+            )
+            + (
+                block_b * pl.cdiv(block_m, 8) * pl.cdiv(block_n, 128) * 6144
+                + block_b * (pl.cdiv(block_n, 128) * 16) * pl.cdiv(v_view.shape[2], 128) * 6144
+                + block_b * pl.cdiv(block_m, 8) * pl.cdiv(v_view.shape[2], 128) * 4096
+                if min(
+                    pl.cdiv(8192, _vmem_bytes((16, 128), _device_dtype(q_view.dtype))),
+                    pl.cdiv(8192, _vmem_bytes((16, 128), _device_dtype(k_view.dtype))),
+                    pl.cdiv(8192, _vmem_bytes((16, 128), _device_dtype(v_view.dtype))),
+                )
+                <= 1
+                else 0
             ),
         },
         {},

@@ -618,7 +618,8 @@ def softmax_two_pass(x: jax.Array, *, interpret=None):
             + _vmem_bytes((block_m, pl.cdiv(n, block_n) * block_n), _device_dtype(out.dtype))
             * min(2, pl.cdiv(m, block_m))
             + _vmem_bytes((block_m,), 4)
-            + _vmem_bytes((block_m,), 4),
+            + _vmem_bytes((block_m,), 4)
+            + pl.cdiv(block_m, 8) * pl.cdiv(block_n, 128) * 6144,
         },
         {},
         ((0, 0), (1, 1)),
