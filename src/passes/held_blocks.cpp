@@ -42,14 +42,27 @@ const ir::VarRef* value_ref(const ir::Expr& expr) {
   return ref != nullptr && ref->type.kind == ir::TypeKind::kTileTensor ? ref : nullptr;
 }
 
+// The reads of computed values (value_ref) in a block or an expression, by binding; the names
+// a load's index reads (a jagged tile's lengths in its mask) pick elements, they are not the
+// loaded data.
+class ValueReads final : public ir::Visitor {
+ public:
+  explicit ValueReads(std::function<void(const ir::VarRef&)> read) : read_(std::move(read)) {}
+  void visit_node(const ir::Load& node) override { visit(node.tensor); }
+  void visit_node(const ir::VarRef& node) override {
+    if (const ir::VarRef* ref = value_ref(node)) read_(*ref);
+  }
+
+ private:
+  std::function<void(const ir::VarRef&)> read_;
+};
+
 class Reductions {
  public:
   explicit Reductions(const Launch& launch) {
     const ir::Block& body = launch.tile_loop().body;
     definitions_.visit(body);
-    ir::for_each_expr(body, [this](const ir::Expr& expr) {
-      if (const ir::VarRef* ref = value_ref(expr)) ++reads_[ref->binding];
-    });
+    ValueReads([this](const ir::VarRef& ref) { ++reads_[ref.binding]; }).visit(body);
     ir::for_each_expr(body, [this](const ir::Expr& expr) { note(expr); });
   }
 
@@ -90,21 +103,24 @@ class Reductions {
     held.push_back({operand.type.dims, halves});
   }
 
-  // Whether a value the operand is computed from (a name it reads, or one those names' values
-  // read) is read elsewhere in the body too: then its values outlive the reduction.
+  // Whether a value along the operand's lanes that the operand is computed from (a name it
+  // reads, or one those names' values read) is read elsewhere in the body too: then its values
+  // outlive the reduction.
   bool used_again(const ir::ExprPtr& operand) const {
+    const ir::Dim& lanes = operand->type.dims.back();
     std::map<int, int> inside;
     std::set<int> expanded;
     std::function<void(const ir::ExprPtr&)> add = [&](const ir::ExprPtr& value) {
-      ir::for_each_expr(value, [&](const ir::Expr& expr) {
-        const ir::VarRef* ref = value_ref(expr);
-        if (ref == nullptr) return;
-        ++inside[ref->binding];
-        if (!expanded.insert(ref->binding).second) return;
-        if (auto it = definitions_.of.find(ref->binding); it != definitions_.of.end()) {
+      ValueReads([&](const ir::VarRef& ref) {
+        // Only values along the operand's lanes: a row's statistic (`x - x.amax(-1)`) or a
+        // mask's lengths hold no block.
+        if (ref.type.dims.empty() || !(ref.type.dims.back() == lanes)) return;
+        ++inside[ref.binding];
+        if (!expanded.insert(ref.binding).second) return;
+        if (auto it = definitions_.of.find(ref.binding); it != definitions_.of.end()) {
           for (const ir::ExprPtr* definition : it->second) add(*definition);
         }
-      });
+      }).visit(value);
     };
     add(operand);
     return std::any_of(inside.begin(), inside.end(),
@@ -243,7 +259,10 @@ RandomDraws launch_random_draws(const Launch& launch) {
       normal[i] = normal[i] || randn;
       return;
     }
-    found.held.push_back({std::move(dims), randn ? kNormalDrawHalves : kDrawHalves});
+    const bool flat = expr.type.dims.size() < 2;
+    found.held.push_back({std::move(dims), flat    ? kFlatDrawHalves
+                                           : randn ? kNormalDrawHalves
+                                                   : kDrawHalves});
     normal.push_back(randn);
   });
   return found;

@@ -18,6 +18,7 @@
 //   counters built of the tiles' 1-D indices (`rows[:, None] * n + columns`); the compiler
 //   then holds the rounds' words whole, 7 to 8 32-bit copies of the draw (9.7 for randn's two
 //   words, 11 for three draws of one shape). With counters from 2-D iotas it holds none.
+//   A rank-1 draw holds 1.6 to 3 copies.
 #pragma once
 
 #include <vector>
@@ -50,10 +51,13 @@ inline constexpr int kPreciseOperandHalves = 3;
 inline constexpr int kPreciseResultHalves = 2;
 
 // Half-copies of a random draw's shape held while Philox runs: the first draw of a shape, a
-// first one with randn's two words, and each further draw of that shape.
+// first one with randn's two words, and each further draw of that shape. A rank-1 draw (its
+// counters need no broadcast) holds fewer, 1.6 to 3 copies at a register tile per 128 elements
+// (samples/random_bins.py): its first draw counts kFlatDrawHalves.
 inline constexpr int kDrawHalves = 18;
 inline constexpr int kNormalDrawHalves = 20;
 inline constexpr int kFurtherDrawHalves = 4;
+inline constexpr int kFlatDrawHalves = 8;
 
 // The launch's random draws: one per shape drawn, with its half-copies, and how many draws.
 struct RandomDraws {

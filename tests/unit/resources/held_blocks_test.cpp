@@ -72,6 +72,21 @@ def sums(x: torch.Tensor) -> torch.Tensor:
   CHECK(sums.reduced_shapes == 0);
   CHECK(sums.reduction_bytes == 0);
 
+  // A row's statistic read again (`s`, one element per row) holds no block.
+  const passes::LaunchResources scaled = rows_of(R"(@helion.kernel()
+def scaled(x: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+    m, n = x.size()
+    out = torch.empty_like(x)
+    top = torch.empty([m], dtype=x.dtype, device=x.device)
+    for tile_m in hl.tile(m):
+        s = x[tile_m, :].sum(-1, keepdim=True)
+        out[tile_m, :] = x[tile_m, :] * s
+        top[tile_m] = (x[tile_m, :] * s).amax(-1)
+    return out, top
+)",
+                                                 kRowsF32, {128});
+  CHECK(scaled.reduction_bytes == 0);
+
   const passes::LaunchResources where = rows_of(R"(@helion.kernel()
 def where(x: torch.Tensor) -> torch.Tensor:
     m, n = x.size()
@@ -133,6 +148,19 @@ def noise(x: torch.Tensor) -> torch.Tensor:
   CHECK(noise.random_draws == 2);
   CHECK(noise.random_bytes ==
         16 * 3 * (passes::kNormalDrawHalves + passes::kFurtherDrawHalves) * kHalfTile);
+}
+
+TEST_CASE("a rank-1 draw holds fewer copies, at a register tile per 128 elements") {
+  const passes::LaunchResources bins = rows_of(R"(@helion.kernel()
+def bins(x: torch.Tensor) -> torch.Tensor:
+    (n,) = x.size()
+    out = torch.empty_like(x)
+    for tile in hl.tile(n):
+        out[tile] = x[tile] + torch.rand_like(x[tile])
+    return out
+)",
+                                               {{1000}, ir::ScalarType::kFloat32}, {1024});
+  CHECK(bins.random_bytes == 8 * passes::kFlatDrawHalves * kHalfTile);
 }
 
 TEST_CASE("a store at a tile's indices beside a store of one column scatters along the axis") {
