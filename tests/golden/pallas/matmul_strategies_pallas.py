@@ -550,7 +550,8 @@ def _matmul_kernel_grid(
     )  # tests/golden/pallas/matmul_strategies.py:15
     acc_scratch[...] = acc
     @pl.when(pl.program_id(2) == pl.num_programs(2) - 1)
-    def _last_step(acc=acc):
+    def _last_step():
+        acc = acc_scratch[...]
         out_ref[...] = acc.astype(out_ref.dtype)  # tests/golden/pallas/matmul_strategies.py:16
 
 

@@ -558,7 +558,9 @@ def _softmax_two_pass_kernel(
     di_scratch[...] = di
     mi_scratch[...] = mi
     @pl.when(pl.program_id(1) == pl.num_programs(1) - 1)
-    def _last_step(mi=mi, di=di):
+    def _last_step():
+        di = di_scratch[...]
+        mi = mi_scratch[...]
         def tile_n_step(tile_n_id, carry):
             tile_n_start2 = tile_n_id * block_n2
             values = x_ref2[
