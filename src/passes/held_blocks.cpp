@@ -71,9 +71,12 @@ class Reductions {
  private:
   void note(const ir::Expr& expr) {
     const auto* call = expr.as<ir::Call>();
-    if (call == nullptr || call->op == ir::Intrinsic::kDot || !ir::reduces_along_axis(call->op)) {
+    if (call == nullptr) return;
+    if (call->op == ir::Intrinsic::kScan || call->op == ir::Intrinsic::kCombineReduce) {
+      note_scan(*call);
       return;
     }
+    if (call->op == ir::Intrinsic::kDot || !ir::reduces_along_axis(call->op)) return;
     const ir::Expr& operand = *call->args[0];
     const size_t rank = operand.type.dims.size();
     if (operand.type.kind != ir::TypeKind::kTileTensor || rank < 2) return;
@@ -94,13 +97,31 @@ class Reductions {
         break;
     }
     if (halves == 0) return;
+    hold(operand.type.dims, halves);
+  }
+
+  // A scan or an in-order reduction (`hl.associative_scan`, `hl.reduce`) along the lanes of
+  // its inputs (a tuple of one shape).
+  void note_scan(const ir::Call& call) {
+    const auto* inputs = call.args[0]->as<ir::TupleExpr>();
+    if (inputs == nullptr || inputs->elements.empty()) return;
+    const ir::Type& type = inputs->elements.front()->type;
+    const size_t rank = type.dims.size();
+    if (type.kind != ir::TypeKind::kTileTensor || rank < 2) return;
+    if (ir::int_literal(*call.args[1], -1) != static_cast<int>(rank) - 1) return;
+    if (!lane_wide(type.dims.back())) return;
+    const int further = static_cast<int>(inputs->elements.size()) - 1;
+    hold(type.dims, kScanHalves + kFurtherScanInputHalves * further);
+  }
+
+  void hold(const std::vector<ir::Dim>& dims, int halves) {
     for (HeldBlock& block : held) {
-      if (block.dims == operand.type.dims) {
+      if (block.dims == dims) {
         block.halves = std::max(block.halves, halves);
         return;
       }
     }
-    held.push_back({operand.type.dims, halves});
+    held.push_back({dims, halves});
   }
 
   // Whether a value along the operand's lanes that the operand is computed from (a name it

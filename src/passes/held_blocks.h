@@ -9,6 +9,9 @@
 //   argmax, argmin, softmax and log_softmax, which do so themselves: the compiler holds the
 //   operand, at 32 bits, while the reduction runs; 0.4 to 1.1 of one 32-bit block copy for a
 //   value used again, 0.9 to 1.5 with an argmax (blocks of 256 to 1024 rows, 300 to 2048 lanes).
+// - A scan or an in-order reduction along the lanes (`hl.associative_scan`, `hl.reduce`,
+//   `torch.cumsum`): the module's log2(n) steps of rolls and selects hold up to 1.9 32-bit copies
+//   of a single input and 6.3 of a pair (blocks of 64 to 512 rows by 256 to 1024 lanes).
 // - A matrix product at full precision (float32 or float16 operands, or two float dtypes that
 //   promote to float32: `_dot` asks for Precision.HIGHEST): the MXU multiplies bfloat16, so the
 //   compiler splits each operand into bfloat16 parts and keeps them and the float32 result: up
@@ -46,6 +49,10 @@ struct HeldBlock {
 // argmin (which compare the operand with its maximum and positions with the winners).
 inline constexpr int kReusedReductionHalves = 3;
 inline constexpr int kArgReductionHalves = 4;
+// Half-copies of the input shape held by a scan or in-order reduction along the lanes: for its
+// first input, and for each further one.
+inline constexpr int kScanHalves = 4;
+inline constexpr int kFurtherScanInputHalves = 9;
 // Half-copies of a full-precision product's operands (their bfloat16 parts) and of its result.
 inline constexpr int kPreciseOperandHalves = 3;
 inline constexpr int kPreciseResultHalves = 2;
@@ -66,8 +73,8 @@ struct RandomDraws {
 };
 RandomDraws launch_random_draws(const Launch& launch);
 
-// The operands held by the launch's lane reductions: one per shape of operand, at the most
-// half-copies any reduction of that shape needs (the compiler reuses the space of one reduction
+// The operands held by the launch's lane reductions and scans: one per shape of operand, at the
+// most half-copies any of them of that shape needs (the compiler reuses the space of one reduction
 // for the next).
 std::vector<HeldBlock> launch_reduced_blocks(const Launch& launch);
 

@@ -99,6 +99,20 @@ def where(x: torch.Tensor) -> torch.Tensor:
   CHECK(where.reduction_bytes == 16 * 3 * passes::kArgReductionHalves * kHalfTile);
 }
 
+TEST_CASE("a scan along the lanes holds two copies of one input, more of a pair") {
+  const passes::LaunchResources scans = rows_of(R"(@helion.kernel()
+def scans(x: torch.Tensor) -> torch.Tensor:
+    m, n = x.size()
+    out = torch.empty_like(x)
+    for tile_m in hl.tile(m):
+        out[tile_m, :] = torch.cumsum(x[tile_m, :], dim=1)
+    return out
+)",
+                                                kRowsF32, {128});
+  CHECK(scans.reduced_shapes == 1);
+  CHECK(scans.reduction_bytes == 16 * 3 * passes::kScanHalves * kHalfTile);
+}
+
 // The matmul of issue 4, whose dtypes are known only from the call.
 const char* kMatmul = R"(@helion.kernel(static_shapes=True)
 def matmul(x: torch.Tensor, y: torch.Tensor) -> torch.Tensor:
