@@ -273,6 +273,16 @@ class KernelReport {
                   "the working set of the loops sorting {} shape{} of rows"},
              Held{"gathers and scatters", resources->one_hot_bytes, resources->one_hots,
                   "the compares of {} tile{} of indices with the axis they pick along"},
+             Held{
+                 "reductions", resources->reduction_bytes, resources->reduced_shapes,
+                 "{} shape{} of values held at 32 bits while reductions or scans along their lanes "
+                 "run"},
+             Held{"full-precision products", resources->product_bytes,
+                  // none shown when the call's dtypes make every product bfloat16 (0 bytes)
+                  resources->product_bytes > 0 ? resources->precise_products : 0,
+                  "the bfloat16 parts of the operands and the result of {} product{}"},
+             Held{"random draws", resources->random_bytes, resources->random_draws,
+                  "the Philox words of {} draw{}"},
          }) {
       if (held.count == 0) continue;
       text += fmt::format(

@@ -8,6 +8,7 @@
 #include <utility>
 
 #include "ir/visitor.h"
+#include "passes/held_blocks.h"
 #include "passes/inner_trips.h"
 #include "passes/legal_block.h"
 #include "passes/vmem_formula.h"
@@ -66,7 +67,7 @@ class Accountant {
     // The launch's VMEM is its formula's value: the module checks the same formula while JAX
     // traces (vmem_formula.h).
     result_.vmem_bytes = evaluate(known(launch_vmem(kernel_, launch_, schedule_)));
-    // Both left out of launch_vmem too when they have no formula.
+    // Each left out of launch_vmem too when it has no formula.
     if (Expected<SizeExpr> bytes = narrow_values_vmem(launch_)) {
       result_.narrow_value_bytes = evaluate(*bytes);
     }
@@ -75,6 +76,15 @@ class Accountant {
     result_.sorted_shapes = static_cast<int>(launch_.sorted_rows.size());
     if (Expected<SizeExpr> bytes = one_hots_vmem(launch_)) result_.one_hot_bytes = evaluate(*bytes);
     result_.one_hots = static_cast<int>(launch_one_hots(launch_).size());
+    if (Expected<SizeExpr> bytes = reductions_vmem(launch_)) {
+      result_.reduction_bytes = evaluate(*bytes);
+    }
+    result_.reduced_shapes = static_cast<int>(launch_reduced_blocks(launch_).size());
+    if (Expected<SizeExpr> bytes = products_vmem(launch_)) result_.product_bytes = evaluate(*bytes);
+    result_.precise_products = precise_product_count(launch_);
+    if (Expected<SizeExpr> bytes = random_draws_vmem(launch_))
+      result_.random_bytes = evaluate(*bytes);
+    result_.random_draws = launch_random_draws(launch_).draws;
     result_.flops = cost(launch_.cost.flops);
     result_.transcendentals = cost(launch_.cost.transcendentals);
     result_.divisions = cost(launch_.cost.divisions);

@@ -101,6 +101,16 @@ struct LaunchResources {
   // how many there are.
   int64_t one_hot_bytes = 0;
   int one_hots = 0;
+  // Of `vmem_bytes`: the operands the body's lane reductions hold (launch_reduced_blocks), and
+  // how many shapes of them; the values of its full-precision products (launch_precise_products),
+  // and how many products (held_blocks.h).
+  int64_t reduction_bytes = 0;
+  int reduced_shapes = 0;
+  int64_t product_bytes = 0;
+  int precise_products = 0;
+  // Of `vmem_bytes`: the words of the body's random draws (launch_random_draws), and how many.
+  int64_t random_bytes = 0;
+  int random_draws = 0;
   int64_t smem_bytes = 0;
   int64_t hbm_bytes = 0;
   int64_t flops = 0;

@@ -5,6 +5,7 @@
 #include <limits>
 
 #include "ir/visitor.h"
+#include "passes/held_blocks.h"
 #include "support/checked_int.h"
 
 namespace helionc::passes {
@@ -263,7 +264,7 @@ SizeExpr one_hot_bytes(const Launch& launch) {
   std::vector<SizeExpr> terms;
   for (const OneHot& one_hot : launch_one_hots(launch)) {
     std::vector<SizeExpr> counts;
-    for (const ir::Dim& dim : *one_hot.indices) counts.push_back(value_extent(launch, dim));
+    for (const ir::Dim& dim : one_hot.indices) counts.push_back(value_extent(launch, dim));
     const SizeExpr rows = SizeExpr::product(std::move(counts));
     const SizeExpr axis = SizeExpr::axis_size(one_hot.binding, one_hot.array_axis);
     std::vector<SizeExpr> values{
@@ -273,6 +274,52 @@ SizeExpr one_hot_bytes(const Launch& launch) {
     if (one_hot.scatter && !one_hot.adds) values.push_back(one_hot_tiles(rows, rows));
     SizeExpr bytes = SizeExpr::sum(std::move(values));
     if (one_hot.by_dma) bytes = SizeExpr::if_at_most(std::move(bytes), axis, kGatherOneHotRows);
+    terms.push_back(std::move(bytes));
+  }
+  return SizeExpr::sum(std::move(terms));
+}
+
+// Values held at 32 bits (held_blocks.h): 2 KiB per half-copy of each register tile of 8 rows
+// by 128 lanes, times the leading axes (a contracted row axis in whole 128-row tiles); a
+// product's only where its arrays' dtypes make it full-precision (HeldBlock::if_wide).
+SizeExpr held_bytes(const Launch& launch, const std::vector<HeldBlock>& held) {
+  // The terms of each condition (HeldBlock::if_wide), conditions in order of first use, so
+  // that a product's operands and result print under one condition.
+  std::vector<std::pair<std::vector<int>, std::vector<SizeExpr>>> groups;
+  for (const HeldBlock& block : held) {
+    std::vector<SizeExpr> factors;
+    for (const ir::Dim& dim : block.dims) factors.push_back(value_extent(launch, dim));
+    const size_t rank = factors.size();
+    factors[rank - 2] =
+        block.contracted_rows
+            ? SizeExpr::product(
+                  {SizeExpr::ceil_div(std::move(factors[rank - 2]), SizeExpr::constant(128)),
+                   SizeExpr::constant(16)})
+            : SizeExpr::ceil_div(std::move(factors[rank - 2]), SizeExpr::constant(8));
+    factors[rank - 1] = SizeExpr::ceil_div(std::move(factors[rank - 1]), SizeExpr::constant(128));
+    factors.push_back(SizeExpr::constant(2048 * block.halves));
+    auto group = std::find_if(groups.begin(), groups.end(),
+                              [&](const auto& g) { return g.first == block.if_wide; });
+    if (group == groups.end()) group = groups.insert(groups.end(), {block.if_wide, {}});
+    group->second.push_back(SizeExpr::product(std::move(factors)));
+  }
+  std::vector<SizeExpr> terms;
+  for (auto& [if_wide, group] : groups) {
+    SizeExpr bytes = SizeExpr::sum(std::move(group));
+    if (!if_wide.empty()) {
+      // Counted when one of the arrays takes 4 bytes an element in VMEM: 8 KiB in 16 x 128
+      // elements of it, 4 KiB of 16-bit and 2 KiB of 8-bit ones (tiled_vmem_bytes).
+      auto words = [](int array) {
+        return SizeExpr::ceil_div(
+            SizeExpr::constant(8192),
+            SizeExpr::tiled({SizeExpr::constant(16), SizeExpr::constant(128)}, array));
+      };
+      SizeExpr narrowest = words(if_wide.front());
+      for (size_t i = 1; i < if_wide.size(); ++i) {
+        narrowest = SizeExpr::min(std::move(narrowest), words(if_wide[i]));
+      }
+      bytes = SizeExpr::if_at_most(std::move(bytes), std::move(narrowest), 1);
+    }
     terms.push_back(std::move(bytes));
   }
   return SizeExpr::sum(std::move(terms));
@@ -567,7 +614,7 @@ std::vector<OneHot> launch_one_hots(const Launch& launch) {
     if (input.output >= 0) continue;  // an output's old contents: its stores count
     for (const ViewAxis& axis : input.operand.view) {
       if (axis.gather) {
-        add({&axis.gather->type.dims, input.operand.binding, axis.array_axis, false, false,
+        add({axis.gather->type.dims, input.operand.binding, axis.array_axis, false, false,
              axis.dma_ids >= 0});
       }
     }
@@ -579,11 +626,20 @@ std::vector<OneHot> launch_one_hots(const Launch& launch) {
     return a.first->range.begin < b.first->range.begin;
   });
   for (const auto& [store, output] : stores) {
-    const int binding = launch.outputs[static_cast<size_t>(output)].operand.binding;
+    const Operand& operand = launch.outputs[static_cast<size_t>(output)].operand;
+    const int binding = operand.binding;
+    auto picked = [&operand](int array_axis) {
+      return std::any_of(operand.view.begin(), operand.view.end(), [&](const ViewAxis& axis) {
+        return axis.picked && axis.array_axis == array_axis;
+      });
+    };
     int array_axis = 0;
     for (const ir::IndexItem& item : store->index) {
       if (item.kind == ir::IndexItem::Kind::kGather && item.scalar) {
-        add({&item.scalar->type.dims, binding, array_axis, true, store->accumulate, false});
+        add({item.scalar->type.dims, binding, array_axis, true, store->accumulate, false});
+      } else if (item.kind == ir::IndexItem::Kind::kTile && picked(array_axis)) {
+        // `out[b, tile_n]` beside `out[b, n - 1]`: `_scatter` at the tile's indices.
+        add({{ir::Dim::tile(item.tile_dim)}, binding, array_axis, true, store->accumulate, false});
       }
       if (item.kind != ir::IndexItem::Kind::kNewAxis) ++array_axis;
     }
@@ -593,6 +649,18 @@ std::vector<OneHot> launch_one_hots(const Launch& launch) {
 
 Expected<SizeExpr> one_hots_vmem(const Launch& launch) {
   return formula([&] { return one_hot_bytes(launch); });
+}
+
+Expected<SizeExpr> reductions_vmem(const Launch& launch) {
+  return formula([&] { return held_bytes(launch, launch_reduced_blocks(launch)); });
+}
+
+Expected<SizeExpr> products_vmem(const Launch& launch) {
+  return formula([&] { return held_bytes(launch, launch_precise_products(launch)); });
+}
+
+Expected<SizeExpr> random_draws_vmem(const Launch& launch) {
+  return formula([&] { return held_bytes(launch, launch_random_draws(launch).held); });
 }
 
 Expected<SizeExpr> launch_vmem(const ir::Kernel& kernel, const Launch& launch,
@@ -615,7 +683,8 @@ Expected<SizeExpr> launch_vmem(const ir::Kernel& kernel, const Launch& launch,
     for (const ScratchBuffer& buffer : schedule.scratch) {
       terms.push_back(scratch_bytes(kernel, launch, buffer));
     }
-    for (auto* held : {&narrow_values_vmem, &sorts_vmem, &one_hots_vmem}) {
+    for (auto* held : {&narrow_values_vmem, &sorts_vmem, &one_hots_vmem, &reductions_vmem,
+                       &products_vmem, &random_draws_vmem}) {
       if (Expected<SizeExpr> bytes = held(launch)) terms.push_back(std::move(*bytes));
     }
     return SizeExpr::sum(std::move(terms));

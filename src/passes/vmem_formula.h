@@ -146,21 +146,18 @@ Expected<SizeExpr> narrow_values_vmem(const Launch& launch);
 // 32-bit copies of each shape of sorted rows at register tiles.
 Expected<SizeExpr> sorts_vmem(const Launch& launch);
 
-// A gather or scatter through a tile of indices: an input's axis with ViewAxis::gather, or an
-// index item of a store that is a tile of indices (an output's axis is `picked` when its stores
-// also write it otherwise).
+// A gather or scatter through a tile of indices: an input's axis with ViewAxis::gather, an
+// index item of a store that is a tile of indices, or a store at a tile's indices along an
+// output's axis the block holds whole (ViewAxis::picked: its stores also write it otherwise;
+// the module scatters by a one-hot there too).
 struct OneHot {
-  const std::vector<ir::Dim>* indices = nullptr;  // the index tile tensor's dims
-  int binding = -1;                               // the array
-  int array_axis = -1;                            // the axis the indices pick along
+  std::vector<ir::Dim> indices;  // the index tile tensor's dims
+  int binding = -1;              // the array
+  int array_axis = -1;           // the axis the indices pick along
   bool scatter = false;
   bool adds = false;    // a scatter that adds (`out[ids] += v`): no compare of later stores
   bool by_dma = false;  // a row gather that may copy its rows by DMA (ViewAxis::dma_ids)
-  bool operator==(const OneHot& other) const {
-    return *indices == *other.indices && binding == other.binding &&
-           array_axis == other.array_axis && scatter == other.scatter && adds == other.adds &&
-           by_dma == other.by_dma;
-  }
+  bool operator==(const OneHot& other) const = default;
 };
 std::vector<OneHot> launch_one_hots(const Launch& launch);
 
@@ -170,8 +167,21 @@ std::vector<OneHot> launch_one_hots(const Launch& launch);
 // copy by DMA counts only for tables of at most kGatherOneHotRows rows.
 Expected<SizeExpr> one_hots_vmem(const Launch& launch);
 
+// The VMEM bytes of the operands the body's lane reductions hold (launch_reduced_blocks,
+// held_blocks.h): their half-copies of 32-bit register tiles (8 rows by 128 lanes, 2 KiB a half).
+Expected<SizeExpr> reductions_vmem(const Launch& launch);
+
+// The VMEM bytes of the body's full-precision products (launch_precise_products, held_blocks.h):
+// their operands' and results' half-copies of 32-bit register tiles.
+Expected<SizeExpr> products_vmem(const Launch& launch);
+
+// The VMEM bytes of the words of the body's random draws (launch_random_draws, held_blocks.h)
+// at 32-bit register tiles.
+Expected<SizeExpr> random_draws_vmem(const Launch& launch);
+
 // The VMEM bytes of the whole launch under `schedule`: every operand's and scratch buffer's,
-// the body's narrow values and its sorts' working sets.
+// the body's narrow values, its sorts' working sets, its gathers' and scatters' compares, and
+// the values its reductions, full-precision products and random draws hold.
 Expected<SizeExpr> launch_vmem(const ir::Kernel& kernel, const Launch& launch,
                                const LaunchSchedule& schedule);
 

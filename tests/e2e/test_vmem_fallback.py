@@ -126,8 +126,9 @@ SOFTMAX_DEFAULT = f"  block_sizes: [256]\n  vmem_limit_bytes: {1 << 20}\n"
 
 
 @pytest.mark.parametrize("m,n,rows", [
-    (512, 128, 256),   # 256x128 f32, in and out, 2 buffers each: 512 KiB fits
-    (512, 4096, 16),   # 16 MiB at 256 rows: halved four times, to exactly 1 MiB
+    (512, 128, 256),   # 256x128 f32, in and out, 2 buffers each: 512 KiB, and 192 KiB of the
+                       # rows held at 32 bits across their reductions: fits
+    (512, 4096, 8),    # 16 MiB and 6 MiB held at 256 rows: halved five times, to 704 KiB
     (100, 3000, 8),    # 100 rows whole, then 48, 24 and 8 (the sublane multiple): 375 KiB
     (13, 50, 13),      # small: the whole 13 rows fit
 ])
@@ -144,11 +145,13 @@ def test_whole_rows_halve_the_block(helionc, tmp_path, m, n, rows):
 
 
 def test_halved_block_lowers_for_tpu(helionc, tmp_path, tpu_lower):
-    """Without vmem_limit_bytes: 256 rows of 65,536 f32 need 256 MiB (in and out, two buffers each); 64 rows take the 64 MiB."""
+    """Without vmem_limit_bytes: 256 rows of 65,536 f32 need 256 MiB (in and out, two buffers
+    each) and 96 MiB held across the rows' reductions; 64 rows would need 88 MiB, 32 rows 44 MiB
+    fit the 64 MiB."""
     module, _ = compile_module(helionc, tmp_path, "softmax", "softmax", "  block_sizes: [256]\n")
     fn = lambda a: module.softmax(a, interpret=False)  # noqa: E731
     large = jax.ShapeDtypeStruct((1024, 1 << 16), jnp.float32)
-    assert traced_blocks(fn, large)[0][0] == ("default", (64, 1 << 16))
+    assert traced_blocks(fn, large)[0][0] == ("default", (32, 1 << 16))
     assert "tpu_custom_call" in tpu_lower(fn, large)
 
 
@@ -236,9 +239,12 @@ def traced_vmem_limits(fn, *args):
 
 
 @pytest.mark.parametrize("m,n,limit", [
-    (512, 4096, None),              # 256 rows of 4096 f32, in and out, 2 buffers each: 16 MiB
-    (256, 12288, None),             # one step: one buffer each (the block never changes), 24 MiB
-    (512, 12288, 64 * 1024 * 1024), # 48 MiB: more than Mosaic's default 32 MiB on v7x
+    # 256 rows of 4096 f32, in and out, 2 buffers each: 16 MiB, and 6 MiB of the rows held at
+    # 32 bits across their reductions
+    (512, 4096, None),
+    (256, 8192, None),              # one step: one buffer each (the block never changes), 16 +
+                                    # 12 MiB
+    (512, 8192, 64 * 1024 * 1024),  # 32 + 12 MiB: more than Mosaic's default 32 MiB on v7x
 ])
 def test_a_config_without_a_limit_gets_one_when_it_needs_more_than_the_default(
         helionc, tmp_path, tpu_lower, m, n, limit):

@@ -580,7 +580,10 @@ def _attention_output_kernel(
     acc_scratch[...] = acc
     m_i_scratch[...] = m_i
     @pl.when(pl.program_id(2) == pl.num_programs(2) - 1)
-    def _last_step(acc=acc, l_i=l_i):
+    def _last_step():
+        l_i = l_i_scratch[...]
+        acc = acc_scratch[...]
+        m_i = m_i_scratch[...]
         acc = acc / l_i[:, :, None]  # tests/golden/pallas/attention.py:58
         out_ref[...] = acc.astype(out_ref.dtype)  # tests/golden/pallas/attention.py:59
 
@@ -704,6 +707,30 @@ def _attention_output_forward(q_in: jax.Array, k_in: jax.Array, v_in: jax.Array,
             + (
                 block_b * pl.cdiv(block_m, 8) * 32768 + block_b * pl.cdiv(block_n, 8) * 8192
                 if min(q_view.shape[2], k_view.shape[2], v_view.shape[2]) <= 16
+                else 0
+            )
+            + block_b * pl.cdiv(block_m, 8) * pl.cdiv(block_n, 128) * 6144
+            + (
+                block_b * pl.cdiv(block_m, 8) * pl.cdiv(q_view.shape[2], 128) * 6144
+                + block_b * pl.cdiv(block_n, 8) * pl.cdiv(k_view.shape[2], 128) * 6144
+                + block_b * pl.cdiv(block_m, 8) * pl.cdiv(block_n, 128) * 4096
+                if min(
+                    pl.cdiv(8192, _vmem_bytes((16, 128), _device_dtype(q_view.dtype))),
+                    pl.cdiv(8192, _vmem_bytes((16, 128), _device_dtype(k_view.dtype))),
+                )
+                <= 1
+                else 0
+            )
+            + (
+                block_b * pl.cdiv(block_m, 8) * pl.cdiv(block_n, 128) * 6144
+                + block_b * (pl.cdiv(block_n, 128) * 16) * pl.cdiv(v_view.shape[2], 128) * 6144
+                + block_b * pl.cdiv(block_m, 8) * pl.cdiv(v_view.shape[2], 128) * 4096
+                if min(
+                    pl.cdiv(8192, _vmem_bytes((16, 128), _device_dtype(q_view.dtype))),
+                    pl.cdiv(8192, _vmem_bytes((16, 128), _device_dtype(k_view.dtype))),
+                    pl.cdiv(8192, _vmem_bytes((16, 128), _device_dtype(v_view.dtype))),
+                )
+                <= 1
                 else 0
             ),
         },

@@ -554,6 +554,20 @@ def _scores_forward(q: jax.Array, k: jax.Array, *, interpret=None):
                 block_b * pl.cdiv(block_m, 8) * 12288 + block_b * pl.cdiv(block_n, 8) * 12288
                 if min(d, k.shape[2]) <= 16
                 else 0
+            )
+            + block_b * pl.cdiv(block_m, 8) * pl.cdiv(d, 128) * 6144
+            + block_b * pl.cdiv(block_n, 8) * pl.cdiv(k.shape[2], 128) * 6144
+            + block_b * pl.cdiv(block_m, 8) * pl.cdiv(block_n, 128) * 4096
+            + (
+                block_b * pl.cdiv(block_m, 8) * pl.cdiv(d, 128) * 6144
+                + block_b * pl.cdiv(block_n, 8) * pl.cdiv(k.shape[2], 128) * 6144
+                + block_b * pl.cdiv(block_m, 8) * pl.cdiv(block_n, 128) * 4096
+                if min(
+                    pl.cdiv(8192, _vmem_bytes((16, 128), _device_dtype(q.dtype))),
+                    pl.cdiv(8192, _vmem_bytes((16, 128), _device_dtype(k.dtype))),
+                )
+                <= 1
+                else 0
             ),
         },
         {},

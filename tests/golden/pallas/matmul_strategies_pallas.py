@@ -622,7 +622,8 @@ def _matmul_kernel_grid(
     )  # tests/golden/pallas/matmul_strategies.py:15
     acc_scratch[...] = acc
     @pl.when(pl.program_id(2) == pl.num_programs(2) - 1)
-    def _last_step(acc=acc):
+    def _last_step():
+        acc = acc_scratch[...]
         out_ref[...] = acc.astype(out_ref.dtype)  # tests/golden/pallas/matmul_strategies.py:16
 
 
@@ -871,7 +872,18 @@ def _matmul_forward(x: jax.Array, y: jax.Array, *, interpret=None):
             * min(2, pl.cdiv(n, block_n) * pl.cdiv(k, block_k))
             + _vmem_bytes((block_m, block_n), _device_dtype(out.dtype))
             * min(2, pl.cdiv(m, block_m) * pl.cdiv(n, block_n))
-            + _vmem_bytes((block_m, block_n), 4),
+            + _vmem_bytes((block_m, block_n), 4)
+            + (
+                pl.cdiv(block_m, 8) * pl.cdiv(block_k, 128) * 6144
+                + pl.cdiv(block_k, 128) * 16 * pl.cdiv(block_n, 128) * 6144
+                + pl.cdiv(block_m, 8) * pl.cdiv(block_n, 128) * 4096
+                if min(
+                    pl.cdiv(8192, _vmem_bytes((16, 128), _device_dtype(x.dtype))),
+                    pl.cdiv(8192, _vmem_bytes((16, 128), _device_dtype(y.dtype))),
+                )
+                <= 1
+                else 0
+            ),
             ("unroll",): _vmem_bytes(
                 (block_m, pl.cdiv(k, block_k) * block_k),
                 _device_dtype(x.dtype),
@@ -880,18 +892,51 @@ def _matmul_forward(x: jax.Array, y: jax.Array, *, interpret=None):
             + _vmem_bytes((pl.cdiv(y.shape[0], block_k) * block_k, block_n), _device_dtype(y.dtype))
             * min(2, pl.cdiv(n, block_n))
             + _vmem_bytes((block_m, block_n), _device_dtype(out.dtype))
-            * min(2, pl.cdiv(m, block_m) * pl.cdiv(n, block_n)),
+            * min(2, pl.cdiv(m, block_m) * pl.cdiv(n, block_n))
+            + (
+                pl.cdiv(block_m, 8) * pl.cdiv(block_k, 128) * 6144
+                + pl.cdiv(block_k, 128) * 16 * pl.cdiv(block_n, 128) * 6144
+                + pl.cdiv(block_m, 8) * pl.cdiv(block_n, 128) * 4096
+                if min(
+                    pl.cdiv(8192, _vmem_bytes((16, 128), _device_dtype(x.dtype))),
+                    pl.cdiv(8192, _vmem_bytes((16, 128), _device_dtype(y.dtype))),
+                )
+                <= 1
+                else 0
+            ),
             ("fori_loop",): _vmem_bytes((block_m, block_k), _device_dtype(x.dtype))
             * _load_buffers(config, 0)
             + _vmem_bytes((block_k, block_n), _device_dtype(y.dtype)) * _load_buffers(config, 0)
             + _vmem_bytes((block_m, block_n), _device_dtype(out.dtype))
-            * min(2, pl.cdiv(m, block_m) * pl.cdiv(n, block_n)),
+            * min(2, pl.cdiv(m, block_m) * pl.cdiv(n, block_n))
+            + (
+                pl.cdiv(block_m, 8) * pl.cdiv(block_k, 128) * 6144
+                + pl.cdiv(block_k, 128) * 16 * pl.cdiv(block_n, 128) * 6144
+                + pl.cdiv(block_m, 8) * pl.cdiv(block_n, 128) * 4096
+                if min(
+                    pl.cdiv(8192, _vmem_bytes((16, 128), _device_dtype(x.dtype))),
+                    pl.cdiv(8192, _vmem_bytes((16, 128), _device_dtype(y.dtype))),
+                )
+                <= 1
+                else 0
+            ),
             ("emit_pipeline",): _vmem_bytes((block_m, block_k), _device_dtype(x.dtype))
             * _load_buffers(config, 0)
             + _vmem_bytes((block_k, block_n), _device_dtype(y.dtype)) * _load_buffers(config, 0)
             + _vmem_bytes((block_m, block_n), _device_dtype(out.dtype))
             * min(2, pl.cdiv(m, block_m) * pl.cdiv(n, block_n))
-            + _vmem_bytes((block_m, block_n), 4),
+            + _vmem_bytes((block_m, block_n), 4)
+            + (
+                pl.cdiv(block_m, 8) * pl.cdiv(block_k, 128) * 6144
+                + pl.cdiv(block_k, 128) * 16 * pl.cdiv(block_n, 128) * 6144
+                + pl.cdiv(block_m, 8) * pl.cdiv(block_n, 128) * 4096
+                if min(
+                    pl.cdiv(8192, _vmem_bytes((16, 128), _device_dtype(x.dtype))),
+                    pl.cdiv(8192, _vmem_bytes((16, 128), _device_dtype(y.dtype))),
+                )
+                <= 1
+                else 0
+            ),
         },
         {("unroll",): ("emit_pipeline",)},
         ((0, 0), (1, 1), (2, 2)),

@@ -511,7 +511,8 @@ def _rand_3d_forward(x: jax.Array, seed, *, interpret=None):
         lambda block_b, block_m, block_n: {
             (): _vmem_bytes((block_b, block_m, block_n), _device_dtype(out.dtype))
             * min(2, pl.cdiv(b, block_b) * pl.cdiv(m, block_m) * pl.cdiv(n, block_n))
-            + block_b * 8192,
+            + block_b * 8192
+            + block_b * pl.cdiv(block_m, 8) * pl.cdiv(block_n, 128) * 36864,
         },
         {},
         ((0, 0), (1, 1), (2, 2)),

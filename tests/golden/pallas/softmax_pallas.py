@@ -424,7 +424,8 @@ def _softmax_forward(x: jax.Array, *, interpret=None):
         ),
         lambda block_m: {
             (): _vmem_bytes((block_m, _n), _device_dtype(x.dtype)) * min(2, pl.cdiv(m, block_m))
-            + _vmem_bytes((block_m, _n), _device_dtype(out.dtype)) * min(2, pl.cdiv(m, block_m)),
+            + _vmem_bytes((block_m, _n), _device_dtype(out.dtype)) * min(2, pl.cdiv(m, block_m))
+            + pl.cdiv(block_m, 8) * pl.cdiv(_n, 128) * 6144,
         },
         {},
         ((0, 0),),

@@ -621,7 +621,9 @@ def _softmax_two_pass_kernel(
     di_scratch[...] = di
     mi_scratch[...] = mi
     @pl.when(pl.program_id(1) == pl.num_programs(1) - 1)
-    def _last_step(mi=mi, di=di):
+    def _last_step():
+        di = di_scratch[...]
+        mi = mi_scratch[...]
         def tile_n_step(tile_n_id, carry):
             tile_n_start2 = tile_n_id * block_n2
             values = x_ref2[
@@ -697,7 +699,8 @@ def _softmax_two_pass_forward(x: jax.Array, *, interpret=None):
             + _vmem_bytes((block_m, pl.cdiv(n, block_n) * block_n), _device_dtype(out.dtype))
             * min(2, pl.cdiv(m, block_m))
             + _vmem_bytes((block_m,), 4)
-            + _vmem_bytes((block_m,), 4),
+            + _vmem_bytes((block_m,), 4)
+            + pl.cdiv(block_m, 8) * pl.cdiv(block_n, 128) * 6144,
         },
         {},
         ((0, 0), (1, 1)),

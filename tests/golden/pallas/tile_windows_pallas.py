@@ -508,7 +508,8 @@ def _tile_windows_kernel(
     )  # tests/golden/pallas/tile_windows.py:24
     acc_scratch[...] = acc
     @pl.when(pl.program_id(1) == pl.num_programs(1) - 1)
-    def _last_step(acc=acc):
+    def _last_step():
+        acc = acc_scratch[...]
         out_ref[...] = jnp.broadcast_to(
             acc,
             out_ref.shape,

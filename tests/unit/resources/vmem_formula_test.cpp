@@ -195,8 +195,9 @@ void compare_sample(const fs::path& source, std::vector<Comparison>& comparisons
           if (!resources) continue;  // a size the host computes from a scalar, ...
           INFO(source.filename().string());
           REQUIRE(formula);
-          int64_t operands =
-              resources->narrow_value_bytes + resources->sort_bytes + resources->one_hot_bytes;
+          int64_t operands = resources->narrow_value_bytes + resources->sort_bytes +
+                             resources->one_hot_bytes + resources->reduction_bytes +
+                             resources->product_bytes + resources->random_bytes;
           for (const passes::OperandResources& r : resources->operands) operands += r.vmem_bytes;
           CHECK(operands == resources->vmem_bytes);
           Bindings bindings(kernel, values, *resources, choices);
