@@ -409,3 +409,18 @@ MAX_INTERPRET_ELEMENTS = 1 << 20
 
 def interpretable(call: Call) -> bool:
     return all(math.prod(t.shape) <= MAX_INTERPRET_ELEMENTS for t in call.tensors)
+
+
+def pallas_calls(jaxpr) -> list:
+    """The pallas_call equations of a (closed) jaxpr, in order, also those nested in other
+    equations' jaxprs (the public function is a custom_vjp, whose forward pass is one)."""
+    found = []
+    for eqn in getattr(jaxpr, "jaxpr", jaxpr).eqns:
+        if eqn.primitive.name == "pallas_call":
+            found.append(eqn)
+            continue
+        for value in eqn.params.values():
+            for inner in value if isinstance(value, (tuple, list)) else (value,):
+                if hasattr(inner, "eqns") or hasattr(getattr(inner, "jaxpr", None), "eqns"):
+                    found.extend(pallas_calls(inner))
+    return found

@@ -16,6 +16,7 @@ import numpy as np
 import pytest
 
 from conftest import import_module
+from e2e_support import pallas_calls
 
 
 def compile_with(helionc, tmp_path, default, name):
@@ -52,8 +53,7 @@ def test_value_sizes_the_slices(helionc, tmp_path):
     x = jnp.ones((8, 1024), jnp.float32)
     y = jnp.ones((1024, 128), jnp.float32)
     jaxpr = jax.make_jaxpr(lambda a, b: module.tunable_split_k(a, b, interpret=True))(x, y)
-    grids = [tuple(e.params["grid_mapping"].grid) for e in jaxpr.jaxpr.eqns
-             if e.primitive.name == "pallas_call"]
+    grids = [tuple(e.params["grid_mapping"].grid) for e in pallas_calls(jaxpr)]
     assert grids and grids[0][-1] == 4, grids
 
 

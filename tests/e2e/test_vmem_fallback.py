@@ -21,7 +21,7 @@ import pytest
 
 from conftest import import_module
 from test_kept_blocks import halvable_blocks
-from e2e_support import tpu_tracing
+from e2e_support import pallas_calls, tpu_tracing
 from expectations import attention64
 
 LIMIT = 64 * 1024  # vmem_limit_bytes of the small-VMEM configs
@@ -42,14 +42,13 @@ def traced_blocks(fn, *args):
     with tpu_tracing():
         jaxpr = jax.make_jaxpr(fn)(*args)
     calls = []
-    for eqn in jaxpr.jaxpr.eqns:
-        if eqn.primitive.name == "pallas_call":
-            operands = []
-            for mapping in eqn.params["grid_mapping"].block_mappings:
-                aval = str(mapping.block_aval)  # "Ref<any>{float32[8,4096]}"
-                space = re.match(r"Ref<(\w+)>", aval).group(1)
-                operands.append((space, tuple(mapping.block_aval.shape)))
-            calls.append(operands)
+    for eqn in pallas_calls(jaxpr):
+        operands = []
+        for mapping in eqn.params["grid_mapping"].block_mappings:
+            aval = str(mapping.block_aval)  # "Ref<any>{float32[8,4096]}"
+            space = re.match(r"Ref<(\w+)>", aval).group(1)
+            operands.append((space, tuple(mapping.block_aval.shape)))
+        calls.append(operands)
     return calls
 
 
@@ -234,8 +233,7 @@ def traced_vmem_limits(fn, *args):
     """Per pallas_call traced for `args`: the vmem_limit_bytes passed to Mosaic."""
     with tpu_tracing():
         jaxpr = jax.make_jaxpr(fn)(*args)
-    return [eqn.params["compiler_params"].vmem_limit_bytes for eqn in jaxpr.jaxpr.eqns
-            if eqn.primitive.name == "pallas_call"]
+    return [eqn.params["compiler_params"].vmem_limit_bytes for eqn in pallas_calls(jaxpr)]
 
 
 @pytest.mark.parametrize("m,n,limit", [

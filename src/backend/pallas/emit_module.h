@@ -39,7 +39,8 @@ struct EmitOptions {
   bool references_math = false;
   bool references_numpy = false;  // and numpy (callable parameters' tiles)
   // Each public function that takes arrays is a `jax.custom_vjp` differentiated through its
-  // reference (host_printer.h); false (`--no-autodiff`) prints the Pallas path alone.
+  // reference (host_printer.h); false (`--no-autodiff`), or no `references`, prints the Pallas
+  // path alone.
   bool autodiff = true;
   // Lines longer than this are broken (wrap_python_lines); 0 keeps the printers' lines whole,
   // for tests of what the printers print.

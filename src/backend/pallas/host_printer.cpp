@@ -69,8 +69,10 @@ class HostPrinter {
     params.emplace_back("interpret=None");
     const std::string signature = fmt::format("{}", fmt::join(params, ", "));
     std::string function = kernel_.name;
+    // The backward pass is the reference's: a module printed without references (the
+    // search's candidates) has none to differentiate.
     const bool differentiable =
-        context_.options.autodiff &&
+        context_.options.autodiff && !context_.options.references.empty() &&
         std::find(takes_arrays.begin(), takes_arrays.end(), true) != takes_arrays.end();
     if (differentiable) {
       function = fmt::format("_{}_forward", kernel_.name);
