@@ -76,8 +76,9 @@ TEST_CASE("add: rank-polymorphic tiles built at trace time") {
       contains(text,
                "    config = _ADD_DEFAULT\n"
                "    out = jax.ShapeDtypeStruct(x.shape, x.dtype)  # k.py:2\n"
-               // y may have size-1 axes where out has more: Helion broadcasts them.
-               "    y = _broadcast_unit_axes(y, out.shape)\n"
+               // y may have size-1 axes where out has more: Helion broadcasts them (and a
+               // shorter axis is refused, naming y and the loop).
+               "    y = _broadcast_unit_axes(y, out.shape, \"add(): `y`\", \"k.py:3\")\n"
                "    # k.py:3: line 3\n"
                // x, y or out may be 8-bit: 32-row sublane blocks (_block_multiple)
                "    view, block_shape, grid = _any_rank_tiles(out.shape, config[\"block_sizes\"], "
