@@ -297,7 +297,7 @@ SizeExpr held_bytes(const Launch& launch, const std::vector<HeldBlock>& held) {
                    SizeExpr::constant(16)})
             : SizeExpr::ceil_div(std::move(factors[rank - 2]), SizeExpr::constant(8));
     factors[rank - 1] = SizeExpr::ceil_div(std::move(factors[rank - 1]), SizeExpr::constant(128));
-    factors.push_back(SizeExpr::constant(2048 * block.halves));
+    factors.push_back(SizeExpr::constant(int64_t{2048} * block.halves));
     auto group = std::find_if(groups.begin(), groups.end(),
                               [&](const auto& g) { return g.first == block.if_wide; });
     if (group == groups.end()) group = groups.insert(groups.end(), {block.if_wide, {}});
@@ -607,7 +607,7 @@ Expected<SizeExpr> sorts_vmem(const Launch& launch) {
 
 std::vector<OneHot> launch_one_hots(const Launch& launch) {
   std::vector<OneHot> found;
-  auto add = [&found](OneHot one_hot) {
+  auto add = [&found](const OneHot& one_hot) {
     if (std::find(found.begin(), found.end(), one_hot) == found.end()) found.push_back(one_hot);
   };
   for (const Input& input : launch.inputs) {
