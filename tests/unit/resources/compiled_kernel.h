@@ -16,6 +16,20 @@
 
 namespace helionc {
 
+// A matmul whose dtypes are known only from the call (several tests compile it).
+inline constexpr const char* kMatmul = R"(@helion.kernel(static_shapes=True)
+def matmul(x: torch.Tensor, y: torch.Tensor) -> torch.Tensor:
+    m, k = x.size()
+    k2, n = y.size()
+    out = torch.empty([m, n], dtype=x.dtype, device=x.device)
+    for tile_m, tile_n in hl.tile([m, n]):
+        acc = hl.zeros([tile_m, tile_n], dtype=torch.float32)
+        for tile_k in hl.tile(k):
+            acc = torch.addmm(acc, x[tile_m, tile_k], y[tile_k, tile_n])
+        out[tile_m, tile_n] = acc.to(x.dtype)
+    return out
+)";
+
 struct Compiled {
   std::unique_ptr<testing::Lowered> lowered;
   std::optional<passes::PipelineResult> result;

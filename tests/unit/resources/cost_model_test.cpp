@@ -18,19 +18,6 @@ namespace {
 using autotune::Bound;
 using passes::LoopStrategy;
 
-const char* kMatmul = R"(@helion.kernel(static_shapes=True)
-def matmul(x: torch.Tensor, y: torch.Tensor) -> torch.Tensor:
-    m, k = x.size()
-    k2, n = y.size()
-    out = torch.empty([m, n], dtype=x.dtype, device=x.device)
-    for tile_m, tile_n in hl.tile([m, n]):
-        acc = hl.zeros([tile_m, tile_n], dtype=torch.float32)
-        for tile_k in hl.tile(k):
-            acc = torch.addmm(acc, x[tile_m, tile_k], y[tile_k, tile_n])
-        out[tile_m, tile_n] = acc.to(x.dtype)
-    return out
-)";
-
 const autotune::TargetInfo& target(const char* name) {
   const autotune::TargetInfo* t = autotune::find_target(name);
   REQUIRE(t != nullptr);

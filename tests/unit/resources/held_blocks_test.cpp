@@ -113,20 +113,6 @@ def scans(x: torch.Tensor) -> torch.Tensor:
   CHECK(scans.reduction_bytes == 16 * 3 * passes::kScanHalves * kHalfTile);
 }
 
-// The matmul of issue 4, whose dtypes are known only from the call.
-const char* kMatmul = R"(@helion.kernel(static_shapes=True)
-def matmul(x: torch.Tensor, y: torch.Tensor) -> torch.Tensor:
-    m, k = x.size()
-    k2, n = y.size()
-    out = torch.empty([m, n], dtype=x.dtype, device=x.device)
-    for tile_m, tile_n in hl.tile([m, n]):
-        acc = hl.zeros([tile_m, tile_n], dtype=torch.float32)
-        for tile_k in hl.tile(k):
-            acc = torch.addmm(acc, x[tile_m, tile_k], y[tile_k, tile_n])
-        out[tile_m, tile_n] = acc.to(x.dtype)
-    return out
-)";
-
 TEST_CASE("a float32 product holds its operands' bfloat16 parts and its result; bfloat16 none") {
   const Compiled mm = compile(kMatmul);
   passes::LaunchChoices choices;

@@ -21,20 +21,6 @@ using passes::LoopStrategy;
 constexpr int64_t KiB = 1024;
 constexpr int64_t MiB = 1024 * KiB;
 
-// The matmul of issue 4: an inner loop over k carrying an f32 accumulator.
-const char* kMatmul = R"(@helion.kernel(static_shapes=True)
-def matmul(x: torch.Tensor, y: torch.Tensor) -> torch.Tensor:
-    m, k = x.size()
-    k2, n = y.size()
-    out = torch.empty([m, n], dtype=x.dtype, device=x.device)
-    for tile_m, tile_n in hl.tile([m, n]):
-        acc = hl.zeros([tile_m, tile_n], dtype=torch.float32)
-        for tile_k in hl.tile(k):
-            acc = torch.addmm(acc, x[tile_m, tile_k], y[tile_k, tile_n])
-        out[tile_m, tile_n] = acc.to(x.dtype)
-    return out
-)";
-
 // A row softmax: one launch, the row kept whole (`x[tile_m, :]`), a 1-D tile elsewhere.
 const char* kSoftmax = R"(@helion.kernel()
 def softmax(x: torch.Tensor) -> torch.Tensor:
