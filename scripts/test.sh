@@ -25,8 +25,8 @@ build=(bash "$ROOT/scripts/setup.sh")
 # With HELIONC_SANITIZERS=1 (CI) the suite runs on a single build under AddressSanitizer and
 # UndefinedBehaviorSanitizer (scripts/asan_build.sh, clang 14) rather than on a plain build
 # followed by a sanitized one: every test, the e2e and compile checks included, then drives a
-# sanitized helionc, and CI compiles the sources twice instead of three times (the wheel test
-# builds the plain g++ release). A leak or undefined behaviour anywhere fails the test that
+# sanitized helionc, and CI compiles the sources once instead of twice (the wheel test, which
+# builds the plain release, runs in the whole-matrix tier). A leak or undefined behaviour anywhere fails the test that
 # reached it. The one test an address-space limit keeps from running under ASan (hostile's
 # out-of-memory test) runs in the plain suite. scripts/sanitize.sh remains the way to add a
 # sanitized pass to a plain build by hand.
