@@ -9,6 +9,7 @@
 #include "passes/launch_resources.h"
 #include "passes/pipeline.h"
 #include "passes/schedule.h"
+#include "resources/compiled_kernel.h"
 
 namespace helionc {
 namespace {
@@ -18,19 +19,6 @@ using passes::DimRun;
 using passes::LoopStrategy;
 using passes::MemorySpace;
 using Kind = passes::ScratchBuffer::Kind;
-
-const char* kMatmul = R"(@helion.kernel(static_shapes=True)
-def matmul(x: torch.Tensor, y: torch.Tensor) -> torch.Tensor:
-    m, k = x.size()
-    k2, n = y.size()
-    out = torch.empty([m, n], dtype=x.dtype, device=x.device)
-    for tile_m, tile_n in hl.tile([m, n]):
-        acc = hl.zeros([tile_m, tile_n], dtype=torch.float32)
-        for tile_k in hl.tile(k):
-            acc = torch.addmm(acc, x[tile_m, tile_k], y[tile_k, tile_n])
-        out[tile_m, tile_n] = acc.to(x.dtype)
-    return out
-)";
 
 // Reads `scale` only as a scalar (SMEM) and writes only rows from `start` of an initialised
 // `out` (its old contents are aliased and kept in place).
