@@ -87,3 +87,65 @@ def test_an_array_shorter_than_the_loop_it_is_tiled_by_names_both(helionc):
                                          r"samples/add_inplace\.py:\d+ tiles its axis 1 up to 128"):
         module.add_inplace(x, jnp.ones((8, 64), jnp.float32), interpret=True)
     np.testing.assert_allclose(np.asarray(module.add_inplace(x, jnp.full((8, 1), 2.0, jnp.float32), interpret=True)), 3.0)
+
+
+# Arguments the signature cannot take: Python's TypeError names neither the parameters nor the
+# source; the module's names both.
+def test_a_wrong_argument_count_names_the_parameters_and_the_kernels_line(helionc):
+    module = helionc.module("layer_norm", "layer_norm", None)
+    x, w = jnp.ones((8, 128), jnp.float32), jnp.ones((128,), jnp.float32)
+    expected = r"layer_norm\(x, weight, bias=None, eps=1e-05, \*, interpret=None\) \(the kernel at samples/layer_norm\.py:\d+\)"
+    with pytest.raises(TypeError, match=r"layer_norm\(\): missing a required argument: 'weight'; it takes " + expected):
+        module.layer_norm(x, interpret=True)
+    with pytest.raises(TypeError, match=r"layer_norm\(\): too many positional arguments; it takes " + expected):
+        module.layer_norm(x, w, None, 1e-5, 0, interpret=True)
+    with pytest.raises(TypeError, match=r"unexpected keyword argument 'scale'; it takes " + expected):
+        module.layer_norm(x, w, scale=2.0, interpret=True)
+    # The decorator keeps what help() and jax.jit read.
+    assert module.layer_norm.__name__ == "layer_norm" and "Args:" in module.layer_norm.__doc__
+    out = jax.jit(functools.partial(module.layer_norm, interpret=True), static_argnames="eps")(x, w, eps=1e-3)
+    np.testing.assert_allclose(np.asarray(out), 0.0, atol=1e-6)
+
+
+# Dtypes: numpy arrays are taken as JAX takes them, 64-bit values are refused with the way out,
+# and an integer operand where PyTorch takes floats only is refused at its source line.
+def test_numpy_float64_is_taken_as_float32_like_any_jnp_function(helionc):
+    module = helionc.module("softmax", "softmax", None)
+    x = np.random.default_rng(0).standard_normal((16, 256))  # float64, numpy's default
+    out = module.softmax(x, interpret=True)
+    assert out.dtype == jnp.float32
+    np.testing.assert_allclose(np.asarray(out), np.asarray(jax.nn.softmax(x.astype(np.float32), axis=1)), rtol=1e-5, atol=1e-7)
+
+
+def test_a_64_bit_array_is_a_type_error_naming_the_parameter(helionc):
+    module = helionc.module("softmax", "softmax", None)
+    with jax.enable_x64(True):
+        with pytest.raises(TypeError, match=r"softmax\(\): `x` has dtype float64, which a TPU kernel cannot hold.*"
+                                            r"x\.astype\(jnp\.float32\)"):
+            module.softmax(jnp.ones((16, 256), jnp.float64), interpret=False)
+        # The interpreter computes in float64 (the gradient checks by finite differences use it).
+        out = module.softmax(jnp.ones((16, 256), jnp.float64), interpret=True)
+        assert out.dtype == jnp.float64
+
+
+def test_softmax_of_integers_is_refused_as_pytorch_refuses_it(helionc):
+    """jnp would promote the integers and the store into softmax's int32 output would truncate
+    every value to 0; PyTorch refuses softmax of integers, and so does the module."""
+    module = helionc.module("softmax", "softmax", None)
+    with pytest.raises(TypeError, match=r"samples/softmax\.py:\d+: torch\.softmax takes floating-point values, as in "
+                                        r"PyTorch, not int32"):
+        module.softmax(jnp.ones((16, 256), jnp.int32), interpret=True)
+
+
+def test_an_array_the_kernel_writes_must_cover_the_loop_that_stores_it(helionc):
+    """last_scale_rows stores x's rows into out[tile, :] with the tiles of a loop over x: an out
+    with fewer rows would have its last blocks stored past its end (dropped), so it is a
+    ValueError naming out and the loop; a longer out keeps its other rows."""
+    module = helionc.module("last_scale_rows", "last_scale_rows", None)
+    x, scale = jnp.ones((16, 128), jnp.float32), jnp.full((3,), 2.0, jnp.float32)
+    with pytest.raises(ValueError, match=r"last_scale_rows\(\): `out` has shape \(8, 128\), but the loop at "
+                                         r"samples/last_scale_rows\.py:\d+ stores its axis 0 up to 16"):
+        module.last_scale_rows(x, jnp.zeros((8, 128), jnp.float32), scale, interpret=True)
+    out = module.last_scale_rows(x, jnp.zeros((24, 128), jnp.float32), scale, interpret=True)
+    np.testing.assert_allclose(np.asarray(out)[:16], 2.0)
+    np.testing.assert_allclose(np.asarray(out)[16:], 0.0)

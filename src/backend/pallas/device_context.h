@@ -26,6 +26,7 @@ using passes::Launch;
 class DeviceContext final : public ExprContext {
  public:
   bool in_kernel() const override { return true; }
+  std::string where(const SourceRange& range) const override { return context_.where(range); }
   DeviceContext(EmitContext& context, const ir::Kernel& kernel, const passes::ShapeFacts& facts,
                 const Launch& launch, const LaunchNames& names,
                 const passes::LaunchSchedule& schedule, TileGeometry& geometry)

@@ -7,6 +7,7 @@
 
 #include "backend/pallas/scalar_functions.h"
 #include "ir/visitor.h"
+#include "support/quote.h"
 
 namespace helionc::backend::pallas {
 
@@ -678,6 +679,16 @@ PyExpr ExprPrinter::reduction(const ir::Call& node) {
       function = "jax.nn.log_softmax";
       identity = "lowest";
       break;
+  }
+  if ((softmax || node.op == Intrinsic::kMean) && !operand->type.dtype && context_.in_kernel()) {
+    // PyTorch refuses these for integers where jnp promotes them to floats (and a store into
+    // an integer output would then truncate every value): `_floating` refuses an integer
+    // operand while Pallas traces the kernel, as Helion would at its first call.
+    imports_.helpers.insert("floating");
+    value =
+        py_call("_floating",
+                {value.text, double_quoted(fmt::format("torch.{}", ir::intrinsic_name(node.op))),
+                 double_quoted(context_.where(node.range))});
   }
   std::optional<PyExpr> count;
   if (!all && operand->type.kind == ir::TypeKind::kTileTensor) {

@@ -33,6 +33,8 @@ class ExprContext {
   virtual PyExpr load(const ir::Load& load) = 0;
   // Whether the expression is printed into a kernel body (device code).
   virtual bool in_kernel() const { return false; }
+  // "file:line" of `range` for a trace-time message ("" where the context does not know it).
+  virtual std::string where(const SourceRange& /*range*/) const { return ""; }
   // `x.dtype`, `x.size(0)`, `x.size()`, `x.numel()`, `x.dim()` of the tensor `tensor`.
   // Device code only (the defaults report "not supported"):
   // the shape of a block of values of type `dims`, as a tuple (`(block_m, 128)`);

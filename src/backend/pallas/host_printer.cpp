@@ -78,6 +78,7 @@ class HostPrinter {
       function = fmt::format("_{}_forward", kernel_.name);
       print_differentiable(signature, args, takes_arrays, function);
     }
+    if (!differentiable) print_checked_call();
     auto body = out_.block(fmt::format("def {}({}):", function, signature));
     if (differentiable) {
       out_.line(fmt::format("\"\"\"`{}` without its custom_vjp: the Pallas kernels alone.\"\"\"",
@@ -94,7 +95,7 @@ class HostPrinter {
       out_.line("# pallas_call, so `interpret` has nothing to choose.");
     }
     for (const std::string& line : unpack_packs(kernel_, name_of)) out_.line(line);
-    check_ranks();
+    check_arrays();
     check_statics();
     if (kernel_reads_config(kernel_, plan_)) {
       // Chosen by the arguments as passed, before any host code rebinds them (also without
@@ -120,6 +121,7 @@ class HostPrinter {
   void print_differentiable(const std::string& signature, const std::vector<std::string>& args,
                             const std::vector<bool>& takes_arrays, const std::string& forward) {
     context_.imports.helpers.insert("differentiable");
+    print_checked_call();
     {
       auto body = out_.block(fmt::format("def {}({}):", kernel_.name, signature));
       for (const std::string& line : public_docstring(context_, kernel_, config_file_, true)) {
@@ -142,22 +144,33 @@ class HostPrinter {
     out_.blank();
   }
 
-  // `_check_rank(...)` for each array parameter (or element of a pack) whose rank the kernel
-  // fixes: a wrong rank is a ValueError naming the parameter and the line that reads it so.
-  void check_ranks() {
+  // `@_checked_call(...)` before the public function: arguments its signature cannot take are a
+  // TypeError naming the kernel's parameters and its source line.
+  void print_checked_call() {
+    context_.imports.helpers.insert("check_args");
+    out_.line(fmt::format("@_checked_call({})", double_quoted(context_.where(kernel_.name_range))));
+  }
+
+  // `x = _array_argument(...)` for each array parameter (or element of a pack): a JAX array
+  // from here on (numpy's float64 becomes float32, as in any jnp function), of the rank the
+  // kernel reads it with where it fixes one, and of no 64-bit dtype; otherwise an error naming
+  // the parameter and the line that reads it so.
+  void check_arrays() {
     for (const ir::Param& param : kernel_.params) {
       const ir::Binding& binding = kernel_.bindings[static_cast<size_t>(param.binding)];
-      if (binding.type.kind != ir::TypeKind::kTensor || !binding.type.rank_known()) continue;
+      if (binding.type.kind != ir::TypeKind::kTensor) continue;
       context_.imports.helpers.insert("check_args");
       const std::string name = binding_name(kernel_, param.binding);
       const std::string shown = param.pack >= 0 ? ir::call_name(kernel_, param) : binding.name;
       const SourceRange& where =
           binding.rank_evidence.valid() ? binding.rank_evidence : binding.range;
-      const std::string check =
-          py_call("_check_rank",
-                  {double_quoted(kernel_.name), double_quoted(shown), name,
-                   std::to_string(binding.type.rank), double_quoted(context_.where(where))})
-              .text;
+      const std::string rank =
+          binding.type.rank_known() ? std::to_string(binding.type.rank) : "None";
+      const std::string check = fmt::format(
+          "{} = {}", name,
+          py_call("_array_argument", {double_quoted(kernel_.name), double_quoted(shown), name, rank,
+                                      double_quoted(context_.where(where)), "interpret"})
+              .text);
       if (binding.type.optional) {
         auto present = out_.block(fmt::format("if {} is not None:", name));
         out_.line(check);
@@ -422,26 +435,57 @@ class HostPrinter {
         emit_broadcast(operand.binding, host_.text(dim.extent), stmts, i, top, restore);
         continue;
       }
-      const int rank = kernel_.bindings[operand.binding].type.rank;
-      if (rank < 0) continue;
-      std::vector<std::string> extents(static_cast<size_t>(rank), "None");
-      bool any = false;
-      for (const passes::ViewAxis& axis : operand.view) {
-        if (axis.kind != passes::ViewAxis::Kind::kTile || axis.array_axis < 0) continue;
-        const ir::TileDim& dim = kernel_.tile_dims[axis.tile_dim];
-        if (ir::bounds_in_kernel(kernel_, dim)) continue;
-        if (facts.equal_sizes(facts.axis_size(operand.binding, axis.array_axis),
-                              facts.size_of(dim.extent))) {
-          continue;
-        }
-        extents[static_cast<size_t>(axis.array_axis)] = host_.text(dim.extent);
-        any = true;
-      }
-      if (!any) continue;
+      const std::optional<std::string> extents = unproven_extents(operand);
+      if (!extents) continue;
       done.insert(operand.binding);
-      emit_broadcast(operand.binding, py_tuple(extents), stmts, i, top, restore);
+      emit_broadcast(operand.binding, *extents, stmts, i, top, restore);
+    }
+    // A parameter the launch only writes must cover the loop's range too: its blocks would be
+    // stored past its end (and never broadcast: a store has no unit axis to spread).
+    for (const passes::Output& output : launch.outputs) {
+      const int binding = output.operand.binding;
+      if (output.operand.variadic || output.operand.smem || done.count(binding) ||
+          kernel_.bindings[static_cast<size_t>(binding)].origin != ir::Binding::Origin::kParam) {
+        continue;
+      }
+      const std::optional<std::string> extents = unproven_extents(output.operand);
+      if (!extents) continue;
+      done.insert(binding);
+      context_.imports.helpers.insert("broadcast_unit_axes");
+      out_.line(fmt::format("_check_stored_axes({}, {}, {}, {})", binding_name(kernel_, binding),
+                            *extents, double_quoted(who(binding)),
+                            double_quoted(context_.where(stmts[i]->range))));
     }
     return restore;
+  }
+
+  // The tuple of the loop ends that tile each axis of `operand` where the axis is not provably
+  // as long (None for the others), or nullopt when every tiled axis provably is.
+  std::optional<std::string> unproven_extents(const passes::Operand& operand) {
+    const passes::ShapeFacts& facts = host_.facts;
+    const int rank = kernel_.bindings[operand.binding].type.rank;
+    if (rank < 0) return std::nullopt;
+    std::vector<std::string> extents(static_cast<size_t>(rank), "None");
+    bool any = false;
+    for (const passes::ViewAxis& axis : operand.view) {
+      if (axis.kind != passes::ViewAxis::Kind::kTile || axis.array_axis < 0) continue;
+      const ir::TileDim& dim = kernel_.tile_dims[axis.tile_dim];
+      if (ir::bounds_in_kernel(kernel_, dim)) continue;
+      if (facts.equal_sizes(facts.axis_size(operand.binding, axis.array_axis),
+                            facts.size_of(dim.extent))) {
+        continue;
+      }
+      extents[static_cast<size_t>(axis.array_axis)] = host_.text(dim.extent);
+      any = true;
+    }
+    if (!any) return std::nullopt;
+    return py_tuple(extents);
+  }
+
+  // "kernel(): `x`", how trace-time messages name an array parameter.
+  std::string who(int binding) const {
+    return fmt::format("{}(): `{}`", kernel_.name,
+                       kernel_.bindings[static_cast<size_t>(binding)].name);
   }
 
   // Outputs a rank-polymorphic loop over another array's shape stores into
@@ -479,10 +523,9 @@ class HostPrinter {
       out_.line(fmt::format("{} = {}", saved, name));
       restore.push_back(fmt::format("{} = {}", name, saved));
     }
-    const std::string who = fmt::format("{}(): `{}`", kernel_.name,
-                                        kernel_.bindings[static_cast<size_t>(binding)].name);
     out_.line(fmt::format("{} = _broadcast_unit_axes({}, {}, {}, {})", name, name, extents,
-                          double_quoted(who), double_quoted(context_.where(stmts[i]->range))));
+                          double_quoted(who(binding)),
+                          double_quoted(context_.where(stmts[i]->range))));
   }
 
   // Whether a statement after stmts[i] (or after top-level statement `top`) mentions `binding`.

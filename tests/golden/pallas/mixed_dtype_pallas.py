@@ -30,19 +30,28 @@ _TPU_VMEM = {
 }
 
 
+# `interpret=None` traced where no TPU is known: a CPU host traces the same way whether the call
+# runs on its CPU or is compiled for a TPU topology (jax.jit(f).lower(...) with arrays placed on
+# the topology's devices), so the choice waits for the lowering (_lowered_call).
+_BY_PLATFORM = "by platform"
+
+
 def _interpret(interpret):
     """The `interpret=` of pl.pallas_call for a public function's `interpret` argument.
 
     None compiles for the TPU when JAX traces for one (its default backend is a TPU, or the
     call is inside `tpu_lowering_context()`, where `jax.export(..., platforms=["tpu"])` must
-    hold the kernels, not the interpreter) and interprets otherwise; True forces the
+    hold the kernels, not the interpreter) and otherwise lets the platform JAX lowers for
+    decide (_BY_PLATFORM: the kernels for a TPU, the interpreter elsewhere); True forces the
     interpreter, False compiles for the TPU, and "tpu" simulates one
     (pltpu.InterpretParams()); a pltpu.InterpretParams is passed through (e.g. with
     detect_races=True).
     """
     if interpret is None:
         device = jax.sharding.get_abstract_mesh().abstract_device
-        return jax.default_backend() != "tpu" and getattr(device, "platform", None) != "tpu"
+        if jax.default_backend() == "tpu" or getattr(device, "platform", None) == "tpu":
+            return False
+        return _BY_PLATFORM
     if isinstance(interpret, str):
         if interpret != "tpu":
             raise ValueError(f"interpret must be None, True, False or 'tpu', not {interpret!r}")
@@ -119,23 +128,86 @@ def _device_dtype(dtype):
     return jnp.dtype(jnp.float32) if dtype == jnp.float16 else dtype
 
 
-def _on_device(operands, shapes, params):
+def _on_device(operands, shapes, params, axes):
     """A launch's operands, output shapes and params with float16 held as float32
     (_device_dtype): operands are converted before the launch (exactly), outputs and scratch
     are float32; the caller rounds the outputs back to float16 once, after the launch. (The
-    printer binds dtypes the kernel captures through _device_dtype too.)"""
+    printer binds dtypes the kernel captures through _device_dtype too.)
+
+    Inside `jax.shard_map` (whose default `check_vma=True` asks each output of a pallas_call
+    how it varies across the mesh) every operand and output varies along the mesh `axes` any
+    operand varies along (_varying_axes): the kernel mixes its operands, and an output that
+    aliases an input takes that input's type."""
+
     def device(shape):
         if isinstance(shape, jax.ShapeDtypeStruct):
-            return jax.ShapeDtypeStruct(shape.shape, _device_dtype(shape.dtype))
+            return _varying_struct(shape.shape, _device_dtype(shape.dtype), axes)
         if isinstance(getattr(shape, "dtype", None), jnp.dtype):  # VMEM or SMEM scratch
             return shape.memory_space(shape.shape, _device_dtype(shape.dtype))
         return shape  # semaphores
 
-    operands = [a.astype(_device_dtype(a.dtype)) for a in operands]
+    operands = [_vary(a.astype(_device_dtype(a.dtype)), axes) for a in operands]
     shapes = tuple(device(s) for s in shapes)
     if "scratch_shapes" in params:
         params = {**params, "scratch_shapes": [device(s) for s in params["scratch_shapes"]]}
     return operands, shapes, params
+
+
+def _varying_axes(operands):
+    """The mesh axes along which any of `operands` varies inside `jax.shard_map` (the
+    `manual_axis_type` of JAX 0.10, the `vma` of earlier releases); empty outside it."""
+    axes = set()
+    for operand in operands:
+        aval = jax.typeof(operand)
+        kind = getattr(aval, "manual_axis_type", None)
+        axes |= set(kind.varying if kind is not None else getattr(aval, "vma", ()))
+    return tuple(sorted(axes, key=str))
+
+
+def _varying_struct(shape, dtype, axes):
+    """jax.ShapeDtypeStruct(shape, dtype) of a value that varies along mesh `axes`."""
+    if hasattr(jax.sharding, "ManualAxisType"):
+        kind = jax.sharding.ManualAxisType(varying=frozenset(axes))
+        return jax.ShapeDtypeStruct(shape, dtype, manual_axis_type=kind)
+    return jax.ShapeDtypeStruct(shape, dtype, vma=frozenset(axes))
+
+
+def _vary(value, axes):
+    """`value` marked as varying along each of mesh `axes` it does not vary along yet (a
+    type change only: no data moves)."""
+    missing = tuple(axis for axis in axes if axis not in _varying_axes((value,)))
+    if not missing:
+        return value
+    if hasattr(jax.lax, "pcast"):
+        return jax.lax.pcast(value, missing, to="varying")
+    return jax.lax.pvary(value, missing)
+
+
+def _lowered_call(kernel, grid, out_shape, params, axes):
+    """pl.pallas_call(kernel, ...), compiled or interpreted as params["interpret"] says; for
+    _BY_PLATFORM, both are traced and the platform JAX lowers for picks one (the kernels for a
+    TPU, the interpreter elsewhere: jax.lax.platform_dependent). Inside jax.shard_map (mesh
+    `axes` vary) the interpreter is the TPU interpret mode: JAX's HLO interpreter
+    (`interpret=True`) evaluates the kernel, traced without mesh types, on varying blocks,
+    which shard_map's default check refuses."""
+    def call(interpret):
+        if interpret is True and axes:
+            interpret = pltpu.InterpretParams()
+        return pl.pallas_call(
+            kernel,
+            grid=grid,
+            out_shape=out_shape,
+            **{**params, "interpret": interpret},
+        )
+
+    interpret = params.get("interpret", False)
+    if interpret is not _BY_PLATFORM:
+        return call(interpret)
+    return lambda *operands: jax.lax.platform_dependent(
+        *operands,
+        tpu=call(False),
+        default=call(True),
+    )
 
 
 def _pallas_call(kernel, *, grid, out_shape, where, inner_steps=0, keep=(), **params):
@@ -175,10 +247,10 @@ def _pallas_call(kernel, *, grid, out_shape, where, inner_steps=0, keep=(), **pa
                 f"(grid {tuple(grid)}, empty: {empty}); a launch whose own loop has no "
                 "steps is skipped"
             )
-        device_operands, device_shapes, device_params = _on_device(operands, shapes, params)
+        axes = _varying_axes(operands)
+        device_operands, device_shapes, device_params = _on_device(operands, shapes, params, axes)
         device_out = device_shapes[0] if single else device_shapes
-        call = pl.pallas_call(kernel, grid=grid, out_shape=device_out, **device_params)
-        results = call(*device_operands)
+        results = _lowered_call(kernel, grid, device_out, device_params, axes)(*device_operands)
         results = (results,) if single else results
         if keep:
             results, _ = jax.lax.optimization_barrier((tuple(results), tuple(keep)))
@@ -228,21 +300,81 @@ def _broadcast_unit_axes(x, extents, who, where):
     return jnp.broadcast_to(x, shape)
 
 
-def _check_rank(kernel, name, value, rank, where):
-    """Raise while JAX traces when argument `name` of `kernel` is not an array of `rank`
-    dimensions, naming the source line that reads it so (`where`), instead of an unpacking or
-    broadcasting error from deep inside the module."""
+def _check_stored_axes(x, extents, who, where):
+    """Raise while JAX traces when an array parameter the kernel stores into through the tiles
+    of a loop (`extents[axis]`: the loop's end, None for an axis no tile indexes) is shorter
+    than that loop's range: the blocks would be stored past its end (dropped, silently). Named
+    as _broadcast_unit_axes names a short input; a stored axis is never broadcast."""
+    if len(extents) != len(x.shape):
+        return
+    for axis, (n, e) in enumerate(zip(x.shape, extents)):
+        if e is not None and 0 < n < e:  # (an empty axis has its own error, at the launch)
+            raise ValueError(
+                f"{who} has shape {tuple(x.shape)}, but the loop at {where} stores its axis "
+                f"{axis} up to {e}: an array the kernel writes must cover the loop's range"
+            )
+
+
+def _checked_call(where):
+    """A decorator for a public function: a call whose arguments its signature cannot take (too
+    many, a missing one, an unknown keyword) raises TypeError naming the kernel, its parameters
+    and where the kernel is defined (`where`), where Python's own message names neither. The
+    decorated function keeps its name, docstring and signature (help(), jax.jit's
+    static_argnames)."""
+    import functools  # the helper's own imports: the module imports what its kernels use
+    import inspect
+
+    def decorate(function):
+        signature = inspect.signature(function)
+        shown = signature.replace(
+            parameters=[p.replace(annotation=inspect.Parameter.empty) for p in signature.parameters.values()]
+        )
+
+        @functools.wraps(function)
+        def call(*args, **kwargs):
+            try:
+                signature.bind(*args, **kwargs)
+            except TypeError as error:
+                raise TypeError(
+                    f"{function.__name__}(): {error}; it takes {function.__name__}{shown} "
+                    f"(the kernel at {where})"
+                ) from None
+            return function(*args, **kwargs)
+
+        return call
+
+    return decorate
+
+
+def _array_argument(kernel, name, value, rank, where, interpret):
+    """Argument `name` of `kernel` as a JAX array (jnp.asarray, as every jnp function takes
+    one: a numpy float64 array becomes float32 unless jax_enable_x64 is set), checked while JAX
+    traces: a TypeError for a value that is no array, or that holds a 64-bit or complex dtype
+    where the call compiles for a TPU (which holds no such vectors; the interpreter runs them),
+    a ValueError for another number of dimensions than `rank` (None: any), each naming the
+    source line that reads it so (`where`), instead of an unpacking, broadcasting or Mosaic
+    error from deep inside the module."""
     ndim = getattr(value, "ndim", None)
+    expected = "an array" if rank is None else f"an array of {rank} dimension{'s' * (rank != 1)}"
     if ndim is None or not hasattr(value, "shape"):
         raise TypeError(
-            f"{kernel}(): `{name}` must be an array of {rank} dimension{'s' * (rank != 1)} "
-            f"({where} reads it so), not {type(value).__name__}"
+            f"{kernel}(): `{name}` must be {expected} ({where} reads it so), not {type(value).__name__}",
         )
-    if ndim != rank:
+    if rank is not None and ndim != rank:
         raise ValueError(
             f"{kernel}(): `{name}` must have {rank} dimension{'s' * (rank != 1)} ({where} reads "
             f"it so), got shape {tuple(value.shape)}"
         )
+    value = jnp.asarray(value)
+    wide = value.dtype.itemsize == 8 or jnp.issubdtype(value.dtype, jnp.complexfloating)
+    if wide and _interpret(interpret) is False:
+        raise TypeError(
+            f"{kernel}(): `{name}` has dtype {value.dtype}, which a TPU kernel cannot hold (TPUs "
+            f"have no 64-bit or complex vectors; {where} reads it; the interpreter runs it): "
+            f"convert it, e.g. "
+            f"{name}.astype(jnp.float32)"
+        )
+    return value
 
 
 def _check_static(kernel, name, value, where):
@@ -415,6 +547,7 @@ def _geglu_kernel(x_ref, y_ref, out_ref, *, scale):
     out_ref[...] = (scale * gelu * yf).astype(jnp.bfloat16)  # tests/golden/pallas/mixed_dtype.py:18
 
 
+@_checked_call("tests/golden/pallas/mixed_dtype.py:10")
 def geglu(x: jax.Array, y: jax.Array, scale=1.0, *, interpret=None):
     """The Helion kernel `geglu` from tests/golden/pallas/mixed_dtype.py:10, compiled by helionc for tpu-v7x.
 
@@ -446,8 +579,8 @@ def geglu(x: jax.Array, y: jax.Array, scale=1.0, *, interpret=None):
 
 def _geglu_forward(x: jax.Array, y: jax.Array, scale=1.0, *, interpret=None):
     """`geglu` without its custom_vjp: the Pallas kernels alone."""
-    _check_rank("geglu", "x", x, 2, "tests/golden/pallas/mixed_dtype.py:15")
-    _check_rank("geglu", "y", y, 2, "tests/golden/pallas/mixed_dtype.py:16")
+    x = _array_argument("geglu", "x", x, 2, "tests/golden/pallas/mixed_dtype.py:15", interpret)
+    y = _array_argument("geglu", "y", y, 2, "tests/golden/pallas/mixed_dtype.py:16", interpret)
     _check_static("geglu", "scale", scale, "tests/golden/pallas/mixed_dtype.py:10")
     config = _GEGLU_DEFAULT
     m = x.shape[0]  # tests/golden/pallas/mixed_dtype.py:11

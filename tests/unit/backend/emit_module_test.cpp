@@ -45,7 +45,7 @@ TEST_CASE("the module header, imports and prelude") {
                    "# Do not edit: change the kernel or its config and regenerate.\n"
                    "import math\n\nimport jax\n",
                    0) == 0);
-  CHECK_FALSE(contains(text, "import functools"));  // nothing captured
+  CHECK_FALSE(contains(text, "\nimport functools"));  // nothing captured (helpers import their own)
   CHECK(contains(text, "TARGET = \"tpu-v7x\""));
   for (const char* helper : {"def _interpret(", "def _legal_block(", "def _default_block(",
                              "def _any_rank_tiles(", "def tpu_lowering_context("}) {
