@@ -46,9 +46,10 @@ class HostPrinter {
         tuned_entries_(config != nullptr && !config->configs.empty()) {}
 
   bool print() {
-    std::vector<std::string> params;  // as the signature spells them: hints and defaults
-    std::vector<std::string> args;    // the same names, as a call passes them on
-    std::vector<bool> takes_arrays;   // per signature parameter: arrays, or a pack of them
+    std::vector<std::string> params;        // as the signature spells them: hints and defaults
+    std::vector<std::string> shown_params;  // the same without hints, for messages
+    std::vector<std::string> args;          // the same names, as a call passes them on
+    std::vector<bool> takes_arrays;         // per signature parameter: arrays, or a pack of them
     std::vector<std::string> tensors;
     const auto name_of = [&](int binding) { return binding_name(kernel_, binding); };
     for (const ir::Param& param : kernel_.params) {
@@ -58,16 +59,22 @@ class HostPrinter {
       if (!text) continue;  // an element of a pack, after its first
       args.push_back(*text);
       takes_arrays.push_back(tensor);
+      std::string shown = *text;  // as a message shows it: no hint
       *text += type_hint(param);
       if (param.default_value) {
-        *text +=
-            (text->find(':') == std::string::npos ? "=" : " = ") + host_.text(param.default_value);
+        const std::string value = host_.text(param.default_value);
+        *text += (text->find(':') == std::string::npos ? "=" : " = ") + value;
+        shown += "=" + value;
       }
       params.push_back(std::move(*text));
+      shown_params.push_back(std::move(shown));
     }
-    params.emplace_back("*");
-    params.emplace_back("interpret=None");
+    for (std::vector<std::string>* list : {&params, &shown_params}) {
+      list->emplace_back("*");
+      list->emplace_back("interpret=None");
+    }
     const std::string signature = fmt::format("{}", fmt::join(params, ", "));
+    call_signature_ = fmt::format("{}({})", kernel_.name, fmt::join(shown_params, ", "));
     std::string function = kernel_.name;
     // The backward pass is the reference's: a module printed without references (the
     // search's candidates) has none to differentiate.
@@ -84,7 +91,8 @@ class HostPrinter {
       out_.line(fmt::format("\"\"\"`{}` without its custom_vjp: the Pallas kernels alone.\"\"\"",
                             kernel_.name));
     } else {
-      for (const std::string& line : public_docstring(context_, kernel_, config_file_, false)) {
+      for (const std::string& line :
+           public_docstring(context_, kernel_, host_.facts, config_file_, false)) {
         out_.line(line);
       }
     }
@@ -124,7 +132,8 @@ class HostPrinter {
     print_checked_call();
     {
       auto body = out_.block(fmt::format("def {}({}):", kernel_.name, signature));
-      for (const std::string& line : public_docstring(context_, kernel_, config_file_, true)) {
+      for (const std::string& line :
+           public_docstring(context_, kernel_, host_.facts, config_file_, true)) {
         out_.line(line);
       }
       std::vector<std::string> flags;
@@ -148,7 +157,9 @@ class HostPrinter {
   // TypeError naming the kernel's parameters and its source line.
   void print_checked_call() {
     context_.imports.helpers.insert("check_args");
-    out_.line(fmt::format("@_checked_call({})", double_quoted(context_.where(kernel_.name_range))));
+    out_.line(fmt::format("@_checked_call({}, {})",
+                          double_quoted(context_.where(kernel_.name_range)),
+                          double_quoted(call_signature_)));
   }
 
   // `x = _array_argument(...)` for each array parameter (or element of a pack): a JAX array
@@ -594,6 +605,8 @@ class HostPrinter {
   const passes::KernelPlan& plan_;
   const std::vector<LaunchNames>& names_;
   HostState host_;
+  // `kernel(x, weight, eps=1e-5, *, interpret=None)`, the public signature without hints.
+  std::string call_signature_;
   const autotune::ConfigFile* config_file_;  // the kernel's --config, or null
   const bool tuned_entries_;                 // the config table has entries to look the call up in
   std::string config_;

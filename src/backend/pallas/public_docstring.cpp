@@ -41,6 +41,43 @@ std::string parameter_text(const ir::Kernel& kernel, const ir::Param& param) {
   }
 }
 
+// The kernel's top-level `return` (the frontend appends the parameters it updates in place),
+// or null when it returns nothing there.
+const ir::Return* top_level_return(const ir::Kernel& kernel) {
+  for (const ir::StmtPtr& stmt : kernel.body) {
+    if (const auto* node = stmt->as<ir::Return>()) return node;
+  }
+  return nullptr;
+}
+
+// One returned value: its name where it is one, what it is, and the parameter whose shape it
+// has (`out = torch.empty_like(x)`) or that it is (a parameter updated in place).
+std::string returned_text(const ir::Kernel& kernel, const passes::ShapeFacts& facts,
+                          const ir::ExprPtr& value, size_t index) {
+  const auto* ref = value->as<ir::VarRef>();
+  // A name where it is one, else the expression as the source spells it.
+  std::string name = fmt::format("value {}", index);
+  if (ref != nullptr) {
+    name = kernel.bindings[static_cast<size_t>(ref->binding)].name;
+  } else if (value->range.valid()) {
+    name = fmt::format("`{}`", value->range.file->text_of(value->range));
+  }
+  const ir::Type& type = value->type;
+  if (type.kind != ir::TypeKind::kTensor) return fmt::format("{}: as the kernel computes it", name);
+  std::string text = type.rank_known() ? fmt::format("{}: jax.Array of rank {}", name, type.rank)
+                                       : fmt::format("{}: jax.Array", name);
+  if (type.dtype) text += fmt::format(" ({})", ir::dtype_name(*type.dtype));
+  if (ref == nullptr) return text;
+  const ir::Binding& binding = kernel.bindings[static_cast<size_t>(ref->binding)];
+  if (binding.origin == ir::Binding::Origin::kParam) return text + ", the parameter updated";
+  const int root = facts.shape_root(ref->binding);
+  if (root != ref->binding &&
+      kernel.bindings[static_cast<size_t>(root)].origin == ir::Binding::Origin::kParam) {
+    text += fmt::format(", of the shape of `{}`", kernel.bindings[static_cast<size_t>(root)].name);
+  }
+  return text;
+}
+
 std::string config_text(const autotune::KernelConfig& config) {
   std::string text = fmt::format("block_sizes [{}]", fmt::join(config.block_sizes, ", "));
   if (!config.pallas_loop_type.empty()) {
@@ -67,6 +104,7 @@ std::string escaped(std::string_view text) { return docstring_lines(text).front(
 }  // namespace
 
 std::vector<std::string> public_docstring(const EmitContext& context, const ir::Kernel& kernel,
+                                          const passes::ShapeFacts& facts,
                                           const autotune::ConfigFile* config, bool differentiable) {
   std::vector<std::string> lines;
   const std::string where = context.where(kernel.name_range);
@@ -94,11 +132,19 @@ std::vector<std::string> public_docstring(const EmitContext& context, const ir::
     lines.push_back(escaped(fmt::format("    {}: {}.", name, parameter_text(kernel, param))));
   }
   lines.emplace_back(
-      "    interpret: None (the default) compiles for the TPU when JAX traces for one (its");
+      "    interpret: None (the default) runs the kernels on a TPU and the interpreter");
   lines.emplace_back(
-      "        default backend, or tpu_lowering_context()) and interprets otherwise; True");
-  lines.emplace_back("        forces the interpreter, \\\"tpu\\\" simulates a TPU.");
+      "        elsewhere, as the platform JAX lowers for decides; True forces the interpreter,");
+  lines.emplace_back("        \\\"tpu\\\" simulates a TPU.");
   lines.emplace_back("");
+  if (const ir::Return* node = top_level_return(kernel); node && !node->values.empty()) {
+    lines.emplace_back(node->tuple ? "Returns a tuple:" : "Returns:");
+    for (size_t i = 0; i < node->values.size(); ++i) {
+      lines.push_back(
+          escaped(fmt::format("    {}.", returned_text(kernel, facts, node->values[i], i))));
+    }
+    lines.emplace_back("");
+  }
   if (config != nullptr && !config->configs.empty()) {
     lines.push_back(fmt::format("Configs: {} tuned entr{} for {}, chosen by the call's shapes,",
                                 config->configs.size(), config->configs.size() == 1 ? "y" : "ies",

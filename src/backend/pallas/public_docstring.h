@@ -6,8 +6,12 @@
 //
 //   Args:
 //       x: jax.Array of rank 2.
-//       interpret: None (the default) runs Pallas's interpreter unless JAX's default backend
-//           is a TPU; True forces the interpreter, "tpu" simulates a TPU.
+//       interpret: None (the default) runs the kernels on a TPU and the interpreter
+//           elsewhere, as the platform JAX lowers for decides; True forces the interpreter,
+//           "tpu" simulates a TPU.
+//
+//   Returns:                                            <- the top-level `return`'s values
+//       out: jax.Array of rank 2, of the shape of `x`.
 //
 //   Configs: 1 tuned entry for tpu-v7x, chosen by the call's shapes, and the default for
 //   other shapes:
@@ -26,13 +30,15 @@
 #include "autotune/config.h"
 #include "backend/pallas/emit_context.h"
 #include "ir/nodes.h"
+#include "passes/shape_facts.h"
 
 namespace helionc::backend::pallas {
 
 // The docstring's lines, the first opening and the last closing the `"""` literal. `config`:
 // the kernel's tuning config (--config), or null. `differentiable`: the function is the
-// custom_vjp of host_printer.h.
+// custom_vjp of host_printer.h. `facts` relate returned shapes to the parameters'.
 std::vector<std::string> public_docstring(const EmitContext& context, const ir::Kernel& kernel,
+                                          const passes::ShapeFacts& facts,
                                           const autotune::ConfigFile* config, bool differentiable);
 
 }  // namespace helionc::backend::pallas

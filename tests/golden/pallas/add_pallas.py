@@ -302,31 +302,23 @@ def _any_rank_tiles(shape, block_sizes, dtypes=()):
     return tuple(shape), blocks, grid
 
 
-def _checked_call(where):
+def _checked_call(where, signature):
     """A decorator for a public function: a call whose arguments its signature cannot take (too
-    many, a missing one, an unknown keyword) raises TypeError naming the kernel, its parameters
-    and where the kernel is defined (`where`), where Python's own message names neither. The
-    decorated function keeps its name, docstring and signature (help(), jax.jit's
-    static_argnames)."""
-    import functools  # the helper's own imports: the module imports what its kernels use
-    import inspect
+    many, a missing one, an unknown keyword) raises TypeError naming the kernel's parameters
+    (`signature`, as the call spells them) and where the kernel is defined (`where`), where
+    Python's own message names neither. The decorated function keeps its name, docstring and
+    signature (help(), jax.jit's static_argnames)."""
+    import functools  # the helper's own import: the module imports what its kernels use
 
     def decorate(function):
-        signature = inspect.signature(function)
-        shown = signature.replace(
-            parameters=[p.replace(annotation=inspect.Parameter.empty) for p in signature.parameters.values()]
-        )
-
         @functools.wraps(function)
         def call(*args, **kwargs):
             try:
-                signature.bind(*args, **kwargs)
+                return function(*args, **kwargs)
             except TypeError as error:
-                raise TypeError(
-                    f"{function.__name__}(): {error}; it takes {function.__name__}{shown} "
-                    f"(the kernel at {where})"
-                ) from None
-            return function(*args, **kwargs)
+                if error.__traceback__.tb_next is not None:
+                    raise  # raised inside the function, not by Python binding its arguments
+                raise TypeError(f"{error}; it takes {signature} (the kernel at {where})") from None
 
         return call
 
@@ -431,16 +423,19 @@ def _add_kernel(x_ref, y_ref, out_ref):
     out_ref[...] = (x_ref[...] + y_ref[...]).astype(out_ref.dtype)  # tests/golden/pallas/add.py:14
 
 
-@_checked_call("tests/golden/pallas/add.py:10")
+@_checked_call("tests/golden/pallas/add.py:10", "add(x, y, *, interpret=None)")
 def add(x: jax.Array, y: jax.Array, *, interpret=None):
     """The Helion kernel `add` from tests/golden/pallas/add.py:10, compiled by helionc for tpu-v7x.
 
     Args:
         x: jax.Array of any rank.
         y: jax.Array of any rank.
-        interpret: None (the default) compiles for the TPU when JAX traces for one (its
-            default backend, or tpu_lowering_context()) and interprets otherwise; True
-            forces the interpreter, \"tpu\" simulates a TPU.
+        interpret: None (the default) runs the kernels on a TPU and the interpreter
+            elsewhere, as the platform JAX lowers for decides; True forces the interpreter,
+            \"tpu\" simulates a TPU.
+
+    Returns:
+        out: jax.Array.
 
     Configs: the default for every call (no tuned entries).
 

@@ -316,31 +316,23 @@ def _check_stored_axes(x, extents, who, where):
             )
 
 
-def _checked_call(where):
+def _checked_call(where, signature):
     """A decorator for a public function: a call whose arguments its signature cannot take (too
-    many, a missing one, an unknown keyword) raises TypeError naming the kernel, its parameters
-    and where the kernel is defined (`where`), where Python's own message names neither. The
-    decorated function keeps its name, docstring and signature (help(), jax.jit's
-    static_argnames)."""
-    import functools  # the helper's own imports: the module imports what its kernels use
-    import inspect
+    many, a missing one, an unknown keyword) raises TypeError naming the kernel's parameters
+    (`signature`, as the call spells them) and where the kernel is defined (`where`), where
+    Python's own message names neither. The decorated function keeps its name, docstring and
+    signature (help(), jax.jit's static_argnames)."""
+    import functools  # the helper's own import: the module imports what its kernels use
 
     def decorate(function):
-        signature = inspect.signature(function)
-        shown = signature.replace(
-            parameters=[p.replace(annotation=inspect.Parameter.empty) for p in signature.parameters.values()]
-        )
-
         @functools.wraps(function)
         def call(*args, **kwargs):
             try:
-                signature.bind(*args, **kwargs)
+                return function(*args, **kwargs)
             except TypeError as error:
-                raise TypeError(
-                    f"{function.__name__}(): {error}; it takes {function.__name__}{shown} "
-                    f"(the kernel at {where})"
-                ) from None
-            return function(*args, **kwargs)
+                if error.__traceback__.tb_next is not None:
+                    raise  # raised inside the function, not by Python binding its arguments
+                raise TypeError(f"{error}; it takes {signature} (the kernel at {where})") from None
 
         return call
 
@@ -748,7 +740,10 @@ def _attention_output_kernel(
         out_ref[...] = acc.astype(out_ref.dtype)  # tests/golden/pallas/attention.py:59
 
 
-@_checked_call("tests/golden/pallas/attention.py:25")
+@_checked_call(
+    "tests/golden/pallas/attention.py:25",
+    "attention_output(q_in, k_in, v_in, *, interpret=None)",
+)
 def attention_output(q_in: jax.Array, k_in: jax.Array, v_in: jax.Array, *, interpret=None):
     """softmax(q @ k^T / sqrt(d)) @ v for q [..., m, d] and k, v [..., n, d].
 
@@ -758,9 +753,12 @@ def attention_output(q_in: jax.Array, k_in: jax.Array, v_in: jax.Array, *, inter
         q_in: jax.Array of any rank.
         k_in: jax.Array of any rank.
         v_in: jax.Array of any rank.
-        interpret: None (the default) compiles for the TPU when JAX traces for one (its
-            default backend, or tpu_lowering_context()) and interprets otherwise; True
-            forces the interpreter, \"tpu\" simulates a TPU.
+        interpret: None (the default) runs the kernels on a TPU and the interpreter
+            elsewhere, as the platform JAX lowers for decides; True forces the interpreter,
+            \"tpu\" simulates a TPU.
+
+    Returns:
+        `out.view(q_in.size())`: jax.Array.
 
     Configs: the default for every call (no tuned entries).
 

@@ -274,31 +274,23 @@ def tpu_lowering_context(target=None):
     return jax.sharding.use_abstract_mesh(jax.sharding.AbstractMesh((), (), abstract_device=device))
 
 
-def _checked_call(where):
+def _checked_call(where, signature):
     """A decorator for a public function: a call whose arguments its signature cannot take (too
-    many, a missing one, an unknown keyword) raises TypeError naming the kernel, its parameters
-    and where the kernel is defined (`where`), where Python's own message names neither. The
-    decorated function keeps its name, docstring and signature (help(), jax.jit's
-    static_argnames)."""
-    import functools  # the helper's own imports: the module imports what its kernels use
-    import inspect
+    many, a missing one, an unknown keyword) raises TypeError naming the kernel's parameters
+    (`signature`, as the call spells them) and where the kernel is defined (`where`), where
+    Python's own message names neither. The decorated function keeps its name, docstring and
+    signature (help(), jax.jit's static_argnames)."""
+    import functools  # the helper's own import: the module imports what its kernels use
 
     def decorate(function):
-        signature = inspect.signature(function)
-        shown = signature.replace(
-            parameters=[p.replace(annotation=inspect.Parameter.empty) for p in signature.parameters.values()]
-        )
-
         @functools.wraps(function)
         def call(*args, **kwargs):
             try:
-                signature.bind(*args, **kwargs)
+                return function(*args, **kwargs)
             except TypeError as error:
-                raise TypeError(
-                    f"{function.__name__}(): {error}; it takes {function.__name__}{shown} "
-                    f"(the kernel at {where})"
-                ) from None
-            return function(*args, **kwargs)
+                if error.__traceback__.tb_next is not None:
+                    raise  # raised inside the function, not by Python binding its arguments
+                raise TypeError(f"{error}; it takes {signature} (the kernel at {where})") from None
 
         return call
 
@@ -395,16 +387,19 @@ def _holds_arrays(value):
     return bool(leaves) and len(arrays) == len(leaves)
 
 
-@_checked_call("tests/golden/pallas/host_only.py:10")
+@_checked_call("tests/golden/pallas/host_only.py:10", "passthrough(x, eps=1e-5, *, interpret=None)")
 def passthrough(x: jax.Array, eps=1e-5, *, interpret=None):
     """The Helion kernel `passthrough` from tests/golden/pallas/host_only.py:10, compiled by helionc for tpu-v7x.
 
     Args:
         x: jax.Array of any rank.
         eps: float, static (a Python number while JAX traces).
-        interpret: None (the default) compiles for the TPU when JAX traces for one (its
-            default backend, or tpu_lowering_context()) and interprets otherwise; True
-            forces the interpreter, \"tpu\" simulates a TPU.
+        interpret: None (the default) runs the kernels on a TPU and the interpreter
+            elsewhere, as the platform JAX lowers for decides; True forces the interpreter,
+            \"tpu\" simulates a TPU.
+
+    Returns:
+        x: jax.Array, the parameter updated.
 
     Configs: the default for every call (no tuned entries).
 
@@ -440,16 +435,19 @@ def _passthrough_forward(x: jax.Array, eps=1e-5, *, interpret=None):
     return x  # tests/golden/pallas/host_only.py:11
 
 
-@_checked_call("tests/golden/pallas/host_only.py:15")
+@_checked_call("tests/golden/pallas/host_only.py:15", "halved_sum(x, y, *, interpret=None)")
 def halved_sum(x: jax.Array, y: jax.Array, *, interpret=None):
     """The Helion kernel `halved_sum` from tests/golden/pallas/host_only.py:15, compiled by helionc for tpu-v7x.
 
     Args:
         x: jax.Array of any rank.
         y: jax.Array of any rank.
-        interpret: None (the default) compiles for the TPU when JAX traces for one (its
-            default backend, or tpu_lowering_context()) and interprets otherwise; True
-            forces the interpreter, \"tpu\" simulates a TPU.
+        interpret: None (the default) runs the kernels on a TPU and the interpreter
+            elsewhere, as the platform JAX lowers for decides; True forces the interpreter,
+            \"tpu\" simulates a TPU.
+
+    Returns:
+        `(x + y) * 0.5`: jax.Array.
 
     Configs: the default for every call (no tuned entries).
 
@@ -492,15 +490,15 @@ def _halved_sum_forward(x: jax.Array, y: jax.Array, *, interpret=None):
     return (x + y) * 0.5  # tests/golden/pallas/host_only.py:16
 
 
-@_checked_call("tests/golden/pallas/host_only.py:20")
+@_checked_call("tests/golden/pallas/host_only.py:20", "device_key(device, *, interpret=None)")
 def device_key(device, *, interpret=None):
     """The Helion kernel `device_key` from tests/golden/pallas/host_only.py:20, compiled by helionc for tpu-v7x.
 
     Args:
         device: int, static (a Python number while JAX traces).
-        interpret: None (the default) compiles for the TPU when JAX traces for one (its
-            default backend, or tpu_lowering_context()) and interprets otherwise; True
-            forces the interpreter, \"tpu\" simulates a TPU.
+        interpret: None (the default) runs the kernels on a TPU and the interpreter
+            elsewhere, as the platform JAX lowers for decides; True forces the interpreter,
+            \"tpu\" simulates a TPU.
 
     Configs: the default for every call (no tuned entries).
 

@@ -274,31 +274,23 @@ def tpu_lowering_context(target=None):
     return jax.sharding.use_abstract_mesh(jax.sharding.AbstractMesh((), (), abstract_device=device))
 
 
-def _checked_call(where):
+def _checked_call(where, signature):
     """A decorator for a public function: a call whose arguments its signature cannot take (too
-    many, a missing one, an unknown keyword) raises TypeError naming the kernel, its parameters
-    and where the kernel is defined (`where`), where Python's own message names neither. The
-    decorated function keeps its name, docstring and signature (help(), jax.jit's
-    static_argnames)."""
-    import functools  # the helper's own imports: the module imports what its kernels use
-    import inspect
+    many, a missing one, an unknown keyword) raises TypeError naming the kernel's parameters
+    (`signature`, as the call spells them) and where the kernel is defined (`where`), where
+    Python's own message names neither. The decorated function keeps its name, docstring and
+    signature (help(), jax.jit's static_argnames)."""
+    import functools  # the helper's own import: the module imports what its kernels use
 
     def decorate(function):
-        signature = inspect.signature(function)
-        shown = signature.replace(
-            parameters=[p.replace(annotation=inspect.Parameter.empty) for p in signature.parameters.values()]
-        )
-
         @functools.wraps(function)
         def call(*args, **kwargs):
             try:
-                signature.bind(*args, **kwargs)
+                return function(*args, **kwargs)
             except TypeError as error:
-                raise TypeError(
-                    f"{function.__name__}(): {error}; it takes {function.__name__}{shown} "
-                    f"(the kernel at {where})"
-                ) from None
-            return function(*args, **kwargs)
+                if error.__traceback__.tb_next is not None:
+                    raise  # raised inside the function, not by Python binding its arguments
+                raise TypeError(f"{error}; it takes {signature} (the kernel at {where})") from None
 
         return call
 
@@ -578,16 +570,19 @@ def _rand_3d_kernel(out_ref, *, block_b, n, m, block_m, block_n, seed):
     )  # tests/golden/pallas/rand_3d.py:12
 
 
-@_checked_call("tests/golden/pallas/rand_3d.py:8")
+@_checked_call("tests/golden/pallas/rand_3d.py:8", "rand_3d(x, seed, *, interpret=None)")
 def rand_3d(x: jax.Array, seed, *, interpret=None):
     """The Helion kernel `rand_3d` from tests/golden/pallas/rand_3d.py:8, compiled by helionc for tpu-v7x.
 
     Args:
         x: jax.Array of rank 3.
         seed: int, static (a Python number while JAX traces).
-        interpret: None (the default) compiles for the TPU when JAX traces for one (its
-            default backend, or tpu_lowering_context()) and interprets otherwise; True
-            forces the interpreter, \"tpu\" simulates a TPU.
+        interpret: None (the default) runs the kernels on a TPU and the interpreter
+            elsewhere, as the platform JAX lowers for decides; True forces the interpreter,
+            \"tpu\" simulates a TPU.
+
+    Returns:
+        out: jax.Array of rank 3, of the shape of `x`.
 
     Configs: the default for every call (no tuned entries).
 

@@ -315,31 +315,23 @@ def _check_stored_axes(x, extents, who, where):
             )
 
 
-def _checked_call(where):
+def _checked_call(where, signature):
     """A decorator for a public function: a call whose arguments its signature cannot take (too
-    many, a missing one, an unknown keyword) raises TypeError naming the kernel, its parameters
-    and where the kernel is defined (`where`), where Python's own message names neither. The
-    decorated function keeps its name, docstring and signature (help(), jax.jit's
-    static_argnames)."""
-    import functools  # the helper's own imports: the module imports what its kernels use
-    import inspect
+    many, a missing one, an unknown keyword) raises TypeError naming the kernel's parameters
+    (`signature`, as the call spells them) and where the kernel is defined (`where`), where
+    Python's own message names neither. The decorated function keeps its name, docstring and
+    signature (help(), jax.jit's static_argnames)."""
+    import functools  # the helper's own import: the module imports what its kernels use
 
     def decorate(function):
-        signature = inspect.signature(function)
-        shown = signature.replace(
-            parameters=[p.replace(annotation=inspect.Parameter.empty) for p in signature.parameters.values()]
-        )
-
         @functools.wraps(function)
         def call(*args, **kwargs):
             try:
-                signature.bind(*args, **kwargs)
+                return function(*args, **kwargs)
             except TypeError as error:
-                raise TypeError(
-                    f"{function.__name__}(): {error}; it takes {function.__name__}{shown} "
-                    f"(the kernel at {where})"
-                ) from None
-            return function(*args, **kwargs)
+                if error.__traceback__.tb_next is not None:
+                    raise  # raised inside the function, not by Python binding its arguments
+                raise TypeError(f"{error}; it takes {signature} (the kernel at {where})") from None
 
         return call
 
@@ -563,7 +555,10 @@ def _scale_add_kernel(x_ref, y_ref, out_ref, *, scale):
     )  # tests/golden/pallas/static_if_host.py:16
 
 
-@_checked_call("tests/golden/pallas/static_if_host.py:10")
+@_checked_call(
+    "tests/golden/pallas/static_if_host.py:10",
+    "scale_add(x, y, scale=1.0, negate=False, *, interpret=None)",
+)
 def scale_add(x: jax.Array, y: jax.Array, scale=1.0, negate=False, *, interpret=None):
     """The Helion kernel `scale_add` from tests/golden/pallas/static_if_host.py:10, compiled by helionc for tpu-v7x.
 
@@ -572,9 +567,12 @@ def scale_add(x: jax.Array, y: jax.Array, scale=1.0, negate=False, *, interpret=
         y: jax.Array of rank 2.
         scale: float, static (a Python number while JAX traces).
         negate: bool, static.
-        interpret: None (the default) compiles for the TPU when JAX traces for one (its
-            default backend, or tpu_lowering_context()) and interprets otherwise; True
-            forces the interpreter, \"tpu\" simulates a TPU.
+        interpret: None (the default) runs the kernels on a TPU and the interpreter
+            elsewhere, as the platform JAX lowers for decides; True forces the interpreter,
+            \"tpu\" simulates a TPU.
+
+    Returns:
+        out: jax.Array of rank 2, of the shape of `x`.
 
     Configs: the default for every call (no tuned entries).
 
