@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include "backend/pallas/launch_names.h"
+#include "backend/pallas/pack_params.h"
 #include "support/docstring.h"
 
 namespace helionc::backend::pallas {
@@ -126,9 +128,9 @@ std::vector<std::string> public_docstring(const EmitContext& context, const ir::
   lines.emplace_back("Args:");
   for (const ir::Param& param : kernel.params) {
     if (param.pack >= 0 && !ir::opens_pack(kernel, param)) continue;
-    const std::string name = param.pack >= 0
-                                 ? kernel.packs[static_cast<size_t>(param.pack)].name
-                                 : kernel.bindings[static_cast<size_t>(param.binding)].name;
+    // As the signature spells it (a name the module's own would shadow is renamed there).
+    const std::string name =
+        *signature_name(kernel, param, [&](int binding) { return binding_name(kernel, binding); });
     lines.push_back(escaped(fmt::format("    {}: {}.", name, parameter_text(kernel, param))));
   }
   lines.emplace_back(
