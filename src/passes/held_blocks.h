@@ -23,7 +23,7 @@
 //   of one shape). A shape of two or more axes drawn once has its counters printed from iotas of
 //   its whole block (ExprPrinter::draw_counters) and holds none of them (samples/dropout.py:
 //   from 1-D indices 5.3 copies at 64x256 and 7.0 at 128x384 on tpu7x, 5.7 and 8.0 on v5e; from
-//   iotas nothing on float32 blocks, a sixth of a copy on bfloat16 ones). Draws of a shape drawn
+//   iotas nothing on float32 blocks, 0.15 of a copy on bfloat16 ones). Draws of a shape drawn
 //   several times share their counters (the same positions), and hold as much from iotas as from
 //   1-D indices or more (two uniform draws and a normal one of 32x256: 8.1 copies from 1-D
 //   indices, 8.8 from iotas on tpu7x; 8.5 and 9.3 on v5e), so they keep the 1-D indices. A rank-1
@@ -76,7 +76,7 @@ inline constexpr int kFlatDrawHalves = 8;
 // holds nothing (a float32 draw of 128x384 or 32x256 blocks: the compiler's figure is its
 // windows', tpu7x and v5e); half a copy covers what the 1-D indices' copies did beside it:
 // samples/dropout.py on bfloat16 128x384 blocks holds 28 KiB beyond its windows on tpu7x, 16 on
-// v5e (a sixth of a copy of the draw), float32 blocks none.
+// v5e (0.15 of a copy of the draw), float32 blocks none.
 inline constexpr int kFullIotaDrawHalves = 1;
 
 // The launch's random draws: one per shape drawn, with its half-copies, and how many draws.
