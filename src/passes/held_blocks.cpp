@@ -261,17 +261,37 @@ std::vector<HeldBlock> launch_precise_products(const Launch& launch) {
   return held;
 }
 
+namespace {
+
+bool is_draw(const ir::Expr& expr) {
+  const auto* call = expr.as<ir::Call>();
+  return call != nullptr &&
+         (call->op == ir::Intrinsic::kRand || call->op == ir::Intrinsic::kRandn ||
+          call->op == ir::Intrinsic::kRandint);
+}
+
+}  // namespace
+
+bool draws_from_full_iotas(const Launch& launch, const std::vector<ir::Dim>& dims) {
+  if (dims.size() < 2) return false;
+  int draws = 0;
+  ir::for_each_expr(launch.tile_loop().body, [&](const ir::Expr& expr) {
+    if (is_draw(expr) && expr.type.dims == dims) ++draws;
+  });
+  return draws == 1;
+}
+
 RandomDraws launch_random_draws(const Launch& launch) {
   RandomDraws found;
   std::vector<bool> normal;  // per held shape: a randn among its draws
   ir::for_each_expr(launch.tile_loop().body, [&](const ir::Expr& expr) {
-    const auto* call = expr.as<ir::Call>();
-    if (call == nullptr || (call->op != ir::Intrinsic::kRand && call->op != ir::Intrinsic::kRandn &&
-                            call->op != ir::Intrinsic::kRandint)) {
+    if (!is_draw(expr)) return;
+    ++found.draws;
+    if (draws_from_full_iotas(launch, expr.type.dims)) {  // the only draw of its shape
+      found.held.push_back({expr.type.dims, kFullIotaDrawHalves});
       return;
     }
-    ++found.draws;
-    const bool randn = call->op == ir::Intrinsic::kRandn;
+    const bool randn = expr.as<ir::Call>()->op == ir::Intrinsic::kRandn;
     std::vector<ir::Dim> dims = with_rows(expr.type.dims);
     for (size_t i = 0; i < found.held.size(); ++i) {
       if (found.held[i].dims != dims) continue;

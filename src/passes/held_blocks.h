@@ -17,11 +17,17 @@
 //   compiler splits each operand into bfloat16 parts and keeps them and the float32 result: up
 //   to 1.5 times the operands (their contracted axis padded to 128) and once the result, at 32
 //   bits. Products of bfloat16 or 8-bit operands at default precision take none.
-// - Random draws (`torch.rand`, `randn`, `hl.randint`): the module computes Philox from
-//   counters built of the tiles' 1-D indices (`rows[:, None] * n + columns`); the compiler
-//   then holds the rounds' words whole, 7 to 8 32-bit copies of the draw (9.7 for randn's two
-//   words, 11 for three draws of one shape). With counters from 2-D iotas it holds none.
-//   A rank-1 draw holds 1.6 to 3 copies.
+// - Random draws (`torch.rand`, `randn`, `hl.randint`): Philox computed from counters built of
+//   the tiles' 1-D indices (`rows[:, None] * n + columns`) makes the compiler hold the rounds'
+//   words whole, 7 to 8 32-bit copies of a draw (9.7 for randn's two words, 11 for three draws
+//   of one shape). A shape of two or more axes drawn once has its counters printed from iotas of
+//   its whole block (ExprPrinter::draw_counters) and holds none of them (samples/dropout.py:
+//   from 1-D indices 5.3 copies at 64x256 and 7.0 at 128x384 on tpu7x, 5.7 and 8.0 on v5e; from
+//   iotas nothing on float32 blocks, 0.15 of a copy on bfloat16 ones). Draws of a shape drawn
+//   several times share their counters (the same positions), and hold as much from iotas as from
+//   1-D indices or more (two uniform draws and a normal one of 32x256: 8.1 copies from 1-D
+//   indices, 8.8 from iotas on tpu7x; 8.5 and 9.3 on v5e), so they keep the 1-D indices. A rank-1
+//   draw holds 1.6 to 3 copies.
 #pragma once
 
 #include <vector>
@@ -57,14 +63,21 @@ inline constexpr int kFurtherScanInputHalves = 9;
 inline constexpr int kPreciseOperandHalves = 3;
 inline constexpr int kPreciseResultHalves = 2;
 
-// Half-copies of a random draw's shape held while Philox runs: the first draw of a shape, a
-// first one with randn's two words, and each further draw of that shape. A rank-1 draw (its
-// counters need no broadcast) holds fewer, 1.6 to 3 copies at a register tile per 128 elements
-// (samples/random_bins.py): its first draw counts kFlatDrawHalves.
+// Half-copies of a random draw's shape held while Philox runs, for a shape drawn several times:
+// the first draw of the shape, a first one with randn's two words, and each further draw of that
+// shape. A rank-1 draw (its counters need no broadcast) holds fewer, 1.6 to 3 copies at a
+// register tile per 128 elements (samples/random_bins.py): its first draw counts
+// kFlatDrawHalves. A shape of two or more axes drawn once counts kFullIotaDrawHalves.
 inline constexpr int kDrawHalves = 18;
 inline constexpr int kNormalDrawHalves = 20;
 inline constexpr int kFurtherDrawHalves = 4;
 inline constexpr int kFlatDrawHalves = 8;
+// Half-copies of a shape of two or more axes drawn once (draws_from_full_iotas). The draw itself
+// holds nothing (a float32 draw of 128x384 or 32x256 blocks: the compiler's figure is its
+// windows', tpu7x and v5e); half a copy covers what the 1-D indices' copies did beside it:
+// samples/dropout.py on bfloat16 128x384 blocks holds 28 KiB beyond its windows on tpu7x, 16 on
+// v5e (0.15 of a copy of the draw), float32 blocks none.
+inline constexpr int kFullIotaDrawHalves = 1;
 
 // The launch's random draws: one per shape drawn, with its half-copies, and how many draws.
 struct RandomDraws {
@@ -72,6 +85,11 @@ struct RandomDraws {
   int draws = 0;
 };
 RandomDraws launch_random_draws(const Launch& launch);
+
+// Whether the counters of a random draw of `dims` are computed from iotas of its whole block
+// shape (ExprPrinter::draw_counters): two or more axes, and no other draw of the launch has that
+// shape (draws of one shape share their counters, which full-shape iotas do not help).
+bool draws_from_full_iotas(const Launch& launch, const std::vector<ir::Dim>& dims);
 
 // The operands held by the launch's lane reductions and scans: one per shape of operand, at the
 // most half-copies any of them of that shape needs (the compiler reuses the space of one reduction

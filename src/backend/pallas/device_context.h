@@ -16,6 +16,7 @@
 #include "backend/pallas/names.h"
 #include "backend/pallas/py_expr.h"
 #include "backend/pallas/tile_geometry.h"
+#include "passes/held_blocks.h"
 
 namespace helionc::backend::pallas::kernel_body {
 
@@ -548,6 +549,17 @@ class DeviceContext final : public ExprContext {
         return geometry_.count(t);
     }
     return std::nullopt;
+  }
+
+  std::optional<PyExpr> tile_index(int tile_dim, const std::string& shape, int axis) override {
+    if (!has_block(tile_dim)) return std::nullopt;
+    const PyExpr iota =
+        py_call("jax.lax.broadcasted_iota", {"jnp.int32", shape, std::to_string(axis)});
+    return py_binary("+", geometry_.start(tile_dim), iota);
+  }
+
+  bool full_iota_draw(const std::vector<ir::Dim>& dims) override {
+    return passes::draws_from_full_iotas(launch_, dims);
   }
 
   // The ref through which the kernel sees `binding`, if it is an operand.

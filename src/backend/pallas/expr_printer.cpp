@@ -584,6 +584,11 @@ PyExpr ExprPrinter::call(const ir::Call& node) {
     if (helper == "rand" || helper == "randint" || helper == "randn") {
       imports_.helpers.insert("philox");
     }
+    if (helper == "rand" || helper == "randint" || helper == "randn") {
+      std::vector<std::string> texts = {draw_counters(args[0]).text};
+      for (size_t i = 1; i < args.size(); ++i) texts.push_back(text(args[i]));
+      return py_call(fmt::format("_{}", helper), texts);
+    }
     return py_call(fmt::format("_{}", helper), arg_texts());
   }
   if (node.op == Intrinsic::kAtan) return py_call("jnp.arctan2", {text(args[0]), "1.0"});
@@ -619,6 +624,10 @@ std::optional<PyExpr> ExprContext::valid_count(const ir::Call& call, int axis) {
 }
 
 std::optional<PyExpr> ExprContext::tile_attr(const ir::TileAttr& attr) { return std::nullopt; }
+std::optional<PyExpr> ExprContext::tile_index(int tile_dim, const std::string& shape, int axis) {
+  return std::nullopt;
+}
+bool ExprContext::full_iota_draw(const std::vector<ir::Dim>& dims) { return false; }
 std::optional<std::string> ExprContext::block_rows(int tile_dim) { return std::nullopt; }
 std::optional<PyExpr> ExprContext::tunable(int index) { return std::nullopt; }
 
@@ -802,6 +811,81 @@ PyExpr ExprPrinter::fit_block(const ir::Call& node) {
       {text(node.args[0]), std::to_string(axis), text(node.args[2]), fmt::format("({})", *geometry),
        py_string(fmt::format("{}: {}.block_size", where,
                              kernel_.tile_dims[static_cast<size_t>(dim.tile_dim)].name))});
+}
+
+// The counters of a random draw (`_rand`, `_randint`, `_randn`) of two or more axes whose shape
+// the launch draws once, computed from iotas of the draw's whole block shape, one per tile or
+// whole axis and along it (`(tm_start + jax.lax.broadcasted_iota(jnp.int32, (block_m, block_n),
+// 0)) * n + ...`), where the source's counters (`rows[:, None] * n + columns`) broadcast 1-D
+// indices: with those the TPU compiler keeps Philox's words in VMEM as whole blocks, with
+// full-shape iotas it holds none (passes/held_blocks.h has the figures). Draws of one shape
+// share their counters, and then hold as much either way: they keep the source's form. The
+// same int32 numbers either way. Parts it cannot rebuild (a name the body computes, a load) are
+// printed as they are.
+PyExpr ExprPrinter::draw_counters(const ir::ExprPtr& counters) {
+  const size_t rank = counters->type.dims.size();
+  if (!context_.in_kernel() || counters->type.kind != ir::TypeKind::kTileTensor || rank < 2 ||
+      !context_.full_iota_draw(counters->type.dims)) {
+    return print(counters);
+  }
+  const std::optional<std::string> shape = context_.block_shape(*counters);
+  if (!shape) return print(counters);
+  if (std::optional<PyExpr> value = at_full_shape(counters, *shape, rank)) return *value;
+  return print(counters);
+}
+
+// `expr`, a part of a draw's counters of at most `rank` axes (aligned to the last ones, as JAX
+// broadcasts), at the draw's block `shape`; nullopt for a part that is not built of tile
+// indices, aranges and arithmetic on them.
+std::optional<PyExpr> ExprPrinter::at_full_shape(const ir::ExprPtr& expr, const std::string& shape,
+                                                 size_t rank) {
+  const ir::Type& type = expr->type;
+  if (type.kind != ir::TypeKind::kTileTensor || type.dims.size() > rank) return std::nullopt;
+  // An index or an arange with unit axes around it: an iota along its one axis.
+  const ir::Expr* leaf = expr.get();
+  while (const auto* call = leaf->as<ir::Call>()) {
+    if (call->op != Intrinsic::kUnsqueeze) break;
+    leaf = call->args[0].get();
+  }
+  const auto axis = [&]() -> std::optional<int> {
+    std::optional<int> found;
+    for (size_t d = 0; d < type.dims.size(); ++d) {
+      if (type.dims[d].kind == ir::Dim::Kind::kUnit) continue;
+      if (found) return std::nullopt;
+      found = static_cast<int>(rank - type.dims.size() + d);
+    }
+    return found;
+  };
+  if (const auto* attr = leaf->as<ir::TileAttr>(); attr && attr->attr == ir::TileAttrKind::kIndex) {
+    const std::optional<int> along = axis();
+    if (!along) return std::nullopt;
+    return context_.tile_index(attr->tile_dim, shape, *along);
+  }
+  if (const auto* call = leaf->as<ir::Call>(); call && call->op == Intrinsic::kArange) {
+    const auto* dtype = call->args[1]->as<ir::DtypeImm>();
+    const std::optional<int> along = axis();
+    if (!along || dtype == nullptr || dtype->dtype != ir::ScalarType::kInt32) return std::nullopt;
+    return py_call("jax.lax.broadcasted_iota", {"jnp.int32", shape, std::to_string(*along)});
+  }
+  if (const auto* call = expr->as<ir::Call>(); call && call->op == Intrinsic::kCast) {
+    std::optional<PyExpr> value = at_full_shape(call->args[0], shape, rank);
+    if (!value) return std::nullopt;
+    return py_atom(fmt::format("{}.astype({})", py_primary(*value), text(call->args[1])));
+  }
+  const auto* binary = expr->as<ir::Binary>();
+  if (binary == nullptr || binary->op == ir::BinaryOp::kAnd || binary->op == ir::BinaryOp::kOr ||
+      !type.dtype || !ir::is_integral(*type.dtype)) {
+    return std::nullopt;
+  }
+  // Each side at the full shape where it can be, else as printed (JAX broadcasts it); a number
+  // as it is.
+  std::optional<PyExpr> lhs =
+      is_array(binary->lhs) ? at_full_shape(binary->lhs, shape, rank) : std::nullopt;
+  std::optional<PyExpr> rhs =
+      is_array(binary->rhs) ? at_full_shape(binary->rhs, shape, rank) : std::nullopt;
+  if (!lhs && !rhs) return std::nullopt;
+  return py_binary(ir::binary_op_spelling(binary->op), lhs ? *lhs : print(binary->lhs),
+                   rhs ? *rhs : print(binary->rhs));
 }
 
 // Whether `value` is an array whose dtype may be narrower than 32 bits (or known only while JAX

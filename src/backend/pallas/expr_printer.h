@@ -52,6 +52,12 @@ class ExprContext {
   virtual std::optional<PyExpr> valid_count(const ir::Call& call, int axis);
   // `tile.index`, `tile.begin`, ...
   virtual std::optional<PyExpr> tile_attr(const ir::TileAttr& attr);
+  // `tile.index` along `axis` of a block of `shape` (a tuple's text): an iota of that whole
+  // shape, from the block's start (a random draw's counters, ExprPrinter::draw_counters).
+  virtual std::optional<PyExpr> tile_index(int tile_dim, const std::string& shape, int axis);
+  // Whether a random draw of `dims` takes its counters from full-shape iotas
+  // (passes::draws_from_full_iotas).
+  virtual bool full_iota_draw(const std::vector<ir::Dim>& dims);
   // `block, begin, extent` of a tile dimension's loop, for the trace-time check of a window's
   // rows (`_window(..., rows=...)`).
   virtual std::optional<std::string> block_rows(int tile_dim);
@@ -88,6 +94,9 @@ class ExprPrinter {
   bool keeps_last_axis(const ir::Expr& value, const ir::Expr& result) const;
   PyExpr window(const ir::Call& call);
   PyExpr fit_block(const ir::Call& call);
+  PyExpr draw_counters(const ir::ExprPtr& counters);
+  std::optional<PyExpr> at_full_shape(const ir::ExprPtr& expr, const std::string& shape,
+                                      size_t rank);
 
  public:
   PyExpr unsupported(const ir::Expr& expr, std::string what);

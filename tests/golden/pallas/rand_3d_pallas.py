@@ -501,28 +501,6 @@ def _rand(counters, seed):
     return magnitude.astype(jnp.float32) * jnp.float32(4.6566127342e-10)
 
 
-def _tile_broadcast(x, shape):
-    """`x` broadcast to `shape`, through one vector register's tile along each broadcast axis.
-
-    Mosaic spends a vector operation per element on a broadcast along the lanes (the last axis)
-    or the sublanes (the one before), but copies whole registers for free: so a size-1 axis is
-    broadcast to 128 lanes or 8 sublanes first, and that tile repeated (JAX's flash attention
-    does the same with `jnp.tile`). Axes that are no whole multiple broadcast directly.
-    """
-    if len(shape) != len(x.shape):
-        return jnp.broadcast_to(x, shape)
-    small = list(shape)
-    repeats = [1] * len(shape)
-    for axis, unit in ((-1, 128), (-2, 8)):
-        if len(shape) < -axis or x.shape[axis] != 1:
-            continue
-        if shape[axis] > unit and shape[axis] % unit == 0:
-            small[axis] = unit
-            repeats[axis] = shape[axis] // unit
-    x = jnp.broadcast_to(x, tuple(small))
-    return jnp.tile(x, tuple(repeats)) if max(repeats) > 1 else x
-
-
 def _vmem_bytes(shape, item):
     """The VMEM bytes of one buffer of `shape` whose elements are of dtype `item` (or take
     `item` bytes), as the TPU compiler lays it out: the last axis in lanes of 128; the one before
@@ -553,18 +531,20 @@ _RAND_3D_DEFAULT = {"block_sizes": (None, None, None)}
 
 def _rand_3d_kernel(out_ref, *, block_b, n, m, block_m, block_n, seed):
     tile_b_start = pl.program_id(0) * block_b
-    tile_b_index = tile_b_start + jax.lax.broadcasted_iota(jnp.int32, (block_b,), 0)
     tile_m_start = pl.program_id(1) * block_m
-    tile_m_index = tile_m_start + jax.lax.broadcasted_iota(jnp.int32, (block_m,), 0)
     tile_n_start = pl.program_id(2) * block_n
-    tile_n_index = tile_n_start + jax.lax.broadcasted_iota(jnp.int32, (block_n,), 0)
     out_ref[...] = (
         _rand(
-            _tile_broadcast(
-                tile_b_index[:, None][:, :, None] * (n * m),
-                (block_b, block_m, block_n),
-            )
-            + (_tile_broadcast(tile_m_index[:, None] * n, (block_m, block_n)) + tile_n_index),
+            (tile_b_start + jax.lax.broadcasted_iota(jnp.int32, (block_b, block_m, block_n), 0))
+            * (n * m)
+            + (
+                (tile_m_start + jax.lax.broadcasted_iota(jnp.int32, (block_b, block_m, block_n), 1))
+                * n
+                + (
+                    tile_n_start
+                    + jax.lax.broadcasted_iota(jnp.int32, (block_b, block_m, block_n), 2)
+                )
+            ),
             seed,
         ).astype(out_ref.dtype)
     )  # tests/golden/pallas/rand_3d.py:12
@@ -625,7 +605,7 @@ def _rand_3d_forward(x: jax.Array, seed, *, interpret=None):
             (): _vmem_bytes((block_b, block_m, block_n), _device_dtype(out.dtype))
             * min(2, pl.cdiv(b, block_b) * pl.cdiv(m, block_m) * pl.cdiv(n, block_n))
             + block_b * 8192
-            + block_b * pl.cdiv(block_m, 8) * pl.cdiv(block_n, 128) * 36864,
+            + block_b * pl.cdiv(block_m, 8) * pl.cdiv(block_n, 128) * 2048,
         },
         {},
         ((0, 0), (1, 1), (2, 2)),

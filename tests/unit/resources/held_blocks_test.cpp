@@ -150,6 +150,22 @@ def noise(x: torch.Tensor) -> torch.Tensor:
         16 * 3 * (passes::kNormalDrawHalves + passes::kFurtherDrawHalves) * kHalfTile);
 }
 
+TEST_CASE("a shape of two axes drawn once holds less: its counters are full-shape iotas") {
+  const passes::LaunchResources noise = rows_of(R"(@helion.kernel()
+def noise(x: torch.Tensor) -> torch.Tensor:
+    m, n = x.size()
+    out = torch.empty_like(x)
+    for tile_m in hl.tile(m):
+        row = x[tile_m, :]
+        out[tile_m, :] = row + torch.randn_like(row)
+    return out
+)",
+                                                kRowsF32, {128});
+  // x (128, 300): 16 x 3 tiles.
+  CHECK(noise.random_draws == 1);
+  CHECK(noise.random_bytes == 16 * 3 * passes::kFullIotaDrawHalves * kHalfTile);
+}
+
 TEST_CASE("a rank-1 draw holds fewer copies, at a register tile per 128 elements") {
   const passes::LaunchResources bins = rows_of(R"(@helion.kernel()
 def bins(x: torch.Tensor) -> torch.Tensor:
