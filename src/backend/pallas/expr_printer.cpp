@@ -583,8 +583,6 @@ PyExpr ExprPrinter::call(const ir::Call& node) {
     if (helper == "sinh") imports_.helpers.insert("expm1");
     if (helper == "rand" || helper == "randint" || helper == "randn") {
       imports_.helpers.insert("philox");
-    }
-    if (helper == "rand" || helper == "randint" || helper == "randn") {
       std::vector<std::string> texts = {draw_counters(args[0]).text};
       for (size_t i = 1; i < args.size(); ++i) texts.push_back(text(args[i]));
       return py_call(fmt::format("_{}", helper), texts);
