@@ -12,6 +12,7 @@ module's VMEM figures are the report's.
 
 from __future__ import annotations
 
+import inspect
 import re
 
 import jax
@@ -222,7 +223,7 @@ def test_module_figures_are_the_reports(helionc, tmp_path, sample, kernel, defau
         jax.eval_shape(lambda *a: fn(*a, interpret=True),
                        *[jax.ShapeDtypeStruct(shape, dtypes[d]) for shape, d in call])
     config.write_text(config.read_text().replace("[unroll]", f"[{strategy}]"))
-    names = [p for p in fn.__code__.co_varnames[: fn.__code__.co_argcount]]
+    names = list(inspect.signature(fn).parameters)  # the kernel's, through its decorator
     shapes = ";".join(",".join(f"{name}={'x'.join(map(str, shape))}:{d}"
                                for name, (shape, d) in zip(names, call)) for call in calls)
     assert seen == report_vmem(helionc, sample, config, shapes)
