@@ -270,42 +270,60 @@ bool is_draw(const ir::Expr& expr) {
           call->op == ir::Intrinsic::kRandint);
 }
 
-}  // namespace
-
-bool draws_from_full_iotas(const Launch& launch, const std::vector<ir::Dim>& dims) {
-  if (dims.size() < 2) return false;
+// How many random draws of the launch have `dims`.
+int draws_of_shape(const Launch& launch, const std::vector<ir::Dim>& dims) {
   int draws = 0;
   ir::for_each_expr(launch.tile_loop().body, [&](const ir::Expr& expr) {
     if (is_draw(expr) && expr.type.dims == dims) ++draws;
   });
-  return draws == 1;
+  return draws;
+}
+
+}  // namespace
+
+bool draws_from_full_iotas(const Launch& launch, const std::vector<ir::Dim>& dims) {
+  return dims.size() >= 2 && draws_of_shape(launch, dims) == 1;
 }
 
 RandomDraws launch_random_draws(const Launch& launch) {
-  RandomDraws found;
-  std::vector<bool> normal;  // per held shape: a randn among its draws
+  // The draws in order, with their shapes' counts (one walk of the body for all of them).
+  std::vector<const ir::Expr*> draws;
   ir::for_each_expr(launch.tile_loop().body, [&](const ir::Expr& expr) {
-    if (!is_draw(expr)) return;
-    ++found.draws;
-    if (draws_from_full_iotas(launch, expr.type.dims)) {  // the only draw of its shape
-      found.held.push_back({expr.type.dims, kFullIotaDrawHalves});
-      return;
-    }
-    const bool randn = expr.as<ir::Call>()->op == ir::Intrinsic::kRandn;
-    std::vector<ir::Dim> dims = with_rows(expr.type.dims);
-    for (size_t i = 0; i < found.held.size(); ++i) {
-      if (found.held[i].dims != dims) continue;
-      found.held[i].halves += kFurtherDrawHalves;
-      if (randn && !normal[i]) found.held[i].halves += kNormalDrawHalves - kDrawHalves;
-      normal[i] = normal[i] || randn;
-      return;
-    }
-    const bool flat = expr.type.dims.size() < 2;
-    found.held.push_back({std::move(dims), flat    ? kFlatDrawHalves
-                                           : randn ? kNormalDrawHalves
-                                                   : kDrawHalves});
-    normal.push_back(randn);
+    if (is_draw(expr)) draws.push_back(&expr);
   });
+  const auto drawn_once = [&](const ir::Expr& draw) {
+    return draw.type.dims.size() >= 2 &&
+           std::count_if(draws.begin(), draws.end(), [&](const ir::Expr* other) {
+             return other->type.dims == draw.type.dims;
+           }) == 1;
+  };
+  RandomDraws found;
+  found.draws = static_cast<int>(draws.size());
+  std::vector<bool> normal;  // per held shape drawn several times: a randn among its draws
+  std::vector<HeldBlock> shared;
+  for (const ir::Expr* draw : draws) {
+    if (drawn_once(*draw)) {  // counters from full-shape iotas (draws_from_full_iotas)
+      found.held.push_back({draw->type.dims, kFullIotaDrawHalves});
+      continue;
+    }
+    const bool randn = draw->as<ir::Call>()->op == ir::Intrinsic::kRandn;
+    std::vector<ir::Dim> dims = with_rows(draw->type.dims);
+    const auto same = std::find_if(shared.begin(), shared.end(),
+                                   [&](const HeldBlock& held) { return held.dims == dims; });
+    if (same != shared.end()) {
+      const size_t i = static_cast<size_t>(same - shared.begin());
+      same->halves += kFurtherDrawHalves;
+      if (randn && !normal[i]) same->halves += kNormalDrawHalves - kDrawHalves;
+      normal[i] = normal[i] || randn;
+      continue;
+    }
+    const bool flat = draw->type.dims.size() < 2;
+    shared.push_back({std::move(dims), flat    ? kFlatDrawHalves
+                                       : randn ? kNormalDrawHalves
+                                               : kDrawHalves});
+    normal.push_back(randn);
+  }
+  found.held.insert(found.held.end(), shared.begin(), shared.end());
   return found;
 }
 

@@ -285,13 +285,11 @@ def _broadcast_unit_axes(x, extents, who, where):
     """
     if len(extents) != len(x.shape):
         return x
-    for axis, (n, e) in enumerate(zip(x.shape, extents)):
-        if e is not None and 1 < n < e:  # (an empty axis has its own error, at the launch)
-            raise ValueError(
-                f"{who} has shape {tuple(x.shape)}, but the loop at {where} tiles its axis {axis} "
-                f"up to {e}: an axis a tile indexes must cover the loop's range (or have size 1, "
-                "which is broadcast as Helion does)"
-            )
+    rule = (
+        "an axis a tile indexes must cover the loop's range (or have size 1, which is "
+        "broadcast as Helion does)"
+    )
+    _check_covered(x, extents, who, where, "tiles", 2, rule)
     shape = tuple(n if e is None or n != 1 else e for n, e in zip(x.shape, extents))
     if shape == tuple(x.shape):
         return x
@@ -301,15 +299,22 @@ def _broadcast_unit_axes(x, extents, who, where):
 def _check_stored_axes(x, extents, who, where):
     """Raise while JAX traces when an array parameter the kernel stores into through the tiles
     of a loop (`extents[axis]`: the loop's end, None for an axis no tile indexes) is shorter
-    than that loop's range: the blocks would be stored past its end (dropped, silently). Named
-    as _broadcast_unit_axes names a short input; a stored axis is never broadcast."""
-    if len(extents) != len(x.shape):
-        return
+    than that loop's range: the blocks would be stored past its end (dropped, silently). A
+    stored axis is never broadcast, so one of size 1 is short too."""
+    if len(extents) == len(x.shape):
+        rule = "an array the kernel writes must cover the loop's range"
+        _check_covered(x, extents, who, where, "stores", 1, rule)
+
+
+def _check_covered(x, extents, who, where, verb, smallest, rule):
+    """The check of _broadcast_unit_axes and _check_stored_axes: each axis of `x` of at least
+    `smallest` elements covers the end of the loop that tiles it (an empty axis has its own
+    error, at the launch)."""
     for axis, (n, e) in enumerate(zip(x.shape, extents)):
-        if e is not None and 0 < n < e:  # (an empty axis has its own error, at the launch)
+        if e is not None and smallest <= n < e:
             raise ValueError(
-                f"{who} has shape {tuple(x.shape)}, but the loop at {where} stores its axis "
-                f"{axis} up to {e}: an array the kernel writes must cover the loop's range"
+                f"{who} has shape {tuple(x.shape)}, but the loop at {where} {verb} its axis "
+                f"{axis} up to {e}: {rule}"
             )
 
 
@@ -361,8 +366,7 @@ def _array_argument(kernel, name, value, rank, where, interpret):
         raise TypeError(
             f"{kernel}(): `{name}` has dtype {value.dtype}, which a TPU kernel cannot hold (TPUs "
             f"have no 64-bit or complex vectors; {where} reads it; the interpreter runs it): "
-            f"convert it, e.g. "
-            f"{name}.astype(jnp.float32)"
+            f"convert it, e.g. {name}.astype(jnp.float32)"
         )
     return value
 

@@ -320,8 +320,7 @@ def _array_argument(kernel, name, value, rank, where, interpret):
         raise TypeError(
             f"{kernel}(): `{name}` has dtype {value.dtype}, which a TPU kernel cannot hold (TPUs "
             f"have no 64-bit or complex vectors; {where} reads it; the interpreter runs it): "
-            f"convert it, e.g. "
-            f"{name}.astype(jnp.float32)"
+            f"convert it, e.g. {name}.astype(jnp.float32)"
         )
     return value
 
