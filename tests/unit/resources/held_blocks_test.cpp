@@ -196,5 +196,27 @@ def stamp(x: torch.Tensor) -> torch.Tensor:
         std::vector<ir::Dim>{ir::Dim::tile(stamp.launch().grid[1].tile_dim)});
 }
 
+TEST_CASE("a shape drawn once beside a shape drawn twice: each counted by its own rule") {
+  const passes::LaunchResources noise = rows_of(R"(@helion.kernel()
+def noise(x: torch.Tensor) -> torch.Tensor:
+    m, n = x.size()
+    out = torch.empty_like(x)
+    for tile_m in hl.tile(m):
+        row = x[tile_m, :]
+        out[tile_m, :] = row + torch.rand_like(row)
+        col = row[:, 0]
+        out[tile_m, 0] = col + torch.rand_like(col) + torch.randn_like(col)
+    return out
+)",
+                                                kRowsF32, {128});
+  // row (128, 300): 16 x 3 tiles, drawn once; col (128,): one row of one tile, a uniform (rank
+  // 1) then a normal.
+  CHECK(noise.random_draws == 3);
+  CHECK(noise.random_bytes ==
+        (16 * 3 * passes::kFullIotaDrawHalves + passes::kFlatDrawHalves +
+         passes::kFurtherDrawHalves + passes::kNormalDrawHalves - passes::kDrawHalves) *
+            kHalfTile);
+}
+
 }  // namespace
 }  // namespace helionc
