@@ -56,7 +56,6 @@ want_package npm command -v npm                # fetches tree-sitter-python and 
 want_package python3-venv "$PYTHON" -c 'import venv, ensurepip'
 want_package mandoc command -v mandoc          # lints the man page (tests)
 want_package clang-format command -v clang-format  # checks the sources' formatting (tests)
-want_package clang-tidy command -v clang-tidy  # checks the sources for bugs (tests, .clang-tidy)
 want_package groff-base command -v groff       # checks the man page (tests)
 want_package make command -v make              # the Make rules' test project
 if [ "${HELIONC_SANITIZERS:-0}" = 1 ]; then

@@ -73,6 +73,12 @@ check_labels() {
   fi
 }
 
+# The modules helionc makes for the e2e tests, shared by the interpret-mode stage and the
+# compile checks (tests/e2e/conftest.py; one binary, one tree, so one module per sample and config).
+HELIONC_E2E_MODULE_DIR="$(mktemp -d)"
+export HELIONC_E2E_MODULE_DIR
+trap 'rm -rf "$HELIONC_E2E_MODULE_DIR"' EXIT
+
 suite_start=$(date +%s)
 case "${1:-}" in
   --quick)
@@ -97,7 +103,8 @@ case "${1:-}" in
     ;;
   *)
     bash "$ROOT/scripts/setup.sh" || exit $?
-    exec ctest --test-dir "$BUILD_DIR" --output-on-failure -j "$JOBS" "$@"
+    ctest --test-dir "$BUILD_DIR" --output-on-failure -j "$JOBS" "$@"
+    exit $?  # (not exec: the trap above removes the modules' folder)
     ;;
 esac
 report

@@ -20,19 +20,18 @@ namespace {
 using yaml_detail::YamlReader;
 
 constexpr int64_t kMaxInt = INT64_MAX;
-const std::vector<std::string_view> kTopKeys = {
-    "schema_version",  "kernel",        "source_sha256", "target",
-    "helionc_version", "model_version", "default",       "configs"};
-const std::vector<std::string_view> kConfigKeys = {
-    "block_sizes",          "loop_orders",     "pallas_loop_type", "pallas_load_buffer_count",
-    "pallas_pre_broadcast", "vmem_limit_bytes"};
-const std::vector<std::string_view> kEntryKeys = {"shapes",    "dtypes",   "config",
-                                                  "predicted", "measured", "verified"};
-const std::vector<std::string_view> kMeasuredKeys = {"time_us", "device", "candidates", "ok"};
-const std::vector<std::string_view> kVerifiedKeys = {"topology", "libtpu", "jax", "candidates",
-                                                     "compiled"};
-const std::vector<std::string_view> kPredictedKeys = {"time_us", "tflops", "vmem_bytes",
-                                                      "hbm_bytes"};
+constexpr std::string_view kTopKeys[] = {"schema_version", "kernel",          "source_sha256",
+                                         "target",         "helionc_version", "model_version",
+                                         "default",        "configs"};
+constexpr std::string_view kConfigKeys[] = {"block_sizes",          "loop_orders",
+                                            "pallas_loop_type",     "pallas_load_buffer_count",
+                                            "pallas_pre_broadcast", "vmem_limit_bytes"};
+constexpr std::string_view kEntryKeys[] = {"shapes",    "dtypes",   "config",
+                                           "predicted", "measured", "verified"};
+constexpr std::string_view kMeasuredKeys[] = {"time_us", "device", "candidates", "ok"};
+constexpr std::string_view kVerifiedKeys[] = {"topology", "libtpu", "jax", "candidates",
+                                              "compiled"};
+constexpr std::string_view kPredictedKeys[] = {"time_us", "tflops", "vmem_bytes", "hbm_bytes"};
 constexpr std::string_view kLoopTypes[] = {"unroll", "emit_pipeline", "fori_loop", "grid"};
 constexpr std::string_view k64BitDtypes[] = {"float64", "int64",     "uint64",    "double",
                                              "long",    "complex64", "complex128"};
@@ -469,12 +468,12 @@ Prediction ConfigLoader::read_prediction(const YAML::Node& key, const YAML::Node
                                       reader_.describe(number)));
             return;
           }
-          (name == "time_us" ? prediction.time_us : prediction.tflops) = *parsed;
+          (name == "time_us" ? prediction.time_us : prediction.tflops) = parsed;
         } else if (name == "vmem_bytes" || name == "hbm_bytes") {
           std::optional<int64_t> parsed = reader_.read_int(number, fmt::format("`{}`", name), 0,
                                                            kMaxInt, "a non-negative integer");
           if (parsed) {
-            (name == "vmem_bytes" ? prediction.vmem_bytes : prediction.hbm_bytes) = *parsed;
+            (name == "vmem_bytes" ? prediction.vmem_bytes : prediction.hbm_bytes) = parsed;
           }
         } else if (!name.starts_with("x-")) {
           reader_.unknown_key(name_node, name, "`predicted`", kPredictedKeys);
@@ -496,7 +495,7 @@ Measurement ConfigLoader::read_measurement(const YAML::Node& key, const YAML::No
             fmt::format("`time_us` must be a non-negative number, not {}", reader_.describe(item)));
         return;
       }
-      measurement.time_us = *parsed;
+      measurement.time_us = parsed;
     } else if (name == "device") {
       measurement.device = reader_.read_string(item, "`device`");
     } else if (name == "candidates" || name == "ok") {

@@ -162,7 +162,8 @@ class TargetLoader {
             cols = true;
             small(value, "mxu.cols", info.mxu_cols);
           } else {
-            reader_.unknown_key(key_node, key, "`mxu`", {"count", "rows", "cols"});
+            constexpr std::string_view kMxuKeys[] = {"count", "rows", "cols"};
+            reader_.unknown_key(key_node, key, "`mxu`", kMxuKeys);
           }
         });
     if (!count || !rows || !cols) {

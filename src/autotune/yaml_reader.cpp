@@ -239,7 +239,7 @@ void YamlReader::for_each_entry(
 }
 
 void YamlReader::unknown_key(const YAML::Node& key_node, const std::string& key,
-                             std::string_view where, const std::vector<std::string_view>& known) {
+                             std::string_view where, std::span<const std::string_view> known) {
   const std::optional<std::string_view> best = closest_name(key, known);
   std::string message = fmt::format("unknown key `{}` in {}", key, where);
   if (best) {

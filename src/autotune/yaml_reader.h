@@ -12,6 +12,7 @@
 #include <cstdint>
 #include <functional>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -72,7 +73,7 @@ class YamlReader {
   // "unknown key `blok_sizes` in <where>; did you mean `block_sizes`?", or without a close
   // match "...; expected one of `a`, `b` (keys of your own need the `x-` prefix)".
   void unknown_key(const YAML::Node& key_node, const std::string& key, std::string_view where,
-                   const std::vector<std::string_view>& known);
+                   std::span<const std::string_view> known);
 
  private:
   uint32_t offset_of(const YAML::Mark& mark) const;

@@ -31,7 +31,7 @@ class Progress {
   bool quiet_;
 };
 
-std::string us(double value) { return fmt::format("{:.1f}", value); }
+std::string summary_us(double value) { return fmt::format("{:.1f}", value); }
 
 // The summary of one call: the winner and the best of every other strategy combination.
 std::string summary(const std::string& call, const autotune::CallResult& r) {
@@ -43,7 +43,7 @@ std::string summary(const std::string& call, const autotune::CallResult& r) {
       {"", "pallas_loop_type", "time_us", "% peak", "bound", "config"}};
   for (const auto& [strategies, best] : r.best_per_strategy) {
     const bool winner = r.best && r.best->strategies == best.first.strategies;
-    rows.push_back({winner ? "*" : "", strategies, us(best.second.time_us),
+    rows.push_back({winner ? "*" : "", strategies, summary_us(best.second.time_us),
                     fmt::format("{:.1f}", best.second.fraction_of_peak * 100),
                     std::string(autotune::bound_name(best.second.bound)),
                     autotune::config_flow_yaml(best.first.config)});

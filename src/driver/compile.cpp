@@ -4,6 +4,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <charconv>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
@@ -78,7 +79,11 @@ bool check_module_limits(std::string_view module, const SourceFile& file, Diagno
   const auto source_line = [&](size_t index) -> std::optional<uint32_t> {
     const size_t found = lines[index].rfind(marker);
     if (found == std::string_view::npos) return std::nullopt;
-    return static_cast<uint32_t>(std::atoi(lines[index].substr(found + marker.size()).data()));
+    const std::string_view digits = lines[index].substr(found + marker.size());
+    uint32_t number = 0;
+    const auto [end, error] = std::from_chars(digits.data(), digits.data() + digits.size(), number);
+    if (error != std::errc() || end == digits.data()) return std::nullopt;
+    return number;
   };
   std::optional<uint32_t> line;
   const size_t first = std::min(problem->line, lines.size()) - 1;

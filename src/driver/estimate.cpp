@@ -3,7 +3,6 @@
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <filesystem>
 #include <optional>
 
 #include "autotune/cost_model.h"
@@ -21,13 +20,6 @@ namespace {
 // Fixed decimals: the output is the same on every machine and stays a YAML float.
 std::string us(double value) { return fmt::format("{:.3f}", value); }
 
-std::string where(const SourceRange& range) {
-  if (!range.valid()) return "";
-  const LineColumn position = range.file->line_column(range.begin);
-  return fmt::format("{}:{}", std::filesystem::path(range.file->path()).filename().string(),
-                     position.line);
-}
-
 // One config with the calls to estimate it for.
 struct EstimatedConfig {
   std::string label;
@@ -42,7 +34,7 @@ std::vector<EstimatedConfig> kernel_configs(const ir::Kernel& kernel,
   EstimatedConfig fallback;
   fallback.config = autotune::default_config(kernel, file);
   fallback.label = file && file->default_config.range.valid()
-                       ? fmt::format("default ({})", where(file->default_config.range))
+                       ? fmt::format("default ({})", file_name_and_line(file->default_config.range))
                        : "default";
   for (const ShapeSet& set : shapes) {
     std::string why;
@@ -54,7 +46,7 @@ std::vector<EstimatedConfig> kernel_configs(const ir::Kernel& kernel,
     const autotune::ShapeEntry& entry = file->configs[i];
     bool dtypes_assumed = false;
     EstimatedConfig config;
-    config.label = fmt::format("{} ({})", i + 1, where(entry.range));
+    config.label = fmt::format("{} ({})", i + 1, file_name_and_line(entry.range));
     config.config = entry.config;
     config.calls.push_back(entry_call(kernel, entry, dtypes_assumed));
     configs.push_back(std::move(config));

@@ -3,7 +3,6 @@
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <filesystem>
 #include <string_view>
 
 #include "autotune/legality.h"
@@ -31,14 +30,6 @@ std::string grouped(int64_t value) {
 
 std::string bytes_text(int64_t bytes) {
   return fmt::format("{} B ({})", grouped(bytes), autotune::format_bytes(bytes));
-}
-
-// "mm.py:11" for a range.
-std::string where(const SourceRange& range) {
-  if (!range.valid()) return "";
-  const LineColumn position = range.file->line_column(range.begin);
-  return fmt::format("{}:{}", std::filesystem::path(range.file->path()).filename().string(),
-                     position.line);
 }
 
 // Left-aligned columns, two spaces apart, no trailing blanks.
@@ -122,7 +113,8 @@ class KernelReport {
   }
 
   std::optional<std::string> print(const std::vector<ShapeSet>& shapes) {
-    std::string text = fmt::format("kernel {} ({})\n", kernel_.name, where(kernel_.name_range));
+    std::string text =
+        fmt::format("kernel {} ({})\n", kernel_.name, file_name_and_line(kernel_.name_range));
     for (const ReportedConfig& reported : configs(shapes)) {
       text += fmt::format(
           "  config {}: {}\n", reported.label,
@@ -147,10 +139,11 @@ class KernelReport {
     ReportedConfig fallback;
     fallback.config = autotune::default_config(kernel_, config_);
     if (config_ && config_->default_config.range.valid()) {
-      fallback.label = fmt::format("default ({})", where(config_->default_config.range));
-    } else if (!kernel_.builtin_configs.empty()) {
       fallback.label =
-          fmt::format("default (the decorator's, {})", where(kernel_.builtin_configs[0].range));
+          fmt::format("default ({})", file_name_and_line(config_->default_config.range));
+    } else if (!kernel_.builtin_configs.empty()) {
+      fallback.label = fmt::format("default (the decorator's, {})",
+                                   file_name_and_line(kernel_.builtin_configs[0].range));
     } else {
       fallback.label = "default (built-in)";
     }
@@ -175,7 +168,7 @@ class KernelReport {
       for (size_t i = 0; i < config_->configs.size(); ++i) {
         const autotune::ShapeEntry& entry = config_->configs[i];
         ReportedConfig reported;
-        reported.label = fmt::format("{} ({})", i + 1, where(entry.range));
+        reported.label = fmt::format("{} ({})", i + 1, file_name_and_line(entry.range));
         reported.config = entry.config;
         ShapeSet set = entry_call(kernel_, entry, reported.dtypes_assumed);
         reported.shapes.push_back(std::move(set));
@@ -216,8 +209,8 @@ class KernelReport {
                             const passes::HostValues& values, const autotune::KernelConfig& config,
                             std::vector<std::string>& problems,
                             std::vector<std::string>& unknown) const {
-    std::string text =
-        fmt::format("      launch {} ({})", launch.index, where(launch.tile_loop().range));
+    std::string text = fmt::format("      launch {} ({})", launch.index,
+                                   file_name_and_line(launch.tile_loop().range));
     Expected<passes::LaunchResources> resources =
         passes::account_launch(kernel_, launch, values, choices);
     if (!resources) {
@@ -307,8 +300,9 @@ class KernelReport {
       const passes::InnerLoop& inner = launch.inner_loops[i];
       std::vector<std::string> dims;
       for (int d : inner.tile_loop().tile_dims) dims.push_back(kernel_.tile_dims[d].name);
-      text += fmt::format("        inner loop {} ({}, {}): {}", i, where(inner.loop->range),
-                          fmt::join(dims, ", "), passes::loop_strategy_name(choices.strategies[i]));
+      text += fmt::format("        inner loop {} ({}, {}): {}", i,
+                          file_name_and_line(inner.loop->range), fmt::join(dims, ", "),
+                          passes::loop_strategy_name(choices.strategies[i]));
       const auto strategy = choices.strategies[i];
       if (strategy == LoopStrategy::kEmitPipeline || strategy == LoopStrategy::kForiLoop) {
         text += fmt::format(" ({} buffer{})", choices.buffer_counts[i],

@@ -145,7 +145,7 @@ void KernelLowering::resolve_shape_splats() {
       refine_rank(target, alloc->shape->type.rank, alloc->shape->range);
     }
   } catch (const LoweringAbort&) {
-    // refine_rank reported the mismatch.
+    failed_ = true;  // refine_rank reported the mismatch
   }
 }
 

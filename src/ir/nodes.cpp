@@ -49,6 +49,12 @@ int int_literal(const Expr& expr, int otherwise) {
   return imm != nullptr ? static_cast<int>(imm->value) : otherwise;
 }
 
+bool is_number(const Expr& expr, double value) {
+  if (const auto* i = expr.as<IntImm>()) return static_cast<double>(i->value) == value;
+  if (const auto* f = expr.as<FloatImm>()) return f->value == value;
+  return false;
+}
+
 bool reduces_along_axis(Intrinsic op) {
   switch (op) {
     case Intrinsic::kSum:

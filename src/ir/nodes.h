@@ -51,6 +51,8 @@ IntrinsicCost intrinsic_cost(Intrinsic op);
 struct Expr;
 // The value of an integer literal (an axis, a dimension number), or `otherwise`.
 int int_literal(const Expr& expr, int otherwise);
+// Whether `expr` is a number literal (integer or float) equal to `value`.
+bool is_number(const Expr& expr, double value);
 
 // Reductions and softmax/log_softmax: ops whose second argument is the axis they work along
 // (where padding of a partial block must be masked out).

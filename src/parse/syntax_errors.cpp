@@ -22,10 +22,6 @@
 namespace helionc::parse {
 namespace {
 
-// tree-sitter's built-in symbol for ERROR nodes (the 0.20 runtime has no ts_node_is_error).
-constexpr TSSymbol kErrorSymbol = static_cast<TSSymbol>(-1);
-
-bool is_error(TSNode node) { return ts_node_symbol(node) == kErrorSymbol; }
 bool is_leaf(TSNode node) { return ts_node_child_count(node) == 0; }
 std::string_view node_type(TSNode node) { return ts_node_type(node); }
 
@@ -81,7 +77,7 @@ class SyntaxErrorFinder {
   // `parent` is null for the root. (ts_node_parent is unreliable for the zero-width nodes that
   // recovery creates, so the walk passes it down.)
   void visit(TSNode node, TSNode parent) {
-    if (is_error(node)) {
+    if (is_error_node(node)) {
       // A statement that parsed with errors of its own inside the ERROR (recovery can wrap a
       // whole broken function in one) reports them itself; the rest is this one error.
       for_each_child(node, [&](TSNode child) {
@@ -124,7 +120,7 @@ class SyntaxErrorFinder {
 
   // A child of an ERROR node that is a whole construct holding errors of its own.
   static bool has_errors_of_its_own(TSNode child) {
-    return !is_error(child) && ts_node_is_named(child) && !is_leaf(child) &&
+    return !is_error_node(child) && ts_node_is_named(child) && !is_leaf(child) &&
            ts_node_has_error(child);
   }
 

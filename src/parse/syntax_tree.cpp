@@ -14,16 +14,10 @@
 namespace helionc::parse {
 namespace {
 
-// tree-sitter's built-in symbol for ERROR nodes (`ts_builtin_sym_error`, not in the public API of
-// the 0.20 runtime, which also lacks ts_node_is_error).
-constexpr TSSymbol kErrorSymbol = static_cast<TSSymbol>(-1);
-
 struct ParserDeleter {
   void operator()(TSParser* parser) const { ts_parser_delete(parser); }
 };
 using ParserHandle = std::unique_ptr<TSParser, ParserDeleter>;
-
-bool is_error_node(TSNode node) { return ts_node_symbol(node) == kErrorSymbol; }
 
 // Where a string literal opening at `text[i]` (a quote) ends: one past its closing quote, or
 // npos when it is not closed (a single-quoted string at the end of its line, or the file's end).

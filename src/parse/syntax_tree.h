@@ -19,6 +19,10 @@ namespace helionc::parse {
 
 class SyntaxTree;
 
+// Whether `node` is an ERROR node, by tree-sitter's built-in symbol for them
+// (`ts_builtin_sym_error`: the 0.20 runtime has neither it nor ts_node_is_error in its API).
+inline bool is_error_node(TSNode node) { return ts_node_symbol(node) == static_cast<TSSymbol>(-1); }
+
 // A tree-sitter cursor deleted with its scope.
 class TreeCursor {
  public:

@@ -201,7 +201,7 @@ std::optional<int64_t> HostValues::eval_int(const ir::ExprPtr& expr, int depth) 
     auto value = eval_int(unary->operand, depth + 1);
     if (!value) return std::nullopt;
     if (unary->op == ir::UnaryOp::kNeg) return checked_sub(0, *value);
-    if (unary->op == ir::UnaryOp::kPos) return *value;
+    if (unary->op == ir::UnaryOp::kPos) return value;
     return std::nullopt;
   }
   if (const auto* binary = expr->as<ir::Binary>()) {

@@ -12,11 +12,11 @@ using ir::TypeKind;
 namespace {
 
 // The expression a device name was bound to in the body (`flat = base + col`), else `expr`.
-const ExprPtr& device_value(const ExprPtr& expr, const std::map<int, ExprPtr>& device_values) {
+const ir::Expr* device_value(const ExprPtr& expr, const std::map<int, ExprPtr>& device_values) {
   const auto* ref = expr->as<ir::VarRef>();
-  if (ref == nullptr) return expr;
+  if (ref == nullptr) return expr.get();
   auto it = device_values.find(ref->binding);
-  return it == device_values.end() ? expr : device_value(it->second, device_values);
+  return it == device_values.end() ? expr.get() : device_value(it->second, device_values);
 }
 
 // The 2-D array `x` of a flat view `flat = x.view(-1)` / `x.reshape(-1)`, or -1.

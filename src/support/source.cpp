@@ -1,6 +1,9 @@
 #include "support/source.h"
 
+#include <fmt/format.h>
+
 #include <algorithm>
+#include <filesystem>
 
 namespace helionc {
 
@@ -69,6 +72,12 @@ std::string_view SourceFile::text_of(const SourceRange& range) const {
   uint32_t begin = std::min(range.begin, size);
   uint32_t end = std::clamp(range.end, begin, size);
   return std::string_view(text_).substr(begin, end - begin);
+}
+
+std::string file_name_and_line(const SourceRange& range) {
+  if (!range.valid()) return "";
+  return fmt::format("{}:{}", std::filesystem::path(range.file->path()).filename().string(),
+                     range.file->line_column(range.begin).line);
 }
 
 }  // namespace helionc

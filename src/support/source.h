@@ -29,6 +29,10 @@ struct SourceRange {
   SourceRange merge(const SourceRange& other) const;
 };
 
+// "mm.py:11": the file's name (no folders) and the line where `range` begins; "" for a range
+// without a file. Short labels in reports and tuned configs.
+std::string file_name_and_line(const SourceRange& range);
+
 // Python source with every carriage return that is not part of a CRLF turned into a line feed.
 // Python reads a lone CR as a line break (universal newlines); tree-sitter-python does not, and
 // neither does SourceFile's line table. One byte for one, so every offset into the result points

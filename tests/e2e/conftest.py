@@ -148,8 +148,14 @@ def helionc(tmp_path_factory) -> Compiler:
             pytest.fail(f"{message} (from $HELIONC)", pytrace=False)
         pytest.skip(f"{message}; build it or set HELIONC")
     # Under pytest-xdist each worker has its own base folder; their parent is the run's.
+    # scripts/test.sh hands both e2e stages one temporary folder of its own (removed when the
+    # suite ends), so that the compile checks reuse the modules the interpret-mode stage made.
     base = tmp_path_factory.getbasetemp()
-    shared = (base.parent if os.environ.get("PYTEST_XDIST_WORKER") else base) / "helionc-modules"
+    given = os.environ.get("HELIONC_E2E_MODULE_DIR")
+    if given:
+        shared = pathlib.Path(given)
+    else:
+        shared = (base.parent if os.environ.get("PYTEST_XDIST_WORKER") else base) / "helionc-modules"
     shared.mkdir(exist_ok=True)
     return Compiler(binary, tmp_path_factory.mktemp("helionc"), shared)
 

@@ -5,7 +5,7 @@
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/../.."
 build="${1:-build}"
-tidy="${CLANG_TIDY:-clang-tidy}"
+tidy="${CLANG_TIDY:-.venv/bin/clang-tidy}"  # the pinned one (tests/requirements.txt)
 jobs="${HELIONC_JOBS:-2}"
 if [ ! -f "$build/compile_commands.json" ]; then
   echo "check_tidy: no $build/compile_commands.json (configure the build first)" >&2

@@ -111,12 +111,6 @@ std::string_view helper_function(Intrinsic op) {
   }
 }
 
-bool is_number(const ir::ExprPtr& expr, double value) {
-  if (const auto* i = expr->as<ir::IntImm>()) return i->value == value;
-  if (const auto* f = expr->as<ir::FloatImm>()) return f->value == value;
-  return false;
-}
-
 // Whether `call`'s result has as last axis its operand's second-to-last: an axis Mosaic lays
 // out along sublanes, which TPU v4 cannot move to lanes (helper_lanes.py.tmpl). A reduction
 // along the last axis, and a squeeze or reshape that drops a last axis of size 1, of a tile of
@@ -440,9 +434,9 @@ PyExpr ExprPrinter::call(const ir::Call& node) {
       const bool has_dtype = args.size() > 2 && args[2]->kind != ir::ExprKind::kNoneImm;
       std::vector<std::string> call_args = {like};
       std::string_view function = "jnp.full_like";
-      if (is_number(args[1], 0)) {
+      if (ir::is_number(*args[1], 0)) {
         function = "jnp.zeros_like";
-      } else if (is_number(args[1], 1)) {
+      } else if (ir::is_number(*args[1], 1)) {
         function = "jnp.ones_like";
       } else {
         call_args.push_back(text(args[1]));
@@ -1021,7 +1015,7 @@ PyExpr ExprPrinter::shape_op(const ir::Call& node) {
       if (!shape) return unsupported(node, "`hl.full` here");
       const bool has_dtype = args[1]->kind != ir::ExprKind::kNoneImm;
       const std::string dtype = has_dtype ? text(args[1]) : "jnp.float32";
-      if (is_number(args[0], 0)) return py_call("jnp.zeros", {*shape, dtype});
+      if (ir::is_number(*args[0], 0)) return py_call("jnp.zeros", {*shape, dtype});
       return py_call("jnp.full", {*shape, text(args[0]), dtype});
     }
   }

@@ -25,12 +25,6 @@ bool mentions(const ir::StmtPtr& stmt, int binding) {
   return found;
 }
 
-bool is_number(const ir::ExprPtr& expr, double value) {
-  if (const auto* i = expr->as<ir::IntImm>()) return i->value == value;
-  if (const auto* f = expr->as<ir::FloatImm>()) return f->value == value;
-  return false;
-}
-
 class HostPrinter {
  public:
   HostPrinter(PythonWriter& out, EmitContext& context, const ir::Kernel& kernel,
@@ -574,9 +568,9 @@ class HostPrinter {
       return;
     }
     std::string value;
-    if (is_number(alloc.fill, 0)) {
+    if (ir::is_number(*alloc.fill, 0)) {
       value = py_call("jnp.zeros", {shape, dtype}).text;
-    } else if (is_number(alloc.fill, 1)) {
+    } else if (ir::is_number(*alloc.fill, 1)) {
       value = py_call("jnp.ones", {shape, dtype}).text;
     } else {
       value = py_call("jnp.full", {shape, host_.text(alloc.fill), dtype}).text;

@@ -58,7 +58,7 @@ class IndexMapContext final : public HostContext {
     const ir::TileDim& dim = kernel_.tile_dims[attr.tile_dim];
     auto own = own_dims_.find(attr.tile_dim);
     if (own == own_dims_.end() || has_begin(dim) || !block_of_) return std::nullopt;
-    const PyExpr index = py_atom(safe_local_name(dim.name));
+    PyExpr index = py_atom(safe_local_name(dim.name));
     if (attr.attr == ir::TileAttrKind::kId) return index;
     return py_binary("*", index, py_atom(block_of_(own->second)));
   }

@@ -6,6 +6,7 @@
 
 #include "driver/depfile.h"
 #include "driver/options.h"
+#include "driver/parse_args.h"
 
 using helionc::driver::DepfileFlags;
 using helionc::driver::DepfileRequest;
@@ -13,15 +14,9 @@ using helionc::driver::DriverOptions;
 using helionc::driver::escape_for_make;
 using helionc::driver::render_depfile;
 using helionc::driver::take_gcc_dependency_flags;
+using helionc::testing::parse_args;
 
 namespace {
-
-std::variant<DriverOptions, int> parse(std::vector<std::string> args) {
-  args.insert(args.begin(), "helionc");
-  std::vector<char*> argv;
-  for (std::string& arg : args) argv.push_back(arg.data());
-  return helionc::driver::parse_command_line(static_cast<int>(argv.size()), argv.data());
-}
 
 // By value: the parsed options are a temporary of the caller's expression.
 DepfileRequest depfile_of(const std::variant<DriverOptions, int>& parsed) {
@@ -56,27 +51,27 @@ TEST_CASE("GCC's dependency flags are taken out of argv, joined or separate") {
 
 TEST_CASE("the command line resolves the depfile's path and target") {
   SECTION("-MD puts it beside the output") {
-    const DepfileRequest request = depfile_of(parse({"-MD", "-o", "gen/k_pallas.py", "k.py"}));
+    const DepfileRequest request = depfile_of(parse_args({"-MD", "-o", "gen/k_pallas.py", "k.py"}));
     CHECK(request.path == "gen/k_pallas.d");
     CHECK(request.targets == std::vector<std::string>{"gen/k_pallas.py"});
     CHECK_FALSE(request.phony);
   }
   SECTION("-MD without -o: beside the default output") {
-    CHECK(depfile_of(parse({"-MD", "src/k.py"})).path == "k_pallas.d");
+    CHECK(depfile_of(parse_args({"-MD", "src/k.py"})).path == "k_pallas.d");
   }
   SECTION("--depfile, -MT verbatim, -MP") {
-    const DepfileRequest& request =
-        depfile_of(parse({"--depfile", "k.d", "-MT", "$(OUT)", "-MP", "-o", "a b.py", "k.py"}));
+    const DepfileRequest& request = depfile_of(
+        parse_args({"--depfile", "k.d", "-MT", "$(OUT)", "-MP", "-o", "a b.py", "k.py"}));
     CHECK(request.path == "k.d");
     CHECK(request.targets == std::vector<std::string>{"$(OUT)"});
     CHECK(request.phony);
   }
   SECTION("the default target is the output, escaped") {
-    CHECK(depfile_of(parse({"-MF", "k.d", "-o", "a b.py", "k.py"})).targets ==
+    CHECK(depfile_of(parse_args({"-MF", "k.d", "-o", "a b.py", "k.py"})).targets ==
           std::vector<std::string>{"a\\ b.py"});
   }
   SECTION("no depfile unless asked") {
-    auto parsed = parse({"k.py"});
+    auto parsed = parse_args({"k.py"});
     REQUIRE(std::holds_alternative<DriverOptions>(parsed));
     CHECK_FALSE(std::get<DriverOptions>(parsed).depfile.has_value());
   }
@@ -84,13 +79,13 @@ TEST_CASE("the command line resolves the depfile's path and target") {
 
 TEST_CASE("depfile usage errors") {
   const int usage = helionc::driver::kExitUsageError;
-  CHECK(std::get<int>(parse({"k.py", "-MF"})) == usage);
-  CHECK(std::get<int>(parse({"-MD", "-o", "-", "k.py"})) == usage);              // no name for it
-  CHECK(std::get<int>(parse({"-MF", "k.d", "--emit", "ir", "k.py"})) == usage);  // no target
-  CHECK(std::get<int>(parse({"-MT", "x", "k.py"})) == usage);                    // -MT alone
-  CHECK(std::get<int>(parse({"-MF", "a.d", "--depfile", "b.d", "k.py"})) == usage);
+  CHECK(std::get<int>(parse_args({"k.py", "-MF"})) == usage);
+  CHECK(std::get<int>(parse_args({"-MD", "-o", "-", "k.py"})) == usage);  // no name for it
+  CHECK(std::get<int>(parse_args({"-MF", "k.d", "--emit", "ir", "k.py"})) == usage);  // no target
+  CHECK(std::get<int>(parse_args({"-MT", "x", "k.py"})) == usage);                    // -MT alone
+  CHECK(std::get<int>(parse_args({"-MF", "a.d", "--depfile", "b.d", "k.py"})) == usage);
   // Standard output is fine once the target is named.
-  CHECK(depfile_of(parse({"-MF", "k.d", "-MT", "k.ir", "--emit", "ir", "k.py"})).targets ==
+  CHECK(depfile_of(parse_args({"-MF", "k.d", "-MT", "k.ir", "--emit", "ir", "k.py"})).targets ==
         std::vector<std::string>{"k.ir"});
 }
 

@@ -5,24 +5,13 @@
 #include <vector>
 
 #include "driver/options.h"
+#include "driver/parse_args.h"
 
 using helionc::driver::DriverOptions;
-using helionc::driver::parse_command_line;
-
-namespace {
-
-// Runs the parser over `args` (argv[0] added), as main() would.
-std::variant<DriverOptions, int> parse(std::vector<std::string> args) {
-  args.insert(args.begin(), "helionc");
-  std::vector<char*> argv;
-  for (std::string& arg : args) argv.push_back(arg.data());
-  return parse_command_line(static_cast<int>(argv.size()), argv.data());
-}
-
-}  // namespace
+using helionc::testing::parse_args;
 
 TEST_CASE("the defaults") {
-  auto parsed = parse({"k.py"});
+  auto parsed = parse_args({"k.py"});
   REQUIRE(std::holds_alternative<DriverOptions>(parsed));
   const auto& options = std::get<DriverOptions>(parsed);
   CHECK(options.input == "k.py");
@@ -32,8 +21,8 @@ TEST_CASE("the defaults") {
 }
 
 TEST_CASE("words for enumerated options, GCC-style warning flags") {
-  auto parsed = parse({"--emit", "ir", "--color", "never", "-Werror", "-Wno-ignored-keyword",
-                       "--diagnostics-format", "json", "-o", "-", "k.py"});
+  auto parsed = parse_args({"--emit", "ir", "--color", "never", "-Werror", "-Wno-ignored-keyword",
+                            "--diagnostics-format", "json", "-o", "-", "k.py"});
   REQUIRE(std::holds_alternative<DriverOptions>(parsed));
   const auto& options = std::get<DriverOptions>(parsed);
   CHECK(options.emit == helionc::driver::EmitKind::kIr);
@@ -46,8 +35,9 @@ TEST_CASE("words for enumerated options, GCC-style warning flags") {
 }
 
 TEST_CASE("usage errors exit with status 2") {
-  CHECK(std::get<int>(parse({})) == helionc::driver::kExitUsageError);
-  CHECK(std::get<int>(parse({"--emit", "llvm", "k.py"})) == helionc::driver::kExitUsageError);
-  CHECK(std::get<int>(parse({"--target", "tpu-v9", "k.py"})) == helionc::driver::kExitUsageError);
-  CHECK(std::get<int>(parse({"-Wnot-a-warning", "k.py"})) == helionc::driver::kExitUsageError);
+  CHECK(std::get<int>(parse_args({})) == helionc::driver::kExitUsageError);
+  CHECK(std::get<int>(parse_args({"--emit", "llvm", "k.py"})) == helionc::driver::kExitUsageError);
+  CHECK(std::get<int>(parse_args({"--target", "tpu-v9", "k.py"})) ==
+        helionc::driver::kExitUsageError);
+  CHECK(std::get<int>(parse_args({"-Wnot-a-warning", "k.py"})) == helionc::driver::kExitUsageError);
 }

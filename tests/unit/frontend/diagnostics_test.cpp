@@ -10,18 +10,8 @@
 #include "lowering_fixture.h"
 
 using helionc::testing::contains;
+using helionc::testing::first_error;
 using helionc::testing::lower;
-
-namespace {
-
-// Lowers `body` and returns the first line of the rendered diagnostics.
-std::string first_error(const std::string& body) {
-  auto result = lower(body);
-  const std::string text = result->errors();
-  return text.substr(0, text.find('\n'));
-}
-
-}  // namespace
 
 TEST_CASE("an undefined name is reported at its position") {
   CHECK(first_error(R"(@helion.kernel

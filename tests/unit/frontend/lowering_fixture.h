@@ -42,4 +42,10 @@ inline std::unique_ptr<Lowered> lower(const std::string& body, bool with_prelude
   return result;
 }
 
+// Lowers `body` and returns the first line of the rendered diagnostics.
+inline std::string first_error(const std::string& body) {
+  const std::string text = lower(body)->errors();
+  return text.substr(0, text.find('\n'));
+}
+
 }  // namespace helionc::testing

@@ -3,15 +3,10 @@
 
 #include "lowering_fixture.h"
 
+using helionc::testing::first_error;
 using helionc::testing::lower;
 
 namespace {
-
-std::string first_error(const std::string& source) {
-  auto result = lower(source);
-  const std::string text = result->errors();
-  return text.substr(0, text.find('\n'));
-}
 
 std::string elementwise(const std::string& signature, const std::string& before = "") {
   return "@helion.kernel\n" + signature + ":\n" + before +

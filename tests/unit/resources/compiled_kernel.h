@@ -9,12 +9,23 @@
 #include <optional>
 #include <vector>
 
+#include "autotune/targets.h"
 #include "frontend/lowering_fixture.h"
 #include "passes/host_values.h"
 #include "passes/launch_resources.h"
 #include "passes/pipeline.h"
 
 namespace helionc {
+
+inline constexpr int64_t KiB = 1024;
+inline constexpr int64_t MiB = 1024 * KiB;
+
+// A built-in target by name (`tpu-v5e`).
+inline const autotune::TargetInfo& target(const char* name) {
+  const autotune::TargetInfo* found = autotune::find_target(name);
+  REQUIRE(found != nullptr);
+  return *found;
+}
 
 // A matmul whose dtypes are known only from the call (several tests compile it).
 inline constexpr const char* kMatmul = R"(@helion.kernel(static_shapes=True)

@@ -18,12 +18,6 @@ namespace {
 using autotune::Bound;
 using passes::LoopStrategy;
 
-const autotune::TargetInfo& target(const char* name) {
-  const autotune::TargetInfo* t = autotune::find_target(name);
-  REQUIRE(t != nullptr);
-  return *t;
-}
-
 double term(const autotune::Estimate& e, const std::string& name) {
   for (const autotune::TimeTerm& t : e.terms) {
     if (t.name == name) return t.us;

@@ -12,8 +12,6 @@
 namespace helionc {
 namespace {
 
-constexpr int64_t KiB = 1024;
-
 // A half-copy of one 32-bit register tile (8 rows x 128 lanes).
 constexpr int64_t kHalfTile = 2 * KiB;
 

@@ -18,9 +18,6 @@ namespace {
 
 using passes::LoopStrategy;
 
-constexpr int64_t KiB = 1024;
-constexpr int64_t MiB = 1024 * KiB;
-
 // A row softmax: one launch, the row kept whole (`x[tile_m, :]`), a 1-D tile elsewhere.
 const char* kSoftmax = R"(@helion.kernel()
 def softmax(x: torch.Tensor) -> torch.Tensor:

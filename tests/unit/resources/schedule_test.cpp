@@ -18,7 +18,7 @@ using passes::AxisPlacement;
 using passes::DimRun;
 using passes::LoopStrategy;
 using passes::MemorySpace;
-using Kind = passes::ScratchBuffer::Kind;
+using ScratchKind = passes::ScratchBuffer::Kind;
 
 // Reads `scale` only as a scalar (SMEM) and writes only rows from `start` of an initialised
 // `out` (its old contents are aliased and kept in place).
@@ -31,51 +31,32 @@ def scale_rows(x: torch.Tensor, scale: torch.Tensor, start: int) -> torch.Tensor
     return out
 )";
 
-struct Scheduled {
-  std::unique_ptr<testing::Lowered> lowered;
-  std::optional<passes::PipelineResult> result;
-
-  const ir::Kernel& kernel() const { return result->module.kernels.front(); }
-  const passes::Launch& launch() const { return result->plans.front().launches.front(); }
-  passes::LaunchSchedule schedule(std::vector<LoopStrategy> strategies) const {
-    return passes::find_schedule(kernel(), launch(), strategies);
-  }
-};
-
-Scheduled compile(const char* source) {
-  Scheduled compiled;
-  compiled.lowered = testing::lower(source);
-  INFO(compiled.lowered->errors());
-  REQUIRE_FALSE(compiled.lowered->diags.has_errors());
-  compiled.result =
-      passes::run_pipeline(std::move(compiled.lowered->module), {}, compiled.lowered->diags);
-  INFO(compiled.lowered->errors());
-  REQUIRE(compiled.result);
-  return compiled;
+passes::LaunchSchedule schedule(const Compiled& compiled, std::vector<LoopStrategy> strategies) {
+  return passes::find_schedule(compiled.kernel(), compiled.launch(), strategies);
 }
 
-std::vector<Kind> kinds(const passes::LaunchSchedule& schedule) {
-  std::vector<Kind> result;
+std::vector<ScratchKind> kinds(const passes::LaunchSchedule& schedule) {
+  std::vector<ScratchKind> result;
   for (const passes::ScratchBuffer& buffer : schedule.scratch) result.push_back(buffer.kind);
   return result;
 }
 
 TEST_CASE("the schedule pass stores one schedule per applicable combination, default first") {
-  const Scheduled mm = compile(kMatmul);
+  const Compiled mm = compile(kMatmul);
   std::vector<std::vector<LoopStrategy>> stored;
   for (const passes::LaunchSchedule& s : mm.launch().schedules) stored.push_back(s.strategies);
   CHECK(stored == std::vector<std::vector<LoopStrategy>>{{LoopStrategy::kGrid},
                                                          {LoopStrategy::kUnroll},
                                                          {LoopStrategy::kEmitPipeline},
                                                          {LoopStrategy::kForiLoop}});
-  const Scheduled rows = compile(kScaleRows);
+  const Compiled rows = compile(kScaleRows);
   REQUIRE(rows.launch().schedules.size() == 1);
   CHECK(rows.launch().schedules.front().strategies.empty());
 }
 
 TEST_CASE("matmul under grid: k is the last, arbitrary grid axis; the carry is VMEM scratch") {
-  const Scheduled mm = compile(kMatmul);
-  const passes::LaunchSchedule s = mm.schedule({LoopStrategy::kGrid});
+  const Compiled mm = compile(kMatmul);
+  const passes::LaunchSchedule s = schedule(mm, {LoopStrategy::kGrid});
   REQUIRE(s.dims.size() == 3);
   CHECK(s.pallas_grid == std::vector<int>{0, 1, 2});
   CHECK_FALSE(s.dims[0].arbitrary);
@@ -88,7 +69,7 @@ TEST_CASE("matmul under grid: k is the last, arbitrary grid axis; the carry is V
   CHECK(s.inputs[0].index_dims == std::vector<int>{0, 2});
   CHECK(s.inputs[1].index_dims == std::vector<int>{1, 2});
   CHECK(s.outputs[0].index_dims == std::vector<int>{0, 1});
-  CHECK(kinds(s) == std::vector<Kind>{Kind::kGridCarry});
+  CHECK(kinds(s) == std::vector<ScratchKind>{ScratchKind::kGridCarry});
   // Both operands of the product along k are read again for every block of the other output
   // axis: zero-padded on the host, so the product needs no mask.
   CHECK(s.inputs[0].zero_padded);
@@ -97,8 +78,8 @@ TEST_CASE("matmul under grid: k is the last, arbitrary grid axis; the carry is V
 }
 
 TEST_CASE("matmul under unroll: k resident in VMEM, no grid axis, no scratch") {
-  const Scheduled mm = compile(kMatmul);
-  const passes::LaunchSchedule s = mm.schedule({LoopStrategy::kUnroll});
+  const Compiled mm = compile(kMatmul);
+  const passes::LaunchSchedule s = schedule(mm, {LoopStrategy::kUnroll});
   CHECK(s.pallas_grid == std::vector<int>{0, 1});
   CHECK(s.dims[2].run == DimRun::kResident);
   CHECK(s.dims[2].pallas_axis == -1);
@@ -112,10 +93,10 @@ TEST_CASE("matmul under unroll: k resident in VMEM, no grid axis, no scratch") {
 }
 
 TEST_CASE("matmul under the streaming strategies: inputs in HBM, zero-padded, own scratch") {
-  const Scheduled mm = compile(kMatmul);
+  const Compiled mm = compile(kMatmul);
   for (LoopStrategy strategy : {LoopStrategy::kEmitPipeline, LoopStrategy::kForiLoop}) {
     INFO(passes::loop_strategy_name(strategy));
-    const passes::LaunchSchedule s = mm.schedule({strategy});
+    const passes::LaunchSchedule s = schedule(mm, {strategy});
     CHECK(s.dims[2].run == DimRun::kStreamed);
     for (const passes::OperandSchedule& input : s.inputs) {
       CHECK(input.memory == MemorySpace::kHbm);
@@ -127,17 +108,18 @@ TEST_CASE("matmul under the streaming strategies: inputs in HBM, zero-padded, ow
     CHECK(s.outputs[0].memory == MemorySpace::kVmem);
     CHECK_FALSE(s.outputs[0].zero_padded);
   }
-  CHECK(kinds(mm.schedule({LoopStrategy::kEmitPipeline})) ==
-        std::vector<Kind>{Kind::kPipelineCarry, Kind::kPipelineStep});
-  const passes::LaunchSchedule fori = mm.schedule({LoopStrategy::kForiLoop});
-  CHECK(kinds(fori) ==
-        std::vector<Kind>{Kind::kStreamSlots, Kind::kStreamSlots, Kind::kStreamSemaphores});
+  CHECK(kinds(schedule(mm, {LoopStrategy::kEmitPipeline})) ==
+        std::vector<ScratchKind>{ScratchKind::kPipelineCarry, ScratchKind::kPipelineStep});
+  const passes::LaunchSchedule fori = schedule(mm, {LoopStrategy::kForiLoop});
+  CHECK(kinds(fori) == std::vector<ScratchKind>{ScratchKind::kStreamSlots,
+                                                ScratchKind::kStreamSlots,
+                                                ScratchKind::kStreamSemaphores});
   CHECK(fori.scratch[0].input == 0);
   CHECK(fori.scratch[1].input == 1);
 }
 
 TEST_CASE("scalar-only reads go to SMEM; an output kept where not written stays in HBM") {
-  const Scheduled rows = compile(kScaleRows);
+  const Compiled rows = compile(kScaleRows);
   const passes::Launch& launch = rows.launch();
   const passes::LaunchSchedule& s = launch.schedules.front();
   bool smem = false, kept = false;
@@ -162,7 +144,7 @@ TEST_CASE("scalar-only reads go to SMEM; an output kept where not written stays 
 }
 
 TEST_CASE("the accounting reads the schedule's memory spaces") {
-  const Scheduled mm = compile(kMatmul);
+  const Compiled mm = compile(kMatmul);
   std::map<int, passes::ConcreteTensor> args;
   for (const ir::Param& param : mm.kernel().params) {
     args[param.binding] = {{1024, 1024}, ir::ScalarType::kBFloat16};

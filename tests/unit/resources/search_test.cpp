@@ -12,12 +12,6 @@ namespace {
 
 using passes::LoopStrategy;
 
-const autotune::TargetInfo& target(const char* name) {
-  const autotune::TargetInfo* t = autotune::find_target(name);
-  REQUIRE(t != nullptr);
-  return *t;
-}
-
 autotune::Candidate make(std::vector<int64_t> blocks, LoopStrategy strategy) {
   autotune::Candidate c;
   c.config.block_sizes = std::move(blocks);
