@@ -12,9 +12,12 @@ if [ ! -f "$build/compile_commands.json" ]; then
   exit 1
 fi
 log="$(mktemp)"
-trap 'rm -f "$log"' EXIT
+commands="$(mktemp -d)"
+trap 'rm -rf "$log" "$commands"' EXIT
+# A unity build's database names its batches, not its sources: one command per source.
+python3 tests/format/split_unity_commands.py "$build" "$commands"
 status=0
-git ls-files 'src/*.cpp' | xargs -P "$jobs" -n 4 "$tidy" -p "$build" --quiet >"$log" 2>&1 || status=1
+git ls-files 'src/*.cpp' | xargs -P "$jobs" -n 4 "$tidy" -p "$commands" --quiet >"$log" 2>&1 || status=1
 findings="$(grep -E '(warning|error):' "$log" | sort -u || true)"
 if [ "$status" -ne 0 ] || [ -n "$findings" ]; then
   if [ -n "$findings" ]; then echo "$findings"; else tail -n 40 "$log"; fi
