@@ -30,7 +30,7 @@ HELIONC_SANITIZERS=1 HELIONC_SETUP_PACKAGES_ONLY=1 bash "$ROOT/scripts/setup.sh"
 FLAGS="-O1 -gline-tables-only -DNDEBUG"
 # Compiled in batches of 16 sources per library (CMake's unity build): the headers, and the
 # inline code of fmt and the standard library that every source instantiates, are compiled once
-# a batch instead of once a source, which halves the build (CI's longest stage but one). It asks
+# a batch instead of once a source, which halves CI's build stage. It asks
 # one thing of the code: names in the anonymous namespaces of one library's sources must differ
 # (a helper two sources need belongs in a header anyway). clang-tidy still checks each source on
 # its own (tests/format/check_tidy.sh; it takes a batch's flags for its sources).

@@ -270,39 +270,36 @@ bool is_draw(const ir::Expr& expr) {
           call->op == ir::Intrinsic::kRandint);
 }
 
-// How many random draws of the launch have `dims`.
-int draws_of_shape(const Launch& launch, const std::vector<ir::Dim>& dims) {
-  int draws = 0;
+// The random draws of the launch, in order.
+std::vector<const ir::Expr*> launch_draws(const Launch& launch) {
+  std::vector<const ir::Expr*> draws;
   ir::for_each_expr(launch.tile_loop().body, [&](const ir::Expr& expr) {
-    if (is_draw(expr) && expr.type.dims == dims) ++draws;
+    if (is_draw(expr)) draws.push_back(&expr);
   });
   return draws;
+}
+
+// The rule of draws_from_full_iotas, over the launch's draws.
+bool drawn_once(const std::vector<const ir::Expr*>& draws, const std::vector<ir::Dim>& dims) {
+  return dims.size() >= 2 && std::count_if(draws.begin(), draws.end(), [&](const ir::Expr* draw) {
+                               return draw->type.dims == dims;
+                             }) == 1;
 }
 
 }  // namespace
 
 bool draws_from_full_iotas(const Launch& launch, const std::vector<ir::Dim>& dims) {
-  return dims.size() >= 2 && draws_of_shape(launch, dims) == 1;
+  return drawn_once(launch_draws(launch), dims);
 }
 
 RandomDraws launch_random_draws(const Launch& launch) {
-  // The draws in order, with their shapes' counts (one walk of the body for all of them).
-  std::vector<const ir::Expr*> draws;
-  ir::for_each_expr(launch.tile_loop().body, [&](const ir::Expr& expr) {
-    if (is_draw(expr)) draws.push_back(&expr);
-  });
-  const auto drawn_once = [&](const ir::Expr& draw) {
-    return draw.type.dims.size() >= 2 &&
-           std::count_if(draws.begin(), draws.end(), [&](const ir::Expr* other) {
-             return other->type.dims == draw.type.dims;
-           }) == 1;
-  };
+  const std::vector<const ir::Expr*> draws = launch_draws(launch);  // one walk for all of them
   RandomDraws found;
   found.draws = static_cast<int>(draws.size());
   std::vector<bool> normal;  // per held shape drawn several times: a randn among its draws
   std::vector<HeldBlock> shared;
   for (const ir::Expr* draw : draws) {
-    if (drawn_once(*draw)) {  // counters from full-shape iotas (draws_from_full_iotas)
+    if (drawn_once(draws, draw->type.dims)) {  // counters from full-shape iotas
       found.held.push_back({draw->type.dims, kFullIotaDrawHalves});
       continue;
     }

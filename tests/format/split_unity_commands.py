@@ -13,7 +13,6 @@ definitions. Entries of sources compiled on their own are kept.
 import json
 import pathlib
 import re
-import shlex
 import sys
 
 INCLUDE = re.compile(r'^#include "(.+)"$', re.MULTILINE)
@@ -27,8 +26,7 @@ def split(entries: list[dict]) -> list[dict]:
             result.append(entry)
             continue
         for source in INCLUDE.findall(batch.read_text()):
-            command = entry["command"].replace(shlex.quote(str(batch)), shlex.quote(source))
-            command = command.replace(str(batch), source)
+            command = entry["command"].replace(str(batch), source)
             result.append(dict(entry, command=command, file=source))
     return result
 
