@@ -530,6 +530,10 @@ class Accountant {
         }
         r.block.push_back(extent);
       }
+      if (buffer.lane_rows) {
+        r.block.push_back(kLaneRowLanes);
+        r.note += ", lane rows";
+      }
       r.vmem_bytes = evaluate(known(scratch_vmem(kernel_, launch_, buffer)));
       result_.operands.push_back(std::move(r));
     }

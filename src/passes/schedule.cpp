@@ -7,6 +7,7 @@
 
 #include "ir/visitor.h"
 #include "passes/launch_plan.h"
+#include "passes/plan_lane_rows.h"
 #include "passes/plan_padding.h"
 #include "passes/plan_strategies.h"
 #include "support/internal_check.h"
@@ -89,6 +90,17 @@ class Scheduler {
     }
     scratch();
     schedule_.definition_masks = plan_definition_masks(kernel_, launch_, schedule_);
+    schedule_.lane_rows = plan_lane_rows(kernel_, launch_, schedule_);
+    for (ScratchBuffer& buffer : schedule_.scratch) {
+      if (buffer.kind != ScratchBuffer::Kind::kGridCarry &&
+          buffer.kind != ScratchBuffer::Kind::kPipelineCarry) {
+        continue;
+      }
+      const ir::TileLoop& loop =
+          launch_.inner_loops[static_cast<size_t>(buffer.inner_loop)].tile_loop();
+      buffer.lane_rows =
+          schedule_.lane_rows.contains(loop.carried[static_cast<size_t>(buffer.carry)].phi);
+    }
     return std::move(schedule_);
   }
 
@@ -455,6 +467,7 @@ class SchedulePrinter {
         text += fmt::format(" `{}`", kernel_.bindings[loop.carried[buffer.carry].init].name);
       }
       if (buffer.input >= 0) text += fmt::format(" input {}", buffer.input);
+      if (buffer.lane_rows) text += " (lane rows)";
       out_ += text + "\n";
     }
     for (const DefinitionMask& mask : schedule_.definition_masks) {
@@ -462,6 +475,12 @@ class SchedulePrinter {
                           kernel_.bindings[mask.binding].name,
                           kernel_.tile_dims[mask.tile_dim].name, pad_name(mask.fill));
     }
+    std::vector<std::string> rows;
+    for (int binding : schedule_.lane_rows) {
+      const std::string name = fmt::format("`{}`", kernel_.bindings[binding].name);
+      if (std::find(rows.begin(), rows.end(), name) == rows.end()) rows.push_back(name);
+    }
+    if (!rows.empty()) out_ += fmt::format("    lane rows {}\n", fmt::join(rows, ", "));
     return std::move(out_);
   }
 

@@ -11,7 +11,9 @@
 // from concrete shapes (launch_resources.h), both from the same schedule.
 #pragma once
 
+#include <cstdint>
 #include <optional>
+#include <set>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -111,7 +113,12 @@ struct ScratchBuffer {
   int inner_loop = -1;  // the loop (all but the gather kinds)
   int carry = -1;       // kGridCarry, kPipelineCarry: index into the loop's `carried`
   int input = -1;       // kStreamSlots: the streamed input; gather kinds: the table input
+  // kGridCarry, kPipelineCarry: the carried value is a lane row (plan_lane_rows.h), held with a
+  // last axis of 128 lanes more than its own shape.
+  bool lane_rows = false;
 };
+// The lanes a lane row repeats its value over: one vector register's width.
+inline constexpr int64_t kLaneRowLanes = 128;
 std::string_view scratch_kind_name(ScratchBuffer::Kind kind);
 
 // What the padding of a partial block holds along a tile dimension (plan_padding.h): values of
@@ -139,6 +146,8 @@ struct LaunchSchedule {
   // after it run at its last step.
   int grid_loop = -1;
   std::vector<DefinitionMask> definition_masks;  // in the order they were chosen
+  // The body's bindings held as lane rows (plan_lane_rows.h).
+  std::set<int> lane_rows;
 
   // The fill of `binding`'s definition mask along `tile_dim`, if it has one.
   std::optional<Pad> definition_mask(int binding, int tile_dim) const {

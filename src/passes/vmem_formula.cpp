@@ -140,6 +140,7 @@ SizeExpr scratch_bytes(const ir::Kernel& kernel, const Launch& launch,
       shape.push_back(SizeExpr::constant(1));
     }
   }
+  if (buffer.lane_rows) shape.push_back(SizeExpr::constant(kLaneRowLanes));
   return SizeExpr::tiled(std::move(shape), -1, vmem_item_bytes(*binding.type.dtype));
 }
 

@@ -380,6 +380,8 @@ class DeviceContext final : public ExprContext {
     }
   }
 
+  const std::set<int>* lane_rows() const override { return &schedule_.lane_rows; }
+
   std::optional<std::string> block_shape(const ir::Expr& expr) override {
     return dims_shape(expr.type.dims);
   }

@@ -7,6 +7,7 @@
 
 #include "backend/pallas/scalar_functions.h"
 #include "ir/visitor.h"
+#include "passes/plan_lane_rows.h"
 #include "support/quote.h"
 
 namespace helionc::backend::pallas {
@@ -207,6 +208,69 @@ PyExpr ExprPrinter::broadcast_operand(const ir::Expr& operand, PyExpr value,
   return py_call("_tile_broadcast", {value.text, *shape});
 }
 
+// Lane rows of a unit last axis broadcast against a block of the same leading axes
+// (`s - m[:, :, None]`): their 128-lane tile repeated, a copy of whole registers. The block's
+// shape is the result's, or the other operand's when that is a name of the result's shape.
+std::optional<PyExpr> ExprPrinter::lane_tile_operand(const ir::Binary& node,
+                                                     const ir::Expr& operand) {
+  const std::set<int>* rows = context_.lane_rows();
+  if (rows == nullptr || passes::lane_tiled_operand(node, *rows) != &operand) return std::nullopt;
+  const ir::Expr& other = &operand == node.lhs.get() ? *node.rhs : *node.lhs;
+  std::optional<std::string> shape = context_.block_shape(node);
+  if (!shape && other.kind == ir::ExprKind::kVarRef && other.type.dims == node.type.dims) {
+    shape = py_primary(context_.var(*other.as<ir::VarRef>())) + ".shape";
+  }
+  if (!shape) return std::nullopt;
+  imports_.helpers.insert("lane_rows");
+  const ir::ExprPtr& side = &operand == node.lhs.get() ? node.lhs : node.rhs;
+  return py_call("_lane_tile", {print_lane_rows(side).text, *shape});
+}
+
+// Lane rows where a value of their own shape is needed: lane 0 of each row.
+PyExpr ExprPrinter::row_values(const ir::Type& type, PyExpr rows) {
+  imports_.helpers.insert("lane_rows");
+  if (type.dims.back().kind == ir::Dim::Kind::kUnit) {
+    return py_atom(py_primary(rows) + "[..., :1]");
+  }
+  return py_call("_row_values", {rows.text});
+}
+
+bool ExprPrinter::lane_row_value(const ir::Expr& expr) const {
+  const std::set<int>* rows = context_.lane_rows();
+  return rows != nullptr && !rows->empty() && passes::reads_lane_rows(expr, *rows);
+}
+
+PyExpr ExprPrinter::print_lane_rows(const ir::ExprPtr& expr) {
+  const bool outer = lane_rows_mode_;
+  lane_rows_mode_ = true;
+  PyExpr value = print(expr);
+  lane_rows_mode_ = outer;
+  return value;
+}
+
+// A call in a lane row's tree: a reduction along the last axis kept with keepdims and repeated
+// over the lanes, a `full` repeated so, a unit last axis added or dropped (the same rows), or
+// elementwise work on lane rows (printed as usual).
+PyExpr ExprPrinter::lane_rows_call(const ir::Call& node) {
+  if (passes::unit_axis_operand(node) != nullptr) return print(node.args[0]);
+  if (passes::lane_row_reduction(node) || node.op == Intrinsic::kFull) {
+    lane_rows_mode_ = false;  // the operand is a block, the fill a scalar
+    PyExpr value = reduction_or_full(node);
+    lane_rows_mode_ = true;
+    imports_.helpers.insert("lane_rows");
+    return py_call("_lane_rows", {value.text});
+  }
+  return call(node);
+}
+
+// A lane row's reduction with keepdims, or its `full` with a unit last axis.
+PyExpr ExprPrinter::reduction_or_full(const ir::Call& node) {
+  if (node.op != Intrinsic::kFull) return reduction(node, /*keep_dims=*/true);
+  const PyExpr full = call(node);
+  if (node.type.dims.back().kind == ir::Dim::Kind::kUnit) return full;
+  return py_atom(py_primary(full) + "[..., None]");
+}
+
 bool ExprPrinter::is_array(const ir::ExprPtr& expr) {
   return expr->type.kind == ir::TypeKind::kTileTensor || expr->type.kind == ir::TypeKind::kTensor;
 }
@@ -219,6 +283,13 @@ PyExpr ExprPrinter::unsupported(const ir::Expr& expr, std::string what) {
 }
 
 PyExpr ExprPrinter::print(const ir::ExprPtr& expr) {
+  if (lane_rows_mode_ && expr->type.kind != ir::TypeKind::kTileTensor) {
+    // A scalar operand of lane rows' elementwise work (or a dtype): printed as anywhere.
+    lane_rows_mode_ = false;
+    PyExpr value = print(expr);
+    lane_rows_mode_ = true;
+    return value;
+  }
   switch (expr->kind) {
     case ir::ExprKind::kIntImm: {
       const int64_t value = expr->as<ir::IntImm>()->value;
@@ -242,8 +313,13 @@ PyExpr ExprPrinter::print(const ir::ExprPtr& expr) {
       return py_atom(
           std::string(ir::jnp_dtype(context_.in_kernel() ? ir::device_dtype(dtype) : dtype)));
     }
-    case ir::ExprKind::kVarRef:
-      return context_.var(*expr->as<ir::VarRef>());
+    case ir::ExprKind::kVarRef: {
+      const auto& ref = *expr->as<ir::VarRef>();
+      PyExpr value = context_.var(ref);
+      const std::set<int>* rows = context_.lane_rows();
+      if (lane_rows_mode_ || rows == nullptr || !rows->contains(ref.binding)) return value;
+      return row_values(expr->type, value);
+    }
     case ir::ExprKind::kUnary: {
       const auto& node = *expr->as<ir::Unary>();
       PyExpr operand = print(node.operand);
@@ -262,22 +338,24 @@ PyExpr ExprPrinter::print(const ir::ExprPtr& expr) {
     }
     case ir::ExprKind::kBinary: {
       const auto& node = *expr->as<ir::Binary>();
-      const PyExpr lhs = broadcast_operand(*node.lhs, print(node.lhs), *expr);
-      const PyExpr rhs = broadcast_operand(*node.rhs, print(node.rhs), *expr);
+      std::optional<PyExpr> lhs = lane_tile_operand(node, *node.lhs);
+      if (!lhs) lhs = broadcast_operand(*node.lhs, print(node.lhs), *expr);
+      std::optional<PyExpr> rhs = lane_tile_operand(node, *node.rhs);
+      if (!rhs) rhs = broadcast_operand(*node.rhs, print(node.rhs), *expr);
       const bool arrays = is_array(node.lhs) || is_array(node.rhs);
       if (arrays && node.op == ir::BinaryOp::kAnd) {
-        return py_call("jnp.logical_and", {lhs.text, rhs.text});
+        return py_call("jnp.logical_and", {lhs->text, rhs->text});
       }
       if (arrays && node.op == ir::BinaryOp::kOr) {
-        return py_call("jnp.logical_or", {lhs.text, rhs.text});
+        return py_call("jnp.logical_or", {lhs->text, rhs->text});
       }
       if (needs_scalar_opmath(node)) {
         // PyTorch keeps the number in float32 against a 16-bit float tile (JAX would round it).
         imports_.helpers.insert("scalar_op");
         const std::string op(ir::binary_op_spelling(node.op));
-        return py_call("_scalar_op", {lhs.text, py_string(op), rhs.text});
+        return py_call("_scalar_op", {lhs->text, py_string(op), rhs->text});
       }
-      return py_binary(ir::binary_op_spelling(node.op), lhs, rhs);
+      return py_binary(ir::binary_op_spelling(node.op), *lhs, *rhs);
     }
     case ir::ExprKind::kCompare: {
       const auto& node = *expr->as<ir::Compare>();
@@ -290,6 +368,11 @@ PyExpr ExprPrinter::print(const ir::ExprPtr& expr) {
     }
     case ir::ExprKind::kCall: {
       const auto& node = *expr->as<ir::Call>();
+      if (lane_rows_mode_) return lane_rows_call(node);
+      if (passes::unit_axis_operand(node) != nullptr && lane_row_value(node)) {
+        // `m[..., None]` or `m.squeeze(-1)` of lane rows: the same rows, read in this shape.
+        return row_values(node.type, print_lane_rows(expr));
+      }
       PyExpr value = call(node);
       if (!context_.in_kernel() || !lands_on_sublanes(node)) return value;
       imports_.helpers.insert("lanes");
@@ -385,7 +468,9 @@ PyExpr ExprPrinter::call(const ir::Call& node) {
           tensor && tensor->type.kind == ir::TypeKind::kTensor) {
         return context_.tensor_query(node.op, *tensor, args.size() > 1 ? args[1] : nullptr);
       }
-      const std::string value = py_primary(print(args[0]));
+      // A lane row's dtype is its values' (its shape is not).
+      const bool rows = node.op == Intrinsic::kDtypeOf && lane_row_value(*args[0]);
+      const std::string value = py_primary(rows ? print_lane_rows(args[0]) : print(args[0]));
       switch (node.op) {
         case Intrinsic::kDtypeOf:
           return py_atom(value + ".dtype");
@@ -635,14 +720,15 @@ std::string axis_subscript(const PyExpr& value, int axis, std::string_view item)
 }  // namespace
 
 // Reductions (value, dim-or-None, keepdim) and softmax/log_softmax (value, dim).
-PyExpr ExprPrinter::reduction(const ir::Call& node) {
+// `keep_dims`: keep the reduced axis whatever the call says (a lane row's reduction).
+PyExpr ExprPrinter::reduction(const ir::Call& node, bool keep_dims) {
   const ir::ExprPtr& operand = node.args[0];
   PyExpr value = print(operand);
   const bool softmax = node.op == Intrinsic::kSoftmax || node.op == Intrinsic::kLogSoftmax;
   const bool all = !softmax && node.args[1]->kind == ir::ExprKind::kNoneImm;
   const int axis = all ? -1 : ir::int_literal(*node.args[1], 0);
-  const bool keep =
-      !softmax && node.args[2]->as<ir::BoolImm>() && node.args[2]->as<ir::BoolImm>()->value;
+  const bool keep = keep_dims || (!softmax && node.args[2]->as<ir::BoolImm>() &&
+                                  node.args[2]->as<ir::BoolImm>()->value);
   std::string_view function;
   std::string_view identity = "0";
   switch (node.op) {

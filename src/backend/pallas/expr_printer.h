@@ -63,6 +63,8 @@ class ExprContext {
   virtual std::optional<std::string> block_rows(int tile_dim);
   // The value of `hl.register_tunable` number `index` (host code: the config's entry).
   virtual std::optional<PyExpr> tunable(int index);
+  // The bindings held as lane rows (passes/plan_lane_rows.h); null where there are none.
+  virtual const std::set<int>* lane_rows() const { return nullptr; }
 
   virtual PyExpr tensor_query(ir::Intrinsic op, const ir::VarRef& tensor,
                               const ir::ExprPtr& axis) = 0;
@@ -76,6 +78,11 @@ class ExprPrinter {
 
   PyExpr print(const ir::ExprPtr& expr);
   std::string text(const ir::ExprPtr& expr) { return print(expr).text; }
+  // `expr` as lane rows (passes::lane_row_value must accept it): the value of a binding the
+  // schedule holds that way.
+  PyExpr print_lane_rows(const ir::ExprPtr& expr);
+  // Whether `expr` is lane rows computed from bindings held so (passes::reads_lane_rows).
+  bool lane_row_value(const ir::Expr& expr) const;
   // A dtype-valued expression (`jnp.float32`, `x_ref.dtype`).
   PyExpr dtype(const ir::ExprPtr& expr) { return print(expr); }
   // False once an expression could not be printed (a diagnostic was reported).
@@ -84,7 +91,11 @@ class ExprPrinter {
  private:
   PyExpr call(const ir::Call& call);
   PyExpr call_param(const ir::Call& call);
-  PyExpr reduction(const ir::Call& call);
+  PyExpr reduction(const ir::Call& call, bool keep_dims = false);
+  PyExpr lane_rows_call(const ir::Call& call);
+  PyExpr reduction_or_full(const ir::Call& call);
+  std::optional<PyExpr> lane_tile_operand(const ir::Binary& node, const ir::Expr& operand);
+  PyExpr row_values(const ir::Type& type, PyExpr rows);
   PyExpr dot(const ir::Call& call);
   PyExpr broadcast_operand(const ir::Expr& operand, PyExpr value, const ir::Expr& result);
   PyExpr shape_op(const ir::Call& call);
@@ -110,6 +121,8 @@ class ExprPrinter {
   OptionalImports& imports_;
   DiagnosticEngine& diags_;
   bool ok_ = true;
+  // Printing the tree of a lane row (print_lane_rows): its names are used as they are held.
+  bool lane_rows_mode_ = false;
 };
 
 }  // namespace helionc::backend::pallas

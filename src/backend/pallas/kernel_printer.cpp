@@ -275,7 +275,9 @@ class KernelPrinter {
       return;
     }
     const std::string target = let_targets(kernel_, let);
-    body_->line(context_.with_where(fmt::format("{} = {}", target, exprs_.text(let.value)), range));
+    const bool lane_rows = !let.unpack && schedule_.lane_rows.contains(let.targets[0]);
+    const PyExpr value = lane_rows ? exprs_.print_lane_rows(let.value) : exprs_.print(let.value);
+    body_->line(context_.with_where(fmt::format("{} = {}", target, value.text), range));
     if (let.unpack) return;
     const ir::Type& type = let.value->type;
     for (size_t axis = 0; axis < type.dims.size(); ++axis) {

@@ -1151,7 +1151,8 @@ class LaunchPrinter {
       case Kind::kGridCarry:
       case Kind::kPipelineCarry:
         return carry_scratch(
-            launch_.inner_loops[loop].tile_loop().carried[static_cast<size_t>(buffer.carry)]);
+            launch_.inner_loops[loop].tile_loop().carried[static_cast<size_t>(buffer.carry)],
+            buffer.lane_rows);
       case Kind::kPipelineStep:
         return "pltpu.SMEM((1,), jnp.int32)";
       case Kind::kStreamSlots: {
@@ -1196,8 +1197,9 @@ class LaunchPrinter {
     return fmt::format("_load_buffers({}, {})", config_, names_.first_loop + loop);
   }
 
-  // `pltpu.VMEM((block_m, block_n), jnp.float32)` for a carried value.
-  std::string carry_scratch(const ir::TileLoop::Carry& carry) const {
+  // `pltpu.VMEM((block_m, block_n), jnp.float32)` for a carried value (with a last axis of 128
+  // lanes more for a lane row: plan_lane_rows.h).
+  std::string carry_scratch(const ir::TileLoop::Carry& carry, bool lane_rows) const {
     const ir::Type& type = kernel_.bindings[carry.init].type;
     std::vector<std::string> dims;
     for (const ir::Dim& dim : type.dims) {
@@ -1224,6 +1226,7 @@ class LaunchPrinter {
           break;
       }
     }
+    if (lane_rows) dims.push_back(std::to_string(passes::kLaneRowLanes));
     // In the dtype device code holds it in (float16 as float32: ir::device_dtype).
     return fmt::format("pltpu.VMEM({}, {})", py_tuple(dims),
                        ir::jnp_dtype(ir::device_dtype(*type.dtype)));

@@ -570,16 +570,33 @@ def _tpu_generation():
     return _for_traced_tpu(lambda: pltpu.get_tpu_info().generation)
 
 
-def _lanes(value):
-    """`value`, a reduction over the last axis of a block, laid out along lanes on a TPU that
-    cannot move it there itself. Mosaic lays such a result out along sublanes; storing it, or
-    combining it with a lane-major value, moves it to lanes with a sublane gather, which TPU v4
-    lacks. There the value is broadcast over 128 lanes and transposed (exact, for every dtype).
-    TPU v5 and later keep Mosaic's own move: the kernel is unchanged there."""
-    if value.ndim == 0 or _tpu_generation() >= 5:
-        return value
-    wide = jnp.broadcast_to(value[..., None], (*value.shape, 128))
-    return jnp.swapaxes(wide, -1, -2)[..., 0, :]
+def _lane_rows(value):
+    """`value`, whose last axis is a unit (a reduction kept with keepdims, or `x[..., None]`),
+    repeated over 128 lanes: a row value held the way JAX's flash attention holds its running
+    statistics. Mosaic leaves a reduction along the lanes in this layout already, so the row
+    values of an online softmax stay put between steps, and broadcasting one over a block copies
+    whole registers (`_lane_tile`)."""
+    return jnp.broadcast_to(value, (*value.shape[:-1], 128))
+
+
+def _row_values(rows):
+    """The values of lane rows (`_lane_rows`) in their own shape: lane 0 of each row. TPU v4
+    cannot gather sublanes into lanes, so there the rows are transposed first (exact)."""
+    if _tpu_generation() >= 5:
+        return rows[..., 0]
+    return jnp.swapaxes(rows, -1, -2)[..., 0, :]
+
+
+def _lane_tile(rows, shape):
+    """Lane rows (`_lane_rows`) broadcast along their last axis to `shape`: the 128-lane tile
+    repeated (a copy of whole registers), then cut to `shape`'s last axis."""
+    lanes = shape[-1]
+    repeats = -(-lanes // 128)
+    if repeats > 1:
+        rows = jnp.tile(rows, (1,) * (rows.ndim - 1) + (repeats,))
+    if rows.shape[-1] != lanes:
+        rows = rows[..., :lanes]
+    return jnp.broadcast_to(rows, shape)
 
 
 _SCALAR_OPS = {
@@ -682,10 +699,8 @@ def _attention_output_kernel(
     # tests/golden/pallas/attention.py:43: the loop runs as grid axis 2 ("arbitrary")
     @pl.when(pl.program_id(2) == 0)
     def _first_step():
-        m_i = jnp.full(
-            (block_b, block_m),
-            float("-inf"),
-            jnp.float32,
+        m_i = _lane_rows(
+            jnp.full((block_b, block_m), float("-inf"), jnp.float32)[..., None],
         )  # tests/golden/pallas/attention.py:39
         l_i = jnp.ones_like(m_i)  # tests/golden/pallas/attention.py:40
         acc = jnp.zeros_like(q, dtype=jnp.float32)  # tests/golden/pallas/attention.py:42
@@ -709,16 +724,16 @@ def _attention_output_kernel(
         if tile_n_partial
         else qk
     )
-    m_ij = jnp.maximum(m_i, _lanes(jnp.max(qk, axis=2)))  # tests/golden/pallas/attention.py:47
-    qk = qk - _tile_broadcast(
-        m_ij[:, :, None],
-        (block_b, block_m, block_n),
-    )  # tests/golden/pallas/attention.py:48
+    m_ij = jnp.maximum(
+        m_i,
+        _lane_rows(jnp.max(qk, axis=2, keepdims=True)),
+    )  # tests/golden/pallas/attention.py:47
+    qk = qk - _lane_tile(m_ij, (block_b, block_m, block_n))  # tests/golden/pallas/attention.py:48
     p = jnp.exp2(qk)  # tests/golden/pallas/attention.py:49
-    l_ij = _lanes(jnp.sum(p, axis=2))  # tests/golden/pallas/attention.py:50
+    l_ij = _lane_rows(jnp.sum(p, axis=2, keepdims=True))  # tests/golden/pallas/attention.py:50
     alpha = jnp.exp2(m_i - m_ij)  # tests/golden/pallas/attention.py:51
     l_i = l_i * alpha + l_ij  # tests/golden/pallas/attention.py:52
-    acc = acc * alpha[:, :, None]  # tests/golden/pallas/attention.py:53
+    acc = acc * _lane_tile(alpha, acc.shape)  # tests/golden/pallas/attention.py:53
     v = v_view_ref[...]  # tests/golden/pallas/attention.py:54
     v = (
         jnp.where(
@@ -740,7 +755,7 @@ def _attention_output_kernel(
         l_i = l_i_scratch[...]
         acc = acc_scratch[...]
         m_i = m_i_scratch[...]
-        acc = acc / l_i[:, :, None]  # tests/golden/pallas/attention.py:58
+        acc = acc / _lane_tile(l_i, acc.shape)  # tests/golden/pallas/attention.py:58
         out_ref[...] = acc.astype(out_ref.dtype)  # tests/golden/pallas/attention.py:59
 
 
@@ -887,9 +902,9 @@ def _attention_output_forward(q_in: jax.Array, k_in: jax.Array, v_in: jax.Array,
             * min(2, pl.cdiv(q_view.shape[0], block_b) * pl.cdiv(v_view.shape[1], block_n))
             + _vmem_bytes((block_b, block_m, out.shape[2]), _device_dtype(out.dtype))
             * min(2, pl.cdiv(q_view.shape[0], block_b) * pl.cdiv(m_dim, block_m))
-            + _vmem_bytes((block_b, block_m), 4)
+            + _vmem_bytes((block_b, block_m, 128), 4)
             + _vmem_bytes((block_b, block_m, q_view.shape[2]), 4)
-            + _vmem_bytes((block_b, block_m), 4)
+            + _vmem_bytes((block_b, block_m, 128), 4)
             + block_b * pl.cdiv(block_m, 8) * 12288
             + (
                 block_b * pl.cdiv(block_m, 8) * 32768 + block_b * pl.cdiv(block_n, 8) * 8192
@@ -982,9 +997,9 @@ def _attention_output_forward(q_in: jax.Array, k_in: jax.Array, v_in: jax.Array,
             index_map=lambda tile_b, tile_m, tile_n: (tile_b, tile_m, 0),
         ),
         scratch_shapes=[
-            pltpu.VMEM((block_b, block_m), jnp.float32),
+            pltpu.VMEM((block_b, block_m, 128), jnp.float32),
             pltpu.VMEM((block_b, block_m, q_view.shape[2]), jnp.float32),
-            pltpu.VMEM((block_b, block_m), jnp.float32),
+            pltpu.VMEM((block_b, block_m, 128), jnp.float32),
         ],
         compiler_params=pltpu.CompilerParams(
             dimension_semantics=("parallel", "parallel", "arbitrary"),

@@ -489,130 +489,33 @@ def _tpu_generation():
     return _for_traced_tpu(lambda: pltpu.get_tpu_info().generation)
 
 
-def _lanes(value):
-    """`value`, a reduction over the last axis of a block, laid out along lanes on a TPU that
-    cannot move it there itself. Mosaic lays such a result out along sublanes; storing it, or
-    combining it with a lane-major value, moves it to lanes with a sublane gather, which TPU v4
-    lacks. There the value is broadcast over 128 lanes and transposed (exact, for every dtype).
-    TPU v5 and later keep Mosaic's own move: the kernel is unchanged there."""
-    if value.ndim == 0 or _tpu_generation() >= 5:
-        return value
-    wide = jnp.broadcast_to(value[..., None], (*value.shape, 128))
-    return jnp.swapaxes(wide, -1, -2)[..., 0, :]
+def _lane_rows(value):
+    """`value`, whose last axis is a unit (a reduction kept with keepdims, or `x[..., None]`),
+    repeated over 128 lanes: a row value held the way JAX's flash attention holds its running
+    statistics. Mosaic leaves a reduction along the lanes in this layout already, so the row
+    values of an online softmax stay put between steps, and broadcasting one over a block copies
+    whole registers (`_lane_tile`)."""
+    return jnp.broadcast_to(value, (*value.shape[:-1], 128))
 
 
-# Values in layouts Mosaic can make of them. Mosaic lays a mask (an i1 vector) out as the
-# values it was compared from and cannot change the width of most mask layouts: a mask compared
-# from 32-bit values cannot select 16-bit ones ("Sublane broadcast" for 1-D vectors, "Lane
-# broadcast" and "Can't change bitwidth during a relayout" for a reduction's results) and one
-# compared from 16-bit values cannot select 32-bit ones ("Invalid relayout"). So masks in kernels
-# are compared from 32-bit values, and values narrower than 32 bits are selected as 32-bit ones
-# (exact both ways). That costs a cast an element for a compare and two for a select of 16-bit
-# values, which Mosaic's own narrow ops would spare on chips with 16-bit vector units. Shape
-# casts that move a mask's last axis into the sublanes fail too ("unsupported shape cast"), as do
-# some reshapes across the minor axes of any values; `_unsqueeze` and `_reshape` make them as
-# Mosaic can.
+def _row_values(rows):
+    """The values of lane rows (`_lane_rows`) in their own shape: lane 0 of each row. TPU v4
+    cannot gather sublanes into lanes, so there the rows are transposed first (exact)."""
+    if _tpu_generation() >= 5:
+        return rows[..., 0]
+    return jnp.swapaxes(rows, -1, -2)[..., 0, :]
 
 
-def _wide_dtype(dtype):
-    """The 32-bit dtype that holds every value of `dtype` exactly."""
-    return jnp.float32 if jnp.issubdtype(dtype, jnp.floating) else jnp.int32
-
-
-def _widen(value):
-    """`value` as 32-bit values (exactly)."""
-    return value.astype(_wide_dtype(value.dtype)) if value.dtype.itemsize < 4 else value
-
-
-def _compare(op, a, b):
-    """`op(a, b)`, a comparison (`jnp.less`, ...), of 32-bit values: `a` and `b` promoted as JAX
-    compares them, then widened when narrower."""
-    dtype = jnp.result_type(a, b)
-    if dtype.itemsize >= 4:
-        return op(a, b)
-    wide = _wide_dtype(dtype)
-    return op(jnp.asarray(a, dtype).astype(wide), jnp.asarray(b, dtype).astype(wide))
-
-
-def _unsqueeze(value, axis):
-    """`value` with a new last axis at `axis` (its rank); a mask through int32."""
-    if value.dtype != jnp.bool_:
-        return jnp.expand_dims(value, axis)
-    return jnp.expand_dims(value.astype(jnp.int32), axis) != 0
-
-
-def _reshape(value, shape):
-    """`value.reshape(shape)` as Mosaic lays it out. A mask goes through int32. A reshape that
-    moves elements between the minor axes runs as 32-bit values (exactly), in one step when it
-    only merges axes into the last one or splits the last one (`(m, 4, 32)` to `(m, 128)`),
-    else as such a merge and such a split (`(m, 4, 32)` to `(m, 2, 64)`). Mosaic would fold
-    adjacent shape casts into one it cannot make, so each step has a pair of bitcasts (free) on
-    either side."""
-    shape = (shape,) if isinstance(shape, int) else tuple(shape)
-    if -1 in shape:
-        known = 1
-        for n in shape:
-            known *= 1 if n == -1 else n
-        shape = tuple(value.size // known if n == -1 else n for n in shape)
-    if value.dtype == jnp.bool_:
-        return _reshape(value.astype(jnp.int32), shape) != 0
-    if value.ndim == 0 or len(shape) == 0 or value.size == 0:
-        return value.reshape(shape)
-    # The trailing axes of each shape that hold the same elements (`(4, 32)` and `(2, 64)`).
-    i, j = value.ndim - 1, len(shape) - 1
-    a, b = value.shape[i], shape[j]
-    while a != b:
-        if a < b:
-            i -= 1
-            a *= value.shape[i]
-        else:
-            j -= 1
-            b *= shape[j]
-    if i == value.ndim - 1 and j == len(shape) - 1:
-        return value.reshape(shape)  # the last axis stays
-    dtype = value.dtype
-    wide = _wide_dtype(dtype)
-    other = jnp.int32 if wide == jnp.float32 else jnp.float32
-
-    def barrier(x):
-        return jax.lax.bitcast_convert_type(jax.lax.bitcast_convert_type(x, other), wide)
-
-    value = barrier(value.astype(wide))
-    if i < value.ndim - 1 and j < len(shape) - 1:
-        value = barrier(value.reshape(value.shape[:i] + (a,)))
-    if (j < len(shape) - 1 and shape[-1] % 128 and a // shape[-1] <= _SPLIT_LANES_PIECES
-            and _tpu_generation() < 5):
-        value = barrier(_split_lanes(value, shape[-1]))
-    return barrier(value.reshape(shape)).astype(dtype)
-
-
-# The most pieces _split_lanes makes: each costs a lane shift and a narrow value, and the TPU
-# compiler takes minutes over 32 of them (and then finds they take more VMEM than TPU v4 has).
-_SPLIT_LANES_PIECES = 16
-
-
-def _split_lanes(value, width):
-    """`value` with its last axis split into pieces of `width` along a new axis before it. TPU
-    v4's Mosaic makes no shape cast that splits the lane axis into pieces of other than whole
-    vregs ("unsupported shape cast"); the slices of the lanes, joined along the new axis, are the
-    same value at one lane shift a piece. Up to _SPLIT_LANES_PIECES pieces; a split into more
-    (pairs of a long axis) stays a shape cast, which TPU v4 refuses."""
-    pieces = value.shape[-1] // width
-    return jnp.concatenate(
-        [value[..., None, k * width:(k + 1) * width] for k in range(pieces)], axis=-2)
-
-
-def _select(condition, x, y):
-    """`jnp.where(condition, x, y)`, values narrower than 32 bits selected as 32-bit ones."""
-    dtype = jnp.result_type(x, y)
-    if dtype.itemsize >= 4:
-        return jnp.where(condition, x, y)
-    wide = _wide_dtype(dtype)
-    return jnp.where(
-        condition,
-        jnp.asarray(x, dtype).astype(wide),
-        jnp.asarray(y, dtype).astype(wide),
-    ).astype(dtype)
+def _lane_tile(rows, shape):
+    """Lane rows (`_lane_rows`) broadcast along their last axis to `shape`: the 128-lane tile
+    repeated (a copy of whole registers), then cut to `shape`'s last axis."""
+    lanes = shape[-1]
+    repeats = -(-lanes // 128)
+    if repeats > 1:
+        rows = jnp.tile(rows, (1,) * (rows.ndim - 1) + (repeats,))
+    if rows.shape[-1] != lanes:
+        rows = rows[..., :lanes]
+    return jnp.broadcast_to(rows, shape)
 
 
 def _masked_extreme(keep, value, lowest):
@@ -701,12 +604,12 @@ def _softmax_two_pass_kernel(
     # tests/golden/pallas/softmax_two_pass.py:24: the loop runs as grid axis 1 ("arbitrary")
     @pl.when(pl.program_id(1) == 0)
     def _first_step():
-        mi = jnp.full(
-            (block_m,),
-            float("-inf"),
-            jnp.float32,
+        mi = _lane_rows(
+            jnp.full((block_m,), float("-inf"), jnp.float32)[..., None],
         )  # tests/golden/pallas/softmax_two_pass.py:22
-        di = jnp.zeros((block_m,), jnp.float32)  # tests/golden/pallas/softmax_two_pass.py:23
+        di = _lane_rows(
+            jnp.zeros((block_m,), jnp.float32)[..., None],
+        )  # tests/golden/pallas/softmax_two_pass.py:23
         di_scratch[...] = di
         mi_scratch[...] = mi
     di = di_scratch[...]
@@ -717,13 +620,12 @@ def _softmax_two_pass_kernel(
         if tile_n_partial
         else values
     )
-    local_amax = _lanes(jnp.max(values, axis=1))  # tests/golden/pallas/softmax_two_pass.py:26
+    local_amax = _lane_rows(
+        jnp.max(values, axis=1, keepdims=True),
+    )  # tests/golden/pallas/softmax_two_pass.py:26
     mi_next = jnp.maximum(mi, local_amax)  # tests/golden/pallas/softmax_two_pass.py:27
-    di = di * jnp.exp(mi - mi_next) + _lanes(
-        jnp.sum(
-            jnp.exp(values - _tile_broadcast(_unsqueeze(mi_next, 1), (block_m, block_n))),
-            axis=1,
-        ),
+    di = di * jnp.exp(mi - mi_next) + _lane_rows(
+        jnp.sum(jnp.exp(values - _lane_tile(mi_next, (block_m, block_n))), axis=1, keepdims=True),
     )  # tests/golden/pallas/softmax_two_pass.py:28
     mi = mi_next  # tests/golden/pallas/softmax_two_pass.py:29
     di_scratch[...] = di
@@ -740,8 +642,8 @@ def _softmax_two_pass_kernel(
             ]  # tests/golden/pallas/softmax_two_pass.py:31
             out_ref[:, pl.ds(_block_at(tile_n_start2, block_n2, out_ref.shape[1]), block_n2)] = (
                 (
-                    jnp.exp(values - _tile_broadcast(mi[:, None], (block_m, block_n2)))
-                    / _tile_broadcast(di[:, None], (block_m, block_n2))
+                    jnp.exp(values - _lane_tile(mi, (block_m, block_n2)))
+                    / _lane_tile(di, (block_m, block_n2))
                 ).astype(out_ref.dtype)
             )  # tests/golden/pallas/softmax_two_pass.py:32
             return carry
@@ -820,8 +722,8 @@ def _softmax_two_pass_forward(x: jax.Array, *, interpret=None):
             * min(2, pl.cdiv(m, block_m))
             + _vmem_bytes((block_m, pl.cdiv(n, block_n) * block_n), _device_dtype(out.dtype))
             * min(2, pl.cdiv(m, block_m))
-            + _vmem_bytes((block_m,), 4)
-            + _vmem_bytes((block_m,), 4)
+            + _vmem_bytes((block_m, 128), 4)
+            + _vmem_bytes((block_m, 128), 4)
             + pl.cdiv(block_m, 8) * pl.cdiv(block_n, 128) * 6144,
         },
         {},
@@ -856,7 +758,10 @@ def _softmax_two_pass_forward(x: jax.Array, *, interpret=None):
             block_shape=(block_m, pl.cdiv(n, block_n) * block_n),
             index_map=lambda tile_m, tile_n: (tile_m, 0),
         ),
-        scratch_shapes=[pltpu.VMEM((block_m,), jnp.float32), pltpu.VMEM((block_m,), jnp.float32)],
+        scratch_shapes=[
+            pltpu.VMEM((block_m, 128), jnp.float32),
+            pltpu.VMEM((block_m, 128), jnp.float32),
+        ],
         compiler_params=pltpu.CompilerParams(
             dimension_semantics=("parallel", "arbitrary"),
             vmem_limit_bytes=config.get("vmem_limit_bytes"),
