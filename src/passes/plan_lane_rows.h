@@ -11,21 +11,25 @@
 // keeps it, and broadcasting it over a block of 128 k lanes copies whole registers.
 //
 // This pass picks the bindings of a launch's body to hold that way ("lane rows"): a value of
-// shape (..., m) is held as (..., m, 128). The rule, for every way of writing such a kernel:
-// - a candidate is a floating-point block value of rank 1 or more whose last axis is not a
-//   unit, defined in the body by a `let`;
-// - its definition computes it from lane rows: a reduction along an operand's last axis (without
-//   keepdim), a `full`, or elementwise work (operators, math functions, casts, `where`) whose
-//   array operands all have its shape and are lane rows themselves (a scalar operand is fine);
+// shape (..., m), or (..., m, 1), is held as (..., m, 128). The rule, for every way of writing
+// such a kernel:
+// - a candidate is a floating-point block value defined in the body by a `let`, of a shape
+//   lane_row_shape accepts;
+// - its definition computes it from lane rows: a reduction along an operand's last axis (with
+//   or without keepdim), a `full`, a unit last axis added or dropped (`m[..., None]`,
+//   `m.squeeze(-1)`: the same rows), or elementwise work (operators, math functions, casts,
+//   `where`) whose array operands all have its shape and are lane rows themselves (a scalar
+//   operand is fine);
 // - the names one variable takes through a loop's carry or an `if`'s merge are all lane rows or
 //   none (they share one Python variable and one VMEM scratch);
 // - a value with a definition mask (plan_padding.h) is not one (the mask's indices have the
 //   value's own shape);
 // - a connected group of lane rows is kept only if it holds a reduction (the layout comes from
-//   there) and one of its values is broadcast along a new last axis against a block (where the
-//   layout pays): otherwise holding it across lanes costs more than it saves.
-// Every other use of a lane row reads its lane 0 (`_row_values`), so any consumer still sees the
-// value's own shape.
+//   there) and one of its values, with a unit last axis, is an operand of an operator whose
+//   other operand is a block of more lanes (where the layout pays): otherwise holding it across
+//   lanes costs more than it saves.
+// Every other use of a lane row reads lane 0 of each row (`_row_values`, or `[..., :1]` for a
+// unit last axis), so any consumer still sees the value's own shape.
 #pragma once
 
 #include <set>
