@@ -20,8 +20,11 @@ tpu-v5e, and flash attention bf16 with bq = bk = 512, q 1x1x512xD, k and v 1x1x8
 128 and 256 on tpu-v7x. `--generation` compiles every case for the generations named instead.
 
     tests/bench/static_cycles.py [--generation tpu-v7x ...] [--case matmul ...] [--markdown]
-        [--strategy grid ...] [--keep-dumps DIR] [--json OUT]
+        [--strategy grid ...] [--keep-dumps DIR] [--json OUT] [--msa]
 
+Every operand is in HBM, as for a workload too large to place in VMEM: XLA's memory-space
+assignment is off (libtpu_flags.py; `--msa` keeps it on, and then a small operand placed in VMEM
+turns a kernel's own DMAs into vector copy loops while BlockSpec windows read it in place).
 One process, one libtpu (the dump flags are read when libtpu loads); about 10 s a compile.
 """
 
@@ -42,6 +45,9 @@ HERE = pathlib.Path(__file__).resolve().parent
 sys.path[:0] = [str(HERE), str(HERE.parent / "e2e")]
 os.environ.setdefault("JAX_PLATFORMS", "cpu")
 DUMP = pathlib.Path(tempfile.mkdtemp(prefix="static_cycles."))
+import libtpu_flags  # noqa: E402
+
+libtpu_flags.operands_in_hbm(sys.argv)
 os.environ["LIBTPU_INIT_ARGS"] = (f"{os.environ.get('LIBTPU_INIT_ARGS', '')} --xla_jf_dump_to={DUMP}"
                                   " --xla_jf_dump_llo_text=true").strip()
 
@@ -240,6 +246,8 @@ def main(argv=None) -> int:
     parser.add_argument("--markdown", action="store_true")
     parser.add_argument("--keep-dumps", type=pathlib.Path, help="copy each kernel's final bundles here")
     parser.add_argument("--json", type=pathlib.Path, help="write the rows here")
+    parser.add_argument("--msa", action="store_true",
+                        help="leave XLA's memory-space assignment on (small operands may sit in VMEM)")
     args = parser.parse_args(argv)
     helionc = str(es.helionc_path()[0])
     rows: list[Row] = []
