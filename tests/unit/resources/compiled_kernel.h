@@ -4,9 +4,12 @@
 
 #include <catch2/catch.hpp>
 
+#include <fstream>
 #include <map>
 #include <memory>
 #include <optional>
+#include <sstream>
+#include <string>
 #include <vector>
 
 #include "autotune/targets.h"
@@ -68,6 +71,21 @@ inline Compiled compile(const char* source) {
   compiled.result =
       passes::run_pipeline(std::move(compiled.lowered->module), {}, compiled.lowered->diags);
   INFO(compiled.lowered->errors());
+  REQUIRE(compiled.result);
+  return compiled;
+}
+
+// samples/<name>.py compiled as a user's file (its own imports, no test prelude).
+inline Compiled compile_sample(const std::string& name) {
+  std::ifstream file(std::string(HELIONC_SOURCE_DIR) + "/samples/" + name + ".py");
+  std::stringstream text;
+  text << file.rdbuf();
+  Compiled compiled;
+  compiled.lowered = testing::lower(text.str(), /*with_prelude=*/false);
+  INFO(compiled.lowered->errors());
+  REQUIRE_FALSE(compiled.lowered->diags.has_errors());
+  compiled.result =
+      passes::run_pipeline(std::move(compiled.lowered->module), {}, compiled.lowered->diags);
   REQUIRE(compiled.result);
   return compiled;
 }

@@ -3,9 +3,7 @@
 // not pay (no broadcast against a block, or a value mixed with a loaded row).
 #include <catch2/catch.hpp>
 
-#include <fstream>
 #include <set>
-#include <sstream>
 #include <string>
 
 #include "compiled_kernel.h"
@@ -13,24 +11,17 @@
 namespace helionc {
 namespace {
 
-std::string sample(const std::string& name) {
-  std::ifstream file(std::string(HELIONC_SOURCE_DIR) + "/samples/" + name + ".py");
-  std::stringstream text;
-  text << file.rdbuf();
-  return text.str();
-}
+using RowNames = std::set<std::string>;
 
-using Names = std::set<std::string>;
-
-Names lane_rows(const Compiled& compiled, const passes::LaunchSchedule& schedule) {
-  Names names;
+RowNames lane_rows(const Compiled& compiled, const passes::LaunchSchedule& schedule) {
+  RowNames names;
   for (int binding : schedule.lane_rows) names.insert(compiled.kernel().bindings[binding].name);
   return names;
 }
 
 // The carried values whose VMEM scratch holds lane rows.
-Names lane_row_scratch(const Compiled& compiled, const passes::LaunchSchedule& schedule) {
-  Names names;
+RowNames lane_row_scratch(const Compiled& compiled, const passes::LaunchSchedule& schedule) {
+  RowNames names;
   for (const passes::ScratchBuffer& buffer : schedule.scratch) {
     if (!buffer.lane_rows) continue;
     const auto& loop =
@@ -46,12 +37,12 @@ bool carries_in_vmem(const passes::LaunchSchedule& schedule) {
 }
 
 TEST_CASE("an online softmax holds its statistics as lane rows under every strategy") {
-  const Compiled attention = compile(sample("attention").c_str());
+  const Compiled attention = compile_sample("attention");
   REQUIRE(attention.launch().schedules.size() == 4);
   for (const passes::LaunchSchedule& schedule : attention.launch().schedules) {
-    CHECK(lane_rows(attention, schedule) == Names{"m_i", "l_i", "m_ij", "l_ij", "alpha"});
+    CHECK(lane_rows(attention, schedule) == RowNames{"m_i", "l_i", "m_ij", "l_ij", "alpha"});
     CHECK(lane_row_scratch(attention, schedule) ==
-          (carries_in_vmem(schedule) ? Names{"m_i", "l_i"} : Names{}));
+          (carries_in_vmem(schedule) ? RowNames{"m_i", "l_i"} : RowNames{}));
   }
 }
 
@@ -80,7 +71,7 @@ def keepdim_softmax(x: torch.Tensor) -> torch.Tensor:
 TEST_CASE("keepdim reductions and unit axes added or dropped keep lane rows") {
   const Compiled compiled = compile(kKeepdimSoftmax);
   for (const passes::LaunchSchedule& schedule : compiled.launch().schedules) {
-    CHECK(lane_rows(compiled, schedule) == Names{"m_i", "l_i", "m_new"});
+    CHECK(lane_rows(compiled, schedule) == RowNames{"m_i", "l_i", "m_new"});
   }
 }
 

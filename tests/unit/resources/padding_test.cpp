@@ -4,8 +4,6 @@
 // a value that may be -inf is not -inf; an integer's lowest value is no -inf.
 #include <catch2/catch.hpp>
 
-#include <fstream>
-#include <sstream>
 #include <string>
 #include <vector>
 
@@ -17,24 +15,6 @@ namespace helionc {
 namespace {
 
 using passes::Pad;
-
-std::string sample(const std::string& name) {
-  std::ifstream file(std::string(HELIONC_SOURCE_DIR) + "/samples/" + name + ".py");
-  std::stringstream text;
-  text << file.rdbuf();
-  return text.str();
-}
-
-Compiled compile_sample(const std::string& source) {
-  Compiled compiled;
-  compiled.lowered = testing::lower(source, /*with_prelude=*/false);
-  INFO(compiled.lowered->errors());
-  REQUIRE_FALSE(compiled.lowered->diags.has_errors());
-  compiled.result =
-      passes::run_pipeline(std::move(compiled.lowered->module), {}, compiled.lowered->diags);
-  REQUIRE(compiled.result);
-  return compiled;
-}
 
 // "name along tile with fill" per definition mask, in the order chosen.
 std::vector<std::string> masks(const Compiled& compiled, const passes::LaunchSchedule& schedule) {
@@ -89,7 +69,7 @@ TEST_CASE("the rules: a reduction reads its identity; a product needs one zero a
 }
 
 TEST_CASE("an online softmax masks its scores with -inf and its value block with 0, once") {
-  const Compiled attention = compile_sample(sample("attention"));
+  const Compiled attention = compile_sample("attention");
   REQUIRE(attention.launch().schedules.size() == 4);  // grid, unroll, emit_pipeline, fori_loop
   for (const passes::LaunchSchedule& schedule : attention.launch().schedules) {
     INFO(passes::loop_strategy_name(schedule.strategies.front()));
