@@ -9,9 +9,11 @@
 namespace helionc::autotune {
 
 passes::LaunchChoices launch_choices(const KernelConfig& config, const ResolvedConfig& resolved,
-                                     const passes::KernelPlan& plan, const passes::Launch& launch) {
+                                     const passes::KernelPlan& plan, const passes::Launch& launch,
+                                     const TargetInfo& target) {
   const size_t first_loop = passes::first_inner_loop(plan, launch.index);
   passes::LaunchChoices choices;
+  choices.lane_move_scratch_bytes = target.lane_move_scratch_bytes;
   for (int64_t size : config.block_sizes) choices.block_sizes.emplace_back(size);
   for (size_t i = 0; i < launch.inner_loops.size(); ++i) {
     const size_t k = first_loop + i;

@@ -19,9 +19,11 @@ namespace helionc::autotune {
 // The config's choices for one launch. `resolved` is what resolve_config made of the config:
 // one strategy and one buffer count per inner loop of the kernel (missing counts are 2); the
 // launch's are those from passes::first_inner_loop on. `block_sizes` come from `config`, and
-// `loop_orders` at passes::loop_order_entry (a missing entry: the order as written).
+// `loop_orders` at passes::loop_order_entry (a missing entry: the order as written); the
+// target gives the compiler's VMEM figures the accounting adds.
 passes::LaunchChoices launch_choices(const KernelConfig& config, const ResolvedConfig& resolved,
-                                     const passes::KernelPlan& plan, const passes::Launch& launch);
+                                     const passes::KernelPlan& plan, const passes::Launch& launch,
+                                     const TargetInfo& target);
 
 struct LaunchVerdict {
   bool fits = true;

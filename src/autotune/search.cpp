@@ -340,8 +340,9 @@ std::vector<KernelSearch::Accounted> KernelSearch::account(const Candidate& cand
   for (const passes::Launch& launch : plan_.launches) {
     if (!launch_runs(launch, values)) continue;
     // A candidate's config is in helionc's own form (one buffer count per inner loop).
-    passes::LaunchChoices choices = launch_choices(
-        cand.config, {cand.strategies, cand.config.pallas_load_buffer_count}, plan_, launch);
+    passes::LaunchChoices choices =
+        launch_choices(cand.config, {cand.strategies, cand.config.pallas_load_buffer_count}, plan_,
+                       launch, target_);
     Expected<passes::LaunchResources> r = passes::account_launch(kernel_, launch, values, choices);
     launches.push_back({&launch, std::move(choices), std::move(r)});
   }

@@ -61,6 +61,13 @@ class TargetLoader {
          [&](const YAML::Node& v) {
            integer(v, "default_scoped_vmem_bytes", info.default_scoped_vmem_bytes);
          }},
+        {"lane_move_scratch_bytes",
+         [&](const YAML::Node& v) {
+           if (auto value = reader_.read_int(v, "`lane_move_scratch_bytes`", 0, INT64_MAX,
+                                             "a non-negative integer")) {
+             info.lane_move_scratch_bytes = *value;
+           }
+         }},
         {"mxu", [&](const YAML::Node& v) { read_mxu(v, info); }},
         {"bf16_peak_tflops",
          [&](const YAML::Node& v) { number(v, "bf16_peak_tflops", info.bf16_peak_tflops); }},

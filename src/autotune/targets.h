@@ -13,6 +13,7 @@
 //   smem_bytes: 1048576
 //   smem_reserved_bytes: 4096       # of it, kept by the compiler (not for a kernel's operands)
 //   default_scoped_vmem_bytes: 33554432   # without vmem_limit_bytes
+//   lane_move_scratch_bytes: 0      # moving a lane reduction's result into lanes (0: none)
 //   mxu: {count: 2, rows: 256, cols: 256}
 //   bf16_peak_tflops: 2307          # per chip
 //   hbm_bandwidth_gb_s: 7380        # per chip
@@ -50,6 +51,9 @@ struct TargetInfo {
   int64_t smem_bytes = 0;
   int64_t smem_reserved_bytes = 0;        // SMEM the compiler keeps for itself beside the operands
   int64_t default_scoped_vmem_bytes = 0;  // what Mosaic allows without vmem_limit_bytes
+  // The scoped VMEM the compiler takes to move a lane reduction's result into lanes
+  // (passes/held_blocks.h, launch_lane_moves), once per kernel; 0 where it takes none.
+  int64_t lane_move_scratch_bytes = 0;
   int mxu_count = 0;
   int mxu_rows = 0;
   int mxu_cols = 0;

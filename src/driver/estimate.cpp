@@ -91,7 +91,8 @@ void estimate_call(const ir::Kernel& kernel, const passes::KernelPlan& plan,
       l.runs = false;
       continue;
     }
-    const passes::LaunchChoices choices = autotune::launch_choices(config, resolved, plan, launch);
+    const passes::LaunchChoices choices =
+        autotune::launch_choices(config, resolved, plan, launch, target);
     Expected<passes::LaunchResources> resources =
         passes::account_launch(kernel, launch, values, choices);
     if (!resources) {

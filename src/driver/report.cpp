@@ -189,7 +189,7 @@ class KernelReport {
     std::vector<std::string> unknown;   // launches that could not be accounted
     for (const passes::Launch& launch : plan_.launches) {
       const passes::LaunchChoices choices =
-          autotune::launch_choices(config, resolved, plan_, launch);
+          autotune::launch_choices(config, resolved, plan_, launch, target_);
       text += launch_report(launch, choices, values, config, problems, unknown);
     }
     if (plan_.launches.empty()) {
@@ -276,6 +276,10 @@ class KernelReport {
                   "the bfloat16 parts of the operands and the result of {} product{}"},
              Held{"random draws", resources->random_bytes, resources->random_draws,
                   "the Philox words of {} draw{}"},
+             Held{"lane moves", resources->lane_move_bytes,
+                  // none shown where the target or the call's blocks take no scratch (0 bytes)
+                  resources->lane_move_bytes > 0 ? resources->lane_moves : 0,
+                  "the compiler's scratch for moving {} shape{} of reduction results into lanes"},
          }) {
       if (held.count == 0) continue;
       text += fmt::format(

@@ -288,6 +288,57 @@ bool drawn_once(const std::vector<const ir::Expr*>& draws, const std::vector<ir:
 
 }  // namespace
 
+bool lands_on_sublanes(const ir::Call& call) {
+  if (call.args.empty() || call.args[0]->type.kind != ir::TypeKind::kTileTensor) return false;
+  const ir::Type& operand = call.args[0]->type;
+  const int rank = operand.tile_rank();
+  if (rank < 2) return false;
+  auto is_last = [&](const ir::ExprPtr& axis) {
+    if (axis->kind == ir::ExprKind::kNoneImm) return false;
+    const int64_t a = ir::int_literal(*axis, rank);
+    return a == rank - 1 || a == -1;
+  };
+  switch (call.op) {
+    case ir::Intrinsic::kSqueeze:
+      return is_last(call.args[1]);
+    case ir::Intrinsic::kReshape:
+      return call.type.kind == ir::TypeKind::kTileTensor &&
+             operand.dims.back() == ir::Dim::unit() &&
+             call.type.dims == std::vector<ir::Dim>(operand.dims.begin(), operand.dims.end() - 1);
+    case ir::Intrinsic::kSoftmax:  // keep their operand's axes
+    case ir::Intrinsic::kLogSoftmax:
+    case ir::Intrinsic::kDot:
+      return false;
+    default: {
+      if (!ir::reduces_along_axis(call.op)) return false;
+      const auto* keep = call.args[2]->as<ir::BoolImm>();
+      return is_last(call.args[1]) && !(keep && keep->value);
+    }
+  }
+}
+
+std::vector<LaneMove> launch_lane_moves(const Launch& launch) {
+  Definitions definitions;
+  definitions.visit(launch.tile_loop().body);
+  std::vector<LaneMove> found;
+  ir::for_each_expr(launch.tile_loop().body, [&](const ir::Expr& expr) {
+    const auto* call = expr.as<ir::Call>();
+    if (call == nullptr || !lands_on_sublanes(*call)) return;
+    const ir::Type& operand = call->args[0]->type;
+    LaneMove move{operand.dims[operand.dims.size() - 2]};
+    const std::optional<ir::ScalarType>& dtype = call->type.dtype;
+    if (dtype) {
+      const ir::ScalarType held = ir::device_dtype(*dtype);  // float16 as float32
+      move.narrow = held != ir::ScalarType::kBool && ir::dtype_bits(held) < 32;
+    } else {
+      std::set<int> seen;
+      source_arrays(call->args[0], definitions, seen, move.if_narrow);
+    }
+    if (std::find(found.begin(), found.end(), move) == found.end()) found.push_back(move);
+  });
+  return found;
+}
+
 bool draws_from_full_iotas(const Launch& launch, const std::vector<ir::Dim>& dims) {
   return drawn_once(launch_draws(launch), dims);
 }

@@ -79,6 +79,32 @@ inline constexpr int kFlatDrawHalves = 8;
 // v5e (0.15 of a copy of the draw), float32 blocks none.
 inline constexpr int kFullIotaDrawHalves = 1;
 
+// Whether `call`'s result has as last axis its operand's second-to-last: an axis Mosaic lays
+// out along sublanes, which the module moves into lanes where the result is stored or combined
+// as a row of values (`_lanes`, helper_lanes.py.tmpl; TPU v4 cannot move it itself). A reduction
+// along the last axis, and a squeeze or reshape that drops a last axis of size 1, of a tile of
+// two or more axes.
+bool lands_on_sublanes(const ir::Call& call);
+
+// A value the body moves from sublanes into lanes (lands_on_sublanes). The v5 compilers take a
+// scoped scratch for it, once per kernel (TargetInfo::lane_move_scratch_bytes, 36 KiB), when
+// the moved values span more than kLaneMoveRows lanes at 32 bits or are 16-bit (libtpu on
+// hand-written kernels: `x.sum(-1)` stored from float32 blocks of 128 rows and fewer takes
+// none, of 136 to 512 rows 36 KiB, of bfloat16 blocks of 9 to 512 rows 36 KiB; v6e and v7x take
+// none), and at any length when the body reads a row of values from VMEM that the moved values
+// meet (lane_moves_vmem).
+struct LaneMove {
+  ir::Dim rows;  // the operand's second-to-last axis: the moved values' count
+  // Elements known to take under 32 bits in VMEM: it counts at any length.
+  bool narrow = false;
+  // Otherwise, the arrays its operand is loaded from when its dtype is known only while JAX
+  // traces: it counts at any length when one of them has elements of under 32 bits.
+  std::vector<int> if_narrow = {};
+  bool operator==(const LaneMove& other) const = default;
+};
+inline constexpr int64_t kLaneMoveRows = 128;
+std::vector<LaneMove> launch_lane_moves(const Launch& launch);
+
 // The launch's random draws: one per shape drawn, with its half-copies, and how many draws.
 struct RandomDraws {
   std::vector<HeldBlock> held;

@@ -66,7 +66,8 @@ class Accountant {
     }
     // The launch's VMEM is its formula's value: the module checks the same formula while JAX
     // traces (vmem_formula.h).
-    result_.vmem_bytes = evaluate(known(launch_vmem(kernel_, launch_, schedule_)));
+    result_.vmem_bytes =
+        evaluate(known(launch_vmem(kernel_, launch_, schedule_, choices_.lane_move_scratch_bytes)));
     // Each left out of launch_vmem too when it has no formula.
     if (Expected<SizeExpr> bytes = narrow_values_vmem(launch_)) {
       result_.narrow_value_bytes = evaluate(*bytes);
@@ -85,6 +86,9 @@ class Accountant {
     if (Expected<SizeExpr> bytes = random_draws_vmem(launch_))
       result_.random_bytes = evaluate(*bytes);
     result_.random_draws = launch_random_draws(launch_).draws;
+    result_.lane_move_bytes =
+        evaluate(lane_moves_vmem(kernel_, launch_, schedule_, choices_.lane_move_scratch_bytes));
+    result_.lane_moves = static_cast<int>(launch_lane_moves(launch_).size());
     result_.flops = cost(launch_.cost.flops);
     result_.transcendentals = cost(launch_.cost.transcendentals);
     result_.divisions = cost(launch_.cost.divisions);

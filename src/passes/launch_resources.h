@@ -48,6 +48,9 @@ struct LaunchChoices {
   // loop's dimensions, outermost grid axis first; empty: as written. Inner `grid` axes come
   // after them either way.
   std::vector<int64_t> loop_order;
+  // The target's scoped VMEM for moving a lane reduction's result into lanes
+  // (TargetInfo::lane_move_scratch_bytes, vmem_formula.h lane_moves_vmem).
+  int64_t lane_move_scratch_bytes = 0;
 };
 
 inline constexpr int64_t kDefaultBufferCount = 2;
@@ -111,6 +114,10 @@ struct LaunchResources {
   // Of `vmem_bytes`: the words of the body's random draws (launch_random_draws), and how many.
   int64_t random_bytes = 0;
   int random_draws = 0;
+  // Of `vmem_bytes`: the compiler's scratch for moving reductions' results into lanes
+  // (lane_moves_vmem), and how many shapes of results the body moves (launch_lane_moves).
+  int64_t lane_move_bytes = 0;
+  int lane_moves = 0;
   int64_t smem_bytes = 0;
   int64_t hbm_bytes = 0;
   int64_t flops = 0;

@@ -664,8 +664,86 @@ Expected<SizeExpr> random_draws_vmem(const Launch& launch) {
   return formula([&] { return held_bytes(launch, launch_random_draws(launch).held); });
 }
 
+namespace {
+
+// Whether the body reads a row of values from VMEM: an input whose block, as the kernel sees
+// it, has one axis, or a value of one axis that a scratch buffer carries across steps. Such a
+// value is laid out in lanes, and a reduction's result meets it there (`acc + x.sum(-1)` with
+// `acc` in a `grid` loop's scratch, `running + x.sum(-1)`): the v5 compilers take their
+// scratch for the move at any length then (long_sum's 4 to 16 rows, update_and_return's 9 and
+// 32, jagged_row_max's 13 to 24: 35.5 to 36 KiB on v5e), where a result only stored, or
+// carried in registers by a `fori_loop`, takes none at up to 128 float32 values.
+bool reads_lane_row(const ir::Kernel& kernel, const Launch& launch,
+                    const LaunchSchedule& schedule) {
+  for (size_t i = 0; i < launch.inputs.size(); ++i) {
+    const Input& input = launch.inputs[i];
+    if (input.kind == Input::Kind::kAliasedUnread || input.operand.variadic) continue;
+    if (schedule.inputs[i].memory != MemorySpace::kVmem) continue;
+    try {
+      if (extents(launch, input.operand, schedule.inputs[i]).size() == 1) return true;
+    } catch (const NoFormula&) {  // an operand tiled outside the launch: not a row
+    }
+  }
+  for (const ScratchBuffer& buffer : schedule.scratch) {
+    if (buffer.kind != ScratchBuffer::Kind::kGridCarry &&
+        buffer.kind != ScratchBuffer::Kind::kPipelineCarry) {
+      continue;
+    }
+    const ir::TileLoop::Carry& carry = launch.inner_loops[static_cast<size_t>(buffer.inner_loop)]
+                                           .tile_loop()
+                                           .carried[static_cast<size_t>(buffer.carry)];
+    if (kernel.bindings[carry.init].type.dims.size() == 1) return true;
+  }
+  return false;
+}
+
+}  // namespace
+
+SizeExpr lane_moves_vmem(const ir::Kernel& kernel, const Launch& launch,
+                         const LaunchSchedule& schedule, int64_t scratch_bytes) {
+  if (scratch_bytes <= 0) return SizeExpr::constant(0);
+  const std::vector<LaneMove> moves = launch_lane_moves(launch);
+  if (moves.empty()) return SizeExpr::constant(0);
+  if (reads_lane_row(kernel, launch, schedule)) return SizeExpr::constant(scratch_bytes);
+  // Per move, `scratch_bytes` when it counts and 0 when not; the launch takes the scratch once.
+  std::vector<SizeExpr> terms;
+  bool may_exceed = false;  // a sum that may pass `scratch_bytes`, which the minimum bounds
+  for (const LaneMove& move : moves) {
+    if (move.narrow) return SizeExpr::constant(scratch_bytes);
+    SizeExpr rows;
+    try {
+      rows = value_extent(launch, move.rows);
+    } catch (const NoFormula&) {
+      return SizeExpr::constant(scratch_bytes);  // an upper bound
+    }
+    std::vector<SizeExpr> counts{
+        SizeExpr::constant(scratch_bytes),
+        SizeExpr::if_at_most(SizeExpr::constant(-scratch_bytes), std::move(rows), kLaneMoveRows)};
+    for (int array : move.if_narrow) {
+      // An array of 16-bit or 8-bit elements: 2 or 4 of them in a 32-bit word, as 16 x 128 of
+      // them take 4 or 2 KiB of 8 (tiled_vmem_bytes).
+      SizeExpr per_word = SizeExpr::ceil_div(
+          SizeExpr::constant(8192),
+          SizeExpr::tiled({SizeExpr::constant(16), SizeExpr::constant(128)}, array));
+      counts.push_back(SizeExpr::constant(scratch_bytes));
+      counts.push_back(
+          SizeExpr::if_at_most(SizeExpr::constant(-scratch_bytes), std::move(per_word), 1));
+    }
+    SizeExpr count = SizeExpr::sum(std::move(counts));
+    if (count.kind == SizeExpr::Kind::kConst && count.value >= scratch_bytes) {
+      return SizeExpr::constant(scratch_bytes);
+    }
+    if (count.is_constant(0)) continue;
+    may_exceed = may_exceed || !terms.empty() || !move.if_narrow.empty();
+    terms.push_back(std::move(count));
+  }
+  if (terms.empty()) return SizeExpr::constant(0);
+  if (!may_exceed) return std::move(terms.front());
+  return SizeExpr::min(SizeExpr::constant(scratch_bytes), SizeExpr::sum(std::move(terms)));
+}
+
 Expected<SizeExpr> launch_vmem(const ir::Kernel& kernel, const Launch& launch,
-                               const LaunchSchedule& schedule) {
+                               const LaunchSchedule& schedule, int64_t lane_move_scratch_bytes) {
   return formula([&] {
     if (launch.variadic) {
       throw NoFormula{
@@ -688,6 +766,7 @@ Expected<SizeExpr> launch_vmem(const ir::Kernel& kernel, const Launch& launch,
                        &products_vmem, &random_draws_vmem}) {
       if (Expected<SizeExpr> bytes = held(launch)) terms.push_back(std::move(*bytes));
     }
+    terms.push_back(lane_moves_vmem(kernel, launch, schedule, lane_move_scratch_bytes));
     return SizeExpr::sum(std::move(terms));
   });
 }

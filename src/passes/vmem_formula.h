@@ -179,10 +179,20 @@ Expected<SizeExpr> products_vmem(const Launch& launch);
 // at 32-bit register tiles.
 Expected<SizeExpr> random_draws_vmem(const Launch& launch);
 
+// The scoped VMEM the compiler takes to move the body's lane reductions' results into lanes
+// (launch_lane_moves, held_blocks.h): `scratch_bytes` (the target's lane_move_scratch_bytes)
+// once, when one of the moves has 16-bit elements or more than kLaneMoveRows values, or when
+// the body reads a row of values from VMEM (an input whose block has one axis, a carried value
+// of one axis in a scratch buffer under `schedule`), which the moved values meet in lanes; 0
+// without moves or where the target takes none.
+SizeExpr lane_moves_vmem(const ir::Kernel& kernel, const Launch& launch,
+                         const LaunchSchedule& schedule, int64_t scratch_bytes);
+
 // The VMEM bytes of the whole launch under `schedule`: every operand's and scratch buffer's,
-// the body's narrow values, its sorts' working sets, its gathers' and scatters' compares, and
-// the values its reductions, full-precision products and random draws hold.
+// the body's narrow values, its sorts' working sets, its gathers' and scatters' compares, the
+// values its reductions, full-precision products and random draws hold, and the compiler's
+// scratch for moving reductions' results into lanes (`lane_move_scratch_bytes`, the target's).
 Expected<SizeExpr> launch_vmem(const ir::Kernel& kernel, const Launch& launch,
-                               const LaunchSchedule& schedule);
+                               const LaunchSchedule& schedule, int64_t lane_move_scratch_bytes);
 
 }  // namespace helionc::passes

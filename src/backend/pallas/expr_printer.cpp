@@ -7,6 +7,7 @@
 
 #include "backend/pallas/scalar_functions.h"
 #include "ir/visitor.h"
+#include "passes/held_blocks.h"
 #include "passes/plan_lane_rows.h"
 #include "support/quote.h"
 
@@ -111,43 +112,6 @@ std::string_view helper_function(Intrinsic op) {
       return {};
   }
 }
-
-// Whether `call`'s result has as last axis its operand's second-to-last: an axis Mosaic lays
-// out along sublanes, which TPU v4 cannot move to lanes (helper_lanes.py.tmpl). A reduction
-// along the last axis, and a squeeze or reshape that drops a last axis of size 1, of a tile of
-// two or more axes.
-bool lands_on_sublanes(const ir::Call& call) {
-  if (call.args.empty() || call.args[0]->type.kind != ir::TypeKind::kTileTensor) return false;
-  const ir::Type& operand = call.args[0]->type;
-  const int rank = operand.tile_rank();
-  if (rank < 2) return false;
-  auto is_last = [&](const ir::ExprPtr& axis) {
-    if (axis->kind == ir::ExprKind::kNoneImm) return false;
-    const int64_t a = ir::int_literal(*axis, rank);
-    return a == rank - 1 || a == -1;
-  };
-  switch (call.op) {
-    case ir::Intrinsic::kSqueeze:
-      return is_last(call.args[1]);
-    case ir::Intrinsic::kReshape:
-      return call.type.kind == ir::TypeKind::kTileTensor &&
-             operand.dims.back() == ir::Dim::unit() &&
-             call.type.dims == std::vector<ir::Dim>(operand.dims.begin(), operand.dims.end() - 1);
-    case ir::Intrinsic::kSoftmax:  // keep their operand's axes
-    case ir::Intrinsic::kLogSoftmax:
-    case ir::Intrinsic::kDot:
-      return false;
-    default: {
-      if (!ir::reduces_along_axis(call.op)) return false;
-      const auto* keep = call.args[2]->as<ir::BoolImm>();
-      return is_last(call.args[1]) && !(keep && keep->value);
-    }
-  }
-}
-
-}  // namespace
-
-namespace {
 
 // Whether bfloat16 and float16 both represent `value` exactly (at most 8 significant bits, an
 // exponent float16 can hold; infinities too).
@@ -374,7 +338,7 @@ PyExpr ExprPrinter::print(const ir::ExprPtr& expr) {
         return row_values(node.type, print_lane_rows(expr));
       }
       PyExpr value = call(node);
-      if (!context_.in_kernel() || !lands_on_sublanes(node)) return value;
+      if (!context_.in_kernel() || !passes::lands_on_sublanes(node)) return value;
       imports_.helpers.insert("lanes");
       return py_call("_lanes", {value.text});
     }

@@ -540,9 +540,12 @@ class LaunchPrinter {
     const bool falls_back = std::any_of(names_.fallbacks.begin(), names_.fallbacks.end(),
                                         [](int fallback) { return fallback >= 0; });
     const std::vector<int> halve = passes::shrinkable_blocks(kernel_, launch_);
+    const autotune::TargetInfo* target = autotune::find_target(host_.context.options.target);
+    HELIONC_CHECK(target != nullptr, "emit_module checked the target");
     std::vector<passes::SizeExpr> formulas;
     for (const passes::LaunchSchedule& schedule : schedules_) {
-      Expected<passes::SizeExpr> formula = passes::launch_vmem(kernel_, launch_, schedule);
+      Expected<passes::SizeExpr> formula =
+          passes::launch_vmem(kernel_, launch_, schedule, target->lane_move_scratch_bytes);
       if (!formula) {
         if (falls_back) out_.comment(fmt::format("No trace-time VMEM check: {}.", formula.error()));
         return;
@@ -580,8 +583,6 @@ class LaunchPrinter {
                       KernelLoopTypes::python_tuple(
                           names_.variants[static_cast<size_t>(names_.fallbacks[v])])));
     }
-    const autotune::TargetInfo* target = autotune::find_target(host_.context.options.target);
-    HELIONC_CHECK(target != nullptr, "emit_module checked the target");
     host_.context.imports.helpers.insert("fit_vmem");
     host_.context.imports.helpers.insert("vmem_bytes");
     out_.comment(

@@ -97,6 +97,88 @@ def where(x: torch.Tensor) -> torch.Tensor:
   CHECK(where.reduction_bytes == 16 * 3 * passes::kArgReductionHalves * kHalfTile);
 }
 
+// The v5 compilers' scratch for moving a lane reduction's result into lanes (configs/targets).
+constexpr int64_t kLaneMove = 36 * KiB;
+
+passes::LaunchResources moved(const char* source, passes::ConcreteTensor x,
+                              std::vector<std::optional<int64_t>> blocks,
+                              std::vector<passes::LoopStrategy> strategies = {}) {
+  const Compiled compiled = compile(source);
+  passes::LaunchChoices choices;
+  choices.block_sizes = std::move(blocks);
+  choices.strategies = std::move(strategies);
+  choices.lane_move_scratch_bytes = kLaneMove;
+  return account(compiled, compiled.values({std::move(x)}), choices);
+}
+
+constexpr const char* kRowSums = R"(@helion.kernel()
+def sums(x: torch.Tensor) -> torch.Tensor:
+    m, n = x.size()
+    out = torch.empty([m], dtype=x.dtype, device=x.device)
+    for tile_m in hl.tile(m):
+        out[tile_m] = x[tile_m, :].sum(-1)
+    return out
+)";
+
+TEST_CASE("moving a reduction's result into lanes takes the target's scratch, once per launch") {
+  // More than 128 float32 values, or 16-bit ones at any count; not 128 float32 values.
+  const passes::LaunchResources wide = moved(kRowSums, kRowsF32, {256});
+  CHECK(wide.lane_moves == 1);
+  CHECK(wide.lane_move_bytes == kLaneMove);
+  CHECK(moved(kRowSums, kRowsF32, {128}).lane_move_bytes == 0);
+  CHECK(moved(kRowSums, {{1024, 300}, ir::ScalarType::kBFloat16}, {16}).lane_move_bytes ==
+        kLaneMove);
+  // Where the target takes none, nothing.
+  CHECK(rows_of(kRowSums, kRowsF32, {256}).lane_move_bytes == 0);
+
+  // Two moves of one shape of results, one scratch.
+  const passes::LaunchResources both = moved(R"(@helion.kernel()
+def both(x: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+    m, n = x.size()
+    top = torch.empty([m], dtype=x.dtype, device=x.device)
+    total = torch.empty([m], dtype=x.dtype, device=x.device)
+    for tile_m in hl.tile(m):
+        top[tile_m] = x[tile_m, :].amax(-1)
+        total[tile_m] = x[tile_m, :].sum(-1)
+    return top, total
+)",
+                                             kRowsF32, {512});
+  CHECK(both.lane_moves == 1);
+  CHECK(both.lane_move_bytes == kLaneMove);
+
+  // A result kept as a column moves nothing.
+  const passes::LaunchResources kept = moved(R"(@helion.kernel()
+def kept(x: torch.Tensor) -> torch.Tensor:
+    m, n = x.size()
+    out = torch.empty([m, 1], dtype=x.dtype, device=x.device)
+    for tile_m in hl.tile(m):
+        out[tile_m, :] = x[tile_m, :].sum(-1, keepdim=True)
+    return out
+)",
+                                             kRowsF32, {512});
+  CHECK(kept.lane_moves == 0);
+  CHECK(kept.lane_move_bytes == 0);
+}
+
+TEST_CASE("a moved result that meets a row of values read from VMEM takes the scratch at 8 rows") {
+  // `acc` in the `grid` loop's scratch: a row of values in lanes, which the moved sums meet
+  // there; carried in registers by the `unroll` loop, nothing at 8 rows.
+  constexpr const char* kLongSum = R"(@helion.kernel()
+def long_sum(x: torch.Tensor) -> torch.Tensor:
+    m, n = x.size()
+    out = torch.empty([m], dtype=torch.float32, device=x.device)
+    for tile_m in hl.tile(m):
+        acc = hl.zeros([tile_m], dtype=torch.float32)
+        for tile_n in hl.tile(n):
+            acc = acc + x[tile_m, tile_n].to(torch.float32).sum(-1)
+        out[tile_m] = acc
+    return out
+)";
+  using passes::LoopStrategy;
+  CHECK(moved(kLongSum, kRowsF32, {8, 128}, {LoopStrategy::kGrid}).lane_move_bytes == kLaneMove);
+  CHECK(moved(kLongSum, kRowsF32, {8, 128}, {LoopStrategy::kUnroll}).lane_move_bytes == 0);
+}
+
 TEST_CASE("a scan along the lanes holds two copies of one input, more of a pair") {
   const passes::LaunchResources scans = rows_of(R"(@helion.kernel()
 def scans(x: torch.Tensor) -> torch.Tensor:

@@ -93,6 +93,10 @@ std::string run(const std::string& command) {
   return output;
 }
 
+// The v5 compilers' scratch for moving reductions' results into lanes (configs/targets), so
+// that the formula's conditions on it are checked too.
+constexpr int64_t kLaneMoveScratch = 36864;
+
 // The block sizes and buffer counts tried per call: the defaults, small, large.
 std::vector<passes::LaunchChoices> choice_sets(const ir::Kernel& kernel,
                                                const passes::LaunchSchedule& schedule) {
@@ -101,6 +105,7 @@ std::vector<passes::LaunchChoices> choice_sets(const ir::Kernel& kernel,
   const int64_t buffers[] = {2, 1, 3};
   for (size_t s = 0; s < std::size(picks); ++s) {
     passes::LaunchChoices choices;
+    choices.lane_move_scratch_bytes = kLaneMoveScratch;
     for (int t = 0; t < kernel.num_tunable_blocks; ++t) {
       choices.block_sizes.push_back(picks[s][static_cast<size_t>(t) % picks[s].size()]);
     }
@@ -188,7 +193,8 @@ void compare_sample(const fs::path& source, std::vector<Comparison>& comparisons
     for (const passes::Launch& launch : compiled.result->plans.front().launches) {
       for (const passes::LaunchSchedule& schedule : launch.schedules) {
         ++schedules_seen;
-        Expected<passes::SizeExpr> formula = passes::launch_vmem(kernel, launch, schedule);
+        Expected<passes::SizeExpr> formula =
+            passes::launch_vmem(kernel, launch, schedule, kLaneMoveScratch);
         for (const passes::LaunchChoices& choices : choice_sets(kernel, schedule)) {
           Expected<passes::LaunchResources> resources =
               passes::account_launch(kernel, launch, schedule, values, choices);
@@ -197,7 +203,8 @@ void compare_sample(const fs::path& source, std::vector<Comparison>& comparisons
           REQUIRE(formula);
           int64_t operands = resources->narrow_value_bytes + resources->sort_bytes +
                              resources->one_hot_bytes + resources->reduction_bytes +
-                             resources->product_bytes + resources->random_bytes;
+                             resources->product_bytes + resources->random_bytes +
+                             resources->lane_move_bytes;
           for (const passes::OperandResources& r : resources->operands) operands += r.vmem_bytes;
           CHECK(operands == resources->vmem_bytes);
           Bindings bindings(kernel, values, *resources, choices);
