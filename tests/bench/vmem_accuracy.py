@@ -40,15 +40,10 @@ import sys
 import tempfile
 
 os.environ.setdefault("JAX_PLATFORMS", "cpu")
-# XLA's memory-space assignment may place a small operand whole in VMEM before the kernel runs;
-# Mosaic then reads it in place and allocates no window for it, so the kernel's scoped figure
-# depends on what else the program keeps in VMEM. With it off every operand is in HBM, as in a
-# program with no VMEM to spare: the kernel's own need, the most it can ask for in any program.
-# (`gf`/`vf`: the flags of the v6e/v7x and the v5 backends; v4 places none.) Set before libtpu
-# loads; `--msa` keeps it on.
-NO_MSA = "--xla_gf_vmem_memory_space_assignment=false --xla_vf_vmem_memory_space_assignment=false"
-if "--msa" not in sys.argv:
-    os.environ["LIBTPU_INIT_ARGS"] = f"{os.environ.get('LIBTPU_INIT_ARGS', '')} {NO_MSA}".strip()
+sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
+import libtpu_flags  # noqa: E402  (before jax: every operand in HBM unless --msa)
+
+libtpu_flags.operands_in_hbm(sys.argv)
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "tests" / "e2e"))
 
