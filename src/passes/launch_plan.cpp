@@ -135,6 +135,8 @@ class PlanPrinter {
     parts.reserve(terms.size());
     for (const CostTerm& term : terms) {
       parts.push_back(fmt::format("{} x {}", term.count, dims(term.elements)));
+      if (term.inner_loop >= 0)
+        parts.back() += fmt::format(" per step of loop {}", term.inner_loop);
     }
     return fmt::format("{}", fmt::join(parts, " + "));
   }

@@ -208,6 +208,9 @@ struct CostTerm {
   int64_t count = 0;
   std::vector<ir::Dim> elements;
   std::optional<ProductShape> product;
+  // The innermost inner loop (Launch::inner_loops) the work runs in, or -1: its steps, and
+  // those of the loops around it, repeat the work along the dimensions it is not tiled by.
+  int inner_loop = -1;
 };
 
 struct LaunchCost {

@@ -11,6 +11,7 @@
 #include "passes/held_blocks.h"
 #include "passes/inner_trips.h"
 #include "passes/legal_block.h"
+#include "passes/plan_lane_rows.h"
 #include "passes/vmem_formula.h"
 #include "support/checked_int.h"
 
@@ -89,9 +90,11 @@ class Accountant {
     result_.lane_move_bytes =
         evaluate(lane_moves_vmem(kernel_, launch_, schedule_, choices_.lane_move_scratch_bytes));
     result_.lane_moves = static_cast<int>(launch_lane_moves(launch_).size());
-    result_.flops = cost(launch_.cost.flops);
-    result_.transcendentals = cost(launch_.cost.transcendentals);
-    result_.divisions = cost(launch_.cost.divisions);
+    // The work on lane rows over their other 127 lanes counts too (plan_lane_rows.h).
+    const LaunchCost lanes = lane_row_cost(launch_, schedule_.lane_rows);
+    result_.flops = cost(launch_.cost.flops) + cost(lanes.flops);
+    result_.transcendentals = cost(launch_.cost.transcendentals) + cost(lanes.transcendentals);
+    result_.divisions = cost(launch_.cost.divisions) + cost(lanes.divisions);
     products();
     return std::move(result_);
   }
@@ -602,8 +605,8 @@ class Accountant {
     return host_int(size.value, fmt::format("the size `{}`", size.text));
   }
 
-  // One term as pl.CostEstimate counts it: its tiled dimensions at their whole extent, repeated
-  // over the launch's own grid axes it is not tiled by.
+  // One term: its tiled dimensions at their whole extent, repeated over the launch's own grid
+  // axes it is not tiled by and over the steps of the inner loops it runs in.
   int64_t term_cost(const CostTerm& term) const {
     int64_t value = term.count;
     std::vector<bool> covered(launch_.grid.size(), false);
@@ -639,6 +642,15 @@ class Accountant {
     }
     for (size_t g = 0; g < launch_.grid.size(); ++g) {
       if (!covered[g] && launch_.grid[g].inner_loop < 0) value = checked_mul(value, steps_[g]);
+    }
+    // Work inside inner loops runs at each of their steps (a row's statistics per key block).
+    for (int loop = term.inner_loop; loop >= 0;
+         loop = launch_.inner_loops[static_cast<size_t>(loop)].parent) {
+      for (size_t g = 0; g < launch_.grid.size(); ++g) {
+        if (!covered[g] && launch_.grid[g].inner_loop == loop) {
+          value = checked_mul(value, steps_[g]);
+        }
+      }
     }
     return value;
   }

@@ -9,16 +9,16 @@ namespace {
 
 using ir::TypeKind;
 
-void add_term(std::vector<CostTerm>& terms, const std::vector<ir::Dim>& dims, int64_t count,
-              const std::optional<ProductShape>& product = std::nullopt) {
+void add_term(int inner_loop, std::vector<CostTerm>& terms, const std::vector<ir::Dim>& dims,
+              int64_t count, const std::optional<ProductShape>& product = std::nullopt) {
   if (count == 0) return;
   for (CostTerm& term : terms) {
-    if (term.elements == dims && term.product == product) {
+    if (term.elements == dims && term.product == product && term.inner_loop == inner_loop) {
       term.count += count;
       return;
     }
   }
-  terms.push_back({count, dims, product});
+  terms.push_back({count, dims, product, inner_loop});
 }
 
 // Where a product's operand dtype comes from: the IR's type, else the tensor it is loaded from.
@@ -32,25 +32,25 @@ void operand_dtype(const ir::Expr& operand, ProductShape& shape) {
 
 }  // namespace
 
-void count_cost(const ir::Expr& expr, LaunchCost& cost) {
+void count_cost(const ir::Expr& expr, LaunchCost& cost, int inner_loop) {
   const auto* sort = expr.as<ir::Call>();
   if (sort && sort->op == ir::Intrinsic::kSortLast) {
     // Each element is compared with, and selected against, every element of its axis.
     std::vector<ir::Dim> dims = sort->args[0]->type.dims;
     if (!dims.empty()) dims.push_back(dims.back());
-    add_term(cost.flops, dims, ir::intrinsic_cost(sort->op).flops);
+    add_term(inner_loop, cost.flops, dims, ir::intrinsic_cost(sort->op).flops);
     return;
   }
   if (expr.type.kind != TypeKind::kTileTensor) return;
   switch (expr.kind) {
     case ir::ExprKind::kBinary:
       if (expr.as<ir::Binary>()->op == ir::BinaryOp::kDiv)
-        add_term(cost.divisions, expr.type.dims, 1);
-      add_term(cost.flops, expr.type.dims, 1);
+        add_term(inner_loop, cost.divisions, expr.type.dims, 1);
+      add_term(inner_loop, cost.flops, expr.type.dims, 1);
       return;
     case ir::ExprKind::kUnary:
     case ir::ExprKind::kCompare:
-      add_term(cost.flops, expr.type.dims, 1);
+      add_term(inner_loop, cost.flops, expr.type.dims, 1);
       return;
     case ir::ExprKind::kCall:
       break;
@@ -87,13 +87,13 @@ void count_cost(const ir::Expr& expr, LaunchCost& cost) {
       shape.cols = result.empty() ? ir::Dim::unit() : result.back();
       shape.contracted = contracted;
       operand_dtype(*call.args[0], shape);
-      add_term(cost.products, dims, per_element.flops, shape);
+      add_term(inner_loop, cost.products, dims, per_element.flops, shape);
       break;
     }
   }
-  add_term(cost.flops, dims, per_element.flops);
-  add_term(cost.transcendentals, dims, per_element.transcendentals);
-  add_term(cost.divisions, dims, per_element.divisions);
+  add_term(inner_loop, cost.flops, dims, per_element.flops);
+  add_term(inner_loop, cost.transcendentals, dims, per_element.transcendentals);
+  add_term(inner_loop, cost.divisions, dims, per_element.divisions);
 }
 
 }  // namespace helionc::passes

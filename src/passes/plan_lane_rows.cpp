@@ -8,6 +8,7 @@
 #include "ir/nodes.h"
 #include "ir/visitor.h"
 #include "passes/launch_plan.h"
+#include "passes/plan_costs.h"
 
 namespace helionc::passes {
 
@@ -184,7 +185,8 @@ class LaneRows {
   }
 
   // Keeps the groups of lane rows (joined by the values their definitions read, and by
-  // variables) that hold a reduction and have a value broadcast along a new last axis.
+  // variables) that hold a reduction, have a value broadcast along a new last axis and carry a
+  // value in VMEM scratch.
   void keep_paying_groups(std::set<int>& rows) {
     Groups groups;
     for (int name : rows) {
@@ -211,11 +213,23 @@ class LaneRows {
     });
     std::set<int> reducing_groups;
     std::set<int> broadcast_groups;
+    std::set<int> scratch_groups;
     for (int name : reducing) reducing_groups.insert(groups.find(name));
     for (int name : broadcast) broadcast_groups.insert(groups.find(name));
+    for (const ScratchBuffer& buffer : schedule_.scratch) {
+      if (buffer.kind != ScratchBuffer::Kind::kGridCarry &&
+          buffer.kind != ScratchBuffer::Kind::kPipelineCarry) {
+        continue;
+      }
+      const ir::TileLoop& loop =
+          launch_.inner_loops[static_cast<size_t>(buffer.inner_loop)].tile_loop();
+      const int phi = loop.carried[static_cast<size_t>(buffer.carry)].phi;
+      if (rows.contains(phi)) scratch_groups.insert(groups.find(phi));
+    }
     std::erase_if(rows, [&](int name) {
       const int group = groups.find(name);
-      return !reducing_groups.contains(group) || !broadcast_groups.contains(group);
+      return !reducing_groups.contains(group) || !broadcast_groups.contains(group) ||
+             !scratch_groups.contains(group);
     });
   }
 
@@ -332,6 +346,40 @@ bool reads_lane_rows(const ir::Expr& expr, const std::set<int>& rows) {
     if (const auto* ref = node.as<ir::VarRef>()) reads |= rows.contains(ref->binding);
   });
   return reads;
+}
+
+LaunchCost lane_row_cost(const Launch& launch, const std::set<int>& rows) {
+  LaunchCost own;
+  std::function<void(const ir::Block&, int)> walk = [&](const ir::Block& block, int inner) {
+    for (const ir::StmtPtr& stmt : block) {
+      if (const auto* let = stmt->as<ir::Let>()) {
+        if (let->unpack || let->targets.size() != 1 || !rows.contains(let->targets[0])) continue;
+        visit_row_tree(*let->value, rows, [&](const ir::Expr& node) {
+          const auto* call = node.as<ir::Call>();
+          if (call && (lane_row_reduction(*call) || unit_axis_operand(*call))) return;
+          count_cost(node, own, inner);
+        });
+      } else if (const auto* loop = stmt->as<ir::TileLoop>()) {
+        int index = inner;
+        for (size_t i = 0; i < launch.inner_loops.size(); ++i) {
+          if (launch.inner_loops[i].loop == loop) index = static_cast<int>(i);
+        }
+        walk(loop->body, index);
+      } else if (const auto* loop = stmt->as<ir::StaticLoop>()) {
+        walk(loop->body, inner);
+      } else if (const auto* branch = stmt->as<ir::If>()) {
+        walk(branch->then_body, inner);
+        walk(branch->else_body, inner);
+      }
+    }
+  };
+  walk(launch.tile_loop().body, -1);
+  // The same terms over the other 127 lanes of each row.
+  auto wider = [](std::vector<CostTerm> terms) {
+    for (CostTerm& term : terms) term.elements.push_back(ir::Dim::literal(kLaneRowLanes - 1));
+    return terms;
+  };
+  return {wider(own.flops), wider(own.transcendentals), {}, wider(own.divisions)};
 }
 
 std::set<int> plan_lane_rows(const ir::Kernel& kernel, const Launch& launch,

@@ -25,15 +25,20 @@
 // - a value with a definition mask (plan_padding.h) is not one (the mask's indices have the
 //   value's own shape);
 // - a connected group of lane rows is kept only if it holds a reduction (the layout comes from
-//   there) and one of its values, with a unit last axis, is an operand of an operator whose
-//   other operand is a block of more lanes (where the layout pays): otherwise holding it across
-//   lanes costs more than it saves.
+//   there), one of its values, with a unit last axis, is an operand of an operator whose other
+//   operand is a block of more lanes, and one is carried across an inner loop's steps in VMEM
+//   scratch (`grid`, `emit_pipeline`): there the compiler moved the values between layouts at
+//   every step. Values computed and used within a step, or carried in registers (`fori_loop`,
+//   `unroll`), already stay in one layout: their static cycles were the same either way
+//   (tpu7x: attention under `fori_loop` and `unroll`, layer and RMS norms, cross_entropy), while
+//   their elementwise work would cover 128 lanes a row.
 // Every other use of a lane row reads lane 0 of each row (`_row_values`, or `[..., :1]` for a
 // unit last axis), so any consumer still sees the value's own shape.
 #pragma once
 
 #include <set>
 
+#include "passes/launch_plan.h"
 #include "passes/schedule.h"
 
 namespace helionc::ir {
@@ -49,6 +54,11 @@ namespace helionc::passes {
 // are planned).
 std::set<int> plan_lane_rows(const ir::Kernel& kernel, const Launch& launch,
                              const LaunchSchedule& schedule);
+
+// The elementwise work lane rows do beyond their own shape: each operation of a lane row's
+// definition over 127 more lanes per row (the TPU issues it; the launch's LaunchCost counts
+// the values' own elements). Reductions, fills and unit axes cost the same either way.
+LaunchCost lane_row_cost(const Launch& launch, const std::set<int>& rows);
 
 // Whether values of `type` can be lane rows: a block of rank 1 or more whose last axis is not a
 // unit, or one whose last axis is a unit after one that is not (a reduction kept with keepdim,

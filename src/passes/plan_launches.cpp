@@ -315,7 +315,7 @@ class LaunchPlanner {
         access.static_loops = static_loops_;
         access.inner_loop = current_inner_;
         accesses_.push_back(std::move(access));
-        count_cost(*expr, launch_.cost);
+        count_cost(*expr, launch_.cost, current_inner_);
         return;
       }
       case ir::ExprKind::kVarRef:
@@ -327,7 +327,7 @@ class LaunchPlanner {
         if (call.op == ir::Intrinsic::kSortLast) note_sorted_rows(call.args[0]->type);
         for (const ExprPtr& arg : call.args) walk_expr(arg);
         capture_geometry(call);
-        count_cost(*expr, launch_.cost);
+        count_cost(*expr, launch_.cost, current_inner_);
         return;
       }
       case ir::ExprKind::kTileAttr: {
@@ -349,17 +349,17 @@ class LaunchPlanner {
       }
       case ir::ExprKind::kUnary:
         walk_expr(expr->as<ir::Unary>()->operand);
-        count_cost(*expr, launch_.cost);
+        count_cost(*expr, launch_.cost, current_inner_);
         return;
       case ir::ExprKind::kBinary:
         walk_expr(expr->as<ir::Binary>()->lhs);
         walk_expr(expr->as<ir::Binary>()->rhs);
-        count_cost(*expr, launch_.cost);
+        count_cost(*expr, launch_.cost, current_inner_);
         return;
       case ir::ExprKind::kCompare:
         walk_expr(expr->as<ir::Compare>()->lhs);
         walk_expr(expr->as<ir::Compare>()->rhs);
-        count_cost(*expr, launch_.cost);
+        count_cost(*expr, launch_.cost, current_inner_);
         return;
       case ir::ExprKind::kTupleExpr:
         for (const ExprPtr& e : expr->as<ir::TupleExpr>()->elements) walk_expr(e);

@@ -850,11 +850,23 @@ class LaunchPrinter {
     return py_atom(text);  // a name or `x.shape[1]`: primaries
   }
 
+  // pl.CostEstimate's figure: each shape's elements once, whatever loop computes them (terms of
+  // one shape in different inner loops are one).
   std::string cost_sum(const std::vector<passes::CostTerm>& terms) const {
-    std::vector<PyExpr> parts;
-    parts.reserve(terms.size());
+    std::vector<std::pair<std::vector<ir::Dim>, int64_t>> shapes;
     for (const passes::CostTerm& term : terms) {
-      parts.push_back(product(term.count, element_factors(term.elements)));
+      auto same = std::find_if(shapes.begin(), shapes.end(),
+                               [&](const auto& shape) { return shape.first == term.elements; });
+      if (same == shapes.end()) {
+        shapes.emplace_back(term.elements, term.count);
+      } else {
+        same->second += term.count;
+      }
+    }
+    std::vector<PyExpr> parts;
+    parts.reserve(shapes.size());
+    for (const auto& [elements, count] : shapes) {
+      parts.push_back(product(count, element_factors(elements)));
     }
     return sum(parts);
   }

@@ -69,9 +69,10 @@ TEST_CASE("matmul 1024x1024x1024 bf16, blocks 128/128/256, k as the last grid ax
   CHECK(operand(r, "y", Kind::kInput).hbm_bytes == 16 * MiB);
   CHECK(operand(r, "out", Kind::kOutput).hbm_bytes == 2 * MiB);
   CHECK(r.hbm_bytes == 34 * MiB);
-  // The plan's terms are 1 x [tile_m, tile_n] (the accumulator's add; creating the zeros and
-  // casting cost nothing) and 2 x [tile_m, tile_n, tile_k] (the products): 1024^2 + 2 * 1024^3.
-  CHECK(r.flops == (int64_t{1} << 20) + 2 * (int64_t{1} << 30));
+  // The plan's terms are 1 x [tile_m, tile_n] (the accumulator's add, at each of the 4 steps
+  // of the k loop it runs in; creating the zeros and casting cost nothing) and
+  // 2 x [tile_m, tile_n, tile_k] (the products): 4 * 1024^2 + 2 * 1024^3.
+  CHECK(r.flops == (int64_t{1} << 22) + 2 * (int64_t{1} << 30));
   CHECK(r.transcendentals == 0);
   // The products are the MXU's work: one term, with one product's blocks (tile_m x tile_n
   // result, tile_k contracted) and the operands' dtype, which the IR leaves to the call.
@@ -327,11 +328,11 @@ TEST_CASE("a loop up to the outer tile's end counts the blocks it runs, not the 
     const passes::LaunchResources r = account(c, values, choices);
     INFO(passes::loop_strategy_name(strategy));
     // Outer steps 0..3 end at 256, 512, 768, 1024: 2 + 4 + 6 + 8 = 20 blocks of 128 columns,
-    // 5 per step; each block is 256 x 128 elements read once and summed. (The `acc +` term is
-    // not tiled by tile_n: pl.CostEstimate's counting takes it once per row, 1024.)
+    // 5 per step; each block is 256 x 128 elements read once and summed, and the `acc +` of
+    // its 256 rows runs once per block.
     CHECK(r.dim_steps.back() == 5);
     CHECK(operand(r, "x", Kind::kInput).hbm_bytes == int64_t{20} * 256 * 128 * 4);
-    CHECK(r.flops == int64_t{20} * 256 * 128 + 1024);
+    CHECK(r.flops == int64_t{20} * 256 * 128 + 20 * 256);
   }
   // `unroll` keeps the whole row resident: it is fetched whole, but only the blocks run work.
   passes::LaunchChoices unrolled;
@@ -339,7 +340,7 @@ TEST_CASE("a loop up to the outer tile's end counts the blocks it runs, not the 
   unrolled.strategies = {LoopStrategy::kUnroll};
   const passes::LaunchResources r = account(c, values, unrolled);
   CHECK(operand(r, "x", Kind::kInput).hbm_bytes == int64_t{1024} * 1024 * 4);
-  CHECK(r.flops == int64_t{20} * 256 * 128 + 1024);
+  CHECK(r.flops == int64_t{20} * 256 * 128 + 20 * 256);
 }
 
 TEST_CASE("a band's loop counts its blocks at every outer step, empty ranges included") {
