@@ -673,15 +673,16 @@ namespace {
 // scratch for the move at any length then (long_sum's 4 to 16 rows, update_and_return's 9 and
 // 32, jagged_row_max's 13 to 24: 35.5 to 36 KiB on v5e), where a result only stored, or
 // carried in registers by a `fori_loop`, takes none at up to 128 float32 values.
-bool reads_lane_row(const ir::Kernel& kernel, const Launch& launch,
-                    const LaunchSchedule& schedule) {
+bool reads_row_in_lanes(const ir::Kernel& kernel, const Launch& launch,
+                        const LaunchSchedule& schedule) {
   for (size_t i = 0; i < launch.inputs.size(); ++i) {
     const Input& input = launch.inputs[i];
     if (input.kind == Input::Kind::kAliasedUnread || input.operand.variadic) continue;
     if (schedule.inputs[i].memory != MemorySpace::kVmem) continue;
     try {
       if (extents(launch, input.operand, schedule.inputs[i]).size() == 1) return true;
-    } catch (const NoFormula&) {  // an operand tiled outside the launch: not a row
+    } catch (const NoFormula&) {
+      continue;  // an operand tiled outside the launch: not a row
     }
   }
   for (const ScratchBuffer& buffer : schedule.scratch) {
@@ -704,7 +705,7 @@ SizeExpr lane_moves_vmem(const ir::Kernel& kernel, const Launch& launch,
   if (scratch_bytes <= 0) return SizeExpr::constant(0);
   const std::vector<LaneMove> moves = launch_lane_moves(launch);
   if (moves.empty()) return SizeExpr::constant(0);
-  if (reads_lane_row(kernel, launch, schedule)) return SizeExpr::constant(scratch_bytes);
+  if (reads_row_in_lanes(kernel, launch, schedule)) return SizeExpr::constant(scratch_bytes);
   // Per move, `scratch_bytes` when it counts and 0 when not; the launch takes the scratch once.
   std::vector<SizeExpr> terms;
   bool may_exceed = false;  // a sum that may pass `scratch_bytes`, which the minimum bounds

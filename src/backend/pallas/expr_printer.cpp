@@ -191,7 +191,7 @@ std::optional<PyExpr> ExprPrinter::lane_tile_operand(const ir::Binary& node,
 }
 
 // Lane rows where a value of their own shape is needed: lane 0 of each row.
-PyExpr ExprPrinter::row_values(const ir::Type& type, PyExpr rows) {
+PyExpr ExprPrinter::row_values(const ir::Type& type, const PyExpr& rows) {
   imports_.helpers.insert("lane_rows");
   if (type.dims.back().kind == ir::Dim::Kind::kUnit) {
     return py_atom(py_primary(rows) + "[..., :1]");
@@ -230,7 +230,7 @@ PyExpr ExprPrinter::lane_rows_call(const ir::Call& node) {
 // A lane row's reduction with keepdims, or its `full` with a unit last axis.
 PyExpr ExprPrinter::reduction_or_full(const ir::Call& node) {
   if (node.op != Intrinsic::kFull) return reduction(node, /*keep_dims=*/true);
-  const PyExpr full = call(node);
+  PyExpr full = call(node);
   if (node.type.dims.back().kind == ir::Dim::Kind::kUnit) return full;
   return py_atom(py_primary(full) + "[..., None]");
 }

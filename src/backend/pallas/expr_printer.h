@@ -95,7 +95,7 @@ class ExprPrinter {
   PyExpr lane_rows_call(const ir::Call& call);
   PyExpr reduction_or_full(const ir::Call& call);
   std::optional<PyExpr> lane_tile_operand(const ir::Binary& node, const ir::Expr& operand);
-  PyExpr row_values(const ir::Type& type, PyExpr rows);
+  PyExpr row_values(const ir::Type& type, const PyExpr& rows);
   PyExpr dot(const ir::Call& call);
   PyExpr broadcast_operand(const ir::Expr& operand, PyExpr value, const ir::Expr& result);
   PyExpr shape_op(const ir::Call& call);
