@@ -193,10 +193,11 @@ class LaneRows {
       if (joined_.contains(name)) groups.join(name, variables_.find(name));
     }
     std::set<int> reducing;
-    for (const auto& [binding, definition] : definitions_) {
+    for (const auto& entry : definitions_) {
+      const int binding = entry.first;  // a plain name: lambdas capture no structured binding
       if (!rows.contains(binding)) continue;
       bool reduces = false;
-      visit_row_tree(*definition, rows, [&](const ir::Expr& node) {
+      visit_row_tree(*entry.second, rows, [&](const ir::Expr& node) {
         if (const auto* ref = node.as<ir::VarRef>()) groups.join(binding, ref->binding);
         if (const auto* call = node.as<ir::Call>()) reduces |= lane_row_reduction(*call);
       });
