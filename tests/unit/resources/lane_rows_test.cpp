@@ -51,7 +51,7 @@ TEST_CASE("an online softmax carried in VMEM scratch holds its statistics as lan
 
 // The maximum kept with keepdim, its unit axis dropped after (samples/causal_attention.py's
 // spelling), and the sum written as a method.
-const char* kKeepdimSoftmax = R"(@helion.kernel(static_shapes=True)
+const char* kKeepdimOnlineSoftmax = R"(@helion.kernel(static_shapes=True)
 def keepdim_softmax(x: torch.Tensor) -> torch.Tensor:
     m, n = x.size()
     out = torch.empty([m, n], dtype=torch.float32, device=x.device)
@@ -72,7 +72,7 @@ def keepdim_softmax(x: torch.Tensor) -> torch.Tensor:
 )";
 
 TEST_CASE("keepdim reductions and unit axes added or dropped keep lane rows") {
-  const Compiled compiled = compile(kKeepdimSoftmax);
+  const Compiled compiled = compile(kKeepdimOnlineSoftmax);
   for (const passes::LaunchSchedule& schedule : compiled.launch().schedules) {
     CHECK(lane_rows(compiled, schedule) ==
           (carries_in_vmem(schedule) ? RowNames{"m_i", "l_i", "m_new"} : RowNames{}));
@@ -80,7 +80,7 @@ TEST_CASE("keepdim reductions and unit axes added or dropped keep lane rows") {
 }
 
 // A row sum never broadcast against a block: lane rows would only add work.
-const char* kRowSums = R"(@helion.kernel()
+const char* kUnbroadcastRowSums = R"(@helion.kernel()
 def row_sums(x: torch.Tensor) -> torch.Tensor:
     m, n = x.size()
     out = torch.empty([m], dtype=torch.float32, device=x.device)
@@ -94,7 +94,7 @@ def row_sums(x: torch.Tensor) -> torch.Tensor:
 
 // A row maximum combined with a row loaded from memory: the loaded row lives along lanes, so
 // the maximum is not held across them.
-const char* kBiasedMax = R"(@helion.kernel()
+const char* kBiasedRowMax = R"(@helion.kernel()
 def biased_max(x: torch.Tensor, bias: torch.Tensor) -> torch.Tensor:
     m, n = x.size()
     out = torch.empty([m, n], dtype=torch.float32, device=x.device)
@@ -106,7 +106,7 @@ def biased_max(x: torch.Tensor, bias: torch.Tensor) -> torch.Tensor:
 )";
 
 TEST_CASE("row values whose layout would not pay stay as they are") {
-  for (const char* source : {kRowSums, kBiasedMax}) {
+  for (const char* source : {kUnbroadcastRowSums, kBiasedRowMax}) {
     const Compiled compiled = compile(source);
     for (const passes::LaunchSchedule& schedule : compiled.launch().schedules) {
       CHECK(lane_rows(compiled, schedule).empty());
