@@ -504,8 +504,7 @@ class Accountant {
         result_.operands.push_back(std::move(r));
         continue;
       }
-      if (buffer.kind != ScratchBuffer::Kind::kGridCarry &&
-          buffer.kind != ScratchBuffer::Kind::kPipelineCarry) {
+      if (!buffer.holds_carry()) {
         continue;
       }
       const ir::TileLoop::Carry& carry =

@@ -218,8 +218,7 @@ class LaneRows {
     for (int name : reducing) reducing_groups.insert(groups.find(name));
     for (int name : broadcast) broadcast_groups.insert(groups.find(name));
     for (const ScratchBuffer& buffer : schedule_.scratch) {
-      if (buffer.kind != ScratchBuffer::Kind::kGridCarry &&
-          buffer.kind != ScratchBuffer::Kind::kPipelineCarry) {
+      if (!buffer.holds_carry()) {
         continue;
       }
       const ir::TileLoop& loop =

@@ -92,8 +92,7 @@ class Scheduler {
     schedule_.definition_masks = plan_definition_masks(kernel_, launch_, schedule_);
     schedule_.lane_rows = plan_lane_rows(kernel_, launch_, schedule_);
     for (ScratchBuffer& buffer : schedule_.scratch) {
-      if (buffer.kind != ScratchBuffer::Kind::kGridCarry &&
-          buffer.kind != ScratchBuffer::Kind::kPipelineCarry) {
+      if (!buffer.holds_carry()) {
         continue;
       }
       const ir::TileLoop& loop =

@@ -116,6 +116,9 @@ struct ScratchBuffer {
   // kGridCarry, kPipelineCarry: the carried value is a lane row (plan_lane_rows.h), held with a
   // last axis of 128 lanes more than its own shape.
   bool lane_rows = false;
+
+  // A value an inner loop carries across steps (kGridCarry, kPipelineCarry).
+  bool holds_carry() const { return kind == Kind::kGridCarry || kind == Kind::kPipelineCarry; }
 };
 // The lanes a lane row repeats its value over: one vector register's width.
 inline constexpr int64_t kLaneRowLanes = 128;

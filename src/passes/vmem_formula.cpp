@@ -112,8 +112,7 @@ SizeExpr operand_bytes(const ir::Kernel& kernel, const Launch& launch, const Ope
 
 SizeExpr scratch_bytes(const ir::Kernel& kernel, const Launch& launch,
                        const ScratchBuffer& buffer) {
-  if (buffer.kind != ScratchBuffer::Kind::kGridCarry &&
-      buffer.kind != ScratchBuffer::Kind::kPipelineCarry) {
+  if (!buffer.holds_carry()) {
     return SizeExpr::constant(0);
   }
   const ir::TileLoop::Carry& carry = launch.inner_loops[static_cast<size_t>(buffer.inner_loop)]
@@ -686,8 +685,7 @@ bool reads_row_in_lanes(const ir::Kernel& kernel, const Launch& launch,
     }
   }
   for (const ScratchBuffer& buffer : schedule.scratch) {
-    if (buffer.kind != ScratchBuffer::Kind::kGridCarry &&
-        buffer.kind != ScratchBuffer::Kind::kPipelineCarry) {
+    if (!buffer.holds_carry()) {
       continue;
     }
     const ir::TileLoop::Carry& carry = launch.inner_loops[static_cast<size_t>(buffer.inner_loop)]
