@@ -4,7 +4,7 @@ A module asks `_tpu_generation()` while JAX traces it where an older TPU lacks a
 (src/backend/pallas/README.md, "Generations"): TPU v4 has no sublane gather (reductions along
 lanes move to lanes by a transpose; `torch.gather` along sublanes goes by one-hot) and no 8-bit
 products (8-bit operands multiply as bfloat16), and its Mosaic splits no lane axis into pieces
-narrower than a vreg (`_reshape` joins lane slices). Each sample below takes one of those
+narrower than a vreg (`_reshape` joins lane slices, or splits many pieces in the sublanes). Each sample below takes one of those
 formulations. Its default module runs in interpret mode traced for a TPU v4 (the abstract mesh
 of e2e_support.tpu_tracing, as on a TPU v4 host), on the first two calls of its sidecar, and is
 compiled for a TPU v4 for real. A kernel traces the body of an inner loop apart from the rest
@@ -41,6 +41,9 @@ V4_FORMULATIONS = {
     "fp8_matmul": "8-bit float products as bfloat16",
     "merge_views": "axes merged into the lanes, then split in halves by lane slices",
     "mask_layouts": "a mask's lane axis split into groups by lane slices",
+    "pair_views": "a lane axis split into 32 pairs through the sublanes",
+    "group4_mix": "a lane axis split into groups of 2 x 2 through the sublanes",
+    "narrow_last_axis": "16-bit values given a new last axis as 32-bit ones",
 }
 
 

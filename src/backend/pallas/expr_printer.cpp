@@ -984,10 +984,11 @@ PyExpr ExprPrinter::shape_op(const ir::Call& node) {
     case Intrinsic::kUnsqueeze: {
       const int axis = ir::int_literal(*args[1], 0);
       const ir::Type& from = args[0]->type;
-      // A new last axis moves the old one into the sublanes, which Mosaic cannot do for a mask
-      // (templates/helper_layout.py.tmpl); new leading axes it can.
-      if (maybe_mask(*args[0]) && from.kind == ir::TypeKind::kTileTensor &&
-          axis == static_cast<int>(from.dims.size())) {
+      // A new last axis moves the old one into the sublanes, which Mosaic cannot do for a mask,
+      // nor before TPU v6 for values narrower than 32 bits (templates/helper_layout.py.tmpl);
+      // new leading axes it can.
+      if (from.kind == ir::TypeKind::kTileTensor && axis == static_cast<int>(from.dims.size()) &&
+          context_.in_kernel() && maybe_narrow(*args[0])) {
         imports_.helpers.insert("layout");
         return py_call("_unsqueeze", {text(args[0]), std::to_string(axis)});
       }
@@ -1006,12 +1007,20 @@ PyExpr ExprPrinter::shape_op(const ir::Call& node) {
     case Intrinsic::kSwapAxes:
       return py_call("jnp.swapaxes", {text(args[0]), text(args[1]), text(args[2])});
     case Intrinsic::kStack: {
+      const int axis = ir::int_literal(*args[1], 0);
       std::vector<std::string> values;
+      bool narrow_along_new_last_axis = false;  // moved into the sublanes, as by kUnsqueeze
       for (const ir::ExprPtr& value : args[0]->as<ir::TupleExpr>()->elements) {
         values.push_back(text(value));
+        narrow_along_new_last_axis |= value->type.kind == ir::TypeKind::kTileTensor &&
+                                      axis == static_cast<int>(value->type.dims.size()) &&
+                                      maybe_narrow(*value);
       }
-      return py_call("jnp.stack",
-                     {py_tuple(values), fmt::format("axis={}", ir::int_literal(*args[1], 0))});
+      if (context_.in_kernel() && narrow_along_new_last_axis) {
+        imports_.helpers.insert("layout");
+        return py_call("_stack", {py_tuple(values), std::to_string(axis)});
+      }
+      return py_call("jnp.stack", {py_tuple(values), fmt::format("axis={}", axis)});
     }
     case Intrinsic::kConcat: {
       std::vector<std::string> values;
