@@ -90,6 +90,12 @@ class Accountant {
     result_.lane_move_bytes =
         evaluate(lane_moves_vmem(kernel_, launch_, schedule_, choices_.lane_move_scratch_bytes));
     result_.lane_moves = static_cast<int>(launch_lane_moves(launch_).size());
+    if (Expected<SizeExpr> bytes = hoisted_values_vmem(kernel_, launch_, schedule_)) {
+      result_.hoisted_bytes = evaluate(*bytes);
+    }
+    for (const std::vector<HoistedValue>& values : schedule_.hoisted) {
+      result_.hoisted_values += static_cast<int>(values.size());
+    }
     // The work on lane rows over their other 127 lanes counts too (plan_lane_rows.h).
     const LaunchCost lanes = lane_row_cost(launch_, schedule_.lane_rows);
     result_.flops = cost(launch_.cost.flops) + cost(lanes.flops);

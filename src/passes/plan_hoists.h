@@ -1,0 +1,70 @@
+// Loop-invariant values computed once before an inner loop (issue 26). Part of the schedule
+// pass.
+//
+// A value an inner loop's body computes from values defined before the loop is the same at
+// every step (flash attention's `q_scaled = q * qk_scale`, with `q` loaded before the loop and
+// `qk_scale` a host float). Where the loop is a loop in the kernel body, the module computes it
+// once, before the loop, and the step function reads it (closed over, as it reads `q`): measured
+// with libtpu's final bundles (tpu7x, D = 128, 512 x 512 blocks, `fori_loop`), 66 bundles of a
+// key step went.
+//
+// The rule (invariant_values), for every way of writing such a value. A `let` directly in the
+// loop's body (not inside an `if` or a nested loop of the body) moves whole when its value
+// - reads no binding the body defines (the loop's tiles, the values it carries, anything bound
+//   in the body at any depth), except values hoisted before it: chains of invariant work move
+//   together (`s = q * scale; t = s.to(bf16)`);
+// - names none of the loop's tile dimensions (a tile attribute, an index, a block shape);
+// - has no side effect and the same result each time it runs: no random draw, no `print`, no
+//   callable parameter (its body is unknown);
+// - loads only from arrays the body stores nothing into (a load of one it stores may see the
+//   step before's store);
+// - binds no name the loop carries (the carried name's `next`: printed before the loop it would
+//   overwrite the name's value before the loop starts).
+// Of any other `let` or store directly in the body, the largest parts of its value that obey
+// the same rule and do work on a block (an operator, a math function, a cast, a reduction, a
+// product; not a splat or iota, which cost less than a held block, nor a load alone) move, under
+// a name of their own: `hl.dot(q * qk_scale, k.T)`, `torch.mul(q, qk_scale)` inlined. Any pure
+// work qualifies, reductions and products included (an invariant product is rare; it is pure,
+// so it moves too).
+//
+// Where it applies (hoisted_values): `fori_loop`, `emit_pipeline` and `unroll` print the loop as
+// a `jax.lax.fori_loop` or a pipeline's step function, so a value computed before it is computed
+// once per outer block. Under `grid` the loop is a grid axis: the statements before it already
+// run again at every grid step (kernel_printer.cpp, grid_steps), so a value moved there would
+// be computed once per step just the same; computing it once per outer block would need a VMEM
+// scratch buffer written at the first step and read at every other (a load of its block per
+// step instead of the work). Under `grid` nothing moves.
+//
+// A zero-trip loop now computes the hoisted values once for nothing: they are pure, and unused.
+// Masks of partial blocks are unchanged: a hoisted value's shape has none of the loop's tile
+// dimensions, and its definition mask along an outer dimension (plan_padding.h) is printed with
+// it. The value is live across the whole loop: the VMEM accounting counts one copy of each
+// (vmem_formula.h, hoisted_values_vmem).
+#pragma once
+
+#include <vector>
+
+#include "passes/loop_strategy.h"
+#include "passes/schedule.h"
+
+namespace helionc::ir {
+struct TileLoop;
+}  // namespace helionc::ir
+
+namespace helionc::passes {
+
+struct Launch;
+
+// The values of `loop`'s body that are the same at every step, in the body's order (see above).
+std::vector<HoistedValue> invariant_values(const ir::TileLoop& loop);
+
+// Whether a loop run under `strategy` computes its invariant values once, before it: not under
+// `grid` (see above).
+bool hoists_invariants(LoopStrategy strategy);
+
+// Per inner loop of `launch` (Launch::inner_loops), the values computed once before it under
+// `strategies`.
+std::vector<std::vector<HoistedValue>> hoisted_values(const Launch& launch,
+                                                      const std::vector<LoopStrategy>& strategies);
+
+}  // namespace helionc::passes
