@@ -194,7 +194,9 @@ std::vector<HoistedValue> invariant_values(const ir::TileLoop& loop) {
   return InvariantValues(loop).find(loop.body);
 }
 
-bool hoists_invariants(LoopStrategy strategy) { return strategy != LoopStrategy::kGrid; }
+bool hoists_invariants(LoopStrategy strategy) {
+  return strategy == LoopStrategy::kForiLoop || strategy == LoopStrategy::kEmitPipeline;
+}
 
 std::vector<std::vector<HoistedValue>> hoisted_values(const Launch& launch,
                                                       const std::vector<LoopStrategy>& strategies) {

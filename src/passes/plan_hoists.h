@@ -4,9 +4,7 @@
 // A value an inner loop's body computes from values defined before the loop is the same at
 // every step (flash attention's `q_scaled = q * qk_scale`, with `q` loaded before the loop and
 // `qk_scale` a host float). Where the loop is a loop in the kernel body, the module computes it
-// once, before the loop, and the step function reads it (closed over, as it reads `q`): measured
-// with libtpu's final bundles (tpu7x, D = 128, 512 x 512 blocks, `fori_loop`), 66 bundles of a
-// key step went.
+// once, before the loop, and the step function reads it (closed over, as it reads `q`).
 //
 // The rule (invariant_values), for every way of writing such a value. A `let` directly in the
 // loop's body (not inside an `if` or a nested loop of the body) moves whole when its value
@@ -27,13 +25,21 @@
 // work qualifies, reductions and products included (an invariant product is rare; it is pure,
 // so it moves too).
 //
-// Where it applies (hoisted_values): `fori_loop`, `emit_pipeline` and `unroll` print the loop as
-// a `jax.lax.fori_loop` or a pipeline's step function, so a value computed before it is computed
-// once per outer block. Under `grid` the loop is a grid axis: the statements before it already
-// run again at every grid step (kernel_printer.cpp, grid_steps), so a value moved there would
-// be computed once per step just the same; computing it once per outer block would need a VMEM
-// scratch buffer written at the first step and read at every other (a load of its block per
-// step instead of the work). Under `grid` nothing moves.
+// Where it applies (hoisted_values), measured by libtpu's final bundles per block step (tpu7x,
+// attention at 512 x 512 blocks, 8,192 keys; tests/bench/static_cycles.py):
+// - `fori_loop` and `emit_pipeline` run the loop as a `jax.lax.fori_loop` or a pipeline's step
+//   function over blocks they copy from HBM: a value computed before it is computed once per
+//   outer block. fori_loop 1,049 -> 987 (D = 128) and 1,603 -> 1,506 (D = 256); emit_pipeline
+//   922 -> 908 and 1,372 -> 1,300.
+// - `unroll` runs a `fori_loop` too, over windows of blocks resident in VMEM, but there holding
+//   the value across the loop cost more than it saved at D = 128 (1,025 -> 1,066; 1,559 -> 1,454
+//   at D = 256; why was not traced in the bundles). Nothing moves under `unroll`: a regression
+//   at the common head size outweighs the gain at the larger one.
+// - Under `grid` the loop is a grid axis: the statements before it already run again at every
+//   grid step (kernel_printer.cpp, grid_steps), so a value moved there would be computed once
+//   per step just the same; computing it once per outer block would need a VMEM scratch buffer
+//   written at the first step and read at every other (a load of its block per step instead of
+//   the work). Nothing moves under `grid`.
 //
 // A zero-trip loop now computes the hoisted values once for nothing: they are pure, and unused.
 // Masks of partial blocks are unchanged: a hoisted value's shape has none of the loop's tile
@@ -58,8 +64,8 @@ struct Launch;
 // The values of `loop`'s body that are the same at every step, in the body's order (see above).
 std::vector<HoistedValue> invariant_values(const ir::TileLoop& loop);
 
-// Whether a loop run under `strategy` computes its invariant values once, before it: not under
-// `grid` (see above).
+// Whether a loop run under `strategy` computes its invariant values once, before it: under
+// `fori_loop` and `emit_pipeline` (see above).
 bool hoists_invariants(LoopStrategy strategy);
 
 // Per inner loop of `launch` (Launch::inner_loops), the values computed once before it under
