@@ -77,6 +77,23 @@ bool creation(ir::Intrinsic op) {
          op == ir::Intrinsic::kArange;
 }
 
+// Whether computing `value` does arithmetic (an operator, a math function, a cast, a reduction,
+// a product), not only shape ops on values already held (`tile.index[:, None]`, `x[None]`),
+// which cost no more at each step than a held copy.
+bool does_arithmetic(const ir::ExprPtr& value) {
+  bool arithmetic = false;
+  ir::for_each_expr(value, [&](const ir::Expr& expr) {
+    if (expr.as<ir::Unary>() != nullptr || expr.as<ir::Binary>() != nullptr ||
+        expr.as<ir::Compare>() != nullptr) {
+      arithmetic = true;
+    } else if (const auto* call = expr.as<ir::Call>()) {
+      arithmetic |= call->op == ir::Intrinsic::kCast ||
+                    ir::intrinsic_cost(call->op).basis != ir::IntrinsicCost::Basis::kNone;
+    }
+  });
+  return arithmetic;
+}
+
 // Calls whose arguments hold a function body over hidden parameters (bindings no `let`
 // defines): a part of one is not a value of its own.
 bool holds_body(ir::Intrinsic op) {
@@ -151,7 +168,8 @@ class InvariantValues {
     const auto* call = expr.as<ir::Call>();
     const bool work = expr.as<ir::Unary>() != nullptr || expr.as<ir::Binary>() != nullptr ||
                       expr.as<ir::Compare>() != nullptr || (call != nullptr && !creation(call->op));
-    if (work && expr.type.kind == ir::TypeKind::kTileTensor && invariant(value)) {
+    if (work && expr.type.kind == ir::TypeKind::kTileTensor && does_arithmetic(value) &&
+        invariant(value)) {
       found.push_back({nullptr, value});
       return;
     }

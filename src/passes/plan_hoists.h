@@ -19,8 +19,9 @@
 // - binds no name the loop carries (the carried name's `next`: printed before the loop it would
 //   overwrite the name's value before the loop starts).
 // Of any other `let` or store directly in the body, the largest parts of its value that obey
-// the same rule and do work on a block (an operator, a math function, a cast, a reduction, a
-// product; not a splat or iota, which cost less than a held block, nor a load alone) move, under
+// the same rule and do arithmetic on a block (an operator, a math function, a cast, a
+// reduction, a product; not a splat or iota, nor shape ops alone such as `tile.index[:, None]`
+// or a load, which cost no more at each step than a held block) move, under
 // a name of their own: `hl.dot(q * qk_scale, k.T)`, `torch.mul(q, qk_scale)` inlined. Any pure
 // work qualifies, reductions and products included (an invariant product is rare; it is pure,
 // so it moves too).
