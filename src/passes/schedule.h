@@ -26,7 +26,7 @@ struct Expr;
 struct Kernel;
 struct Let;
 struct Stmt;
-}
+}  // namespace helionc::ir
 
 namespace helionc::passes {
 
@@ -146,7 +146,7 @@ struct DefinitionMask {
 // (plan_hoists.h): a whole `let` of the body, or a part of a statement's value (printed before
 // the loop under a name of its own, which the statement then reads).
 struct HoistedValue {
-  const ir::Let* let = nullptr;    // owned by the IR, which outlives the plan
+  const ir::Let* let = nullptr;          // owned by the IR, which outlives the plan
   std::shared_ptr<const ir::Expr> expr;  // when `let` is null
 };
 

@@ -88,12 +88,14 @@ TEST_CASE("every spelling of an invariant product moves, inlined ones under a na
     Names moved;
   };
   const std::vector<Case> cases = {
-      {"            q_scaled = q * qk_scale\n", "hl.dot(q_scaled, k.T, out_dtype=torch.float32)",
+      {"            q_scaled = q * qk_scale\n",
+       "hl.dot(q_scaled, k.T, out_dtype=torch.float32)",
        {"q_scaled"}},
       {"", "hl.dot(q * qk_scale, k.T, out_dtype=torch.float32)", {}},
       {"", "hl.dot(torch.mul(q, qk_scale), k.T, out_dtype=torch.float32)", {}},
       // A chain: each link reads the one before.
-      {"            q32 = q.to(torch.float32)\n            q_scaled = (q32 * qk_scale).to(q.dtype)\n",
+      {"            q32 = q.to(torch.float32)\n            q_scaled = (q32 * "
+       "qk_scale).to(q.dtype)\n",
        "hl.dot(q_scaled, k.T, out_dtype=torch.float32)",
        {"q32", "q_scaled"}},
   };
