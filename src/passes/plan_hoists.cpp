@@ -6,6 +6,7 @@
 #include "ir/nodes.h"
 #include "ir/visitor.h"
 #include "passes/launch_plan.h"
+#include "passes/plan_costs.h"
 
 namespace helionc::passes {
 
@@ -225,6 +226,21 @@ std::vector<std::vector<HoistedValue>> hoisted_values(const Launch& launch,
     }
   }
   return hoisted;
+}
+
+HoistedWork hoisted_work(const Launch& launch, const LaunchSchedule& schedule) {
+  HoistedWork work;
+  for (size_t i = 0; i < schedule.hoisted.size(); ++i) {
+    const int parent = launch.inner_loops[i].parent;
+    for (const HoistedValue& value : schedule.hoisted[i]) {
+      const ir::ExprPtr& expr = value.let != nullptr ? value.let->value : value.expr;
+      ir::for_each_expr(expr, [&](const ir::Expr& e) {
+        count_cost(e, work.in_loop, static_cast<int>(i));
+        count_cost(e, work.before_loop, parent);
+      });
+    }
+  }
+  return work;
 }
 
 }  // namespace helionc::passes

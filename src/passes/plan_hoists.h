@@ -51,6 +51,7 @@
 
 #include <vector>
 
+#include "passes/launch_plan.h"
 #include "passes/loop_strategy.h"
 #include "passes/schedule.h"
 
@@ -59,8 +60,6 @@ struct TileLoop;
 }  // namespace helionc::ir
 
 namespace helionc::passes {
-
-struct Launch;
 
 // The values of `loop`'s body that are the same at every step, in the body's order (see above).
 std::vector<HoistedValue> invariant_values(const ir::TileLoop& loop);
@@ -73,5 +72,15 @@ bool hoists_invariants(LoopStrategy strategy);
 // `strategies`.
 std::vector<std::vector<HoistedValue>> hoisted_values(const Launch& launch,
                                                       const std::vector<LoopStrategy>& strategies);
+
+// The work of the values `schedule` moves before inner loops (LaunchSchedule::hoisted), as the
+// launch's cost counts it (LaunchCost: in the loop, at each of its steps) and as it runs (in the
+// loop around it, or the launch's body): the resource accounting takes the first from the
+// launch's cost and adds the second.
+struct HoistedWork {
+  LaunchCost in_loop;
+  LaunchCost before_loop;
+};
+HoistedWork hoisted_work(const Launch& launch, const LaunchSchedule& schedule);
 
 }  // namespace helionc::passes

@@ -175,5 +175,26 @@ TEST_CASE("the VMEM accounting counts a hoisted value once, held across the loop
   }
 }
 
+TEST_CASE("the accounting counts hoisted work once per query block, not per key step") {
+  const Compiled attention = compile_sample("attention");
+  // q, k, v [1, 1, 512, 128] bf16 at 1 x 128 x 128 blocks: 4 key steps per query block.
+  const passes::ConcreteTensor qkv{{1, 1, 512, 128}, ir::ScalarType::kBFloat16};
+  const auto values = attention.values({qkv, qkv, qkv});
+  const auto flops = [&](passes::LoopStrategy strategy) {
+    passes::LaunchChoices choices;
+    choices.block_sizes = {1, 128, 128};
+    choices.strategies = {strategy};
+    return account(attention, values, choices).flops;
+  };
+  // q * qk_scale: 512 x 128 products per key step under grid and unroll, once under fori_loop
+  // and emit_pipeline. (grid and emit_pipeline hold lane rows, fori_loop and unroll do not:
+  // each pair differs in that work alike.)
+  const int64_t scaling = 512 * 128;
+  CHECK(flops(passes::LoopStrategy::kUnroll) - flops(passes::LoopStrategy::kForiLoop) ==
+        3 * scaling);
+  CHECK(flops(passes::LoopStrategy::kGrid) - flops(passes::LoopStrategy::kEmitPipeline) ==
+        3 * scaling);
+}
+
 }  // namespace
 }  // namespace helionc
