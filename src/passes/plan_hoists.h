@@ -32,10 +32,11 @@
 //   function over blocks they copy from HBM: a value computed before it is computed once per
 //   outer block. fori_loop 1,049 -> 987 (D = 128) and 1,603 -> 1,506 (D = 256); emit_pipeline
 //   922 -> 908 and 1,372 -> 1,300.
+//   At D = 64: fori_loop 1,064 -> 982, emit_pipeline 906 -> 908.
 // - `unroll` runs a `fori_loop` too, over windows of blocks resident in VMEM, but there holding
-//   the value across the loop cost more than it saved at D = 128 (1,025 -> 1,066; 1,559 -> 1,454
-//   at D = 256; why was not traced in the bundles). Nothing moves under `unroll`: a regression
-//   at the common head size outweighs the gain at the larger one.
+//   the value across the loop cost more than it saved at D = 64 and 128 (996 -> 1,049;
+//   1,025 -> 1,066; 1,559 -> 1,454 at D = 256; why was not traced in the bundles). Nothing moves
+//   under `unroll`: the regression at the common head sizes outweighs the gain at the larger.
 // - Under `grid` the loop is a grid axis: the statements before it already run again at every
 //   grid step (kernel_printer.cpp, grid_steps), so a value moved there would be computed once
 //   per step just the same; computing it once per outer block would need a VMEM scratch buffer

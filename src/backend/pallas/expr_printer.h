@@ -92,6 +92,8 @@ class ExprPrinter {
   // passes/plan_hoists.h) prints as `name`, except inside a lane row's tree, whose parts are
   // printed in that layout.
   void name(const ir::Expr& expr, std::string name) { named_[&expr] = std::move(name); }
+  // Prints `expr` again as itself (its loop is printed: the name may be out of scope).
+  void unname(const ir::Expr& expr) { named_.erase(&expr); }
 
  private:
   PyExpr call(const ir::Call& call);

@@ -709,7 +709,8 @@ class KernelPrinter {
   }
 
   // The text of `loop`'s statements, one step's, without its loop-invariant `let`s (printed
-  // before the loop: hoisted_statements); no trailing newline.
+  // before the loop: hoisted_statements) and reading its invariant parts by their names, which
+  // are forgotten after; no trailing newline.
   std::string loop_statements(int inner, const ir::TileLoop& loop) {
     PythonWriter loop_body;
     PythonWriter* outer = body_;
@@ -718,6 +719,11 @@ class KernelPrinter {
       if (!schedule_.hoisted_from(static_cast<size_t>(inner), s.get())) statement(*s);
     }
     body_ = outer;
+    if (static_cast<size_t>(inner) < schedule_.hoisted.size()) {
+      for (const passes::HoistedValue& value : schedule_.hoisted[static_cast<size_t>(inner)]) {
+        if (value.expr) exprs_.unname(*value.expr);
+      }
+    }
     std::string text = loop_body.str();
     if (!text.empty()) text.pop_back();
     return text;
