@@ -39,9 +39,11 @@
 //   under `unroll`: the regression at the common head sizes outweighs the gain at the larger.
 // - Under `grid` the loop is a grid axis: the statements before it already run again at every
 //   grid step (kernel_printer.cpp, grid_steps), so a value moved there would be computed once
-//   per step just the same; computing it once per outer block would need a VMEM scratch buffer
-//   written at the first step and read at every other (a load of its block per step instead of
-//   the work). Nothing moves under `grid`.
+//   per step just the same; computing it once per outer block needs a VMEM scratch buffer
+//   written at the first step and read at every other. Measured by hand on the generated module
+//   (`q_scaled` in scratch, written under the first step's `pl.when`): 1,134 -> 1,135 (D = 128)
+//   and 1,629 -> 1,638 (D = 256), the load costing what the work did. Nothing moves under
+//   `grid`.
 //
 // A zero-trip loop now computes the hoisted values once for nothing: they are pure, and unused.
 // Masks of partial blocks are unchanged: a hoisted value's shape has none of the loop's tile
