@@ -280,6 +280,10 @@ class KernelReport {
                   // none shown where the target or the call's blocks take no scratch (0 bytes)
                   resources->lane_move_bytes > 0 ? resources->lane_moves : 0,
                   "the compiler's scratch for moving {} shape{} of reduction results into lanes"},
+             Held{"loop-invariant values", resources->hoisted_bytes,
+                  // none shown when every one is a scalar (0 bytes)
+                  resources->hoisted_bytes > 0 ? resources->hoisted_values : 0,
+                  "{} value{} computed once before an inner loop and held across its steps"},
          }) {
       if (held.count == 0) continue;
       text += fmt::format(

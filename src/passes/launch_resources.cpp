@@ -11,6 +11,7 @@
 #include "passes/held_blocks.h"
 #include "passes/inner_trips.h"
 #include "passes/legal_block.h"
+#include "passes/plan_hoists.h"
 #include "passes/plan_lane_rows.h"
 #include "passes/vmem_formula.h"
 #include "support/checked_int.h"
@@ -90,11 +91,23 @@ class Accountant {
     result_.lane_move_bytes =
         evaluate(lane_moves_vmem(kernel_, launch_, schedule_, choices_.lane_move_scratch_bytes));
     result_.lane_moves = static_cast<int>(launch_lane_moves(launch_).size());
+    if (Expected<SizeExpr> bytes = hoisted_values_vmem(kernel_, launch_, schedule_)) {
+      result_.hoisted_bytes = evaluate(*bytes);
+    }
+    for (const std::vector<HoistedValue>& values : schedule_.hoisted) {
+      result_.hoisted_values += static_cast<int>(values.size());
+    }
     // The work on lane rows over their other 127 lanes counts too (plan_lane_rows.h).
     const LaunchCost lanes = lane_row_cost(launch_, schedule_.lane_rows);
-    result_.flops = cost(launch_.cost.flops) + cost(lanes.flops);
-    result_.transcendentals = cost(launch_.cost.transcendentals) + cost(lanes.transcendentals);
-    result_.divisions = cost(launch_.cost.divisions) + cost(lanes.divisions);
+    // Work moved before an inner loop runs once per step of the loops around it (plan_hoists.h).
+    const HoistedWork moved = hoisted_work(launch_, schedule_);
+    result_.flops = cost(launch_.cost.flops) + cost(lanes.flops) - cost(moved.in_loop.flops) +
+                    cost(moved.before_loop.flops);
+    result_.transcendentals = cost(launch_.cost.transcendentals) + cost(lanes.transcendentals) -
+                              cost(moved.in_loop.transcendentals) +
+                              cost(moved.before_loop.transcendentals);
+    result_.divisions = cost(launch_.cost.divisions) + cost(lanes.divisions) -
+                        cost(moved.in_loop.divisions) + cost(moved.before_loop.divisions);
     products();
     return std::move(result_);
   }

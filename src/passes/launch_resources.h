@@ -118,6 +118,10 @@ struct LaunchResources {
   // (lane_moves_vmem), and how many shapes of results the body moves (launch_lane_moves).
   int64_t lane_move_bytes = 0;
   int lane_moves = 0;
+  // Of `vmem_bytes`: the loop-invariant values computed once before inner loops and held across
+  // them (hoisted_values_vmem, plan_hoists.h), and how many.
+  int64_t hoisted_bytes = 0;
+  int hoisted_values = 0;
   int64_t smem_bytes = 0;
   int64_t hbm_bytes = 0;
   int64_t flops = 0;

@@ -5,8 +5,10 @@
 #include <algorithm>
 #include <set>
 
+#include "ir/printer.h"
 #include "ir/visitor.h"
 #include "passes/launch_plan.h"
+#include "passes/plan_hoists.h"
 #include "passes/plan_lane_rows.h"
 #include "passes/plan_padding.h"
 #include "passes/plan_strategies.h"
@@ -91,6 +93,7 @@ class Scheduler {
     scratch();
     schedule_.definition_masks = plan_definition_masks(kernel_, launch_, schedule_);
     schedule_.lane_rows = plan_lane_rows(kernel_, launch_, schedule_);
+    schedule_.hoisted = hoisted_values(launch_, schedule_.strategies);
     for (ScratchBuffer& buffer : schedule_.scratch) {
       if (!buffer.holds_carry()) {
         continue;
@@ -376,6 +379,13 @@ class Scheduler {
 
 }  // namespace
 
+bool LaunchSchedule::hoisted_from(size_t inner, const ir::Stmt* stmt) const {
+  if (inner >= hoisted.size()) return false;
+  const std::vector<HoistedValue>& values = hoisted[inner];
+  return std::any_of(values.begin(), values.end(),
+                     [&](const HoistedValue& value) { return value.let == stmt; });
+}
+
 LaunchSchedule schedule_launch(const ir::Kernel& kernel, const Launch& launch,
                                const std::vector<LoopStrategy>& strategies) {
   return Scheduler(kernel, launch, strategies).run();
@@ -480,6 +490,21 @@ class SchedulePrinter {
       if (std::find(rows.begin(), rows.end(), name) == rows.end()) rows.push_back(name);
     }
     if (!rows.empty()) out_ += fmt::format("    lane rows {}\n", fmt::join(rows, ", "));
+    for (size_t loop = 0; loop < schedule_.hoisted.size(); ++loop) {
+      std::vector<std::string> names;
+      for (const HoistedValue& value : schedule_.hoisted[loop]) {
+        if (value.let == nullptr) {
+          names.push_back(fmt::format("`{}`", ir::print_expr(kernel_, value.expr)));
+          continue;
+        }
+        for (int target : value.let->targets) {
+          names.push_back(fmt::format("`{}`", kernel_.bindings[target].name));
+        }
+      }
+      if (!names.empty()) {
+        out_ += fmt::format("    before loop {}: {}\n", loop, fmt::join(names, ", "));
+      }
+    }
     return std::move(out_);
   }
 

@@ -12,6 +12,7 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <set>
 #include <string>
@@ -21,8 +22,11 @@
 #include "passes/loop_strategy.h"
 
 namespace helionc::ir {
+struct Expr;
 struct Kernel;
-}
+struct Let;
+struct Stmt;
+}  // namespace helionc::ir
 
 namespace helionc::passes {
 
@@ -138,6 +142,14 @@ struct DefinitionMask {
   Pad fill = Pad::kZero;
 };
 
+// A loop-invariant value an inner loop's body computes, computed once before the loop instead
+// (plan_hoists.h): a whole `let` of the body, or a part of a statement's value (printed before
+// the loop under a name of its own, which the statement then reads).
+struct HoistedValue {
+  const ir::Let* let = nullptr;          // owned by the IR, which outlives the plan
+  std::shared_ptr<const ir::Expr> expr;  // when `let` is null
+};
+
 struct LaunchSchedule {
   std::vector<LoopStrategy> strategies;  // one per Launch::inner_loops entry
   std::vector<DimSchedule> dims;         // per Launch::grid entry
@@ -151,6 +163,12 @@ struct LaunchSchedule {
   std::vector<DefinitionMask> definition_masks;  // in the order they were chosen
   // The body's bindings held as lane rows (plan_lane_rows.h).
   std::set<int> lane_rows;
+  // Per inner loop (Launch::inner_loops), the values of its body computed once before it: its
+  // loop-invariant values, where the loop is a loop in the kernel body (plan_hoists.h).
+  std::vector<std::vector<HoistedValue>> hoisted;
+
+  // Whether `stmt` is one of inner loop `inner`'s hoisted `let`s.
+  bool hoisted_from(size_t inner, const ir::Stmt* stmt) const;
 
   // The fill of `binding`'s definition mask along `tile_dim`, if it has one.
   std::optional<Pad> definition_mask(int binding, int tile_dim) const {

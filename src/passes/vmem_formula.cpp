@@ -741,6 +741,32 @@ SizeExpr lane_moves_vmem(const ir::Kernel& kernel, const Launch& launch,
   return SizeExpr::min(SizeExpr::constant(scratch_bytes), SizeExpr::sum(std::move(terms)));
 }
 
+Expected<SizeExpr> hoisted_values_vmem(const ir::Kernel& kernel, const Launch& launch,
+                                       const LaunchSchedule& schedule) {
+  return formula([&] {
+    std::vector<SizeExpr> terms;
+    const auto add = [&](const ir::Type& type) {
+      if (type.kind != ir::TypeKind::kTileTensor || type.dims.empty()) return;
+      std::vector<SizeExpr> shape;
+      for (const ir::Dim& dim : type.dims) shape.push_back(value_extent(launch, dim));
+      terms.push_back(
+          SizeExpr::tiled(std::move(shape), -1, type.dtype ? vmem_item_bytes(*type.dtype) : 4));
+    };
+    for (const std::vector<HoistedValue>& values : schedule.hoisted) {
+      for (const HoistedValue& value : values) {
+        if (value.let == nullptr) {
+          add(value.expr->type);
+          continue;
+        }
+        for (int target : value.let->targets) {
+          add(kernel.bindings[static_cast<size_t>(target)].type);
+        }
+      }
+    }
+    return SizeExpr::sum(std::move(terms));
+  });
+}
+
 Expected<SizeExpr> launch_vmem(const ir::Kernel& kernel, const Launch& launch,
                                const LaunchSchedule& schedule, int64_t lane_move_scratch_bytes) {
   return formula([&] {
@@ -764,6 +790,9 @@ Expected<SizeExpr> launch_vmem(const ir::Kernel& kernel, const Launch& launch,
     for (auto* held : {&narrow_values_vmem, &sorts_vmem, &one_hots_vmem, &reductions_vmem,
                        &products_vmem, &random_draws_vmem}) {
       if (Expected<SizeExpr> bytes = held(launch)) terms.push_back(std::move(*bytes));
+    }
+    if (Expected<SizeExpr> bytes = hoisted_values_vmem(kernel, launch, schedule)) {
+      terms.push_back(std::move(*bytes));
     }
     terms.push_back(lane_moves_vmem(kernel, launch, schedule, lane_move_scratch_bytes));
     return SizeExpr::sum(std::move(terms));

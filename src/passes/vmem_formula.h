@@ -188,10 +188,17 @@ Expected<SizeExpr> random_draws_vmem(const Launch& launch);
 SizeExpr lane_moves_vmem(const ir::Kernel& kernel, const Launch& launch,
                          const LaunchSchedule& schedule, int64_t scratch_bytes);
 
+// The VMEM bytes of the values computed once before an inner loop and held across all its steps
+// (LaunchSchedule::hoisted, plan_hoists.h): one buffer of each block value's shape in the tiled
+// layout (an upper bound: the compiler may keep a small one in registers). Scalars take none.
+Expected<SizeExpr> hoisted_values_vmem(const ir::Kernel& kernel, const Launch& launch,
+                                       const LaunchSchedule& schedule);
+
 // The VMEM bytes of the whole launch under `schedule`: every operand's and scratch buffer's,
 // the body's narrow values, its sorts' working sets, its gathers' and scatters' compares, the
 // values its reductions, full-precision products and random draws hold, and the compiler's
-// scratch for moving reductions' results into lanes (`lane_move_scratch_bytes`, the target's).
+// scratch for moving reductions' results into lanes (`lane_move_scratch_bytes`, the target's),
+// and the loop-invariant values held across inner loops.
 Expected<SizeExpr> launch_vmem(const ir::Kernel& kernel, const Launch& launch,
                                const LaunchSchedule& schedule, int64_t lane_move_scratch_bytes);
 

@@ -254,6 +254,9 @@ PyExpr ExprPrinter::print(const ir::ExprPtr& expr) {
     lane_rows_mode_ = true;
     return value;
   }
+  if (!lane_rows_mode_) {
+    if (auto named = named_.find(expr.get()); named != named_.end()) return py_atom(named->second);
+  }
   switch (expr->kind) {
     case ir::ExprKind::kIntImm: {
       const int64_t value = expr->as<ir::IntImm>()->value;

@@ -4,6 +4,7 @@
 // which is the job of an ExprContext.
 #pragma once
 
+#include <map>
 #include <optional>
 #include <set>
 #include <string>
@@ -87,6 +88,12 @@ class ExprPrinter {
   PyExpr dtype(const ir::ExprPtr& expr) { return print(expr); }
   // False once an expression could not be printed (a diagnostic was reported).
   bool ok() const { return ok_; }
+  // From now on `expr` (a loop-invariant part of a statement, computed before its loop:
+  // passes/plan_hoists.h) prints as `name`, except inside a lane row's tree, whose parts are
+  // printed in that layout.
+  void name(const ir::Expr& expr, std::string name) { named_[&expr] = std::move(name); }
+  // Prints `expr` again as itself (its loop is printed: the name may be out of scope).
+  void unname(const ir::Expr& expr) { named_.erase(&expr); }
 
  private:
   PyExpr call(const ir::Call& call);
@@ -123,6 +130,7 @@ class ExprPrinter {
   bool ok_ = true;
   // Printing the tree of a lane row (print_lane_rows): its names are used as they are held.
   bool lane_rows_mode_ = false;
+  std::map<const ir::Expr*, std::string> named_;  // name()
 };
 
 }  // namespace helionc::backend::pallas

@@ -708,6 +708,54 @@ class KernelPrinter {
     return free;
   }
 
+  // The text of `loop`'s statements, one step's, without its loop-invariant `let`s (printed
+  // before the loop: hoisted_statements) and reading its invariant parts by their names, which
+  // are forgotten after; no trailing newline.
+  std::string loop_statements(int inner, const ir::TileLoop& loop) {
+    PythonWriter loop_body;
+    PythonWriter* outer = body_;
+    body_ = &loop_body;
+    for (const ir::StmtPtr& s : loop.body) {
+      if (!schedule_.hoisted_from(static_cast<size_t>(inner), s.get())) statement(*s);
+    }
+    body_ = outer;
+    if (static_cast<size_t>(inner) < schedule_.hoisted.size()) {
+      for (const passes::HoistedValue& value : schedule_.hoisted[static_cast<size_t>(inner)]) {
+        if (value.expr) exprs_.unname(*value.expr);
+      }
+    }
+    std::string text = loop_body.str();
+    if (!text.empty()) text.pop_back();
+    return text;
+  }
+
+  // The values the schedule computes once before inner loop `inner` (passes/plan_hoists.h): its
+  // invariant `let`s, and invariant parts of other statements under fresh names, which those
+  // statements then read. Text with no trailing newline, printed before the loop's step
+  // function; written while only the outer loops' geometry is open, as they read none of the
+  // loop's. Nothing under `grid`.
+  std::string hoisted_statements(int inner) {
+    const auto index = static_cast<size_t>(inner);
+    if (index >= schedule_.hoisted.size() || schedule_.hoisted[index].empty()) return {};
+    PythonWriter hoisted;
+    PythonWriter* outer = body_;
+    body_ = &hoisted;
+    for (const passes::HoistedValue& value : schedule_.hoisted[index]) {
+      if (value.let != nullptr) {
+        statement(*value.let);
+        continue;
+      }
+      const std::string name = scope_.fresh("_invariant");
+      body_->line(context_.with_where(fmt::format("{} = {}", name, exprs_.text(value.expr)),
+                                      value.expr->range));
+      exprs_.name(*value.expr, name);
+    }
+    body_ = outer;
+    std::string text = hoisted.str();
+    if (!text.empty()) text.pop_back();
+    return text;
+  }
+
   // An inner loop run as a Python-level `jax.lax.fori_loop` over windows of blocks resident in
   // VMEM (the `unroll` strategy): carried values are the loop's carry.
   void python_loop(const ir::TileLoop& loop) {
@@ -727,6 +775,7 @@ class KernelPrinter {
     };
 
     auto [first, steps] = block_range(dim);
+    const std::string hoisted = hoisted_statements(inner);
 
     // A loop over several dimensions (`hl.tile([m, n])`) steps through the blocks of all of
     // them, the last fastest: one flat step, split into a block number per dimension.
@@ -770,11 +819,7 @@ class KernelPrinter {
                        fmt::format("{}[{}]", dma->second.buffers[b], slot));
       }
     }
-    PythonWriter loop_body;
-    PythonWriter* outer = body_;
-    body_ = &loop_body;
-    for (const ir::StmtPtr& s : loop.body) statement(*s);
-    body_ = outer;
+    const std::string text = loop_statements(inner, loop);
     std::vector<std::string> lines = geometry_.close_loop(inner);
     lines.insert(lines.begin(), split_lines.begin(), split_lines.end());
     DmaNames names;
@@ -784,12 +829,12 @@ class KernelPrinter {
       device_.stop_streaming();
     }
 
+    if (!hoisted.empty()) body_->line(hoisted);
     {
       auto def = body_->block(fmt::format("def {}({}, carry):", function, step));
       if (!phis.empty()) body_->line(fmt::format("{} = carry", joined(phis)));
       for (const std::string& line : lines) body_->line(line);
-      const std::string text = loop_body.str();
-      if (!text.empty()) body_->line(text.substr(0, text.size() - 1));
+      if (!text.empty()) body_->line(text);
       body_->line(fmt::format("return {}", joined(nexts)));
     }
     const std::string initial = phis.empty()       ? "None"
@@ -819,6 +864,7 @@ class KernelPrinter {
     const std::string step = scope_.fresh(dim_name + "_id");
     const std::string function = scope_.fresh(dim_name + "_step");
     const auto [first, steps] = block_range(dim);
+    const std::string hoisted = hoisted_statements(inner);
 
     // The pipeline's blocks: the loop's own dimension moves, the outer tile's stay. Index maps
     // run in the pipeline's own grid, so the outer blocks' numbers are taken before it.
@@ -864,11 +910,7 @@ class KernelPrinter {
     }
 
     geometry_.open_loop(inner, {{dim, step}});
-    PythonWriter loop_body;
-    PythonWriter* outer = body_;
-    body_ = &loop_body;
-    for (const ir::StmtPtr& s : loop.body) statement(*s);
-    body_ = outer;
+    const std::string text = loop_statements(inner, loop);
     const std::vector<std::string> lines = geometry_.close_loop(inner);
     device_.stop_streaming();
 
@@ -880,6 +922,7 @@ class KernelPrinter {
                               binding_name(kernel_, loop.carried[c].init)));
     }
     body_->line(fmt::format("{}[0] = {}", scratch.counter, first));
+    if (!hoisted.empty()) body_->line(hoisted);
     {
       auto def = body_->block(fmt::format("def {}({}):", function, fmt::join(block_params, ", ")));
       body_->line(fmt::format("{} = {}[0]", step, scratch.counter));
@@ -888,8 +931,7 @@ class KernelPrinter {
                                 scratch.carries[c]));
       }
       for (const std::string& line : lines) body_->line(line);
-      const std::string text = loop_body.str();
-      if (!text.empty()) body_->line(text.substr(0, text.size() - 1));
+      if (!text.empty()) body_->line(text);
       for (size_t c = 0; c < loop.carried.size(); ++c) {
         body_->line(fmt::format("{}[...] = {}", scratch.carries[c],
                                 binding_name(kernel_, loop.carried[c].next)));

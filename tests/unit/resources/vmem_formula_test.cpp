@@ -204,7 +204,7 @@ void compare_sample(const fs::path& source, std::vector<Comparison>& comparisons
           int64_t operands = resources->narrow_value_bytes + resources->sort_bytes +
                              resources->one_hot_bytes + resources->reduction_bytes +
                              resources->product_bytes + resources->random_bytes +
-                             resources->lane_move_bytes;
+                             resources->lane_move_bytes + resources->hoisted_bytes;
           for (const passes::OperandResources& r : resources->operands) operands += r.vmem_bytes;
           CHECK(operands == resources->vmem_bytes);
           Bindings bindings(kernel, values, *resources, choices);
