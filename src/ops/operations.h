@@ -64,8 +64,6 @@ struct Operation {
   ir::IntrinsicCost cost;
   Facts facts;
 
-  // The Pallas module's call on arrays: `mosaic`, else `jnp`.
-  std::string_view pallas() const { return mosaic.empty() ? jnp : mosaic; }
   // Whether Python spells the operation on numbers other than as on arrays.
   bool has_scalar_form() const { return scalar != "array"; }
   // Whether `spelling` (`torch.exp`, `Tensor.exp`) names this operation.
