@@ -14,46 +14,6 @@ using ir::Intrinsic;
 
 namespace {
 
-struct Entry {
-  std::string_view name;
-  UnaryFunction function;
-};
-
-// Names shared by `torch.<name>` and the method `x.<name>()`.
-constexpr std::array<Entry, 31> kUnary = {{
-    {"exp", {Intrinsic::kExp, ResultDtype::kFloatMath}},
-    {"exp2", {Intrinsic::kExp2, ResultDtype::kFloatMath}},
-    {"expm1", {Intrinsic::kExpm1, ResultDtype::kFloatMath}},
-    {"log", {Intrinsic::kLog, ResultDtype::kFloatMath}},
-    {"log2", {Intrinsic::kLog2, ResultDtype::kFloatMath}},
-    {"log10", {Intrinsic::kLog10, ResultDtype::kFloatMath}},
-    {"log1p", {Intrinsic::kLog1p, ResultDtype::kFloatMath}},
-    {"sqrt", {Intrinsic::kSqrt, ResultDtype::kFloatMath}},
-    {"rsqrt", {Intrinsic::kRsqrt, ResultDtype::kFloatMath}},
-    {"sin", {Intrinsic::kSin, ResultDtype::kFloatMath}},
-    {"cos", {Intrinsic::kCos, ResultDtype::kFloatMath}},
-    {"tan", {Intrinsic::kTan, ResultDtype::kFloatMath}},
-    {"tanh", {Intrinsic::kTanh, ResultDtype::kFloatMath}},
-    {"sinh", {Intrinsic::kSinh, ResultDtype::kFloatMath}},
-    {"cosh", {Intrinsic::kCosh, ResultDtype::kFloatMath}},
-    {"asin", {Intrinsic::kAsin, ResultDtype::kFloatMath}},
-    {"acos", {Intrinsic::kAcos, ResultDtype::kFloatMath}},
-    {"atan", {Intrinsic::kAtan, ResultDtype::kFloatMath}},
-    {"sigmoid", {Intrinsic::kSigmoid, ResultDtype::kFloatMath}},
-    {"erf", {Intrinsic::kErf, ResultDtype::kFloatMath}},
-    {"reciprocal", {Intrinsic::kReciprocal, ResultDtype::kFloatMath}},
-    {"abs", {Intrinsic::kAbs, ResultDtype::kSame}},
-    {"floor", {Intrinsic::kFloor, ResultDtype::kSame}},
-    {"ceil", {Intrinsic::kCeil, ResultDtype::kSame}},
-    {"round", {Intrinsic::kRound, ResultDtype::kSame}},
-    {"trunc", {Intrinsic::kTrunc, ResultDtype::kSame}},
-    {"sign", {Intrinsic::kSign, ResultDtype::kSame}},
-    {"square", {Intrinsic::kSquare, ResultDtype::kSame}},
-    {"relu", {Intrinsic::kRelu, ResultDtype::kSame}},
-    {"isnan", {Intrinsic::kIsNan, ResultDtype::kBool}},
-    {"silu", {Intrinsic::kSilu, ResultDtype::kFloatMath}},  // F.silu only; no torch.silu
-}};
-
 // The functions lower_calls.cpp and the files beside it lower by name, and the dtypes
 // ir::torch_dtype_from_attr reads (separated by spaces), for suggestions.
 constexpr std::string_view kSpecialForms =
@@ -78,13 +38,6 @@ constexpr std::string_view kSpecialForms =
     "helion.language.store helion.language.tile helion.language.tile_index "
     "helion.language.zeros helion.cdiv helion.next_power_of_2 math.ceil math.floor math.fabs "
     "math.pow math.trunc";
-
-std::optional<UnaryFunction> find(std::string_view name) {
-  for (const Entry& entry : kUnary) {
-    if (entry.name == name) return entry.function;
-  }
-  return std::nullopt;
-}
 
 bool strip_prefix(std::string_view& name, std::string_view prefix) {
   if (name.substr(0, prefix.size()) != prefix) return false;
@@ -111,30 +64,9 @@ std::vector<std::string_view> split_names(std::string_view names) {
 
 }  // namespace
 
-std::optional<UnaryFunction> unary_function(std::string_view name) {
-  if (strip_prefix(name, "torch.nn.functional.")) {
-    if (name == "relu" || name == "silu" || name == "sigmoid" || name == "tanh") return find(name);
-    return std::nullopt;  // gelu needs its keyword; handled by the caller
-  }
-  if (strip_prefix(name, "torch.special.")) {
-    if (name == "expit") return find("sigmoid");
-    if (name == "erf" || name == "expm1" || name == "exp2" || name == "log1p") return find(name);
-    return std::nullopt;
-  }
-  if (strip_prefix(name, "torch.")) {
-    if (name == "silu") return std::nullopt;
-    if (name == "arcsin") return find("asin");
-    if (name == "arccos") return find("acos");
-    if (name == "arctan") return find("atan");
-    return find(name);
-  }
-  return std::nullopt;
-}
+const ops::Operation* unary_function(std::string_view name) { return ops::unary_function(name); }
 
-std::optional<UnaryFunction> unary_method(std::string_view method) {
-  if (method == "silu") return std::nullopt;
-  return find(method);
-}
+const ops::Operation* unary_method(std::string_view method) { return ops::unary_method(method); }
 
 std::optional<ir::ScalarType> conversion_method(std::string_view method) {
   if (method == "float") return ir::ScalarType::kFloat32;
@@ -194,8 +126,10 @@ std::optional<ir::Intrinsic> reduction_function(std::string_view name) {
 const std::vector<std::string_view>& known_method_names() {
   static const std::vector<std::string_view> kNames = [] {
     std::vector<std::string_view> names = split_names(kSpecialMethods);
-    for (const Entry& entry : kUnary) {
-      if (entry.name != "silu") names.push_back(entry.name);
+    for (const ops::Operation& operation : ops::operations()) {
+      ops::for_each_word(operation.spellings, [&](std::string_view spelling) {
+        if (strip_prefix(spelling, "Tensor.")) names.push_back(spelling);
+      });
     }
     for (std::string_view name :
          {"sum", "mean", "amax", "amin", "prod", "argmax", "argmin", "float", "half", "bfloat16",
@@ -214,10 +148,15 @@ std::string did_you_mean_method(std::string_view method) {
 
 const std::vector<std::string_view>& known_function_names() {
   static const std::vector<std::string_view> kNames = [] {
-    // Stable storage for the names built from the tables (`torch.` + a table entry).
+    // Stable storage for the names built from the tables: the ops table's `torch.` spellings of
+    // one dot (the modules beneath are listed among the special forms), `torch.` + a reduction.
     static std::vector<std::string> built;
-    for (const Entry& entry : kUnary) {
-      if (entry.name != "silu") built.push_back("torch." + std::string(entry.name));
+    for (const ops::Operation& operation : ops::operations()) {
+      ops::for_each_word(operation.spellings, [&](std::string_view spelling) {
+        if (spelling.starts_with("torch.") && spelling.find('.', 6) == std::string_view::npos) {
+          built.emplace_back(spelling);
+        }
+      });
     }
     for (std::string_view name : {"sum", "mean", "amax", "amin", "prod", "argmax", "argmin"}) {
       if (reduction_function(name)) built.push_back("torch." + std::string(name));

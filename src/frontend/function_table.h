@@ -1,5 +1,6 @@
-// The table of supported torch/hl functions and tensor methods that map onto one elementwise
-// intrinsic. Everything with special argument handling lives in lower_calls.cpp.
+// The names of supported torch/hl functions and tensor methods: those that map onto one
+// elementwise operation (the ops table's spellings), operators, reductions and conversions.
+// Everything with special argument handling lives in lower_calls.cpp.
 #pragma once
 
 #include <optional>
@@ -8,25 +9,15 @@
 #include <vector>
 
 #include "ir/nodes.h"
+#include "ops/operations.h"
 
 namespace helionc::frontend {
 
-// How an elementwise intrinsic types its result.
-enum class ResultDtype {
-  kFloatMath,  // integers become float32 (exp, sqrt, sigmoid, ...)
-  kSame,       // keeps the input dtype (abs, floor, relu, ...)
-  kBool,       // isnan
-};
-
-struct UnaryFunction {
-  ir::Intrinsic op;
-  ResultDtype result;
-};
-
-// `torch.exp`, `torch.nn.functional.silu`, `torch.special.erf`, ... by qualified name.
-std::optional<UnaryFunction> unary_function(std::string_view qualified_name);
-// `x.exp()`, `x.sigmoid()`, ... by method name.
-std::optional<UnaryFunction> unary_method(std::string_view method);
+// `torch.exp`, `torch.nn.functional.silu`, `torch.special.erf`, ... by qualified name: the
+// unary operation of the ops table (ops/operations.def) it names, or nullptr.
+const ops::Operation* unary_function(std::string_view qualified_name);
+// `x.exp()`, `x.sigmoid()`, ... by method name (the table's `Tensor.` spellings).
+const ops::Operation* unary_method(std::string_view method);
 // `.float()`, `.bfloat16()`, ...: the dtype a conversion method names (64-bit ones excluded).
 std::optional<ir::ScalarType> conversion_method(std::string_view method);
 bool is_64bit_conversion_method(std::string_view method);  // `.long()`, `.double()`

@@ -7,6 +7,7 @@
 #include "frontend/function_table.h"
 #include "frontend/kernel_lowering.h"
 #include "ir/visitor.h"
+#include "ops/operations.h"
 
 namespace helionc::frontend {
 
@@ -110,20 +111,16 @@ ExprPtr KernelLowering::make_math(Intrinsic op, ExprPtr x, SourceRange range) {
                      ir::type_to_string(x->type)));
   }
   Type type = x->type;
-  switch (op) {
-    case Intrinsic::kAbs:
-    case Intrinsic::kFloor:
-    case Intrinsic::kCeil:
-    case Intrinsic::kRound:
-    case Intrinsic::kTrunc:
-    case Intrinsic::kSign:
-    case Intrinsic::kSquare:
-    case Intrinsic::kRelu:
+  // The ops table's dtype rule (a unary operation's: never kPromote).
+  const ops::Operation* operation = ops::find(op);
+  switch (operation != nullptr ? operation->dtype : ops::DtypeRule::kFloatMath) {
+    case ops::DtypeRule::kSame:
+    case ops::DtypeRule::kPromote:
       break;
-    case Intrinsic::kIsNan:
+    case ops::DtypeRule::kBool:
       type.dtype = ir::ScalarType::kBool;
       break;
-    default:
+    case ops::DtypeRule::kFloatMath:
       type.dtype = float_math_dtype(x->type);
       break;
   }

@@ -6,6 +6,10 @@ namespace helionc::ir {
 
 std::string_view intrinsic_name(Intrinsic op) {
   switch (op) {
+#define HELIONC_OP(Enum, name, arity, ...) \
+  case Intrinsic::Enum:                    \
+    return name;
+#include "ops/operations.def"
 #define HELIONC_INTRINSIC(Enum, name, arity, where, basis, flops, transcendentals, divisions) \
   case Intrinsic::Enum:                                                                       \
     return name;
@@ -16,6 +20,10 @@ std::string_view intrinsic_name(Intrinsic op) {
 
 int intrinsic_arity(Intrinsic op) {
   switch (op) {
+#define HELIONC_OP(Enum, name, arity, ...) \
+  case Intrinsic::Enum:                    \
+    return arity;
+#include "ops/operations.def"
 #define HELIONC_INTRINSIC(Enum, name, arity, where, basis, flops, transcendentals, divisions) \
   case Intrinsic::Enum:                                                                       \
     return arity;
@@ -26,6 +34,9 @@ int intrinsic_arity(Intrinsic op) {
 
 IntrinsicPlace intrinsic_place(Intrinsic op) {
   switch (op) {
+#define HELIONC_OP(Enum, ...) case Intrinsic::Enum:
+#include "ops/operations.def"
+    return IntrinsicPlace::kBoth;
 #define HELIONC_INTRINSIC(Enum, name, arity, where, basis, flops, transcendentals, divisions) \
   case Intrinsic::Enum:                                                                       \
     return IntrinsicPlace::where;
@@ -36,6 +47,11 @@ IntrinsicPlace intrinsic_place(Intrinsic op) {
 
 IntrinsicCost intrinsic_cost(Intrinsic op) {
   switch (op) {
+#define HELIONC_OP(Enum, name, arity, dtype, spellings, jnp, mosaic, helpers, scalar, flops, \
+                   transcendentals, divisions, facts)                                        \
+  case Intrinsic::Enum:                                                                      \
+    return {IntrinsicCost::Basis::kResult, flops, transcendentals, divisions};
+#include "ops/operations.def"
 #define HELIONC_INTRINSIC(Enum, name, arity, where, basis, flops, transcendentals, divisions) \
   case Intrinsic::Enum:                                                                       \
     return {IntrinsicCost::Basis::basis, flops, transcendentals, divisions};

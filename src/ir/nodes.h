@@ -27,7 +27,11 @@ enum class StmtKind {
 #include "ir/node_kinds.def"
 };
 
+// The elementwise operations (ops/operations.def, the ops library's table), then the other
+// intrinsics (intrinsics.def).
 enum class Intrinsic {
+#define HELIONC_OP(Enum, ...) Enum,
+#include "ops/operations.def"
 #define HELIONC_INTRINSIC(Enum, name, arity, where, basis, flops, transcendentals, divisions) Enum,
 #include "ir/intrinsics.def"
 };

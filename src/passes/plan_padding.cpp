@@ -8,6 +8,7 @@
 
 #include "ir/dtype.h"
 #include "ir/visitor.h"
+#include "ops/operations.h"
 #include "passes/launch_plan.h"
 #include "passes/shape_facts.h"
 
@@ -43,6 +44,43 @@ bool has_tile(const ir::Type& type, int tile_dim) {
   return false;
 }
 
+// A padding as the ops table's facts see it (ops/operations.h), and back.
+ops::Known known_of_pad(Pad pad) {
+  switch (pad) {
+    case Pad::kZero:
+      return ops::Known::kZero;
+    case Pad::kOne:
+      return ops::Known::kOne;
+    case Pad::kNegInf:
+      return ops::Known::kNegInf;
+    case Pad::kPosInf:
+      return ops::Known::kPosInf;
+    case Pad::kFinite:
+      return ops::Known::kFinite;
+    case Pad::kGarbage:
+      break;
+  }
+  return ops::Known::kUnknown;
+}
+
+Pad pad_of_known(ops::Known known) {
+  switch (known) {
+    case ops::Known::kZero:
+      return Pad::kZero;
+    case ops::Known::kOne:
+      return Pad::kOne;
+    case ops::Known::kNegInf:
+      return Pad::kNegInf;
+    case ops::Known::kPosInf:
+      return Pad::kPosInf;
+    case ops::Known::kFinite:
+      return Pad::kFinite;
+    case ops::Known::kUnknown:
+      break;
+  }
+  return Pad::kGarbage;
+}
+
 // Unknown dtypes (known only while JAX traces) count as floating, as the masks' fills do.
 bool floating(const ir::Expr& expr) {
   return !expr.type.dtype || ir::is_floating(*expr.type.dtype);
@@ -60,6 +98,22 @@ constexpr Range kFiniteRange{true, true};
 constexpr Range kUnknownRange{false, false};
 Range meet(Range a, Range b) {
   return {a.above_neg_inf && b.above_neg_inf, a.below_pos_inf && b.below_pos_inf};
+}
+
+// The range of a unary operation's result from the ops table's facts, for an operand of range
+// `a`: finite where finite operands give finite results and each infinity the operand may hold
+// maps to no infinity on that side. An operand unbounded on both sides may be NaN (inf - inf).
+Range operation_range(const ops::Facts& facts, Range a) {
+  const auto finite = [](ops::Known k) {
+    return k == ops::Known::kFinite || k == ops::Known::kZero || k == ops::Known::kOne;
+  };
+  if (!(a.above_neg_inf || a.below_pos_inf) || !finite(facts.at_finite)) return kUnknownRange;
+  const auto not_neg_inf = [&](ops::Known k) { return finite(k) || k == ops::Known::kPosInf; };
+  const auto not_pos_inf = [&](ops::Known k) { return finite(k) || k == ops::Known::kNegInf; };
+  return {(a.above_neg_inf || not_neg_inf(facts.at_neg_inf)) &&
+              (a.below_pos_inf || not_neg_inf(facts.at_pos_inf)),
+          (a.above_neg_inf || not_pos_inf(facts.at_neg_inf)) &&
+              (a.below_pos_inf || not_pos_inf(facts.at_pos_inf))};
 }
 
 // The padding a scalar constant gives when broadcast: its own value class.
@@ -274,11 +328,6 @@ struct PaddingFacts::State {
         const Range b = arg(1);
         return {a.above_neg_inf && b.above_neg_inf, a.below_pos_inf || b.below_pos_inf};
       }
-      case Intrinsic::kExp:
-      case Intrinsic::kExp2: {
-        const Range a = arg(0);
-        return {a.above_neg_inf || a.below_pos_inf, a.below_pos_inf};
-      }
       case Intrinsic::kWhere:
         return meet(arg(1), arg(2));
       case Intrinsic::kTakeAlong:  // elements of the value
@@ -292,8 +341,11 @@ struct PaddingFacts::State {
       }
       case Intrinsic::kDot:
         return arg(0).finite() && arg(2).finite() ? kFiniteRange : kUnknownRange;
-      default:
-        return kUnknownRange;
+      default: {
+        const ops::Operation* operation = ops::find(call->op);
+        if (operation == nullptr || operation->arity != 1) return kUnknownRange;
+        return operation_range(operation->facts, arg(0));
+      }
     }
   }
 
@@ -404,27 +456,6 @@ struct PaddingFacts::State {
         return no_infinity(arg(0));
       case Intrinsic::kFullLike:
         return no_infinity(arg(1));
-      case Intrinsic::kExp:
-      case Intrinsic::kExp2:
-        switch (arg(0)) {
-          case Pad::kNegInf:
-            return Pad::kZero;
-          case Pad::kZero:
-            return Pad::kOne;
-          case Pad::kOne:
-          case Pad::kFinite:
-            return Pad::kFinite;
-          case Pad::kPosInf:
-            return Pad::kPosInf;
-          default:
-            return Pad::kGarbage;
-        }
-      case Intrinsic::kRelu:
-      case Intrinsic::kAbs:
-      case Intrinsic::kSquare: {
-        const Pad p = arg(0);
-        return p == Pad::kZero || p == Pad::kFinite ? p : Pad::kGarbage;
-      }
       case Intrinsic::kMaximum:
       case Intrinsic::kMinimum:
         return no_infinity(extreme(arg(0), arg(1), call->op == Intrinsic::kMaximum));
@@ -464,8 +495,12 @@ struct PaddingFacts::State {
         if (!finite_pad(a) || !finite_pad(b)) return Pad::kGarbage;
         return a == Pad::kZero || b == Pad::kZero ? Pad::kZero : Pad::kFinite;
       }
-      default:
-        return Pad::kGarbage;
+      default: {
+        // A unary operation of the ops table: what its facts say it does to the padding.
+        const ops::Operation* operation = ops::find(call->op);
+        if (operation == nullptr || operation->arity != 1) return Pad::kGarbage;
+        return pad_of_known(operation->facts.apply(known_of_pad(arg(0))));
+      }
     }
   }
 

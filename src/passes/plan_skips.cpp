@@ -5,6 +5,7 @@
 #include <map>
 
 #include "ir/visitor.h"
+#include "ops/operations.h"
 
 namespace helionc::passes {
 
@@ -38,6 +39,35 @@ constexpr Value kFinite{Fact::kFinite};
 constexpr Value kNegInf{Fact::kNegInf};
 constexpr Value kZero{Fact::kZero};
 constexpr Value kOne{Fact::kOne};
+
+// A value as the ops table's facts see it (ops/operations.h), and back.
+ops::Known known_of_value(const Value& value) {
+  switch (value.fact) {
+    case Fact::kNegInf:
+      return ops::Known::kNegInf;
+    case Fact::kZero:
+      return ops::Known::kZero;
+    case Fact::kOne:
+      return ops::Known::kOne;
+    default:
+      return value.finite() ? ops::Known::kFinite : ops::Known::kUnknown;
+  }
+}
+
+Value value_of_known(ops::Known known) {
+  switch (known) {
+    case ops::Known::kFinite:
+      return kFinite;
+    case ops::Known::kNegInf:
+      return kNegInf;
+    case ops::Known::kZero:
+      return kZero;
+    case ops::Known::kOne:
+      return kOne;
+    default:
+      return kUnknown;
+  }
+}
 
 // The other facts of arithmetic: finite operands give a finite result, anything else unknown.
 Value combine(const Value& a, const Value& b) {
@@ -251,11 +281,6 @@ class SkipFinder {
         if (value.fact == Fact::kNegInf && to && ir::is_floating(*to)) return value;
         return value.finite() ? kFinite : kUnknown;
       }
-      case Intrinsic::kExp:
-      case Intrinsic::kExp2:
-        if (args[0].fact == Fact::kNegInf) return kZero;
-        if (args[0].fact == Fact::kZero) return kOne;
-        return args[0].finite() ? kFinite : kUnknown;
       case Intrinsic::kMaximum:
         if (args[0].fact == Fact::kNegInf) return args[1];
         if (args[1].fact == Fact::kNegInf) return args[0];
@@ -277,8 +302,12 @@ class SkipFinder {
         }
         return a.finite() && b.finite() ? kFinite : kUnknown;
       }
-      default:
-        return kUnknown;
+      default: {
+        // A unary operation of the ops table: what its facts say it does to the operand.
+        const ops::Operation* operation = ops::find(call.op);
+        if (operation == nullptr || operation->arity != 1) return kUnknown;
+        return value_of_known(operation->facts.apply(known_of_value(args[0])));
+      }
     }
   }
 

@@ -3,6 +3,7 @@ helionc_unit_test(parse LIBS helionc_parse)
 helionc_unit_test(support LIBS helionc_support helionc_support_embed_testdata)
 helionc_unit_test(autotune LIBS helionc_autotune helionc_yaml_cpp)
 helionc_unit_test(ir LIBS helionc_ir)
+helionc_unit_test(ops LIBS helionc_ops)
 helionc_unit_test(frontend LIBS helionc_frontend)
 # Kernels built by hand, shared by the passes' and the backend's tests.
 add_library(helionc_test_kernels STATIC ${CMAKE_CURRENT_SOURCE_DIR}/unit/passes/kernels/test_kernels.cpp)

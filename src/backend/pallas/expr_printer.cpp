@@ -7,6 +7,7 @@
 
 #include "backend/pallas/scalar_functions.h"
 #include "ir/visitor.h"
+#include "ops/operations.h"
 #include "passes/held_blocks.h"
 #include "passes/plan_lane_rows.h"
 #include "support/quote.h"
@@ -20,97 +21,6 @@ using ir::Intrinsic;
 // `path:line` of `range`, as the module's trace-time errors name the source they check.
 std::string source_place(const SourceRange& range) {
   return fmt::format("{}:{}", range.file->path(), range.file->line_column(range.begin).line);
-}
-
-// Elementwise intrinsics on arrays: the jnp (or jax.nn / jax.lax) function.
-std::string_view array_function(Intrinsic op) {
-  switch (op) {
-    case Intrinsic::kExp:
-      return "jnp.exp";
-    case Intrinsic::kExp2:
-      return "jnp.exp2";
-    case Intrinsic::kLog:
-      return "jnp.log";
-    case Intrinsic::kLog2:
-      return "jnp.log2";
-    case Intrinsic::kLog10:
-      return "jnp.log10";
-    case Intrinsic::kLog1p:
-      return "jnp.log1p";
-    case Intrinsic::kSqrt:
-      return "jnp.sqrt";
-    case Intrinsic::kRsqrt:
-      return "jax.lax.rsqrt";
-    case Intrinsic::kSin:
-      return "jnp.sin";
-    case Intrinsic::kCos:
-      return "jnp.cos";
-    case Intrinsic::kTan:
-      return "jnp.tan";
-    case Intrinsic::kTanh:
-      return "jnp.tanh";
-    case Intrinsic::kSigmoid:
-      return "jax.nn.sigmoid";
-    case Intrinsic::kAbs:
-      return "jnp.abs";
-    case Intrinsic::kFloor:
-      return "jnp.floor";
-    case Intrinsic::kCeil:
-      return "jnp.ceil";
-    case Intrinsic::kRound:
-      return "jnp.round";
-    case Intrinsic::kTrunc:
-      return "jnp.trunc";
-    case Intrinsic::kSign:
-      return "jnp.sign";
-    case Intrinsic::kErf:
-      return "jax.lax.erf";
-    case Intrinsic::kReciprocal:
-      return "jnp.reciprocal";
-    case Intrinsic::kSquare:
-      return "jnp.square";
-    case Intrinsic::kRelu:
-      return "jax.nn.relu";
-    case Intrinsic::kSilu:
-      return "jax.nn.silu";
-    case Intrinsic::kIsNan:
-      return "jnp.isnan";
-    case Intrinsic::kMaximum:
-      return "jnp.maximum";
-    case Intrinsic::kMinimum:
-      return "jnp.minimum";
-    case Intrinsic::kWhere:
-      return "jnp.where";
-    default:
-      return {};
-  }
-}
-
-// Elementwise intrinsics Mosaic cannot lower (jax 0.10): a module-level helper built from
-// primitives it can (templates/helper_<name>.py.tmpl).
-std::string_view helper_function(Intrinsic op) {
-  switch (op) {
-    case Intrinsic::kExpm1:
-      return "expm1";
-    case Intrinsic::kSinh:
-      return "sinh";
-    case Intrinsic::kCosh:
-      return "cosh";
-    case Intrinsic::kAsin:
-      return "asin";
-    case Intrinsic::kAcos:
-      return "acos";
-    case Intrinsic::kGelu:
-      return "gelu";
-    case Intrinsic::kRand:
-      return "rand";
-    case Intrinsic::kRandint:
-      return "randint";
-    case Intrinsic::kRandn:
-      return "randn";
-    default:
-      return {};
-  }
 }
 
 // Whether bfloat16 and float16 both represent `value` exactly (at most 8 significant bits, an
@@ -510,8 +420,6 @@ PyExpr ExprPrinter::call(const ir::Call& node) {
       }
       return py_call("jnp.clip", call_args);
     }
-    case Intrinsic::kGeluTanh:
-      return py_call("jax.nn.gelu", {text(args[0]), "approximate=True"});
     case Intrinsic::kArange: {
       // hl.arange(length): an int32 iota (what Mosaic makes), converted for other dtypes.
       PyExpr iota =
@@ -613,29 +521,33 @@ PyExpr ExprPrinter::call(const ir::Call& node) {
                                std::any_of(args.begin(), args.end(), [&](const ir::ExprPtr& arg) {
                                  return ir::reads_kernel_values(kernel_, arg);
                                });
-  if (!any_array && !traced_extremum) {
-    if (std::string_view function = scalar_function(node.op); !function.empty()) {
-      if (function.starts_with("math.")) imports_.math = true;
-      return py_call(function, arg_texts());
-    }
-    if (node.op == Intrinsic::kExp2) return py_binary("**", py_atom("2.0"), print(args[0]));
-    if (node.op == Intrinsic::kRsqrt) {
-      imports_.math = true;
-      return py_binary("/", py_atom("1.0"), py_call("math.sqrt", {text(args[0])}));
-    }
+  const auto operands = [&] {
+    std::vector<PyExpr> printed;
+    printed.reserve(args.size());
+    for (const ir::ExprPtr& arg : args) printed.push_back(print(arg));
+    return printed;
+  };
+  // The ops table's operations: their spelling on numbers, else the one Mosaic lowers.
+  const ops::Operation* operation = ops::find(node.op);
+  if (operation != nullptr && !any_array && !traced_extremum && operation->has_scalar_form()) {
+    if (uses_math(operation->scalar)) imports_.math = true;
+    return op_call(operation->scalar, operands());
   }
-  if (std::string_view helper = helper_function(node.op); !helper.empty()) {
-    imports_.helpers.insert(std::string(helper));
-    if (helper == "sinh") imports_.helpers.insert("expm1");
-    if (helper == "rand" || helper == "randint" || helper == "randn") {
-      imports_.helpers.insert("philox");
-      std::vector<std::string> texts = {draw_counters(args[0]).text};
-      for (size_t i = 1; i < args.size(); ++i) texts.push_back(text(args[i]));
-      return py_call(fmt::format("_{}", helper), texts);
-    }
-    return py_call(fmt::format("_{}", helper), arg_texts());
+  if (node.op == Intrinsic::kRand || node.op == Intrinsic::kRandint ||
+      node.op == Intrinsic::kRandn) {
+    // Philox (templates/helper_philox.py.tmpl) of the draw's counters.
+    const std::string helper(ir::intrinsic_name(node.op));
+    imports_.helpers.insert(helper);
+    imports_.helpers.insert("philox");
+    std::vector<std::string> texts = {draw_counters(args[0]).text};
+    for (size_t i = 1; i < args.size(); ++i) texts.push_back(text(args[i]));
+    return py_call("_" + helper, texts);
   }
-  if (node.op == Intrinsic::kAtan) return py_call("jnp.arctan2", {text(args[0]), "1.0"});
+  if (operation != nullptr && !operation->mosaic.empty()) {
+    ops::for_each_word(operation->helpers,
+                       [&](std::string_view helper) { imports_.helpers.emplace(helper); });
+    return op_call(operation->mosaic, operands());
+  }
   if (node.op == Intrinsic::kIsNan && context_.in_kernel() && maybe_narrow(*args[0])) {
     imports_.helpers.insert("layout");  // a mask compared from 32-bit values
     return py_call("jnp.isnan", {py_call("_widen", {text(args[0])}).text});
@@ -646,9 +558,8 @@ PyExpr ExprPrinter::call(const ir::Call& node) {
     imports_.helpers.insert("layout");
     return py_call("_select", arg_texts());
   }
-  if (std::string_view function = array_function(node.op); !function.empty()) {
-    return py_call(function, arg_texts());
-  }
+  if (operation != nullptr) return op_call(operation->jnp, operands());
+  if (node.op == Intrinsic::kWhere) return py_call("jnp.where", arg_texts());
   return unsupported(node, fmt::format("`{}`", ir::intrinsic_name(node.op)));
 }
 

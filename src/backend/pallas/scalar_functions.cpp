@@ -6,59 +6,28 @@
 
 namespace helionc::backend::pallas {
 
-std::string_view scalar_function(ir::Intrinsic op) {
-  switch (op) {
-    case ir::Intrinsic::kExp:
-      return "math.exp";
-    case ir::Intrinsic::kExpm1:
-      return "math.expm1";
-    case ir::Intrinsic::kLog:
-      return "math.log";
-    case ir::Intrinsic::kLog2:
-      return "math.log2";
-    case ir::Intrinsic::kLog10:
-      return "math.log10";
-    case ir::Intrinsic::kLog1p:
-      return "math.log1p";
-    case ir::Intrinsic::kSqrt:
-      return "math.sqrt";
-    case ir::Intrinsic::kSin:
-      return "math.sin";
-    case ir::Intrinsic::kCos:
-      return "math.cos";
-    case ir::Intrinsic::kTan:
-      return "math.tan";
-    case ir::Intrinsic::kTanh:
-      return "math.tanh";
-    case ir::Intrinsic::kSinh:
-      return "math.sinh";
-    case ir::Intrinsic::kCosh:
-      return "math.cosh";
-    case ir::Intrinsic::kAsin:
-      return "math.asin";
-    case ir::Intrinsic::kAcos:
-      return "math.acos";
-    case ir::Intrinsic::kAtan:
-      return "math.atan";
-    case ir::Intrinsic::kAbs:
-      return "abs";
-    case ir::Intrinsic::kFloor:
-      return "math.floor";
-    case ir::Intrinsic::kCeil:
-      return "math.ceil";
-    case ir::Intrinsic::kRound:
-      return "round";
-    case ir::Intrinsic::kTrunc:
-      return "math.trunc";
-    case ir::Intrinsic::kErf:
-      return "math.erf";
-    case ir::Intrinsic::kMaximum:
-      return "max";
-    case ir::Intrinsic::kMinimum:
-      return "min";
-    default:
-      return {};
+PyExpr op_call(std::string_view spelling, const std::vector<PyExpr>& operands) {
+  std::vector<std::string> args;
+  args.reserve(operands.size() + 1);
+  for (const PyExpr& operand : operands) args.push_back(operand.text);
+  const size_t open = spelling.find("(*");
+  if (open != std::string_view::npos && spelling.ends_with(")")) {
+    std::string_view extra = spelling.substr(open + 2, spelling.size() - open - 3);
+    if (extra.starts_with(", ")) extra.remove_prefix(2);
+    if (!extra.empty()) args.emplace_back(extra);
+    return py_call(spelling.substr(0, open), args);
   }
+  const size_t space = spelling.find(' ');
+  if (space == std::string_view::npos) return py_call(spelling, args);
+  const size_t after_op = spelling.find(' ', space + 1);
+  const std::string_view op = spelling.substr(space + 1, after_op - space - 1);
+  const std::string_view rest = spelling.substr(after_op + 1);
+  return py_binary(op, py_atom(std::string(spelling.substr(0, space))),
+                   rest == "*" ? operands.at(0) : op_call(rest, operands));
+}
+
+bool uses_math(std::string_view spelling) {
+  return spelling.find("math.") != std::string_view::npos;
 }
 
 std::string contiguous_stride_text(const std::string& array, std::optional<int64_t> axis) {

@@ -1,6 +1,6 @@
-// The Python spelling of an elementwise intrinsic on static numbers (host code, trace-time
-// values): the math module or a builtin. Shared by the Pallas module's and the reference's
-// printers, which both print host code the same way.
+// The Python spellings of the ops table's operations (ops/operations.def) and of host-code
+// queries, shared by the Pallas module's and the reference's printers, which both print host
+// code the same way.
 #pragma once
 
 #include <cstdint>
@@ -8,14 +8,19 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "backend/pallas/py_expr.h"
 #include "ir/nodes.h"
 
 namespace helionc::backend::pallas {
 
-// "math.exp", "abs", ...; empty when the intrinsic has no such spelling.
-std::string_view scalar_function(ir::Intrinsic op);
+// A spelling of the ops table (its jnp, mosaic and scalar columns) over the printed operands:
+// `f` is `f(operands...)`, `f(*, extra)` is `f(operands..., extra)`, and `2.0 ** *` or
+// `1.0 / math.sqrt` are a literal and an operator before the operand or before a call on it.
+PyExpr op_call(std::string_view spelling, const std::vector<PyExpr>& operands);
+// Whether `spelling` needs the module to import math.
+bool uses_math(std::string_view spelling);
 
 // `x.stride(axis)` (`x.stride()` without one) as Python on the array's shape
 // (`array` is its printed name): the strides of a row-major array of that shape, with PyTorch's

@@ -6,6 +6,7 @@
 #include <cmath>
 
 #include "backend/pallas/scalar_functions.h"
+#include "ops/operations.h"
 
 namespace helionc::backend::reference {
 
@@ -13,6 +14,7 @@ using ir::Intrinsic;
 using pallas::contiguous_stride_text;
 using pallas::host_index_set_text;
 using pallas::host_index_text;
+using pallas::op_call;
 using pallas::Prec;
 using pallas::py_atom;
 using pallas::py_binary;
@@ -21,91 +23,12 @@ using pallas::py_primary;
 using pallas::py_slice;
 using pallas::py_tuple;
 using pallas::py_unary;
-using pallas::scalar_function;
 
 namespace {
 
 bool is_array(const ir::ExprPtr& expr) { return expr->type.is_array(); }
 
 bool is_none(const ir::ExprPtr& expr) { return expr->kind == ir::ExprKind::kNoneImm; }
-
-// Elementwise intrinsics on arrays: the jnp (or jax.nn / jax.lax) function. Everything runs
-// through XLA on the host, so nothing needs the formulations the Pallas backend uses for
-// Mosaic.
-std::string_view array_function(Intrinsic op) {
-  switch (op) {
-    case Intrinsic::kExp:
-      return "jnp.exp";
-    case Intrinsic::kExp2:
-      return "jnp.exp2";
-    case Intrinsic::kExpm1:
-      return "jnp.expm1";
-    case Intrinsic::kLog:
-      return "jnp.log";
-    case Intrinsic::kLog2:
-      return "jnp.log2";
-    case Intrinsic::kLog10:
-      return "jnp.log10";
-    case Intrinsic::kLog1p:
-      return "jnp.log1p";
-    case Intrinsic::kSqrt:
-      return "jnp.sqrt";
-    case Intrinsic::kRsqrt:
-      return "jax.lax.rsqrt";
-    case Intrinsic::kSin:
-      return "jnp.sin";
-    case Intrinsic::kCos:
-      return "jnp.cos";
-    case Intrinsic::kTan:
-      return "jnp.tan";
-    case Intrinsic::kTanh:
-      return "jnp.tanh";
-    case Intrinsic::kSinh:
-      return "jnp.sinh";
-    case Intrinsic::kCosh:
-      return "jnp.cosh";
-    case Intrinsic::kAsin:
-      return "jnp.arcsin";
-    case Intrinsic::kAcos:
-      return "jnp.arccos";
-    case Intrinsic::kAtan:
-      return "jnp.arctan";
-    case Intrinsic::kSigmoid:
-      return "jax.nn.sigmoid";
-    case Intrinsic::kAbs:
-      return "jnp.abs";
-    case Intrinsic::kFloor:
-      return "jnp.floor";
-    case Intrinsic::kCeil:
-      return "jnp.ceil";
-    case Intrinsic::kRound:
-      return "jnp.round";
-    case Intrinsic::kTrunc:
-      return "jnp.trunc";
-    case Intrinsic::kSign:
-      return "jnp.sign";
-    case Intrinsic::kErf:
-      return "jax.lax.erf";
-    case Intrinsic::kReciprocal:
-      return "jnp.reciprocal";
-    case Intrinsic::kSquare:
-      return "jnp.square";
-    case Intrinsic::kRelu:
-      return "jax.nn.relu";
-    case Intrinsic::kSilu:
-      return "jax.nn.silu";
-    case Intrinsic::kIsNan:
-      return "jnp.isnan";
-    case Intrinsic::kMaximum:
-      return "jnp.maximum";
-    case Intrinsic::kMinimum:
-      return "jnp.minimum";
-    case Intrinsic::kWhere:
-      return "jnp.where";
-    default:
-      return {};
-  }
-}
 
 // Whether bfloat16 and float16 both hold `value` exactly: the number then rounds to itself, and
 // `tile * 0.5` needs no widening to agree with PyTorch.
@@ -528,10 +451,6 @@ PyExpr ExprWriter::call(const ir::Call& node) {
     }
     case Intrinsic::kClamp:
       return py_call("jnp.clip", arg_texts());
-    case Intrinsic::kGelu:
-      return py_call("jax.nn.gelu", {text(args[0]), "approximate=False"});
-    case Intrinsic::kGeluTanh:
-      return py_call("jax.nn.gelu", {text(args[0]), "approximate=True"});
     case Intrinsic::kRand:
       return py_call("_ref_rand", arg_texts());
     case Intrinsic::kRandint:
@@ -672,20 +591,17 @@ PyExpr ExprWriter::call(const ir::Call& node) {
   }
   bool any_array = false;
   for (const ir::ExprPtr& arg : args) any_array |= is_array(arg);
-  if (!any_array) {
-    if (std::string_view function = scalar_function(node.op); !function.empty()) {
-      if (function.starts_with("math.")) state_.math = true;
-      return py_call(function, arg_texts());
-    }
-    if (node.op == Intrinsic::kExp2) return py_binary("**", py_atom("2.0"), print(args[0]));
-    if (node.op == Intrinsic::kRsqrt) {
-      state_.math = true;
-      return py_binary("/", py_atom("1.0"), py_call("math.sqrt", {text(args[0])}));
-    }
+  // The ops table's operations: their spelling on numbers, else on arrays. Everything runs
+  // through XLA on the host, so nothing needs the helpers the Pallas module uses for Mosaic.
+  if (const ops::Operation* operation = ops::find(node.op)) {
+    std::vector<PyExpr> operands;
+    for (const ir::ExprPtr& arg : args) operands.push_back(print(arg));
+    if (any_array || !operation->has_scalar_form()) return op_call(operation->jnp, operands);
+    if (pallas::uses_math(operation->scalar)) state_.math = true;
+    return op_call(operation->scalar, operands);
   }
-  if (std::string_view function = array_function(node.op); !function.empty()) {
-    PyExpr result = py_call(function, arg_texts());
-    return node.op == Intrinsic::kWhere ? filled_blocks(node, std::move(result)) : result;
+  if (node.op == Intrinsic::kWhere) {
+    return filled_blocks(node, py_call("jnp.where", arg_texts()));
   }
   return unsupported(node, fmt::format("`{}`", ir::intrinsic_name(node.op)));
 }
