@@ -317,10 +317,117 @@ bool lands_on_sublanes(const ir::Call& call) {
   }
 }
 
+namespace {
+
+// Whether `value` is not a mask.
+bool holds_numbers(const ir::ExprPtr& value) {
+  return value && value->type.kind == ir::TypeKind::kTileTensor &&
+         value->type.dtype != ir::ScalarType::kBool;
+}
+
+// A row of values read from memory, which Mosaic lays out along lanes: a load that keeps one
+// axis of its array and adds unit ones (`bias[tile_n]`, `bias[None, :]`), or a name every
+// definition of which is one. A lane reduction's result is laid out along sublanes instead.
+bool loaded_row(const ir::ExprPtr& value, const Definitions& definitions, int depth = 0) {
+  if (!holds_numbers(value) || depth > 8) return false;
+  if (const auto* ref = value->as<ir::VarRef>()) {
+    const auto defs = definitions.of.find(ref->binding);
+    if (defs == definitions.of.end() || defs->second.empty()) return false;
+    return std::all_of(defs->second.begin(), defs->second.end(), [&](const ir::ExprPtr* def) {
+      return loaded_row(*def, definitions, depth + 1);
+    });
+  }
+  const auto* load = value->as<ir::Load>();
+  if (load == nullptr) return false;
+  int axes = 0;  // the axes of the array the load keeps, besides the unit ones it adds
+  for (const ir::IndexItem& item : load->index) {
+    using Kind = ir::IndexItem::Kind;
+    if (item.kind == Kind::kVariadic || item.kind == Kind::kGather) return false;
+    axes += item.kind == Kind::kTile || item.kind == Kind::kFull || item.kind == Kind::kSlice;
+  }
+  return axes == 1;
+}
+
+// The values an expression combines elementwise or reshapes (not a load's indices).
+std::vector<const ir::ExprPtr*> operands(const ir::Expr& expr) {
+  if (const auto* unary = expr.as<ir::Unary>()) return {&unary->operand};
+  if (const auto* binary = expr.as<ir::Binary>()) return {&binary->lhs, &binary->rhs};
+  if (const auto* compare = expr.as<ir::Compare>()) return {&compare->lhs, &compare->rhs};
+  std::vector<const ir::ExprPtr*> args;
+  if (const auto* call = expr.as<ir::Call>()) {
+    for (const ir::ExprPtr& arg : call->args) args.push_back(&arg);
+  }
+  return args;
+}
+
+// The expressions of the branches of `if`s, whose arrays a call may pass as None (a host-level
+// `if bias is not None:`): a VMEM formula cannot read their dtypes.
+class ConditionalExprs final : public ir::Visitor {
+ public:
+  std::set<const ir::Expr*> found;
+  void visit_node(const ir::If& node) override {
+    for (const ir::Block* branch : {&node.then_body, &node.else_body}) {
+      ir::for_each_expr(*branch, [&](const ir::Expr& expr) { found.insert(&expr); });
+    }
+    ir::Visitor::visit_node(node);
+  }
+};
+
+// The rows of values that meet a block of two or more axes where the v5 compilers move them
+// through the same scratch as a lane reduction's result (LaneMove; libtpu 0.0.42.1 on v5e,
+// each 36 KiB beyond what the launch's other terms count, none on v6e and v7x): a 16-bit or
+// 8-bit row broadcast against a block (`x + bias[None, :]`: bias_gelu, row_gate, jagged_add,
+// tile_unpack, pack_blend) and a float row made a column (`x_scale[tile_m][:, None]`:
+// int8_matmul), each at any length. A 32-bit row broadcast against a block (a norm's weight)
+// takes none in the samples measured, nor an index row made a column (`tile.index[:, None]`,
+// an iota). A row stored into a block of several rows (`out[0, tile_n] = x[tile_n]`:
+// stacked_rows, optional_col_sums) takes it too, but a row stored as the block's only row
+// (block_means) does not; not counted yet.
+void rows_meeting_blocks(const Launch& launch, const Definitions& definitions,
+                         std::vector<LaneMove>& found) {
+  // `narrow`: at any length; else when one of the arrays the row is loaded from is narrow (its
+  // dtype known only while JAX traces).
+  const auto add = [&](const ir::ExprPtr& row, bool narrow) {
+    LaneMove move{row->type.dims.back(), narrow};
+    move.by_rows = false;
+    if (!narrow) {
+      std::set<int> seen;
+      source_arrays(row, definitions, seen, move.if_narrow);
+      if (move.if_narrow.empty()) return;
+    }
+    if (std::find(found.begin(), found.end(), move) == found.end()) found.push_back(move);
+  };
+  ConditionalExprs conditional;
+  conditional.visit(launch.tile_loop().body);
+  ir::for_each_expr(launch.tile_loop().body, [&](const ir::Expr& expr) {
+    if (expr.type.kind != ir::TypeKind::kTileTensor || expr.type.dims.size() < 2) return;
+    const auto* call = expr.as<ir::Call>();
+    if (call != nullptr && call->op == ir::Intrinsic::kUnsqueeze &&
+        call->args[0]->type.dims.size() == 1 && loaded_row(call->args[0], definitions) &&
+        ir::int_literal(*call->args[1], 0) == 1) {
+      const std::optional<ir::ScalarType>& dtype = call->args[0]->type.dtype;
+      if (!dtype || ir::is_floating(*dtype)) add(call->args[0], true);  // a float row made a column
+      return;
+    }
+    for (const ir::ExprPtr* operand : operands(expr)) {
+      if (!loaded_row(*operand, definitions)) continue;
+      const std::optional<ir::ScalarType>& dtype = (*operand)->type.dtype;
+      if (!dtype) {
+        if (!conditional.found.contains(operand->get())) add(*operand, false);
+      } else if (ir::dtype_bits(ir::device_dtype(*dtype)) < 32) {
+        add(*operand, true);
+      }
+    }
+  });
+}
+
+}  // namespace
+
 std::vector<LaneMove> launch_lane_moves(const Launch& launch) {
   Definitions definitions;
   definitions.visit(launch.tile_loop().body);
   std::vector<LaneMove> found;
+  rows_meeting_blocks(launch, definitions, found);
   ir::for_each_expr(launch.tile_loop().body, [&](const ir::Expr& expr) {
     const auto* call = expr.as<ir::Call>();
     if (call == nullptr || !lands_on_sublanes(*call)) return;

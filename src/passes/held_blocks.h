@@ -92,7 +92,9 @@ bool lands_on_sublanes(const ir::Call& call);
 // hand-written kernels: `x.sum(-1)` stored from float32 blocks of 128 rows and fewer takes
 // none, of 136 to 512 rows 36 KiB, of bfloat16 blocks of 9 to 512 rows 36 KiB; v6e and v7x take
 // none), and at any length when the body reads a row of values from VMEM that the moved values
-// meet (lane_moves_vmem).
+// meet (lane_moves_vmem). Rows of values that meet a block take the same scratch at any length
+// (held_blocks.cpp, rows_meeting_blocks: 16-bit rows broadcast against a block, float rows made
+// columns).
 struct LaneMove {
   ir::Dim rows;  // the operand's second-to-last axis: the moved values' count
   // Elements known to take under 32 bits in VMEM: it counts at any length.
@@ -100,6 +102,9 @@ struct LaneMove {
   // Otherwise, the arrays its operand is loaded from when its dtype is known only while JAX
   // traces: it counts at any length when one of them has elements of under 32 bits.
   std::vector<int> if_narrow = {};
+  // Whether it counts past kLaneMoveRows values at 32 bits (a lane reduction's result); a row of
+  // values that meets a block counts only when narrow.
+  bool by_rows = true;
   bool operator==(const LaneMove& other) const = default;
 };
 inline constexpr int64_t kLaneMoveRows = 128;

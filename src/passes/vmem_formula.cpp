@@ -703,21 +703,29 @@ SizeExpr lane_moves_vmem(const ir::Kernel& kernel, const Launch& launch,
   if (scratch_bytes <= 0) return SizeExpr::constant(0);
   const std::vector<LaneMove> moves = launch_lane_moves(launch);
   if (moves.empty()) return SizeExpr::constant(0);
-  if (reads_row_in_lanes(kernel, launch, schedule)) return SizeExpr::constant(scratch_bytes);
+  // A lane reduction's result that meets a row read from VMEM (rows meeting blocks count alone).
+  const bool reduction_moves =
+      std::any_of(moves.begin(), moves.end(), [](const LaneMove& move) { return move.by_rows; });
+  if (reduction_moves && reads_row_in_lanes(kernel, launch, schedule)) {
+    return SizeExpr::constant(scratch_bytes);
+  }
   // Per move, `scratch_bytes` when it counts and 0 when not; the launch takes the scratch once.
   std::vector<SizeExpr> terms;
   bool may_exceed = false;  // a sum that may pass `scratch_bytes`, which the minimum bounds
   for (const LaneMove& move : moves) {
     if (move.narrow) return SizeExpr::constant(scratch_bytes);
-    SizeExpr rows;
-    try {
-      rows = value_extent(launch, move.rows);
-    } catch (const NoFormula&) {
-      return SizeExpr::constant(scratch_bytes);  // an upper bound
+    std::vector<SizeExpr> counts;
+    if (move.by_rows) {
+      SizeExpr rows;
+      try {
+        rows = value_extent(launch, move.rows);
+      } catch (const NoFormula&) {
+        return SizeExpr::constant(scratch_bytes);  // an upper bound
+      }
+      counts.push_back(SizeExpr::constant(scratch_bytes));
+      counts.push_back(
+          SizeExpr::if_at_most(SizeExpr::constant(-scratch_bytes), std::move(rows), kLaneMoveRows));
     }
-    std::vector<SizeExpr> counts{
-        SizeExpr::constant(scratch_bytes),
-        SizeExpr::if_at_most(SizeExpr::constant(-scratch_bytes), std::move(rows), kLaneMoveRows)};
     for (int array : move.if_narrow) {
       // An array of 16-bit or 8-bit elements: 2 or 4 of them in a 32-bit word, as 16 x 128 of
       // them take 4 or 2 KiB of 8 (tiled_vmem_bytes).

@@ -160,6 +160,59 @@ def kept(x: torch.Tensor) -> torch.Tensor:
   CHECK(kept.lane_move_bytes == 0);
 }
 
+passes::LaunchResources moved_with_row(const char* source, passes::ConcreteTensor x,
+                                       passes::ConcreteTensor row, int64_t block) {
+  const Compiled compiled = compile(source);
+  passes::LaunchChoices choices;
+  choices.block_sizes = {block};
+  choices.lane_move_scratch_bytes = kLaneMove;
+  return account(compiled, compiled.values({std::move(x), std::move(row)}), choices);
+}
+
+constexpr const char* kBiasRows = R"(@helion.kernel()
+def biased(x: torch.Tensor, bias: torch.Tensor) -> torch.Tensor:
+    m, n = x.size()
+    out = torch.empty_like(x)
+    for tile_m in hl.tile(m):
+        out[tile_m, :] = x[tile_m, :] + bias[None, :]
+    return out
+)";
+
+TEST_CASE("rows of values that meet a block take the lane-move scratch at any length") {
+  const passes::ConcreteTensor x16 = {{64, 256}, ir::ScalarType::kBFloat16};
+  const passes::ConcreteTensor row16 = {{256}, ir::ScalarType::kBFloat16};
+  // A 16-bit row broadcast against a block, at 8 rows as at 64.
+  CHECK(moved_with_row(kBiasRows, x16, row16, 8).lane_move_bytes == kLaneMove);
+  CHECK(moved_with_row(kBiasRows, x16, row16, 64).lane_move_bytes == kLaneMove);
+  // A float32 row broadcast against a block: none.
+  const passes::ConcreteTensor x32 = {{64, 256}, ir::ScalarType::kFloat32};
+  const passes::ConcreteTensor row32 = {{256}, ir::ScalarType::kFloat32};
+  CHECK(moved_with_row(kBiasRows, x32, row32, 64).lane_move_bytes == 0);
+  // A float32 row made a column.
+  CHECK(moved_with_row(R"(@helion.kernel()
+def scaled(x: torch.Tensor, scale: torch.Tensor) -> torch.Tensor:
+    m, n = x.size()
+    out = torch.empty_like(x)
+    for tile_m in hl.tile(m):
+        out[tile_m, :] = x[tile_m, :] * scale[tile_m][:, None]
+    return out
+)",
+                       x32, {{64}, ir::ScalarType::kFloat32}, 8)
+            .lane_move_bytes == kLaneMove);
+  // An index row made a column (an iota) moves nothing.
+  CHECK(moved_with_row(R"(@helion.kernel()
+def lower(x: torch.Tensor, bias: torch.Tensor) -> torch.Tensor:
+    m, n = x.size()
+    out = torch.empty_like(x)
+    for tile_m, tile_n in hl.tile([m, n]):
+        keep = tile_n.index[None, :] <= tile_m.index[:, None]
+        out[tile_m, tile_n] = torch.where(keep, x[tile_m, tile_n], 0.0)
+    return out
+)",
+                       x32, row32, 8)
+            .lane_move_bytes == 0);
+}
+
 TEST_CASE("a moved result that meets a row of values read from VMEM takes the scratch at 8 rows") {
   // `acc` in the `grid` loop's scratch: a row of values in lanes, which the moved sums meet
   // there; carried in registers by the `unroll` loop, nothing at 8 rows.
