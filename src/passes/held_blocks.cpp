@@ -361,7 +361,8 @@ std::vector<const ir::ExprPtr*> operands(const ir::Expr& expr) {
 }
 
 // The expressions of the branches of `if`s, whose arrays a call may pass as None (a host-level
-// `if bias is not None:`): a VMEM formula cannot read their dtypes.
+// `if bias is not None:`): a VMEM formula cannot read their dtypes. Each branch is walked once,
+// nested `if`s with it.
 class ConditionalExprs final : public ir::Visitor {
  public:
   std::set<const ir::Expr*> found;
@@ -369,7 +370,6 @@ class ConditionalExprs final : public ir::Visitor {
     for (const ir::Block* branch : {&node.then_body, &node.else_body}) {
       ir::for_each_expr(*branch, [&](const ir::Expr& expr) { found.insert(&expr); });
     }
-    ir::Visitor::visit_node(node);
   }
 };
 

@@ -101,13 +101,13 @@ class Accountant {
     const LaunchCost lanes = lane_row_cost(launch_, schedule_.lane_rows);
     // Work moved before an inner loop runs once per step of the loops around it (plan_hoists.h).
     const HoistedWork moved = hoisted_work(launch_, schedule_);
-    result_.flops = cost(launch_.cost.flops) + cost(lanes.flops) - cost(moved.in_loop.flops) +
-                    cost(moved.before_loop.flops);
-    result_.transcendentals = cost(launch_.cost.transcendentals) + cost(lanes.transcendentals) -
-                              cost(moved.in_loop.transcendentals) +
-                              cost(moved.before_loop.transcendentals);
-    result_.divisions = cost(launch_.cost.divisions) + cost(lanes.divisions) -
-                        cost(moved.in_loop.divisions) + cost(moved.before_loop.divisions);
+    const auto total = [&](std::vector<CostTerm> LaunchCost::*terms) {
+      return cost(launch_.cost.*terms) + cost(lanes.*terms) - cost(moved.in_loop.*terms) +
+             cost(moved.before_loop.*terms);
+    };
+    result_.flops = total(&LaunchCost::flops);
+    result_.transcendentals = total(&LaunchCost::transcendentals);
+    result_.divisions = total(&LaunchCost::divisions);
     products();
     return std::move(result_);
   }

@@ -712,21 +712,30 @@ class KernelPrinter {
   // before the loop: hoisted_statements) and reading its invariant parts by their names, which
   // are forgotten after; no trailing newline.
   std::string loop_statements(int inner, const ir::TileLoop& loop) {
-    PythonWriter loop_body;
-    PythonWriter* outer = body_;
-    body_ = &loop_body;
-    for (const ir::StmtPtr& s : loop.body) {
-      if (!schedule_.hoisted_from(static_cast<size_t>(inner), s.get())) statement(*s);
-    }
-    body_ = outer;
+    std::string text = printed([&] {
+      for (const ir::StmtPtr& s : loop.body) {
+        if (!schedule_.hoisted_from(static_cast<size_t>(inner), s.get())) statement(*s);
+      }
+    });
     if (static_cast<size_t>(inner) < schedule_.hoisted.size()) {
       for (const passes::HoistedValue& value : schedule_.hoisted[static_cast<size_t>(inner)]) {
         if (value.expr) exprs_.unname(*value.expr);
       }
     }
-    std::string text = loop_body.str();
-    if (!text.empty()) text.pop_back();
     return text;
+  }
+
+  // What `print` writes to the body, as text of its own with no trailing newline.
+  template <typename Print>
+  std::string printed(Print&& print) {
+    PythonWriter text;
+    PythonWriter* outer = body_;
+    body_ = &text;
+    print();
+    body_ = outer;
+    std::string lines = text.str();
+    if (!lines.empty()) lines.pop_back();
+    return lines;
   }
 
   // The values the schedule computes once before inner loop `inner` (passes/plan_hoists.h): its
@@ -737,23 +746,18 @@ class KernelPrinter {
   std::string hoisted_statements(int inner) {
     const auto index = static_cast<size_t>(inner);
     if (index >= schedule_.hoisted.size() || schedule_.hoisted[index].empty()) return {};
-    PythonWriter hoisted;
-    PythonWriter* outer = body_;
-    body_ = &hoisted;
-    for (const passes::HoistedValue& value : schedule_.hoisted[index]) {
-      if (value.let != nullptr) {
-        statement(*value.let);
-        continue;
+    return printed([&] {
+      for (const passes::HoistedValue& value : schedule_.hoisted[index]) {
+        if (value.let != nullptr) {
+          statement(*value.let);
+          continue;
+        }
+        const std::string name = scope_.fresh("_invariant");
+        body_->line(context_.with_where(fmt::format("{} = {}", name, exprs_.text(value.expr)),
+                                        value.expr->range));
+        exprs_.name(*value.expr, name);
       }
-      const std::string name = scope_.fresh("_invariant");
-      body_->line(context_.with_where(fmt::format("{} = {}", name, exprs_.text(value.expr)),
-                                      value.expr->range));
-      exprs_.name(*value.expr, name);
-    }
-    body_ = outer;
-    std::string text = hoisted.str();
-    if (!text.empty()) text.pop_back();
-    return text;
+    });
   }
 
   // An inner loop run as a Python-level `jax.lax.fori_loop` over windows of blocks resident in
